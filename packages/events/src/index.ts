@@ -1,0 +1,2 @@
+// @milpa/events
+export {};

@@ -1,0 +1,2 @@
+// @milpa/tool-runtime
+export {};

@@ -1,0 +1,2 @@
+// @milpa/verification
+export {};

@@ -1,0 +1,39 @@
+// Shared vitest settings for every workspace package.
+// - Sibling packages resolve through the `@milpa/source` export condition, so tests run against
+//   `src/` without building anything first.
+// - TypeScript is transformed with esbuild instead of Vite 8's default (oxc), because oxc does not
+//   lower TC39 standard decorators, which `@milpa/core`'s `tool` decorator relies on and Node 20
+//   cannot run natively. tsup and tsx use esbuild too, so tests see the same output as builds.
+import { transform } from 'esbuild';
+import { defaultServerConditions, type Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const conditions = ['@milpa/source', ...defaultServerConditions];
+
+const esbuildTypeScript: Plugin = {
+  name: 'milpa:esbuild-typescript',
+  enforce: 'pre',
+  async transform(code, id) {
+    if (!/\.(?:ts|mts|cts)$/.test(id.split('?')[0] ?? '')) return null;
+    const result = await transform(code, {
+      sourcefile: id,
+      loader: 'ts',
+      target: 'node20',
+      format: 'esm',
+      sourcemap: 'external',
+    });
+    return { code: result.code, map: result.map };
+  },
+};
+
+export const sharedConfig = defineConfig({
+  oxc: false,
+  plugins: [esbuildTypeScript],
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['@milpa/source'] } },
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    passWithNoTests: true,
+    restoreMocks: true,
+  },
+});
