@@ -1,2 +1,80 @@
-// @milpa/core
-export {};
+// @milpa/core: the contracts of Milpa, the governed tool-execution runtime for AI agents.
+// Interfaces, value objects, event classes and the declarative tool API; nothing here executes a pipeline.
+
+export { Type } from 'typebox';
+export type { Static, TObject, TSchema } from 'typebox';
+
+export { MilpaError, type MilpaErrorOptions } from './errors/milpa-error.js';
+
+export { ToolErrorCode, isToolErrorCode } from './result/tool-error-code.js';
+export { ToolResult, type ToolResultJson, type ToolResultMeta, type Pagination } from './result/tool-result.js';
+export {
+  isContentBlock,
+  type ContentBlock,
+  type TextContentBlock,
+  type ImageContentBlock,
+  type AudioContentBlock,
+  type EmbeddedResourceContentBlock,
+  type ResourceLinkContentBlock,
+} from './result/content-block.js';
+
+export { ToolContext, type ToolContextInit, type ToolContextJson, type ToolMode } from './context/tool-context.js';
+export { generateRequestId } from './context/request-id.js';
+
+export {
+  type AnyToolDefinition,
+  type ClampRule,
+  type ClampSpec,
+  type JsonSchema,
+  type ToolArgs,
+  type ToolDefinition,
+  type ToolHandler,
+  type ToolInvocation,
+} from './tools/tool-definition.js';
+export {
+  defineTool,
+  normalizeToolDefinition,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  TOOL_OPTION_KEYS,
+  type DefineToolOptions,
+  type ToolOptions,
+} from './tools/define-tool.js';
+export { tool, readDeclaredTools, type ToolDecoratorOptions } from './tools/tool-decorator.js';
+export type { ToolSummary } from './tools/tool-summary.js';
+export {
+  unsupportedCaller,
+  type CallerCapabilities,
+  type CallerLogLevel,
+  type ElicitationOutcome,
+  type ElicitationRequest,
+  type SamplingOutcome,
+  type SamplingRequest,
+  type ToolCaller,
+} from './tools/tool-caller.js';
+
+export { InterceptionSlot } from './events/interception-slot.js';
+export { ToolEvents, VerificationEvents, type ToolEventName, type VerificationEventName } from './events/event-names.js';
+export { ListenerPriority } from './events/listener-priority.js';
+export { ToolExecutingEvent } from './events/tool-executing-event.js';
+export { ToolExecutedEvent } from './events/tool-executed-event.js';
+export { ToolFailedEvent } from './events/tool-failed-event.js';
+export { VerificationRequestedEvent } from './events/verification-requested-event.js';
+export { VerificationGrantedEvent } from './events/verification-granted-event.js';
+export { VerificationRejectedEvent } from './events/verification-rejected-event.js';
+
+export { VerificationStatus } from './verification/verification-status.js';
+export { ApprovalPolicy } from './verification/approval-policy.js';
+export { VerificationRequest } from './verification/verification-request.js';
+export { VerificationResult, type VerificationResultJson } from './verification/verification-result.js';
+export { VerificationContext } from './verification/verification-context.js';
+
+export type { EventDispatcher, EventListener, EventPayload } from './contracts/event-dispatcher.js';
+export { silentLogger, type Logger, type LogContext, type LogLevel } from './contracts/logger.js';
+export { RateLimitResult, type RateLimiter } from './contracts/rate-limiter.js';
+export type { PolicyRule, PolicyRuleProvider } from './contracts/policy-rule-provider.js';
+export type { ConfirmationBinding, ConfirmationStore, ConfirmationToken } from './contracts/confirmation-store.js';
+export type { Verifier } from './contracts/verifier.js';
+export type { ChannelRenderer } from './contracts/channel-renderer.js';
+export type { LlmMessage, LlmResponse, LlmService, LlmToolCall } from './contracts/llm-service.js';
+export type { ToolRegistry } from './contracts/tool-registry.js';
+export type { ToolProvider } from './contracts/tool-provider.js';

@@ -1,0 +1,42 @@
+/** The outcome of one `RateLimiter.consume()`. */
+export class RateLimitResult {
+  /** Whether the cost was granted (and deducted). */
+  readonly allowed: boolean;
+  /** Why it was denied, or null. */
+  readonly reason: string | null;
+  /** Seconds until the window resets, on a denial; else null. */
+  readonly retryAfterSeconds: number | null;
+  /** Tokens left in the window after an allowed consume; else null. */
+  readonly remainingTokens: number | null;
+
+  constructor(allowed: boolean, reason: string | null, retryAfterSeconds: number | null, remainingTokens: number | null) {
+    this.allowed = allowed;
+    this.reason = reason;
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.remainingTokens = remainingTokens;
+    Object.freeze(this);
+  }
+
+  /** Granted, with `remaining` tokens left. */
+  static allowed(remaining = 0): RateLimitResult {
+    return new RateLimitResult(true, null, null, remaining);
+  }
+
+  /** Denied, with the reason and the seconds until a retry can succeed. */
+  static denied(reason: string, retryAfterSeconds = 0): RateLimitResult {
+    return new RateLimitResult(false, reason, retryAfterSeconds, null);
+  }
+}
+
+/**
+ * Throttles calls by key (the registry uses `channel:principal:tool`). Implementations may be
+ * async (a store shared across processes); `consume` must be atomic per key.
+ */
+export interface RateLimiter {
+  /** Deducts `cost` from the key's budget of `maxTokens` per `windowSeconds`, or denies without deducting. */
+  consume(key: string, cost?: number, windowSeconds?: number, maxTokens?: number): RateLimitResult | Promise<RateLimitResult>;
+  /** Tokens used in the key's current window (0 for an unknown key). */
+  getUsage(key: string): number | Promise<number>;
+  /** Forgets the key's usage. */
+  reset(key: string): void | Promise<void>;
+}

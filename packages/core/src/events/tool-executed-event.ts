@@ -1,0 +1,29 @@
+import type { ToolContext } from '../context/tool-context.js';
+import type { ToolResult } from '../result/tool-result.js';
+import type { ToolArgs } from '../tools/tool-definition.js';
+
+/**
+ * Dispatched as `tool.executed` (payload `{ event }`) after a live execution or a cache
+ * short-circuit (`cacheServed: true`). A readonly notification: it cannot change the result.
+ */
+export class ToolExecutedEvent {
+  /** The tool's name. */
+  readonly name: string;
+  /** The caller's context. */
+  readonly context: ToolContext;
+  /** The arguments the handler saw (or would have seen, on a cache hit). */
+  readonly args: ToolArgs;
+  /** The result `call()` returns. */
+  readonly result: ToolResult;
+  /** True when a `tool.executing` listener answered instead of the handler. */
+  readonly cacheServed: boolean;
+
+  constructor(name: string, context: ToolContext, args: ToolArgs, result: ToolResult, cacheServed = false) {
+    this.name = name;
+    this.context = context;
+    this.args = args;
+    this.result = result;
+    this.cacheServed = cacheServed;
+    Object.freeze(this);
+  }
+}

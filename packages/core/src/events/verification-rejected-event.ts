@@ -1,0 +1,29 @@
+import type { VerificationRequest } from '../verification/verification-request.js';
+import type { VerificationResult } from '../verification/verification-result.js';
+
+/** Dispatched as `verification.rejected` with payload `{ event }` when a request is rejected. */
+export class VerificationRejectedEvent {
+  readonly #request: VerificationRequest;
+  readonly #result: VerificationResult;
+
+  constructor(request: VerificationRequest, result: VerificationResult) {
+    this.#request = request;
+    this.#result = result;
+    Object.freeze(this);
+  }
+
+  /** The request that was rejected. */
+  getRequest(): VerificationRequest {
+    return this.#request;
+  }
+
+  /** The verdict. */
+  getResult(): VerificationResult {
+    return this.#result;
+  }
+
+  /** The request's correlation id (`request.id`). */
+  getRequestId(): string | null {
+    return this.#request.id;
+  }
+}

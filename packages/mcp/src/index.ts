@@ -1,0 +1,2 @@
+// @milpa/mcp
+export {};
