@@ -78,3 +78,11 @@ export type { ChannelRenderer } from './contracts/channel-renderer.js';
 export type { LlmMessage, LlmResponse, LlmService, LlmToolCall } from './contracts/llm-service.js';
 export type { ToolRegistry } from './contracts/tool-registry.js';
 export type { ToolProvider } from './contracts/tool-provider.js';
+export type {
+  VerificationApproval,
+  VerificationDecision,
+  VerificationDecisionOutcome,
+  VerificationRecord,
+  VerificationRefusal,
+  VerificationStore,
+} from './contracts/verification-store.js';
