@@ -43,6 +43,7 @@ export interface ToolContextJson {
 }
 
 const EMPTY_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({});
+const EMPTY_SCOPES: readonly string[] = Object.freeze([]);
 
 function invalid(message: string): MilpaError {
   return new MilpaError(message, { code: 'INVALID_ARGUMENT' });
@@ -80,7 +81,8 @@ export class ToolContext {
    *   run must never execute for real), `INVALID_ARGUMENT` for a malformed field.
    */
   constructor(init: ToolContextInit = {}) {
-    const mode = init.mode ?? 'execute';
+    // Only `undefined` means "use the default": a null mode must not quietly become a real execution.
+    const mode = init.mode === undefined ? 'execute' : init.mode;
     if (mode !== 'execute' && mode !== 'plan') {
       throw new MilpaError(`Unknown ToolContext mode '${String(mode)}'. Use 'execute' or 'plan'.`, {
         code: 'INVALID_MODE',
@@ -88,23 +90,27 @@ export class ToolContext {
     }
     const principal = init.principal ?? null;
     if (principal !== null && typeof principal !== 'string') throw invalid('ToolContext principal must be a string or null.');
-    const channel = init.channel ?? 'unknown';
+    const channel = init.channel === undefined ? 'unknown' : init.channel;
     if (typeof channel !== 'string' || channel === '') throw invalid('ToolContext channel must be a non-empty string.');
-    const scopes = init.scopes ?? [];
+    const scopes = init.scopes === undefined ? EMPTY_SCOPES : init.scopes;
     if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string')) {
       throw invalid('ToolContext scopes must be an array of strings.');
     }
-    const requestId = init.requestId ?? generateRequestId();
+    const requestId = init.requestId === undefined ? generateRequestId() : init.requestId;
     if (typeof requestId !== 'string' || requestId === '') throw invalid('ToolContext requestId must be a non-empty string.');
-    const extra = init.extra ?? EMPTY_EXTRA;
+    const ip = init.ip ?? null;
+    if (ip !== null && typeof ip !== 'string') throw invalid('ToolContext ip must be a string or null.');
+    const userAgent = init.userAgent ?? null;
+    if (userAgent !== null && typeof userAgent !== 'string') throw invalid('ToolContext userAgent must be a string or null.');
+    const extra = init.extra === undefined ? EMPTY_EXTRA : init.extra;
     if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw invalid('ToolContext extra must be an object.');
 
     this.principal = principal;
     this.channel = channel;
     this.scopes = Object.isFrozen(scopes) ? scopes : Object.freeze([...scopes]);
     this.requestId = requestId;
-    this.ip = init.ip ?? null;
-    this.userAgent = init.userAgent ?? null;
+    this.ip = ip;
+    this.userAgent = userAgent;
     this.extra = Object.isFrozen(extra) ? extra : Object.freeze({ ...extra });
     this.mode = mode;
     Object.freeze(this);
@@ -163,18 +169,21 @@ export class ToolContext {
     return this.with({ mode: 'plan' });
   }
 
-  /** A copy with some fields replaced. */
+  /**
+   * A copy with some fields replaced; a field that is absent or `undefined` in `changes` keeps its
+   * current value (so a plan-mode context never drops back to execute by accident).
+   * @throws MilpaError as the constructor does, for an invalid changed field.
+   */
   with(changes: ToolContextInit): ToolContext {
     return new ToolContext({
-      principal: this.principal,
-      channel: this.channel,
-      scopes: this.scopes,
-      requestId: this.requestId,
-      ip: this.ip,
-      userAgent: this.userAgent,
-      extra: this.extra,
-      mode: this.mode,
-      ...changes,
+      principal: changes.principal === undefined ? this.principal : changes.principal,
+      channel: changes.channel === undefined ? this.channel : changes.channel,
+      scopes: changes.scopes === undefined ? this.scopes : changes.scopes,
+      requestId: changes.requestId === undefined ? this.requestId : changes.requestId,
+      ip: changes.ip === undefined ? this.ip : changes.ip,
+      userAgent: changes.userAgent === undefined ? this.userAgent : changes.userAgent,
+      extra: changes.extra === undefined ? this.extra : changes.extra,
+      mode: changes.mode === undefined ? this.mode : changes.mode,
     });
   }
 

@@ -4,18 +4,28 @@
  * The seed's nine codes plus `CONFLICT` (a state conflict, such as resolving an already resolved
  * verification request).
  */
-export const ToolErrorCode = {
+export const ToolErrorCode = Object.freeze({
+  /** No tool of that name is registered. */
   TOOL_NOT_FOUND: 'TOOL_NOT_FOUND',
+  /** The arguments do not match the tool's input schema. */
   VALIDATION_ERROR: 'VALIDATION_ERROR',
+  /** Something the call refers to does not exist (e.g. an unknown request id). */
   NOT_FOUND: 'NOT_FOUND',
+  /** The caller is not authenticated. */
   UNAUTHORIZED: 'UNAUTHORIZED',
+  /** The caller is authenticated but not allowed (scope, channel policy or rule). */
   FORBIDDEN: 'FORBIDDEN',
+  /** The call needs a confirmation round trip first. */
   CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
+  /** The tool did not finish before its deadline. */
   TIMEOUT: 'TIMEOUT',
+  /** The handler or a pipeline stage failed unexpectedly. */
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  /** The caller's rate budget for the tool is spent. */
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The call conflicts with the current state (e.g. an already resolved request). */
   CONFLICT: 'CONFLICT',
-} as const;
+} as const);
 
 /** One of the {@link ToolErrorCode} values. */
 export type ToolErrorCode = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];

@@ -166,15 +166,18 @@ export class ToolResult<T = unknown> {
   /**
    * Rich content (text, image, audio, embedded resources): `data` is the blocks and `meta.type` is
    * `'content'`. The MCP channel passes the blocks through unchanged; other renderers show text.
-   * @throws MilpaError `INVALID_ARGUMENT` when a block does not have a known shape.
+   * @throws MilpaError `INVALID_ARGUMENT` when `blocks` is not an array or a block does not have a known shape.
    */
   static content(
     blocks: readonly ContentBlock[],
     message: string | null = null,
     meta: ToolResultMeta = {},
   ): ToolResult<readonly ContentBlock[]> {
+    if (!Array.isArray(blocks)) {
+      throw new MilpaError('ToolResult.content() expects an array of content blocks.', { code: 'INVALID_ARGUMENT' });
+    }
     const index = blocks.findIndex((block) => !isContentBlock(block));
-    if (!Array.isArray(blocks) || index !== -1) {
+    if (index !== -1) {
       throw new MilpaError(`ToolResult.content() got an invalid content block at index ${index}.`, {
         code: 'INVALID_ARGUMENT',
       });

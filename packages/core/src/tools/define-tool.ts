@@ -44,7 +44,7 @@ export interface DefineToolOptions<I extends TObject, TValue> extends ToolOption
 }
 
 /** The keys {@link defineTool} accepts; anything else is rejected. */
-export const TOOL_OPTION_KEYS = [
+export const TOOL_OPTION_KEYS = Object.freeze([
   'name',
   'description',
   'input',
@@ -59,7 +59,7 @@ export const TOOL_OPTION_KEYS = [
   'clamps',
   'version',
   'outputSchema',
-] as const;
+] as const);
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TOOL_OPTION_KEYS);
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
