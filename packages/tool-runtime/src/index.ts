@@ -7,5 +7,20 @@ export { SEED_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy }
 // --- gates: validation, policy gate, rate limiting, confirmation, audit ---
 
 // --- presentation: rendering, token budgets, inspection ---
+export { InvocationStepKind } from './inspection/invocation-step-kind.js';
+export { InvocationStepRole } from './inspection/invocation-step-role.js';
+export { StepPresence } from './inspection/step-presence.js';
+export { InvocationStep, type InvocationStepInit, type InvocationStepJson } from './inspection/invocation-step.js';
+export { RegistryWiring, type RateCosts } from './inspection/registry-wiring.js';
+export {
+  InvocationPlan,
+  type InvocationPlanContext,
+  type InvocationPlanInit,
+  type InvocationPlanJson,
+  type InvocationPlanWiring,
+  type WiringState,
+} from './inspection/invocation-plan.js';
+export type { InspectablePolicy } from './inspection/inspectable-policy.js';
+export { InvocationPlanBuilder } from './inspection/invocation-plan-builder.js';
 
 // --- registry and pipeline ---

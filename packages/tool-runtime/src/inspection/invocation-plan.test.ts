@@ -1,0 +1,79 @@
+import { MilpaError } from '@milpa/core';
+import { describe, expect, it } from 'vitest';
+import { InvocationPlan, type InvocationPlanInit } from './invocation-plan.js';
+import { InvocationStep } from './invocation-step.js';
+
+function planInit(): InvocationPlanInit {
+  return {
+    schemaVersion: '1.0',
+    operation: 'ping',
+    channel: 'web',
+    context: { actor: 'u', scopes: ['read'], mode: 'execute' },
+    assumptions: [],
+    wiring: { rateLimiter: 'absent', dispatcher: 'present', ruleProvider: 'absent' },
+    steps: [
+      new InvocationStep({ kind: 'resolve', role: 'guard', presence: 'active', blocking: true, mutates: false, wraps: null, source: 'registry lookup' }),
+    ],
+  };
+}
+
+describe('InvocationPlan', () => {
+  describe('toJSON', () => {
+    it('has the keys schemaVersion, operation, channel, context, assumptions, wiring and steps in that order', () => {
+      const json = new InvocationPlan(planInit()).toJSON();
+      expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
+      expect(Object.keys(json.context)).toEqual(['actor', 'scopes', 'mode']);
+      expect(Object.keys(json.wiring)).toEqual(['rateLimiter', 'dispatcher', 'ruleProvider']);
+      expect(json.steps).toEqual([
+        { kind: 'resolve', role: 'guard', presence: 'active', blocking: true, mutates: false, wraps: null, source: 'registry lookup' },
+      ]);
+    });
+
+    it('round-trips through JSON.stringify when serialized', () => {
+      const parsed = JSON.parse(JSON.stringify(new InvocationPlan(planInit())));
+      expect(parsed).toEqual({
+        schemaVersion: '1.0',
+        operation: 'ping',
+        channel: 'web',
+        context: { actor: 'u', scopes: ['read'], mode: 'execute' },
+        assumptions: [],
+        wiring: { rateLimiter: 'absent', dispatcher: 'present', ruleProvider: 'absent' },
+        steps: [{ kind: 'resolve', role: 'guard', presence: 'active', blocking: true, mutates: false, wraps: null, source: 'registry lookup' }],
+      });
+    });
+  });
+
+  describe('constructor', () => {
+    it('copies and freezes its lists when the caller later mutates the originals', () => {
+      const init = planInit();
+      const scopes = ['read'];
+      const assumptions: string[] = [];
+      const plan = new InvocationPlan({ ...init, context: { ...init.context, scopes }, assumptions });
+      scopes.push('admin');
+      assumptions.push('invented');
+      expect(plan.context.scopes).toEqual(['read']);
+      expect(plan.assumptions).toEqual([]);
+      expect(Object.isFrozen(plan.steps)).toBe(true);
+    });
+  });
+
+  describe('getStep', () => {
+    it('returns the step of the asked kind when the plan has it', () => {
+      expect(new InvocationPlan(planInit()).getStep('resolve').source).toBe('registry lookup');
+    });
+
+    it('throws STEP_NOT_IN_PLAN when the plan lacks that kind', () => {
+      expect(() => new InvocationPlan(planInit()).getStep('audit')).toThrow(expect.objectContaining({ code: 'STEP_NOT_IN_PLAN' }));
+    });
+
+    it('throws INVALID_ARGUMENT when the kind is unknown', () => {
+      let caught: unknown;
+      try {
+        new InvocationPlan(planInit()).getStep('lookup' as never);
+      } catch (error) {
+        caught = error;
+      }
+      expect(MilpaError.isInstance(caught) && caught.code).toBe('INVALID_ARGUMENT');
+    });
+  });
+});

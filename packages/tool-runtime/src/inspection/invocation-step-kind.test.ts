@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { InvocationStepKind } from './invocation-step-kind.js';
+
+describe('InvocationStepKind', () => {
+  describe('inspectionOrder', () => {
+    it('returns the eleven kinds in pipeline order when called', () => {
+      expect(InvocationStepKind.inspectionOrder()).toEqual([
+        'resolve',
+        'validate',
+        'clamp',
+        'authorize',
+        'rate_limit',
+        'plan_mode',
+        'confirm',
+        'emit_executing',
+        'execute',
+        'contain_exception',
+        'audit',
+      ]);
+    });
+
+    it('equals the full value list and the constant map when compared', () => {
+      expect(InvocationStepKind.inspectionOrder()).toEqual(InvocationStepKind.values);
+      const constants = Object.entries(InvocationStepKind)
+        .filter(([, value]) => typeof value === 'string')
+        .map(([, value]) => value);
+      expect(constants).toEqual(InvocationStepKind.values);
+    });
+
+    it('cannot be changed by a caller when someone tries to push into it', () => {
+      const order = InvocationStepKind.inspectionOrder() as string[];
+      expect(() => order.push('extra')).toThrow(TypeError);
+      expect(InvocationStepKind.inspectionOrder()).toHaveLength(11);
+    });
+  });
+
+  describe('isInvocationStepKind', () => {
+    it('accepts every kind and rejects anything else when checked', () => {
+      for (const kind of InvocationStepKind.values) expect(InvocationStepKind.isInvocationStepKind(kind)).toBe(true);
+      for (const value of ['Resolve', 'rate-limit', '', null, 3, 'values']) {
+        expect(InvocationStepKind.isInvocationStepKind(value)).toBe(false);
+      }
+    });
+  });
+});

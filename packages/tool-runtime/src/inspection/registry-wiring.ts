@@ -1,0 +1,58 @@
+import { MilpaError } from '@milpa/core';
+
+/** What one call costs the rate limiter's bucket. */
+export interface RateCosts {
+  /** Cost of a call to a non-mutating tool (seed: 1). */
+  readonly call: number;
+  /** Cost of a call to a mutating tool (seed: 5). */
+  readonly mutating: number;
+}
+
+const SEED_COSTS: RateCosts = Object.freeze({ call: 1, mutating: 5 });
+
+function invalid(message: string): MilpaError {
+  return new MilpaError(`RegistryWiring: ${message}`, { code: 'INVALID_ARGUMENT' });
+}
+
+/**
+ * Which optional collaborators a registry really has plugged in, as the host reports them
+ * (`registry.hasRateLimiter()`, `registry.hasDispatcher()`, `gate.hasRuleProvider()`), plus the
+ * rate costs the registry charges. The plan builder derives `skipped` steps from it; it never guesses.
+ *
+ * @example
+ * const wiring = new RegistryWiring(registry.hasRateLimiter(), registry.hasDispatcher(), gate.hasRuleProvider());
+ */
+export class RegistryWiring {
+  /** Whether a rate limiter is wired. */
+  readonly hasRateLimiter: boolean;
+  /** Whether an event dispatcher is wired (so `tool.executing` can be intercepted). */
+  readonly hasDispatcher: boolean;
+  /** Whether a policy rule provider is wired. */
+  readonly hasRuleProvider: boolean;
+  /** The rate costs the registry charges per call. */
+  readonly costs: RateCosts;
+
+  /** @throws MilpaError `INVALID_ARGUMENT` for a non-boolean flag or a negative or non-finite cost. */
+  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = SEED_COSTS) {
+    if (typeof hasRateLimiter !== 'boolean' || typeof hasDispatcher !== 'boolean' || typeof hasRuleProvider !== 'boolean') {
+      throw invalid('hasRateLimiter, hasDispatcher and hasRuleProvider must be booleans.');
+    }
+    if (typeof costs !== 'object' || costs === null) throw invalid('costs must be { call, mutating }.');
+    for (const key of ['call', 'mutating'] as const) {
+      const cost = costs[key];
+      if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {
+        throw invalid(`costs.${key} must be a finite number >= 0, got ${String(cost)}.`);
+      }
+    }
+    this.hasRateLimiter = hasRateLimiter;
+    this.hasDispatcher = hasDispatcher;
+    this.hasRuleProvider = hasRuleProvider;
+    this.costs = costs === SEED_COSTS ? SEED_COSTS : Object.freeze({ call: costs.call, mutating: costs.mutating });
+    Object.freeze(this);
+  }
+
+  /** The cost one call to a tool charges: `costs.mutating` when it mutates, else `costs.call`. */
+  costOf(mutating: boolean): number {
+    return mutating ? this.costs.mutating : this.costs.call;
+  }
+}
