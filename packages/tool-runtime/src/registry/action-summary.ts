@@ -1,0 +1,25 @@
+import type { JsonSchema, ToolArgs } from '@milpa/core';
+import type { Redactor } from '../audit/redactor.js';
+
+function formatScalar(value: string | number | boolean): string {
+  // The seed prints PHP's string form, where true is "1"; false prints "0" rather than PHP's "".
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  return String(value);
+}
+
+/**
+ * The human-readable summary of a pending confirmation, e.g. `delete_note(id=42, force=1)`: the
+ * first three scalar arguments in order, skipping nulls and non-scalars, with secrets redacted
+ * (the summary is shown to the caller and written to the audit log).
+ */
+export function describeActionSummary(toolName: string, args: ToolArgs, redactor: Redactor, schema: JsonSchema | null): string {
+  const safe = redactor.redact(args, schema) as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(safe)) {
+    if (parts.length === 3) break;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      parts.push(`${key}=${formatScalar(value)}`);
+    }
+  }
+  return `${toolName}(${parts.join(', ')})`;
+}

@@ -1,0 +1,831 @@
+import {
+  InterceptionSlot,
+  MilpaError,
+  ToolContext,
+  ToolErrorCode,
+  ToolEvents,
+  ToolExecutedEvent,
+  ToolExecutingEvent,
+  ToolFailedEvent,
+  ToolResult,
+  normalizeToolDefinition,
+  silentLogger,
+  unsupportedCaller,
+  type AnyToolDefinition,
+  type ConfirmationBinding,
+  type ConfirmationStore,
+  type EventDispatcher,
+  type EventPayload,
+  type JsonSchema,
+  type Logger,
+  type PolicyRuleProvider,
+  type RateLimiter,
+  type RateLimitResult,
+  type ToolArgs,
+  type ToolCaller,
+  type ToolRegistry as ToolRegistryContract,
+  type ToolResultMeta,
+  type ToolSummary,
+} from '@milpa/core';
+import { ToolAuditLogger } from '../audit/tool-audit-logger.js';
+import { TokenEstimator } from '../budget/token-estimator.js';
+import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
+import { formatExpiresAt } from '../confirmation/format-expires-at.js';
+import { InvocationPlanBuilder } from '../inspection/invocation-plan-builder.js';
+import type { InvocationPlan } from '../inspection/invocation-plan.js';
+import { RegistryWiring } from '../inspection/registry-wiring.js';
+import type { AuthorizationResult } from '../policy/authorization-result.js';
+import type { ChannelPolicy } from '../policy/channel-policy.js';
+import { PolicyGate } from '../policy/policy-gate.js';
+import { rateLimitKey } from '../rate-limiting/rate-limit-key.js';
+import { SchemaValidator, type CompiledValidator } from '../validation/schema-validator.js';
+import type { ValidationResult } from '../validation/validation-result.js';
+import { describeActionSummary } from './action-summary.js';
+import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
+import { ToolInvocationState } from './tool-invocation-state.js';
+
+/** Rate-limit settings the registry passes to its limiter on every call. */
+export interface RateLimitSettings {
+  /** Window length in seconds (default 60). */
+  readonly windowSeconds?: number;
+  /** Budget per window (default 100). */
+  readonly maxTokens?: number;
+  /** Cost of a non-mutating call (default 1). */
+  readonly cost?: number;
+  /** Cost of a mutating call (default 5). */
+  readonly mutatingCost?: number;
+}
+
+/** Options of `new ToolRegistry({...})`; every one is optional. */
+export interface ToolRegistryOptions {
+  /** Where audit lines, warnings and debug lines go (pino or `console` both work). Default: silent. */
+  readonly logger?: Logger;
+  /** Wire a dispatcher to enable `tool.executing` interception and the `tool.executed`/`tool.failed` events. */
+  readonly dispatcher?: EventDispatcher | null;
+  /** Throttles calls by `channel:principal:tool`. */
+  readonly rateLimiter?: RateLimiter | null;
+  /** Window, budget and costs for the limiter. */
+  readonly rateLimit?: RateLimitSettings;
+  /** Host rules consulted after require_auth and scopes. */
+  readonly ruleProvider?: PolicyRuleProvider | null;
+  /** Where pending confirmations live (default an in-memory `ConfirmationTokenStore`, 60 s TTL). */
+  readonly confirmationStore?: ConfirmationStore;
+  /** Channel policies replacing the seed defaults for those channels. */
+  readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
+  /**
+   * Return a handler's own exception message to the caller (default true, as the seed does).
+   * When false the caller gets a generic message with the request id and the detail is only logged.
+   */
+  readonly exposeErrorMessages?: boolean;
+  /** Extra argument names to redact in logs and runtime-written messages. */
+  readonly sensitiveFields?: readonly string[];
+  /** A validator to share between registries (identical schemas compile once). */
+  readonly validator?: SchemaValidator;
+}
+
+/** Options of a single `call()`. */
+export interface ToolCallOptions {
+  /** Aborting it aborts the handler's `signal` (and a call not yet executing is refused). */
+  readonly signal?: AbortSignal;
+  /** What the caller's channel can do (progress, logging, elicitation, sampling). */
+  readonly caller?: ToolCaller;
+}
+
+/** The result of `getToolsWithinBudget()`. */
+export interface ToolsWithinBudget {
+  /** The selected tool summaries, priority tools first. */
+  readonly tools: readonly ToolSummary[];
+  /** Names of tools that did not fit. */
+  readonly excluded: readonly string[];
+  /** Estimated tokens of the selected tools. */
+  readonly tokens_used: number;
+  /** The model's tool budget in tokens. */
+  readonly budget: number;
+}
+
+/** A tool as returned by `getToolsByScopes()` and `getToolsByPrefix()`. */
+export interface ToolListing {
+  /** The tool's name. */
+  readonly name: string;
+  /** What it does. */
+  readonly description: string;
+  /** Its input schema. */
+  readonly inputSchema: JsonSchema;
+}
+
+interface RegisteredTool {
+  readonly definition: AnyToolDefinition;
+  /** Null when the input schema is empty: validation is skipped (seed behaviour, §3 E50). */
+  readonly validate: CompiledValidator | null;
+  readonly hasClamps: boolean;
+}
+
+const EMPTY_ARGS: ToolArgs = Object.freeze({});
+const VETO_MESSAGE = 'Tool execution vetoed by an event listener';
+const INVALID_TOKEN_MESSAGE = 'Invalid or expired confirmation token';
+
+function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function isPlainArgs(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+function isEmptySchema(schema: JsonSchema): boolean {
+  return Object.keys(schema).length === 0;
+}
+
+/** The message of anything thrown, without ever throwing itself. */
+function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message;
+    if (typeof error === 'string') return error;
+    return String(error);
+  } catch {
+    return 'Unknown error';
+  }
+}
+
+/**
+ * The governed tool registry: every `call()` runs one pipeline — resolve → clamp → validate →
+ * authorize → rate-limit → plan-mode → confirm → `tool.executing` (interception) → execute
+ * (contained, with deadline and abort) → `tool.executed` / `tool.failed` → audit — and resolves to a
+ * `ToolResult`. It never rejects: every stage is contained, and failing collaborators fail closed.
+ *
+ * @example
+ * const registry = new ToolRegistry({ logger: pino() });
+ * registry.register(defineTool({
+ *   name: 'add', description: 'Add two numbers',
+ *   input: Type.Object({ a: Type.Number(), b: Type.Number() }),
+ *   handler: ({ a, b }) => a + b,
+ * }));
+ * const result = await registry.call('add', { a: 5, b: 3 }, ToolContext.cli());
+ * result.data; // 8
+ */
+export class ToolRegistry implements ToolRegistryContract {
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #logger: Logger;
+  readonly #dispatcher: EventDispatcher | null;
+  readonly #gate: PolicyGate;
+  readonly #validator: SchemaValidator;
+  readonly #confirmationStore: ConfirmationStore;
+  readonly #audit: ToolAuditLogger;
+  readonly #estimator = new TokenEstimator();
+  readonly #exposeErrorMessages: boolean;
+  readonly #windowSeconds: number;
+  readonly #maxTokens: number;
+  readonly #cost: number;
+  readonly #mutatingCost: number;
+  /** Events this registry dispatched, so its audit listener ignores other registries' events on a shared dispatcher. */
+  readonly #ownEvents = new WeakSet<object>();
+  #rateLimiter: RateLimiter | null;
+
+  /**
+   * @throws MilpaError `INVALID_ARGUMENT` for non-positive rate-limit settings.
+   */
+  constructor(options: ToolRegistryOptions = {}) {
+    this.#logger = options.logger ?? silentLogger;
+    this.#dispatcher = options.dispatcher ?? null;
+    this.#rateLimiter = options.rateLimiter ?? null;
+    const rateLimit = options.rateLimit ?? {};
+    this.#windowSeconds = ToolRegistry.#positive('rateLimit.windowSeconds', rateLimit.windowSeconds ?? 60);
+    this.#maxTokens = ToolRegistry.#positive('rateLimit.maxTokens', rateLimit.maxTokens ?? 100);
+    this.#cost = ToolRegistry.#positive('rateLimit.cost', rateLimit.cost ?? 1);
+    this.#mutatingCost = ToolRegistry.#positive('rateLimit.mutatingCost', rateLimit.mutatingCost ?? 5);
+    this.#exposeErrorMessages = options.exposeErrorMessages ?? true;
+    this.#validator = options.validator ?? new SchemaValidator();
+    this.#confirmationStore = options.confirmationStore ?? new ConfirmationTokenStore();
+    // DESIGN 11: the gate logs unknown-channel warnings through the registry's own logger.
+    this.#gate = new PolicyGate({
+      logger: this.#logger,
+      ruleProvider: options.ruleProvider ?? null,
+      channelPolicies: options.channelPolicies ?? {},
+    });
+    this.#audit = new ToolAuditLogger(this.#logger, {
+      schemaOf: (name) => this.#tools.get(name)?.definition.inputSchema ?? null,
+    });
+    for (const field of options.sensitiveFields ?? []) this.#audit.addSensitiveField(field);
+
+    if (this.#dispatcher !== null) {
+      // The audit logger is a listener (seed 0.5), subscribed before any host listener at priority 0.
+      this.#dispatcher.subscribe(
+        ToolEvents.EXECUTED,
+        (eventName, payload) => {
+          if (this.#ownEvents.has(payload['event'] as object)) this.#audit.onToolExecuted(eventName, payload);
+        },
+        0,
+      );
+      this.#dispatcher.subscribe(
+        ToolEvents.FAILED,
+        (eventName, payload) => {
+          if (this.#ownEvents.has(payload['event'] as object)) this.#audit.onToolFailed(eventName, payload);
+        },
+        0,
+      );
+    }
+  }
+
+  static #positive(name: string, value: number): number {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      throw new MilpaError(`ToolRegistry option ${name} must be a positive number, got ${String(value)}.`, {
+        code: 'INVALID_ARGUMENT',
+      });
+    }
+    return value;
+  }
+
+  // ---------------------------------------------------------------- registration
+
+  /**
+   * Registers a tool (from `defineTool`, the `tool` decorator, or a hand-built object). The input
+   * schema is compiled now, so an invalid schema fails here and never at call time.
+   *
+   * @throws ToolAlreadyRegisteredError for a duplicate name (the first registration stays).
+   * @throws MilpaError `INVALID_TOOL_DEFINITION` / `INVALID_SCHEMA` for an invalid definition or schema.
+   */
+  register(definition: AnyToolDefinition): void {
+    const normalized = normalizeToolDefinition(definition);
+    if (this.#tools.has(normalized.name)) throw new ToolAlreadyRegisteredError(normalized.name);
+    const validate = isEmptySchema(normalized.inputSchema) ? null : this.#validator.compile(normalized.inputSchema);
+    if (normalized.outputSchema !== null) this.#validator.compile(normalized.outputSchema);
+    this.#tools.set(normalized.name, {
+      definition: normalized,
+      validate,
+      hasClamps: Object.keys(normalized.clamps).length > 0,
+    });
+  }
+
+  /** True when a tool of that name is registered. */
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  /** The registered definition, or null. */
+  getDefinition(name: string): AnyToolDefinition | null {
+    return this.#tools.get(name)?.definition ?? null;
+  }
+
+  /** Every definition, in registration order. */
+  getToolDefinitions(): AnyToolDefinition[] {
+    return Array.from(this.#tools.values(), (entry) => entry.definition);
+  }
+
+  /**
+   * The LLM/MCP wire listing: `{name, description, inputSchema, version?, outputSchema?}` in
+   * registration order. An empty input schema is listed as `{type:'object'}`.
+   */
+  getToolSummaries(): ToolSummary[] {
+    return this.getToolDefinitions().map((definition) => ToolRegistry.#summarize(definition));
+  }
+
+  static #summarize(definition: AnyToolDefinition): ToolSummary {
+    const summary: { -readonly [K in keyof ToolSummary]: ToolSummary[K] } = {
+      name: definition.name,
+      description: definition.description,
+      inputSchema: isEmptySchema(definition.inputSchema) ? { type: 'object' } : definition.inputSchema,
+    };
+    if (definition.version !== null) summary.version = definition.version;
+    if (definition.outputSchema !== null) summary.outputSchema = definition.outputSchema;
+    return summary;
+  }
+
+  /**
+   * Tools a holder of `scopes` may see: tools declaring no scopes, or sharing at least one scope;
+   * `'*'` in `scopes` sees every tool.
+   */
+  getToolsByScopes(scopes: readonly string[]): ToolListing[] {
+    const all = scopes.includes('*');
+    return this.getToolDefinitions()
+      .filter((definition) => all || definition.scopes.length === 0 || definition.scopes.some((scope) => scopes.includes(scope)))
+      .map(ToolRegistry.#listing);
+  }
+
+  /** Tools whose name starts with `prefix`. */
+  getToolsByPrefix(prefix: string): ToolListing[] {
+    return this.getToolDefinitions()
+      .filter((definition) => definition.name.startsWith(prefix))
+      .map(ToolRegistry.#listing);
+  }
+
+  static #listing(definition: AnyToolDefinition): ToolListing {
+    return { name: definition.name, description: definition.description, inputSchema: definition.inputSchema };
+  }
+
+  // ---------------------------------------------------------------- token budgets
+
+  /**
+   * The summaries that fit 30 % of `model`'s context, `priorityTools` first, the rest in
+   * registration order (greedy; a tool that does not fit is skipped and the pass continues).
+   * Logs a warning naming up to five excluded tools.
+   */
+  getToolsWithinBudget(model: string, priorityTools: readonly string[] = []): ToolsWithinBudget {
+    const summaries = this.getToolSummaries();
+    const priority = priorityTools
+      .map((name) => summaries.find((summary) => summary.name === name))
+      .filter((summary): summary is ToolSummary => summary !== undefined);
+    const ordered = [...priority, ...summaries.filter((summary) => !priority.includes(summary))];
+    const selection = this.#estimator.selectToolsWithinBudget(ordered, model);
+    if (selection.excluded.length > 0) {
+      const shown = selection.excluded.slice(0, 5).join(', ');
+      const more = selection.excluded.length > 5 ? '...' : '';
+      this.#safeLog('warn', { excluded: selection.excluded, model }, `[ToolRegistry] Token budget exceeded. Excluded ${selection.excluded.length} tools: ${shown}${more}`);
+    }
+    return {
+      tools: selection.selected,
+      excluded: selection.excluded,
+      tokens_used: selection.tokens_used,
+      budget: selection.budget,
+    };
+  }
+
+  /** A text report of the tools' token usage against `model`'s budget. */
+  getTokenUsageReport(model = 'gpt-4'): string {
+    return this.#estimator.getUsageReport(this.getToolSummaries(), model);
+  }
+
+  /** The estimated tokens of every tool summary: `{ total, per_tool }`. */
+  estimateTokens(): ReturnType<TokenEstimator['estimateToolsTokens']> {
+    return this.#estimator.estimateToolsTokens(this.getToolSummaries());
+  }
+
+  /** Whether the tool list fits `model`'s tool budget. */
+  checkTokenBudget(model: string): ReturnType<TokenEstimator['checkToolBudget']> {
+    return this.#estimator.checkToolBudget(this.getToolSummaries(), model);
+  }
+
+  /** The estimator used for budgets. */
+  getTokenEstimator(): TokenEstimator {
+    return this.#estimator;
+  }
+
+  // ---------------------------------------------------------------- accessors
+
+  /** The policy gate (channel policies, rule provider). */
+  getPolicyGate(): PolicyGate {
+    return this.#gate;
+  }
+
+  /** The confirmation store. */
+  getConfirmationStore(): ConfirmationStore {
+    return this.#confirmationStore;
+  }
+
+  /** The audit logger (e.g. to add sensitive fields). */
+  getAuditLogger(): ToolAuditLogger {
+    return this.#audit;
+  }
+
+  /** The schema validator. */
+  getSchemaValidator(): SchemaValidator {
+    return this.#validator;
+  }
+
+  /** Sets (or, with null, removes) the rate limiter. */
+  setRateLimiter(limiter: RateLimiter | null): void {
+    this.#rateLimiter = limiter;
+  }
+
+  /** The rate limiter, or null. */
+  getRateLimiter(): RateLimiter | null {
+    return this.#rateLimiter;
+  }
+
+  /** True when a rate limiter is set. */
+  hasRateLimiter(): boolean {
+    return this.#rateLimiter !== null;
+  }
+
+  /** True when a dispatcher was given to the constructor. */
+  hasDispatcher(): boolean {
+    return this.#dispatcher !== null;
+  }
+
+  /** What is wired into this registry, for inspection. */
+  getWiring(): RegistryWiring {
+    return new RegistryWiring(this.hasRateLimiter(), this.hasDispatcher(), this.#gate.hasRuleProvider(), {
+      call: this.#cost,
+      mutating: this.#mutatingCost,
+    });
+  }
+
+  /**
+   * The `InvocationPlan` of tool `name` for a caller in `context`: which steps would run and why.
+   * Executes nothing. Null for an unknown tool.
+   */
+  inspect(name: string, context: ToolContext): InvocationPlan | null {
+    const entry = this.#tools.get(name);
+    if (entry === undefined) return null;
+    return new InvocationPlanBuilder(this.#gate).build(entry.definition, context, this.getWiring());
+  }
+
+  // ---------------------------------------------------------------- the pipeline
+
+  /**
+   * Runs one call through the pipeline. Never rejects: every outcome is a `ToolResult`
+   * (`meta.code` tells refusals apart). Without a context the call runs as `ToolContext.cli()`.
+   */
+  async call(name: string, args: unknown = EMPTY_ARGS, context?: ToolContext, options?: ToolCallOptions): Promise<ToolResult> {
+    const startedAt = performance.now();
+    let callContext: ToolContext;
+    try {
+      callContext = context === undefined ? ToolContext.cli() : ToolRegistry.#toContext(context);
+    } catch (error) {
+      return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, {
+        tool: typeof name === 'string' ? name : String(name),
+        took_ms: 0,
+      });
+    }
+    try {
+      return await this.#run(name, args, callContext, options, startedAt);
+    } catch (error) {
+      // Last line of containment: a fault in the pipeline itself must still be a result.
+      return this.#internalError(String(name), callContext, args, startedAt, 'pipeline', error);
+    }
+  }
+
+  static #toContext(context: unknown): ToolContext {
+    if (context instanceof ToolContext) return context;
+    // A context from another copy of core, or a plain object: rebuild it (and validate it).
+    return new ToolContext(context as ConstructorParameters<typeof ToolContext>[0]);
+  }
+
+  async #run(
+    name: string,
+    rawArgs: unknown,
+    context: ToolContext,
+    options: ToolCallOptions | undefined,
+    startedAt: number,
+  ): Promise<ToolResult> {
+    // 1. Resolve.
+    const entry = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    if (entry === undefined) {
+      const toolName = String(name);
+      // Nothing ran, so took_ms is 0 by definition (seed §3 D43), not a clock reading.
+      const result = ToolResult.error(`Tool not found: ${toolName}`, null, {
+        ...this.#meta(toolName, context, startedAt),
+        took_ms: 0,
+        code: ToolErrorCode.TOOL_NOT_FOUND,
+      });
+      this.#audit.logOutcome('not_found', context, toolName, null, result.meta['took_ms'] as number);
+      return result;
+    }
+    const tool = entry.definition;
+
+    // 2. Clamp, then 3. validate (DESIGN 6: clamps coerce first, schema bounds then reject).
+    if (!isPlainArgs(rawArgs)) {
+      return this.#validationFailure(tool.name, context, rawArgs, startedAt, [
+        { path: '', message: `Arguments must be an object, got ${describeType(rawArgs)}` },
+      ]);
+    }
+    // DESIGN 2: confirm_token is stripped before validation, so strict schemas still work.
+    const needsConfirmation = this.#gate.requiresConfirmation(context, tool);
+    let args: Readonly<Record<string, unknown>> = rawArgs;
+    let confirmToken: unknown;
+    let hasToken = false;
+    if (needsConfirmation && Object.hasOwn(rawArgs, 'confirm_token')) {
+      const { confirm_token: token, ...rest } = rawArgs;
+      args = rest;
+      confirmToken = token;
+      hasToken = token !== null && token !== undefined;
+    }
+    if (entry.hasClamps) args = this.#validator.applyClamps(args, tool.clamps);
+    if (entry.validate !== null) {
+      const validation: ValidationResult = entry.validate(args);
+      if (!validation.valid) return this.#validationFailure(tool.name, context, args, startedAt, validation.issues, validation);
+    }
+
+    // 4. Authorize (fail-closed: the gate turns a throwing rule provider into a denial).
+    this.#debugAuthorize(tool, context);
+    let authorization: AuthorizationResult | Promise<AuthorizationResult> = this.#gate.authorize(context, tool);
+    if (isPromiseLike(authorization)) authorization = await authorization;
+    if (!authorization.allowed) {
+      const reason = authorization.reason ?? 'Forbidden';
+      this.#debug({ tool: tool.name }, `[ToolRegistry] Auth result: DENIED: ${reason}`);
+      this.#audit.logAuthFailure(context, tool.name, reason, args);
+      return ToolResult.error(reason, null, { ...this.#meta(tool.name, context, startedAt), code: ToolErrorCode.FORBIDDEN });
+    }
+    this.#debug({ tool: tool.name }, '[ToolRegistry] Auth result: ALLOWED');
+
+    // 5. Rate-limit (fail-closed: a throwing limiter refuses the call).
+    const limiter = this.#rateLimiter;
+    if (limiter !== null) {
+      let verdict: RateLimitResult;
+      try {
+        const pending = limiter.consume(
+          rateLimitKey(context.channel, context.principal, tool.name),
+          tool.mutating ? this.#mutatingCost : this.#cost,
+          this.#windowSeconds,
+          this.#maxTokens,
+        );
+        verdict = isPromiseLike(pending) ? await pending : pending;
+      } catch (error) {
+        return this.#internalError(tool.name, context, args, startedAt, 'rate limiter', error);
+      }
+      if (!verdict.allowed) {
+        const reason = verdict.reason ?? 'Rate limit exceeded';
+        const result = ToolResult.error(reason, null, {
+          ...this.#meta(tool.name, context, startedAt),
+          code: ToolErrorCode.RATE_LIMITED,
+          retry_after_seconds: verdict.retryAfterSeconds ?? 0,
+        });
+        this.#audit.logRateLimited(context, tool.name, args, reason, result.meta['took_ms'] as number);
+        return result;
+      }
+    }
+
+    // 6. Plan mode: everything above ran for real; nothing below runs.
+    if (context.mode === 'plan') {
+      this.#debug({ tool: tool.name }, `[ToolRegistry] Plan mode for ${tool.name} - returning plan without execution`);
+      const result = ToolResult.success(
+        {
+          plan: {
+            tool: tool.name,
+            mutating: tool.mutating,
+            requires_confirmation: needsConfirmation,
+            scopes_required: tool.scopes,
+            timeout: tool.timeoutMs / 1000,
+            timeout_ms: tool.timeoutMs,
+            args,
+          },
+        },
+        null,
+        this.#meta(tool.name, context, startedAt),
+      );
+      this.#audit.logOutcome('plan', context, tool.name, args, result.meta['took_ms'] as number);
+      return result;
+    }
+
+    // 7. Confirm.
+    if (needsConfirmation) {
+      const binding: ConfirmationBinding = { principal: context.principal, channel: context.channel };
+      if (!hasToken) return this.#requestConfirmation(tool, context, args, binding, startedAt);
+      try {
+        const redeemed =
+          typeof confirmToken === 'string' ? await this.#confirmationStore.consume(confirmToken, tool.name, binding) : null;
+        if (redeemed === null) {
+          const result = ToolResult.error(INVALID_TOKEN_MESSAGE, null, {
+            ...this.#meta(tool.name, context, startedAt),
+            code: ToolErrorCode.VALIDATION_ERROR,
+          });
+          this.#audit.logOutcome('invalid_token', context, tool.name, args, result.meta['took_ms'] as number, INVALID_TOKEN_MESSAGE);
+          return result;
+        }
+        // The first call's (validated, clamped) args win; the replay's other args are inert.
+        args = redeemed;
+      } catch (error) {
+        return this.#internalError(tool.name, context, args, startedAt, 'confirmation store', error);
+      }
+    }
+
+    // 8. The security anchor: tool.executing only ever fires after every gate said yes.
+    const dispatcher = this.#dispatcher;
+    if (dispatcher !== null && dispatcher.hasSubscribers(ToolEvents.EXECUTING)) {
+      const slot = new InterceptionSlot();
+      try {
+        await dispatcher.dispatch(ToolEvents.EXECUTING, { event: new ToolExecutingEvent(tool.name, context, args), slot });
+      } catch (error) {
+        // A dispatcher that does not isolate its listeners must not let a call through unintercepted.
+        return this.#internalError(tool.name, context, args, startedAt, 'tool.executing dispatch', error);
+      }
+      if (slot.isStopped()) {
+        if (slot.hasResult()) {
+          const value = slot.getResult();
+          const result = ToolResult.isToolResult(value)
+            ? value
+            : ToolResult.success(value, null, this.#meta(tool.name, context, startedAt));
+          await this.#emitExecuted(tool.name, context, args, result, true);
+          return result;
+        }
+        const vetoed = ToolResult.blocked(VETO_MESSAGE).withMeta(this.#meta(tool.name, context, startedAt));
+        this.#audit.logOutcome('vetoed', context, tool.name, args, vetoed.meta['took_ms'] as number, VETO_MESSAGE);
+        return vetoed;
+      }
+    }
+
+    // 9. Execute, contained.
+    return this.#execute(entry, context, args, options, startedAt);
+  }
+
+  async #execute(
+    entry: RegisteredTool,
+    context: ToolContext,
+    args: ToolArgs,
+    options: ToolCallOptions | undefined,
+    startedAt: number,
+  ): Promise<ToolResult> {
+    const tool = entry.definition;
+    const callerSignal = options?.signal;
+    if (callerSignal?.aborted) {
+      const message = `Call to '${tool.name}' was aborted by the caller before execution`;
+      const result = ToolResult.error(message, null, { ...this.#meta(tool.name, context, startedAt), code: ToolErrorCode.TIMEOUT });
+      this.#audit.log(context, tool.name, args, false, ToolErrorCode.TIMEOUT, result.meta['took_ms'] as number);
+      return result;
+    }
+    const invocation = new ToolInvocationState(context, options?.caller ?? unsupportedCaller, startedAt, tool.timeoutMs, callerSignal);
+    let value: unknown;
+    try {
+      value = tool.handler(args, invocation);
+      if (isPromiseLike(value)) value = tool.hardTimeout ? await this.#raceDeadline(value, invocation, tool.timeoutMs, startedAt) : await value;
+    } catch (error) {
+      invocation.finish();
+      if (error === HARD_TIMEOUT) return this.#hardTimeout(tool.name, context, args, startedAt);
+      return this.#handlerFailed(tool.name, context, args, startedAt, error);
+    }
+    invocation.finish();
+
+    const meta = this.#meta(tool.name, context, startedAt);
+    let result = ToolResult.isToolResult(value)
+      ? new ToolResult(value.success, value.data, value.message, value.error, { ...meta, ...value.meta })
+      : ToolResult.success(value, null, meta);
+    const elapsedMs = performance.now() - startedAt;
+    if (elapsedMs > tool.timeoutMs) {
+      result = result.withMeta({
+        timeout_exceeded: true,
+        execution_time: Math.round(elapsedMs) / 1000,
+        timeout_limit: tool.timeoutMs / 1000,
+      });
+    }
+    await this.#emitExecuted(tool.name, context, args, result, false);
+    return result;
+  }
+
+  #raceDeadline(pending: PromiseLike<unknown>, invocation: ToolInvocationState, timeoutMs: number, startedAt: number): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        invocation.abortForTimeout();
+        reject(HARD_TIMEOUT);
+      }, Math.max(0, startedAt + timeoutMs - performance.now()));
+      Promise.resolve(pending).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  #hardTimeout(name: string, context: ToolContext, args: ToolArgs, startedAt: number): ToolResult {
+    const definition = this.#tools.get(name)?.definition;
+    const limitMs = definition?.timeoutMs ?? 0;
+    const result = ToolResult.error(`Tool '${name}' timed out after ${limitMs} ms`, null, {
+      ...this.#meta(name, context, startedAt),
+      code: ToolErrorCode.TIMEOUT,
+      timeout_exceeded: true,
+      timeout_limit: limitMs / 1000,
+    });
+    this.#audit.log(context, name, args, false, ToolErrorCode.TIMEOUT, result.meta['took_ms'] as number);
+    this.#audit.logTimeout(context, name, (performance.now() - startedAt) / 1000, limitMs / 1000);
+    return result;
+  }
+
+  async #handlerFailed(name: string, context: ToolContext, args: ToolArgs, startedAt: number, error: unknown): Promise<ToolResult> {
+    const detail = this.#scrub(messageOf(error), args, name);
+    this.#safeLog('error', { tool: name, request_id: context.requestId, error: detail }, `[ToolRegistry] ${name} threw exception: ${detail}`);
+    const message = this.#exposeErrorMessages ? detail : `Tool '${name}' failed (request ${context.requestId})`;
+    const result = ToolResult.error(message, null, { ...this.#meta(name, context, startedAt), code: ToolErrorCode.INTERNAL_ERROR });
+    const event = new ToolFailedEvent(name, context, args, error, result.meta['took_ms'] as number);
+    await this.#emit(ToolEvents.FAILED, event, () => this.#audit.onToolFailed(ToolEvents.FAILED, { event }));
+    return result;
+  }
+
+  async #emitExecuted(name: string, context: ToolContext, args: ToolArgs, result: ToolResult, cacheServed: boolean): Promise<void> {
+    const event = new ToolExecutedEvent(name, context, args, result, cacheServed);
+    await this.#emit(ToolEvents.EXECUTED, event, () => this.#audit.onToolExecuted(ToolEvents.EXECUTED, { event }));
+  }
+
+  /**
+   * Post-execution notification. Outside the containment boundary of the handler and isolated: a
+   * throwing listener (or dispatcher) can never turn a settled result into a failure (DESIGN 1).
+   * Without a dispatcher the audit logger is called directly — "no dispatcher" never means "no audit".
+   */
+  async #emit(eventName: string, event: object, auditDirectly: () => void): Promise<void> {
+    const dispatcher = this.#dispatcher;
+    if (dispatcher === null) {
+      auditDirectly();
+      return;
+    }
+    this.#ownEvents.add(event);
+    try {
+      const payload: EventPayload = { event };
+      const pending = dispatcher.dispatch(eventName, payload);
+      if (isPromiseLike(pending)) await pending;
+    } catch (error) {
+      this.#safeLog('warn', { event: eventName, error: messageOf(error) }, `[ToolRegistry] ${eventName} listener failed: ${messageOf(error)}`);
+    }
+  }
+
+  async #requestConfirmation(
+    tool: AnyToolDefinition,
+    context: ToolContext,
+    args: ToolArgs,
+    binding: ConfirmationBinding,
+    startedAt: number,
+  ): Promise<ToolResult> {
+    const summary = describeActionSummary(tool.name, args, this.#audit.redactor, tool.inputSchema);
+    let token;
+    try {
+      token = await this.#confirmationStore.create(tool.name, args, summary, binding);
+    } catch (error) {
+      return this.#internalError(tool.name, context, args, startedAt, 'confirmation store', error);
+    }
+    const result = new ToolResult(
+      true,
+      {
+        requires_confirmation: true,
+        confirm_token: token.token,
+        action_summary: token.actionSummary,
+        expires_at: formatExpiresAt(token.expiresAt),
+      },
+      token.actionSummary,
+      null,
+      { ...this.#meta(tool.name, context, startedAt), type: 'confirmation', requires_confirmation: true },
+    );
+    this.#audit.logOutcome('confirmation_requested', context, tool.name, args, result.meta['took_ms'] as number);
+    return result;
+  }
+
+  #validationFailure(
+    name: string,
+    context: ToolContext,
+    args: unknown,
+    startedAt: number,
+    issues: readonly { readonly path: string; readonly message: string }[],
+    validation?: ValidationResult,
+  ): ToolResult {
+    const errors = validation?.errors ?? issues.map((issue) => issue.message);
+    this.#audit.logValidationFailure(context, name, errors, args);
+    return ToolResult.error(errors.join('; '), null, {
+      ...this.#meta(name, context, startedAt),
+      code: ToolErrorCode.VALIDATION_ERROR,
+      errors: issues.map((issue) => ({ path: issue.path, message: issue.message })),
+    });
+  }
+
+  /** A collaborator (rate limiter, store, dispatcher) failed: refuse the call, fail-closed. */
+  #internalError(name: string, context: ToolContext, args: unknown, startedAt: number, stage: string, error: unknown): ToolResult {
+    const detail = this.#scrub(messageOf(error), args, name);
+    const message = `Tool call refused: the ${stage} failed (fail-closed): ${detail}`;
+    const result = ToolResult.error(message, null, { ...this.#meta(name, context, startedAt), code: ToolErrorCode.INTERNAL_ERROR });
+    this.#audit.logOutcome('internal_error', context, name, args, result.meta['took_ms'] as number, message);
+    return result;
+  }
+
+  /** Standard meta: `{tool, took_ms, request_id, channel, principal}`. */
+  #meta(name: string, context: ToolContext, startedAt: number): ToolResultMeta {
+    return {
+      tool: name,
+      took_ms: Math.round(performance.now() - startedAt),
+      request_id: context.requestId,
+      channel: context.channel,
+      principal: context.principal,
+    };
+  }
+
+  /** Removes the call's secret values from text the runtime writes (DESIGN 4). */
+  #scrub(text: string, args: unknown, name: string): string {
+    try {
+      const schema = this.#tools.get(name)?.definition.inputSchema ?? null;
+      const secrets = this.#audit.redactor.collectSecrets(args, schema);
+      return secrets.length === 0 ? text : this.#audit.redactor.scrub(text, secrets);
+    } catch {
+      return text;
+    }
+  }
+
+  #debugAuthorize(tool: AnyToolDefinition, context: ToolContext): void {
+    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    const list = (scopes: readonly string[]): string => (scopes.length === 0 ? '(none)' : scopes.join(', '));
+    this.#debug({ tool: tool.name }, `[ToolRegistry] Authorizing ${tool.name} for principal=${context.principal ?? 'anonymous'}, channel=${context.channel}`);
+    this.#debug({ tool: tool.name }, `[ToolRegistry] Tool scopes required: ${list(tool.scopes)}`);
+    this.#debug({ tool: tool.name }, `[ToolRegistry] Context scopes: ${list(context.scopes)}`);
+  }
+
+  #debug(context: Record<string, unknown>, message: string): void {
+    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    this.#safeLog('debug', context, message);
+  }
+
+  /** A throwing logger must never make `call()` reject. */
+  #safeLog(level: 'debug' | 'info' | 'warn' | 'error', context: Record<string, unknown>, message: string): void {
+    try {
+      this.#logger[level](context, message);
+    } catch {
+      // Deliberately ignored: logging is best effort, the call's outcome is not.
+    }
+  }
+}
+
+/** Sentinel rejection of a hard-timeout race. */
+const HARD_TIMEOUT: unique symbol = Symbol('milpa.hardTimeout');
