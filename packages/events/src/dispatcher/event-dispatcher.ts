@@ -156,10 +156,9 @@ export class EventDispatcher implements EventDispatcherContract {
     this.#store.on(eventName, collectSubscription, subscription);
     this.#forgetResolutionsFor(subscription);
 
-    let subscribed = true;
+    // Idempotent by construction: `off` matches this record as context, so a second call finds nothing
+    // to remove and can never take out another subscription of the same listener.
     return () => {
-      if (!subscribed) return;
-      subscribed = false;
       this.#store.off(eventName, collectSubscription, subscription);
       this.#forgetResolutionsFor(subscription);
     };
