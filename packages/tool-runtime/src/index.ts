@@ -5,6 +5,9 @@
 export { SEED_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
 
 // --- gates: validation, policy gate, rate limiting, confirmation, audit ---
+export { SchemaValidator, type CompiledValidator, type SchemaValidatorOptions } from './validation/schema-validator.js';
+export { ValidationResult, type ValidationIssue } from './validation/validation-result.js';
+export { InvalidSchemaError } from './validation/invalid-schema-error.js';
 
 // --- presentation: rendering, token budgets, inspection ---
 export { InvocationStepKind } from './inspection/invocation-step-kind.js';
