@@ -23,7 +23,10 @@ export interface ToolOptions<TArgs = Record<string, unknown>> {
   readonly timeoutMs?: number;
   /** Return `TIMEOUT` at the deadline instead of the seed's soft (post-hoc) timeout. */
   readonly hardTimeout?: boolean;
-  /** Clamps applied before validation, by field: `{ min, max, maxLength }` or `[min, max]`. */
+  /**
+   * Clamps applied before validation, by input field: `{ min, max, maxLength }` or `[min, max]`.
+   * A clamp on a field the input schema does not declare is rejected.
+   */
   readonly clamps?: { readonly [K in keyof TArgs]?: ClampSpec };
   /** The tool's version. */
   readonly version?: string;
@@ -64,6 +67,8 @@ export const TOOL_OPTION_KEYS = Object.freeze([
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TOOL_OPTION_KEYS);
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const CLAMP_KEYS: ReadonlySet<string> = new Set(['min', 'max', 'maxLength']);
+
+const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 
 /** The default deadline of a tool, in milliseconds (the seed's 30 seconds). */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
@@ -119,7 +124,8 @@ function normalizeSchema(toolName: unknown, label: string, schema: unknown): Jso
 /**
  * Checks a tool declaration and returns it as a frozen {@link ToolDefinition} with every default
  * filled in. Registries call it on whatever they are given, so a hand-built object gets the same
- * checks as one from {@link defineTool}.
+ * checks as one from {@link defineTool}. `null` counts as absent for the optional values; the input
+ * schema is kept by reference (so TypeBox's own metadata survives) and must not be mutated later.
  *
  * @throws MilpaError `INVALID_TOOL_DEFINITION` naming the tool and the offending option.
  */
@@ -141,9 +147,10 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
     fail(name, 'give either input or inputSchema, not both.');
   }
 
-  const rawSchema = declaration['input'] ?? declaration['inputSchema'];
+  const schemaKey = declaration['input'] === undefined ? 'inputSchema' : 'input';
+  const rawSchema = declaration[schemaKey];
   const inputSchema =
-    rawSchema === undefined ? Object.freeze({ type: 'object', properties: {} }) : normalizeSchema(name, 'input', rawSchema);
+    rawSchema === undefined ? EMPTY_INPUT_SCHEMA : normalizeSchema(name, schemaKey, rawSchema);
   if (inputSchema['type'] !== undefined && inputSchema['type'] !== 'object') {
     fail(name, `input schema must describe an object (type 'object'), got type '${String(inputSchema['type'])}'.`);
   }
@@ -173,7 +180,14 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
   const rawClamps = declaration['clamps'] ?? {};
   if (!isPlainObject(rawClamps)) fail(name, 'clamps must be an object keyed by field name.');
   const clamps: Record<string, ClampRule> = {};
-  for (const [field, spec] of Object.entries(rawClamps)) clamps[field] = normalizeClamp(name, field, spec);
+  const declared = inputSchema['properties'];
+  for (const [field, spec] of Object.entries(rawClamps)) {
+    // A clamp on a field the schema does not declare would never apply: say so instead of ignoring it.
+    if (isPlainObject(declared) && !Object.hasOwn(declared, field)) {
+      fail(name, `clamp '${field}' names no property of the input schema.`);
+    }
+    clamps[field] = normalizeClamp(name, field, spec);
+  }
 
   const version = declaration['version'] ?? null;
   if (version !== null && typeof version !== 'string') fail(name, 'version must be a string.');

@@ -16,11 +16,6 @@ export interface ToolDecoratorOptions<I extends TObject> extends ToolOptions<Sta
   readonly input?: I;
 }
 
-interface ToolDeclaration {
-  readonly methodName: string;
-  readonly options: ToolDecoratorOptions<TObject>;
-}
-
 type ToolMethod<This, I extends TObject, R> = (
   this: This,
   args: Static<I>,
@@ -49,24 +44,42 @@ export function tool<I extends TObject = TObject<TProperties>>(options: ToolDeco
     context: ClassMethodDecoratorContext<This, ToolMethod<This, I, R>>,
   ): void {
     const methodName = String(context.name);
-    if (context.private || context.static || typeof context.name !== 'string') {
-      throw new MilpaError(`@tool cannot decorate ${context.static ? 'static' : 'private or symbol-named'} method '${methodName}'.`, {
+    const kind = context.static ? 'static' : context.private ? 'private' : typeof context.name === 'symbol' ? 'symbol-named' : null;
+    if (kind !== null) {
+      throw new MilpaError(`@tool cannot decorate ${kind} method '${methodName}'.`, { code: 'INVALID_TOOL_DEFINITION' });
+    }
+    if (Object.hasOwn(method, TOOL_DECLARATION)) {
+      throw new MilpaError(`@tool is applied twice to method '${methodName}'; declare one tool per method.`, {
         code: 'INVALID_TOOL_DEFINITION',
       });
     }
-    // Validate now, so a bad declaration fails when the class is defined, not when it is scanned.
-    normalizeToolDefinition({ ...options, name: options.name ?? methodName, handler: method });
-    const declaration: ToolDeclaration = { methodName, options: options as ToolDecoratorOptions<TObject> };
-    Object.defineProperty(method, TOOL_DECLARATION, { value: declaration });
+    const name = options.name ?? methodName;
+    if (Object.hasOwn(options, 'handler')) {
+      throw new MilpaError(`Tool '${String(name)}': @tool takes no handler option; the decorated method is the handler.`, {
+        code: 'INVALID_TOOL_DEFINITION',
+      });
+    }
+    // Normalize now, so a bad declaration fails when the class is defined, not when it is scanned,
+    // and later edits to the options object cannot change the tool.
+    const definition = normalizeToolDefinition({ ...options, name, handler: method });
+    Object.defineProperty(method, TOOL_DECLARATION, { value: definition });
   };
 }
 
 /**
  * Reads every `@tool`-decorated method of `instance` (own class and ancestors; an override without
  * the decorator hides its ancestor's) and returns their definitions, each handler bound to
- * `instance`, in declaration order.
+ * `instance`: the instance's own class first, each class in declaration order.
+ *
+ * @throws MilpaError `INVALID_ARGUMENT` when `instance` is not an object.
+ *
+ * @example
+ * for (const definition of readDeclaredTools(new NoteTools())) registry.register(definition);
  */
 export function readDeclaredTools(instance: object): AnyToolDefinition[] {
+  if ((typeof instance !== 'object' && typeof instance !== 'function') || instance === null) {
+    throw new MilpaError('readDeclaredTools() expects an object holding @tool methods.', { code: 'INVALID_ARGUMENT' });
+  }
   const definitions: AnyToolDefinition[] = [];
   const seen = new Set<string>();
   for (let prototype = Object.getPrototypeOf(instance); prototype !== null && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype)) {
@@ -76,15 +89,11 @@ export function readDeclaredTools(instance: object): AnyToolDefinition[] {
       const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
       const method: unknown = descriptor?.value;
       if (typeof method !== 'function') continue;
-      const declaration = (method as unknown as Record<symbol, ToolDeclaration | undefined>)[TOOL_DECLARATION];
+      const declaration = (method as unknown as Record<symbol, AnyToolDefinition | undefined>)[TOOL_DECLARATION];
       if (declaration === undefined) continue;
+      const bound = method as (this: object, args: unknown, invocation: ToolInvocation) => unknown;
       definitions.push(
-        normalizeToolDefinition({
-          ...declaration.options,
-          name: declaration.options.name ?? declaration.methodName,
-          handler: (args: unknown, invocation: ToolInvocation) =>
-            (method as (args: unknown, invocation: ToolInvocation) => unknown).call(instance, args, invocation),
-        }),
+        Object.freeze({ ...declaration, handler: (args: unknown, invocation: ToolInvocation) => bound.call(instance, args, invocation) }),
       );
     }
   }
