@@ -10,6 +10,14 @@ export { ValidationResult, type ValidationIssue } from './validation/validation-
 export { InvalidSchemaError } from './validation/invalid-schema-error.js';
 
 // --- presentation: rendering, token budgets, inspection ---
+export { MODEL_LIMITS, DEFAULT_MODEL_LIMIT, RECOMMENDED_TOOL_BUDGET_PERCENT } from './budget/model-limits.js';
+export {
+  TokenEstimator,
+  type TokenEstimatorOptions,
+  type ToolBudgetCheck,
+  type ToolBudgetSelection,
+  type ToolsTokenEstimate,
+} from './budget/token-estimator.js';
 export { InvocationStepKind } from './inspection/invocation-step-kind.js';
 export { InvocationStepRole } from './inspection/invocation-step-role.js';
 export { StepPresence } from './inspection/step-presence.js';
