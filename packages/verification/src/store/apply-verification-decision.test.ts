@@ -1,0 +1,108 @@
+import { VerificationRequest, VerificationResult, type VerificationDecision, type VerificationRecord } from '@milpa/core';
+import { describe, expect, it } from 'vitest';
+import { applyVerificationDecision } from './apply-verification-decision.js';
+
+const T0 = new Date('2026-08-15T14:00:00Z');
+
+function pending(changes: Partial<VerificationRecord> = {}): VerificationRecord {
+  return Object.freeze({
+    id: 'req-1',
+    request: new VerificationRequest('gate:x', 'single', {}, 'agent:worker', 'req-1'),
+    createdAt: T0,
+    expiresAt: null,
+    requiredApprovals: 1,
+    approvals: Object.freeze([]),
+    result: null,
+    resolvedAt: null,
+    ...changes,
+  });
+}
+
+function grant(principal: string, changes: Partial<VerificationDecision> = {}): VerificationDecision {
+  return {
+    kind: 'grant',
+    principal,
+    reason: null,
+    at: new Date(T0.getTime() + 1000),
+    subject: null,
+    result: VerificationResult.pass('human_verifier', principal),
+    ...changes,
+  };
+}
+
+function reject(principal: string, changes: Partial<VerificationDecision> = {}): VerificationDecision {
+  return { ...grant(principal), kind: 'reject', reason: 'no', result: VerificationResult.fail('no', [], 'human_verifier', {}, principal), ...changes };
+}
+
+describe('applyVerificationDecision', () => {
+  describe('refusals', () => {
+    it('refuses with not_found when there is no record', () => {
+      expect(applyVerificationDecision(null, grant('a'))).toEqual({ status: 'refused', refusal: 'not_found', record: null });
+    });
+
+    it('refuses with already_resolved, even past the expiry, when the record has a verdict', () => {
+      const record = pending({ result: VerificationResult.pass('human_verifier', 'b'), resolvedAt: T0, expiresAt: T0 });
+      expect(applyVerificationDecision(record, grant('a'))).toEqual({ status: 'refused', refusal: 'already_resolved', record });
+    });
+
+    it('refuses with expired when the decision comes after expiresAt', () => {
+      const record = pending({ expiresAt: new Date(T0.getTime() + 999) });
+      expect(applyVerificationDecision(record, reject('a'))).toMatchObject({ status: 'refused', refusal: 'expired' });
+    });
+
+    it('accepts a decision made exactly at expiresAt', () => {
+      const record = pending({ expiresAt: new Date(T0.getTime() + 1000) });
+      expect(applyVerificationDecision(record, grant('a')).status).toBe('resolved');
+    });
+
+    it('refuses with subject_mismatch when the decision names another subject', () => {
+      expect(applyVerificationDecision(pending(), grant('a', { subject: 'gate:y' }))).toMatchObject({ refusal: 'subject_mismatch' });
+      expect(applyVerificationDecision(pending(), grant('a', { subject: 'gate:x' })).status).toBe('resolved');
+    });
+
+    it('refuses with self_approval when the requester grants', () => {
+      expect(applyVerificationDecision(pending(), grant('agent:worker'))).toMatchObject({ refusal: 'self_approval' });
+    });
+
+    it('lets anyone grant when the request has no requester', () => {
+      const record = pending({ request: new VerificationRequest('gate:x', 'single', {}, null, 'req-1') });
+      expect(applyVerificationDecision(record, grant('agent:worker')).status).toBe('resolved');
+    });
+
+    it('refuses with duplicate_approval when the principal already granted', () => {
+      const record = pending({ requiredApprovals: 2, approvals: [{ principal: 'a', at: T0, reason: null }] });
+      expect(applyVerificationDecision(record, grant('a'))).toMatchObject({ status: 'refused', refusal: 'duplicate_approval', record });
+    });
+  });
+
+  describe('transitions', () => {
+    it('records a grant and stays pending while approvals are missing', () => {
+      const outcome = applyVerificationDecision(pending({ requiredApprovals: 2 }), grant('a', { reason: 'ok' }));
+      expect(outcome.status).toBe('recorded');
+      expect(outcome.record).toMatchObject({ result: null, resolvedAt: null, approvals: [{ principal: 'a', reason: 'ok' }] });
+    });
+
+    it('resolves with the decision result when the last approval arrives', () => {
+      const decision = grant('b');
+      const outcome = applyVerificationDecision(pending({ requiredApprovals: 2, approvals: [{ principal: 'a', at: T0, reason: null }] }), decision);
+      expect(outcome.status).toBe('resolved');
+      expect(outcome.record).toMatchObject({ result: decision.result, resolvedAt: decision.at });
+      expect(outcome.record?.approvals.map((approval) => approval.principal)).toEqual(['a', 'b']);
+    });
+
+    it('resolves on a reject by the requester, keeping the earlier grants', () => {
+      const record = pending({ requiredApprovals: 2, approvals: [{ principal: 'a', at: T0, reason: null }] });
+      const decision = reject('agent:worker');
+      const outcome = applyVerificationDecision(record, decision);
+      expect(outcome).toMatchObject({ status: 'resolved', record: { result: decision.result, approvals: record.approvals } });
+    });
+
+    it('never mutates the record it is given and returns frozen records', () => {
+      const record = pending({ requiredApprovals: 2 });
+      const outcome = applyVerificationDecision(record, grant('a'));
+      expect(record.approvals).toEqual([]);
+      expect(Object.isFrozen(outcome.record)).toBe(true);
+      expect(Object.isFrozen(outcome.record?.approvals)).toBe(true);
+    });
+  });
+});

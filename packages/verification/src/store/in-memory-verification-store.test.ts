@@ -1,0 +1,112 @@
+import { MilpaError, VerificationRequest, VerificationResult, type VerificationRecord } from '@milpa/core';
+import { describe, expect, it } from 'vitest';
+import { InMemoryVerificationStore } from './in-memory-verification-store.js';
+
+const HOUR = 3_600_000;
+const T0 = new Date('2026-08-15T14:00:00Z');
+
+function record(id: string, createdAt: Date, changes: Partial<VerificationRecord> = {}): VerificationRecord {
+  return Object.freeze({
+    id,
+    request: new VerificationRequest('gate:x', 'single', {}, null, id),
+    createdAt,
+    expiresAt: null,
+    requiredApprovals: 1,
+    approvals: [],
+    result: null,
+    resolvedAt: null,
+    ...changes,
+  });
+}
+
+function after(ms: number): Date {
+  return new Date(T0.getTime() + ms);
+}
+
+describe('InMemoryVerificationStore', () => {
+  describe('constructor', () => {
+    it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('throws INVALID_ARGUMENT when retentionMs is %s', (retentionMs) => {
+      expect(() => new InMemoryVerificationStore({ retentionMs })).toThrow(MilpaError);
+    });
+  });
+
+  describe('open', () => {
+    it('stores a record and returns true when the id is free', () => {
+      const store = new InMemoryVerificationStore();
+      const opened = record('a', T0);
+      expect(store.open(opened)).toBe(true);
+      expect(store.get('a')).toBe(opened);
+      expect(store.size).toBe(1);
+    });
+
+    it('returns false and keeps the first record when the id is taken', () => {
+      const store = new InMemoryVerificationStore();
+      const first = record('a', T0);
+      store.open(first);
+      expect(store.open(record('a', after(1)))).toBe(false);
+      expect(store.get('a')).toBe(first);
+    });
+
+    it('sweeps records resolved longer ago than the retention', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: HOUR });
+      store.open(record('old', T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
+      store.open(record('recent', T0, { result: VerificationResult.pass(), resolvedAt: after(HOUR / 2) }));
+      store.open(record('new', after(HOUR + 1)));
+      expect(store.get('old')).toBeNull();
+      expect(store.get('recent')).not.toBeNull();
+      expect(store.size).toBe(2);
+    });
+
+    it('sweeps pending records expired longer ago than the retention and keeps pending ones without expiry', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: HOUR });
+      store.open(record('expired', T0, { expiresAt: after(1000) }));
+      store.open(record('forever', T0));
+      store.open(record('new', after(HOUR + 1001)));
+      expect(store.get('expired')).toBeNull();
+      expect(store.get('forever')).not.toBeNull();
+    });
+
+    it('frees a swept id for reuse', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: 0 });
+      store.open(record('a', T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
+      expect(store.open(record('a', after(1)))).toBe(true);
+      expect(store.get('a')?.result).toBeNull();
+    });
+  });
+
+  describe('get', () => {
+    it('returns null when the id is unknown', () => {
+      expect(new InMemoryVerificationStore().get('nope')).toBeNull();
+    });
+  });
+
+  describe('decide', () => {
+    const decision = {
+      kind: 'grant' as const,
+      principal: 'agent:reviewer',
+      reason: null,
+      at: after(1),
+      subject: null,
+      result: VerificationResult.pass('human_verifier', 'agent:reviewer'),
+    };
+
+    it('stores the next record when the decision is accepted', () => {
+      const store = new InMemoryVerificationStore();
+      store.open(record('a', T0));
+      const outcome = store.decide('a', decision);
+      expect(outcome.status).toBe('resolved');
+      expect(store.get('a')).toBe(outcome.record);
+      expect(store.get('a')?.result).toBe(decision.result);
+    });
+
+    it('changes nothing when the decision is refused', () => {
+      const store = new InMemoryVerificationStore();
+      const opened = record('a', T0, { result: VerificationResult.fail('no'), resolvedAt: T0 });
+      store.open(opened);
+      expect(store.decide('a', decision)).toMatchObject({ status: 'refused', refusal: 'already_resolved' });
+      expect(store.get('a')).toBe(opened);
+      expect(store.decide('missing', decision)).toEqual({ status: 'refused', refusal: 'not_found', record: null });
+      expect(store.size).toBe(1);
+    });
+  });
+});
