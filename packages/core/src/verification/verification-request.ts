@@ -1,5 +1,5 @@
 import { MilpaError } from '../errors/milpa-error.js';
-import type { ApprovalPolicy } from './approval-policy.js';
+import { ApprovalPolicy } from './approval-policy.js';
 
 /**
  * What is to be verified: a subject (e.g. `gate:report.publish`), the approval policy, an optional
@@ -19,7 +19,8 @@ export class VerificationRequest {
   readonly id: string | null;
 
   /**
-   * @throws MilpaError `INVALID_ARGUMENT` when `subject` is given but blank.
+   * @throws MilpaError `INVALID_ARGUMENT` when `subject` is given but blank or not a string, or
+   *   `policy` is not an {@link ApprovalPolicy}.
    */
   constructor(
     subject: string | null,
@@ -28,9 +29,18 @@ export class VerificationRequest {
     requestedBy: string | null = null,
     id: string | null = null,
   ) {
+    if (subject !== null && typeof subject !== 'string') {
+      throw new MilpaError('VerificationRequest "subject" must be a string or null.', { code: 'INVALID_ARGUMENT' });
+    }
     if (subject !== null && subject.trim() === '') {
       throw new MilpaError(
         'VerificationRequest "subject" must not be empty when provided; pass null (or use ::forResolution()) for a resolve-only reconstruction.',
+        { code: 'INVALID_ARGUMENT' },
+      );
+    }
+    if (!ApprovalPolicy.isApprovalPolicy(policy)) {
+      throw new MilpaError(
+        `VerificationRequest policy must be one of ${ApprovalPolicy.values.join(', ')}; got '${String(policy)}'.`,
         { code: 'INVALID_ARGUMENT' },
       );
     }
