@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { EventDispatcher, EventPayload } from '@milpa/core';
 import { EventDispatcher as ReferenceDispatcher } from '@milpa/events';
 
@@ -15,4 +16,17 @@ export function recordVerificationEvents(): { dispatcher: EventDispatcher; event
     events.push({ name, payload });
   });
   return { dispatcher, events };
+}
+
+/**
+ * Asserts the seed's payload shape — exactly `{ event }`, never flattened, so `payload.subject` is
+ * undefined — and that the event is an instance of `EventClass`; returns the event.
+ */
+export function eventOf<T>(recorded: RecordedEvent | undefined, EventClass: abstract new (...args: never[]) => T): T {
+  expect(recorded).toBeDefined();
+  const payload = recorded!.payload;
+  expect(Object.keys(payload)).toEqual(['event']);
+  expect(payload['subject']).toBeUndefined();
+  expect(payload['event']).toBeInstanceOf(EventClass);
+  return payload['event'] as T;
 }

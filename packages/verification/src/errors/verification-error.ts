@@ -38,6 +38,7 @@ export class VerificationError extends MilpaError {
   /** The request the refusal is about, or null. */
   readonly requestId: string | null;
 
+  /** Creates the error; `options.code` becomes the `MilpaError` code. */
   constructor(message: string, options: VerificationErrorOptions) {
     super(message, { code: options.code, cause: options.cause });
     this.kind = options.kind;

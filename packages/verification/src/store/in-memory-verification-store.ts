@@ -28,7 +28,10 @@ export class InMemoryVerificationStore implements VerificationStore {
   readonly #records = new Map<string, VerificationRecord>();
   readonly #retentionMs: number;
 
-  /** @throws MilpaError `INVALID_ARGUMENT` when `retentionMs` is not a non-negative finite number. */
+  /**
+   * Creates an empty store.
+   * @throws MilpaError `INVALID_ARGUMENT` when `retentionMs` is not a non-negative finite number.
+   */
   constructor(options: InMemoryVerificationStoreOptions = {}) {
     const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     if (typeof retentionMs !== 'number' || !Number.isFinite(retentionMs) || retentionMs < 0) {

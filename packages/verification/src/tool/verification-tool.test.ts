@@ -10,7 +10,7 @@ import {
   type VerificationStore,
 } from '@milpa/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { recordVerificationEvents } from '../../test/record-verification-events.js';
+import { eventOf, recordVerificationEvents } from '../../test/record-verification-events.js';
 import { InMemoryVerificationStore } from '../store/in-memory-verification-store.js';
 import { HumanVerifier } from '../verifier/human-verifier.js';
 import { VerificationTool } from './verification-tool.js';
@@ -167,7 +167,7 @@ describe('VerificationTool', () => {
       const { tool, verifier, events } = setup();
       const result = await tool.handleRequest({ subject: 'gate:x', request_id: 'corr-42', requested_by: 'agent:planner' });
       expect((result.data as { request_id: string }).request_id).toBe('corr-42');
-      const event = events[0]!.payload['event'] as VerificationRequestedEvent;
+      const event = eventOf(events[0], VerificationRequestedEvent);
       expect(event.getRequestId()).toBe('corr-42');
       expect(event.getRequest().requestedBy).toBe('agent:planner');
       expect((await verifier.store.get('corr-42'))?.request.subject).toBe('gate:x');
@@ -186,7 +186,7 @@ describe('VerificationTool', () => {
       const { tool, events } = setup();
       const id = await requestId(tool);
       expect(events.map((event) => event.name)).toEqual(['verification.requested']);
-      expect((events[0]!.payload['event'] as VerificationRequestedEvent).getRequest()).toMatchObject({
+      expect(eventOf(events[0], VerificationRequestedEvent).getRequest()).toMatchObject({
         subject: 'gate:report.publish',
         policy: 'single',
         id,
@@ -303,9 +303,8 @@ describe('VerificationTool', () => {
       expect((result.data as { status: string }).status).toBe('failed');
       expect((result.data as { reason: string }).reason).toBe('insufficient evidence');
       expect(result.message).toBe(`Verification rejected for '${id}'.`);
-      const event = events[1]!.payload['event'] as VerificationRejectedEvent;
       expect(events[1]!.name).toBe('verification.rejected');
-      expect(event).toBeInstanceOf(VerificationRejectedEvent);
+      const event = eventOf(events[1], VerificationRejectedEvent);
       expect(event.getRequestId()).toBe(id);
       // The stored request: its real subject and policy, never a fabricated one.
       expect(event.getRequest().subject).toBe('gate:report.publish');
@@ -318,7 +317,7 @@ describe('VerificationTool', () => {
       const id = await requestId(tool);
       const result = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', subject: 'gate:report.publish' });
       expect(result.message).toBe("Verification granted for 'gate:report.publish'.");
-      const event = events[1]!.payload['event'] as VerificationGrantedEvent;
+      const event = eventOf(events[1], VerificationGrantedEvent);
       expect(event.getRequest().subject).toBe('gate:report.publish');
       expect(event.getRequestId()).toBe(id);
     });

@@ -109,6 +109,7 @@ export class VerificationTool {
   readonly #verifier: HumanVerifier;
   readonly #resolveScopes: readonly string[];
 
+  /** Wraps `verifier`; `options.resolveScopes` applies to `resolve_verification` only. */
   constructor(verifier: HumanVerifier, options: VerificationToolOptions = {}) {
     this.#verifier = verifier;
     this.#resolveScopes = Object.freeze([...(options.resolveScopes ?? [])]);

@@ -10,7 +10,7 @@ import {
   type VerificationStore,
 } from '@milpa/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { recordVerificationEvents } from '../../test/record-verification-events.js';
+import { eventOf, recordVerificationEvents } from '../../test/record-verification-events.js';
 import { VerificationError } from '../errors/verification-error.js';
 import { InMemoryVerificationStore } from '../store/in-memory-verification-store.js';
 import { HumanVerifier } from './human-verifier.js';
@@ -80,11 +80,7 @@ describe('HumanVerifier', () => {
       const request = open();
       await new HumanVerifier({ dispatcher }).verify(request);
       expect(events.map((event) => event.name)).toEqual(['verification.requested']);
-      const payload = events[0]!.payload;
-      expect(Object.keys(payload)).toEqual(['event']);
-      expect(payload['subject']).toBeUndefined();
-      const event = payload['event'] as VerificationRequestedEvent;
-      expect(event).toBeInstanceOf(VerificationRequestedEvent);
+      const event = eventOf(events[0], VerificationRequestedEvent);
       expect(event.getRequest()).toBe(request);
       expect(event.getRequest().subject).toBe('gate:report.publish');
       expect(event.getRequestId()).toBe('req-1');
@@ -187,8 +183,7 @@ describe('HumanVerifier', () => {
         metadata: {},
       });
       expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.granted']);
-      const granted = events[1]!.payload['event'] as VerificationGrantedEvent;
-      expect(granted).toBeInstanceOf(VerificationGrantedEvent);
+      const granted = eventOf(events[1], VerificationGrantedEvent);
       expect(granted.getResult()).toBe(result);
       expect(granted.getRequest()).toBe(request);
       expect(await record(verifier)).toMatchObject({ requiredApprovals: 0, result, expiresAt: null });
@@ -243,11 +238,7 @@ describe('HumanVerifier', () => {
       await verifier.verify(request);
       const result = await verifier.grant(VerificationRequest.forResolution('req-1'), 'agent:reviewer');
       expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.granted']);
-      const payload = events[1]!.payload;
-      expect(Object.keys(payload)).toEqual(['event']);
-      expect(payload['subject']).toBeUndefined();
-      const event = payload['event'] as VerificationGrantedEvent;
-      expect(event).toBeInstanceOf(VerificationGrantedEvent);
+      const event = eventOf(events[1], VerificationGrantedEvent);
       expect(event.getResult()).toBe(result);
       expect(event.getRequestId()).toBe('req-1');
       // The resolution request had no subject and policy single; the event carries the real one.
@@ -486,11 +477,7 @@ describe('HumanVerifier', () => {
       await verifier.verify(request);
       const result = await verifier.reject(VerificationRequest.forResolution('req-1'), 'agent:reviewer', 'no');
       expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.rejected']);
-      const payload = events[1]!.payload;
-      expect(Object.keys(payload)).toEqual(['event']);
-      expect(payload['subject']).toBeUndefined();
-      const event = payload['event'] as VerificationRejectedEvent;
-      expect(event).toBeInstanceOf(VerificationRejectedEvent);
+      const event = eventOf(events[1], VerificationRejectedEvent);
       expect(event.getResult()).toBe(result);
       expect(event.getRequest()).toBe(request);
       expect(event.getRequestId()).toBe('req-1');

@@ -78,7 +78,10 @@ export class HumanVerifier implements Verifier {
   readonly #quorum: number;
   readonly #ttlMs: number | null;
 
-  /** @throws MilpaError `INVALID_ARGUMENT` for a quorum that is not a positive integer or a ttlMs that is not positive. */
+  /**
+   * Creates a verifier; without a store it keeps requests in a new {@link InMemoryVerificationStore}.
+   * @throws MilpaError `INVALID_ARGUMENT` for a quorum that is not a positive integer or a ttlMs that is not positive.
+   */
   constructor(options: HumanVerifierOptions = {}) {
     const quorum = options.quorum ?? DEFAULT_QUORUM;
     if (!Number.isInteger(quorum) || quorum < 1) {
