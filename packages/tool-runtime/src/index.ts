@@ -8,6 +8,8 @@ export { SEED_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy }
 export { SchemaValidator, type CompiledValidator, type SchemaValidatorOptions } from './validation/schema-validator.js';
 export { ValidationResult, type ValidationIssue } from './validation/validation-result.js';
 export { InvalidSchemaError } from './validation/invalid-schema-error.js';
+export { AuthorizationResult } from './policy/authorization-result.js';
+export { PolicyGate, type PolicyGateOptions, type PolicySubject } from './policy/policy-gate.js';
 
 // --- presentation: rendering, token budgets, inspection ---
 export { MODEL_LIMITS, DEFAULT_MODEL_LIMIT, RECOMMENDED_TOOL_BUDGET_PERCENT } from './budget/model-limits.js';
