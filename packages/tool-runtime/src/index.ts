@@ -12,6 +12,9 @@ export { AuthorizationResult } from './policy/authorization-result.js';
 export { PolicyGate, type PolicyGateOptions, type PolicySubject } from './policy/policy-gate.js';
 
 // --- presentation: rendering, token budgets, inspection ---
+export { RendererRegistry } from './rendering/renderer-registry.js';
+export { DefaultRenderer } from './rendering/default-renderer.js';
+export { CliRenderer, type CliRendererOptions } from './rendering/cli-renderer.js';
 export { MODEL_LIMITS, DEFAULT_MODEL_LIMIT, RECOMMENDED_TOOL_BUDGET_PERCENT } from './budget/model-limits.js';
 export {
   TokenEstimator,
