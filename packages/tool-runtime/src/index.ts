@@ -10,6 +10,8 @@ export { ValidationResult, type ValidationIssue } from './validation/validation-
 export { InvalidSchemaError } from './validation/invalid-schema-error.js';
 export { AuthorizationResult } from './policy/authorization-result.js';
 export { PolicyGate, type PolicyGateOptions, type PolicySubject } from './policy/policy-gate.js';
+export { InMemoryRateLimiter } from './rate-limiting/in-memory-rate-limiter.js';
+export { rateLimitKey } from './rate-limiting/rate-limit-key.js';
 
 // --- presentation: rendering, token budgets, inspection ---
 export { RendererRegistry } from './rendering/renderer-registry.js';
