@@ -1,0 +1,226 @@
+/// <reference types="vite/client" />
+import { describe, expect, it } from 'vitest';
+import packageJson from '../package.json';
+import * as core from './index.js';
+
+// Every TypeScript file of src/ but this one (Vite leaves the importer out), as text, loaded by
+// Vite so this test needs no `node:` module itself.
+const SOURCES = import.meta.glob<string>(['./**/*.ts'], { query: '?raw', import: 'default', eager: true });
+
+function importedSpecifiers(source: string): string[] {
+  const specifiers: string[] = [];
+  // JSDoc examples import '@milpa/core'; only real code counts.
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const pattern = /(?:^|[\s;])(?:import|export)\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  for (const match of code.matchAll(pattern)) specifiers.push((match[1] ?? match[2] ?? match[3]) as string);
+  return specifiers;
+}
+
+function exportedNames(source: string): string[] {
+  const names: string[] = [];
+  for (const block of source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
+    for (const entry of (block[1] as string).split(',')) {
+      const name = entry.trim().replace(/^type\s+/, '');
+      if (name !== '') names.push(name);
+    }
+  }
+  return names.sort();
+}
+
+describe('@milpa/core', () => {
+  describe('surface', () => {
+    it('exports exactly these run-time values', () => {
+      expect(Object.keys(core).sort()).toMatchInlineSnapshot(`
+        [
+          "ApprovalPolicy",
+          "DEFAULT_TOOL_TIMEOUT_MS",
+          "InterceptionSlot",
+          "ListenerPriority",
+          "MilpaError",
+          "RateLimitResult",
+          "TOOL_OPTION_KEYS",
+          "ToolContext",
+          "ToolErrorCode",
+          "ToolEvents",
+          "ToolExecutedEvent",
+          "ToolExecutingEvent",
+          "ToolFailedEvent",
+          "ToolResult",
+          "Type",
+          "VerificationContext",
+          "VerificationEvents",
+          "VerificationGrantedEvent",
+          "VerificationRejectedEvent",
+          "VerificationRequest",
+          "VerificationRequestedEvent",
+          "VerificationResult",
+          "VerificationStatus",
+          "defineTool",
+          "generateRequestId",
+          "isContentBlock",
+          "isToolErrorCode",
+          "normalizeToolDefinition",
+          "readDeclaredTools",
+          "silentLogger",
+          "tool",
+          "unsupportedCaller",
+        ]
+      `);
+    });
+
+    it('names exactly these exports, types included, in src/index.ts', () => {
+      expect(exportedNames(SOURCES['./index.ts'] as string)).toMatchInlineSnapshot(`
+        [
+          "AnyToolDefinition",
+          "ApprovalPolicy",
+          "AudioContentBlock",
+          "CallerCapabilities",
+          "CallerLogLevel",
+          "ChannelRenderer",
+          "ClampRule",
+          "ClampSpec",
+          "ConfirmationBinding",
+          "ConfirmationStore",
+          "ConfirmationToken",
+          "ContentBlock",
+          "DEFAULT_TOOL_TIMEOUT_MS",
+          "DefineToolOptions",
+          "ElicitationOutcome",
+          "ElicitationRequest",
+          "EmbeddedResourceContentBlock",
+          "EventDispatcher",
+          "EventListener",
+          "EventPayload",
+          "ImageContentBlock",
+          "InterceptionSlot",
+          "JsonSchema",
+          "ListenerPriority",
+          "LlmMessage",
+          "LlmResponse",
+          "LlmService",
+          "LlmToolCall",
+          "LogContext",
+          "LogLevel",
+          "Logger",
+          "MilpaError",
+          "MilpaErrorOptions",
+          "Pagination",
+          "PolicyRule",
+          "PolicyRuleProvider",
+          "RateLimitResult",
+          "RateLimiter",
+          "ResourceLinkContentBlock",
+          "SamplingOutcome",
+          "SamplingRequest",
+          "Static",
+          "TOOL_OPTION_KEYS",
+          "TObject",
+          "TSchema",
+          "TextContentBlock",
+          "ToolArgs",
+          "ToolCaller",
+          "ToolContext",
+          "ToolContextInit",
+          "ToolContextJson",
+          "ToolDecoratorOptions",
+          "ToolDefinition",
+          "ToolErrorCode",
+          "ToolEventName",
+          "ToolEvents",
+          "ToolExecutedEvent",
+          "ToolExecutingEvent",
+          "ToolFailedEvent",
+          "ToolHandler",
+          "ToolInvocation",
+          "ToolMode",
+          "ToolOptions",
+          "ToolProvider",
+          "ToolRegistry",
+          "ToolResult",
+          "ToolResultJson",
+          "ToolResultMeta",
+          "ToolSummary",
+          "Type",
+          "VerificationApproval",
+          "VerificationContext",
+          "VerificationDecision",
+          "VerificationDecisionOutcome",
+          "VerificationEventName",
+          "VerificationEvents",
+          "VerificationGrantedEvent",
+          "VerificationRecord",
+          "VerificationRefusal",
+          "VerificationRejectedEvent",
+          "VerificationRequest",
+          "VerificationRequestedEvent",
+          "VerificationResult",
+          "VerificationResultJson",
+          "VerificationStatus",
+          "VerificationStore",
+          "Verifier",
+          "defineTool",
+          "generateRequestId",
+          "isContentBlock",
+          "isToolErrorCode",
+          "normalizeToolDefinition",
+          "readDeclaredTools",
+          "silentLogger",
+          "tool",
+          "unsupportedCaller",
+        ]
+      `);
+    });
+  });
+
+  describe('dependencies', () => {
+    it('reads the sources it checks', () => {
+      expect(Object.keys(SOURCES)).toContain('./index.ts');
+      expect(Object.keys(SOURCES)).toContain('./tools/define-tool.ts');
+      expect(
+        importedSpecifiers("import { a } from 'x';\nexport { b } from './y.js';\nimport 'z';\nawait import('w');\n/** import 'c' from 'c' */"),
+      ).toEqual(['x', './y.js', 'z', 'w']);
+    });
+
+    it('has no file that imports a node: module', () => {
+      const offenders = Object.entries(SOURCES).flatMap(([file, source]) =>
+        importedSpecifiers(source)
+          .filter((specifier) => specifier.startsWith('node:'))
+          .map((specifier) => `${file} -> ${specifier}`),
+      );
+
+      expect(offenders).toEqual([]);
+    });
+
+    it('imports no package but typebox from its library code', () => {
+      const offenders = Object.entries(SOURCES)
+        .filter(([file]) => !file.endsWith('.test.ts'))
+        .flatMap(([file, source]) =>
+          importedSpecifiers(source)
+            .filter((specifier) => !specifier.startsWith('./') && !specifier.startsWith('../') && specifier !== 'typebox')
+            .map((specifier) => `${file} -> ${specifier}`),
+        );
+
+      expect(offenders).toEqual([]);
+    });
+
+    it('imports only typebox, vitest and the pino dev dependency from its tests', () => {
+      const allowed = new Set(['typebox', 'vitest', 'pino', '../package.json']);
+      const offenders = Object.entries(SOURCES)
+        .filter(([file]) => file.endsWith('.test.ts'))
+        .flatMap(([file, source]) =>
+          importedSpecifiers(source)
+            .filter((specifier) => !specifier.startsWith('./') && !(specifier.startsWith('../') && specifier.endsWith('.js')))
+            .filter((specifier) => !allowed.has(specifier))
+            .map((specifier) => `${file} -> ${specifier}`),
+        );
+
+      expect(offenders).toEqual([]);
+    });
+
+    it('declares typebox as its only run-time dependency', () => {
+      expect(Object.keys(packageJson.dependencies)).toEqual(['typebox']);
+      expect(packageJson).not.toHaveProperty('peerDependencies');
+      expect(packageJson).not.toHaveProperty('optionalDependencies');
+    });
+  });
+});
