@@ -30,16 +30,8 @@ describe('InvocationPlan', () => {
     });
 
     it('round-trips through JSON.stringify when serialized', () => {
-      const parsed = JSON.parse(JSON.stringify(new InvocationPlan(planInit())));
-      expect(parsed).toEqual({
-        schemaVersion: '1.0',
-        operation: 'ping',
-        channel: 'web',
-        context: { actor: 'u', scopes: ['read'], mode: 'execute' },
-        assumptions: [],
-        wiring: { rateLimiter: 'absent', dispatcher: 'present', ruleProvider: 'absent' },
-        steps: [{ kind: 'resolve', role: 'guard', presence: 'active', blocking: true, mutates: false, wraps: null, source: 'registry lookup' }],
-      });
+      const plan = new InvocationPlan(planInit());
+      expect(JSON.parse(JSON.stringify(plan))).toEqual(plan.toJSON());
     });
   });
 

@@ -43,23 +43,14 @@ export interface InvocationPlanInit {
   readonly steps: readonly InvocationStep[];
 }
 
-/** The wire shape of an {@link InvocationPlan}, keys in this exact order (reference §2.14). */
-export interface InvocationPlanJson {
-  /** `'1.0'`. */
-  readonly schemaVersion: string;
-  /** The tool's name. */
-  readonly operation: string;
-  /** The channel. */
-  readonly channel: string;
-  /** `{actor, scopes, mode}`. */
-  readonly context: InvocationPlanContext;
-  /** Predictions about this caller. */
-  readonly assumptions: readonly string[];
-  /** `{rateLimiter, dispatcher, ruleProvider}`. */
-  readonly wiring: InvocationPlanWiring;
-  /** The steps, each `{kind, role, presence, blocking, mutates, wraps, source}`. */
+/**
+ * The wire shape of an {@link InvocationPlan}, keys in the order of {@link InvocationPlanInit}
+ * (reference §2.14), with each step as `{kind, role, presence, blocking, mutates, wraps, source}`.
+ */
+export type InvocationPlanJson = Omit<InvocationPlanInit, 'steps'> & {
+  /** The steps as JSON. */
   readonly steps: readonly InvocationStepJson[];
-}
+};
 
 /**
  * A read-only x-ray of the pipeline for one tool, one caller and one registry wiring: which of the

@@ -21,23 +21,11 @@ export interface InvocationStepInit {
   readonly source: string;
 }
 
-/** The wire shape of an {@link InvocationStep}, keys in this exact order. */
-export interface InvocationStepJson {
-  /** The stage. */
-  readonly kind: InvocationStepKind;
-  /** Its role. */
-  readonly role: InvocationStepRole;
-  /** Its presence. */
-  readonly presence: StepPresence;
-  /** Whether it can end the call. */
-  readonly blocking: boolean;
-  /** Whether it changes state. */
-  readonly mutates: boolean;
-  /** The wrapped step, or null. */
-  readonly wraps: InvocationStepKind | null;
-  /** The derivation, in English. */
-  readonly source: string;
-}
+/**
+ * The wire shape of an {@link InvocationStep}: the same fields as {@link InvocationStepInit}, keys in
+ * the order `kind, role, presence, blocking, mutates, wraps, source`.
+ */
+export type InvocationStepJson = InvocationStepInit;
 
 function invalid(message: string): MilpaError {
   return new MilpaError(`InvocationStep: ${message}`, { code: 'INVALID_ARGUMENT' });

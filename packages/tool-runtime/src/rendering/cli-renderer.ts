@@ -1,10 +1,11 @@
 import { MilpaError, ToolResult, type ChannelRenderer, type ContentBlock, type ToolContext } from '@milpa/core';
-import { describeReplay, readConfirmationRequest, type ConfirmationRequest } from './confirmation-request.js';
+import { describeReplay, type ConfirmationRequest } from './confirmation-request.js';
 import { describeContentBlock } from './content-block-text.js';
 import { readDataFields, readScalarData } from './data-fields.js';
 import { toFieldLabel } from './field-label.js';
 import { readListItems, readListRow } from './list-row.js';
-import { readPlanPreview, type PlanPreview } from './plan-preview.js';
+import type { PlanPreview } from './plan-preview.js';
+import { readRuntimeResultShape, type RuntimeResultShape } from './result-shape.js';
 import { toTerminalSafeText } from './terminal-safe-text.js';
 import { describeValue } from './value-text.js';
 
@@ -69,12 +70,8 @@ export class CliRenderer implements ChannelRenderer<string> {
     if (!ToolResult.isToolResult(result)) {
       throw new MilpaError('CliRenderer.render() needs a ToolResult.', { code: 'INVALID_ARGUMENT' });
     }
-    const request = readConfirmationRequest(result);
-    if (request !== null) return this.#confirmationRequest(request);
-    const blocks = result.getContent();
-    if (blocks !== null) return this.#content(result, blocks);
-    const plan = readPlanPreview(result);
-    if (plan !== null) return this.#plan(result, plan);
+    const shape = readRuntimeResultShape(result);
+    if (shape !== null) return this.#shape(result, shape);
     switch (result.getType()) {
       case 'list':
         return this.#list(result);
@@ -88,6 +85,17 @@ export class CliRenderer implements ChannelRenderer<string> {
         return `${this.#paint('error', `✗ Error: ${clean(result.error ?? 'Unknown error')}`)}\n`;
       default:
         return this.#generic(result);
+    }
+  }
+
+  #shape(result: ToolResult, shape: RuntimeResultShape): string {
+    switch (shape.kind) {
+      case 'confirmation-request':
+        return this.#confirmationRequest(shape.request);
+      case 'content':
+        return this.#content(result, shape.blocks);
+      case 'plan':
+        return this.#plan(result, shape.plan);
     }
   }
 

@@ -1,10 +1,11 @@
 import { MilpaError, ToolResult, type ChannelRenderer, type ContentBlock, type ToolContext } from '@milpa/core';
-import { describeReplay, readConfirmationRequest, type ConfirmationRequest } from './confirmation-request.js';
+import { describeReplay, type ConfirmationRequest } from './confirmation-request.js';
 import { describeContentBlock } from './content-block-text.js';
 import { readDataFields, readScalarData } from './data-fields.js';
 import { toFieldLabel } from './field-label.js';
 import { readListItems, readListRow } from './list-row.js';
-import { readPlanPreview, type PlanPreview } from './plan-preview.js';
+import type { PlanPreview } from './plan-preview.js';
+import { readRuntimeResultShape } from './result-shape.js';
 import { toTerminalSafeText } from './terminal-safe-text.js';
 import { describeValue } from './value-text.js';
 
@@ -48,13 +49,17 @@ export class DefaultRenderer implements ChannelRenderer<string> {
       if (result.isBlocked() && suggestion !== null && suggestion !== undefined) output += `\n\nSuggestion: ${describeValue(suggestion).text}`;
       return output;
     }
-    const request = readConfirmationRequest(result);
-    if (request !== null) return this.#confirmationRequest(request);
-    const blocks = result.getContent();
-    if (blocks !== null) return this.#content(result, blocks);
-    const plan = readPlanPreview(result);
-    if (plan !== null) return this.#plan(result, plan);
-    return this.#success(result);
+    const shape = readRuntimeResultShape(result);
+    switch (shape?.kind) {
+      case 'confirmation-request':
+        return this.#confirmationRequest(shape.request);
+      case 'content':
+        return this.#content(result, shape.blocks);
+      case 'plan':
+        return this.#plan(result, shape.plan);
+      default:
+        return this.#success(result);
+    }
   }
 
   #success(result: ToolResult): string {
