@@ -1,6 +1,7 @@
 import { MilpaError, ToolContext, Type, defineTool, type AnyToolDefinition } from '@milpa/core';
 import { describe, expect, it, vi } from 'vitest';
 import { FAIL_CLOSED_CHANNEL_POLICY, SEED_CHANNEL_POLICIES, type ChannelPolicy } from '../policy/channel-policy.js';
+import { PolicyGate } from '../policy/policy-gate.js';
 import type { InspectablePolicy } from './inspectable-policy.js';
 import { InvocationPlanBuilder } from './invocation-plan-builder.js';
 import { RegistryWiring } from './registry-wiring.js';
@@ -362,6 +363,30 @@ describe('InvocationPlanBuilder', () => {
 
     it('throws INVALID_ARGUMENT when the tool is not a definition', () => {
       expect(() => new InvocationPlanBuilder(seedGate()).build({} as AnyToolDefinition, ToolContext.cli(), noWiring)).toThrow(MilpaError);
+    });
+  });
+
+  describe('build: with the runtime PolicyGate', () => {
+    it('reads the real gate structurally when the seed policies are in force', () => {
+      const builder = new InvocationPlanBuilder(new PolicyGate());
+      expect(builder.build(mutatingTool(), ToolContext.telegram(42), noWiring).getStep('confirm').presence).toBe('conditional');
+      expect(builder.build(settingsTool(), ToolContext.cli(), noWiring).getStep('authorize').source).toContain('allow_all=true');
+      expect(builder.build(settingsTool(), ToolContext.mcp('r1', null), noWiring).assumptions).toEqual([
+        'anonymous actor; mcp requires auth → authorize would deny',
+      ]);
+    });
+
+    it('follows host channel policies and the rule provider of the real gate', () => {
+      const gate = new PolicyGate({
+        channelPolicies: { sms: { require_auth: true, require_confirmation_for_mutating: true } },
+        ruleProvider: { findMatchingRule: () => null },
+      });
+      const plan = new InvocationPlanBuilder(gate).build(mutatingTool(), new ToolContext({ principal: 'u', channel: 'sms' }), noWiring);
+      expect(plan.assumptions).toEqual([]);
+      expect(plan.getStep('confirm').presence).toBe('conditional');
+      expect(plan.getStep('authorize').source).toContain('rule provider: present, consulted');
+      const unknown = new InvocationPlanBuilder(gate).build(mutatingTool(), new ToolContext({ principal: 'u', channel: 'fax' }), noWiring);
+      expect(unknown.assumptions).toEqual(["channel 'fax' has no registered policy; the fail-closed policy (require_auth) is in effect"]);
     });
   });
 });
