@@ -1,2 +1,19 @@
-// @milpa/mcp
-export {};
+// @milpa/mcp: serves a Milpa tool registry over the Model Context Protocol (stdio and Streamable HTTP)
+// on the official SDK; every tools/call runs the registry's governed pipeline.
+
+export { createMcpServer } from './server/create-mcp-server.js';
+export type { McpServerOptions, McpConfirmationMode } from './server/mcp-server-options.js';
+export type { McpCallInfo } from './server/mcp-call-info.js';
+export type { McpResultRenderer } from './results/mcp-result-renderer.js';
+export type { McpToolErrorCode, McpToolErrorContent } from './results/mcp-tool-error-content.js';
+
+export { serveStdio } from './stdio/serve-stdio.js';
+export type { StdioServeOptions } from './stdio/stdio-serve-options.js';
+export type { McpStdioHandle } from './stdio/mcp-stdio-handle.js';
+
+export { serveHttp } from './http/serve-http.js';
+export type { HttpServeOptions } from './http/http-serve-options.js';
+export type { McpHttpHandle } from './http/mcp-http-handle.js';
+export type { McpAuthenticator, McpIdentity } from './http/mcp-authenticator.js';
+export { bearerAuthenticator, type BearerAuthenticatorOptions } from './http/bearer-authenticator.js';
+export { McpAuthenticationError } from './http/mcp-authentication-error.js';

@@ -1,0 +1,11 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolErrorContent } from '../results/mcp-tool-error-content.js';
+import type { PendingConfirmation } from './pending-confirmation.js';
+
+/** The refusal sent when the person declines or cancels the confirmation form: nothing ran. */
+export function toConfirmationDeclinedResult(pending: PendingConfirmation, action: 'decline' | 'cancel'): CallToolResult {
+  const verb = action === 'decline' ? 'declined' : 'cancelled';
+  const text = `The user ${verb} the confirmation of ${pending.actionSummary}; '${pending.toolName}' was not run.`;
+  const structured: McpToolErrorContent = { code: 'CONFIRMATION_DECLINED', action_summary: pending.actionSummary };
+  return { content: [{ type: 'text', text }], structuredContent: { ...structured }, isError: true };
+}

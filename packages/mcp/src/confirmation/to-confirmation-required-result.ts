@@ -1,0 +1,24 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolErrorContent } from '../results/mcp-tool-error-content.js';
+import type { PendingConfirmation } from './pending-confirmation.js';
+
+/**
+ * The seed's two-call confirmation flow for clients that cannot show a form: nothing ran; the text
+ * tells the model how to replay the call with `confirm_token`. It is marked `isError` (as the
+ * ecosystem conventions advise) so that a client validating `outputSchema` accepts it and a model
+ * does not mistake it for the tool's answer.
+ */
+export function toConfirmationRequiredResult(pending: PendingConfirmation): CallToolResult {
+  const deadline = pending.expiresAt === null ? '' : ` It expires at ${pending.expiresAt}.`;
+  const text =
+    `Confirmation required: ${pending.actionSummary}. Nothing has run yet. To proceed, call ` +
+    `'${pending.toolName}' again with the same arguments plus "confirm_token": "${pending.token}". ` +
+    `The token works once.${deadline}`;
+  const structured: McpToolErrorContent = {
+    code: 'CONFIRMATION_REQUIRED',
+    confirm_token: pending.token,
+    action_summary: pending.actionSummary,
+    ...(pending.expiresAt === null ? {} : { expires_at: pending.expiresAt }),
+  };
+  return { content: [{ type: 'text', text }], structuredContent: { ...structured }, isError: true };
+}

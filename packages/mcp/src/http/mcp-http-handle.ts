@@ -1,0 +1,11 @@
+/** A running Streamable HTTP MCP server, as returned by `serveHttp`. */
+export interface McpHttpHandle {
+  /** The endpoint URL, e.g. `http://127.0.0.1:53124/mcp`. */
+  readonly url: string;
+  /** The port actually bound (useful with `port: 0`). */
+  readonly port: number;
+  /** The number of open MCP sessions. */
+  readonly sessionCount: number;
+  /** Closes every session (aborting running handlers) and stops listening. */
+  close(): Promise<void>;
+}

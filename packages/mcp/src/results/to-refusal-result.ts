@@ -1,0 +1,38 @@
+import { ToolErrorCode, type ToolResult } from '@milpa/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolErrorCode, McpToolErrorContent } from './mcp-tool-error-content.js';
+
+function refusalCode(result: ToolResult): McpToolErrorCode {
+  const code = result.getCode();
+  if (code !== null && Object.hasOwn(ToolErrorCode, code)) return code as McpToolErrorCode;
+  if (result.isBlocked()) return 'BLOCKED';
+  return 'TOOL_ERROR';
+}
+
+function readIssues(value: unknown): McpToolErrorContent['errors'] {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .filter((issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null)
+    .map((issue) => ({ path: String(issue['path'] ?? ''), message: String(issue['message'] ?? '') }));
+}
+
+/**
+ * A failed `ToolResult` as an MCP tool execution error (spec 2025-11-25, SEP-1303): `isError: true`,
+ * the pipeline's message verbatim as text, and `{ code, errors? }` as `structuredContent`, so the
+ * model sees why and can correct itself. Never a protocol error: that is kept for unknown tools.
+ */
+export function toRefusalResult(result: ToolResult): CallToolResult {
+  const code = refusalCode(result);
+  const content: { -readonly [K in keyof McpToolErrorContent]: McpToolErrorContent[K] } = { code };
+  const errors = readIssues(result.meta['errors']);
+  if (errors !== undefined) content.errors = errors;
+  const retryAfter = result.meta['retry_after_seconds'];
+  if (typeof retryAfter === 'number') content.retry_after_seconds = retryAfter;
+  let text = result.error ?? 'Unknown error';
+  const suggestion = result.meta['suggestion'];
+  if (result.isBlocked() && typeof suggestion === 'string' && suggestion !== '') {
+    content.suggestion = suggestion;
+    text += `\n\nSuggestion: ${suggestion}`;
+  }
+  return { content: [{ type: 'text', text }], structuredContent: { ...content }, isError: true };
+}

@@ -1,0 +1,131 @@
+import {
+  ToolErrorCode,
+  ToolResult,
+  generateRequestId,
+  type ToolArgs,
+  type ToolContext,
+} from '@milpa/core';
+import type { ToolCallOptions, ToolRegistry } from '@milpa/tool-runtime';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { LogLevelThreshold } from '../caller/log-level-threshold.js';
+import { McpToolCaller, type McpRequestExtra } from '../caller/mcp-tool-caller.js';
+import { readPendingConfirmation, type PendingConfirmation } from '../confirmation/pending-confirmation.js';
+import { toConfirmationDeclinedResult } from '../confirmation/to-confirmation-declined-result.js';
+import { toConfirmationForm } from '../confirmation/to-confirmation-form.js';
+import { toConfirmationRequiredResult } from '../confirmation/to-confirmation-required-result.js';
+import type { McpResultRenderer } from '../results/mcp-result-renderer.js';
+import { toCallToolResult } from '../results/to-call-tool-result.js';
+import { toRefusalResult } from '../results/to-refusal-result.js';
+import type { McpCallInfo } from './mcp-call-info.js';
+import type { McpConfirmationMode } from './mcp-server-options.js';
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Settings of a {@link ToolCallHandler}. */
+export interface ToolCallHandlerSettings {
+  /** Builds each call's context. */
+  readonly contextFor: (call: McpCallInfo) => ToolContext;
+  /** Renders successful results. */
+  readonly renderer: McpResultRenderer;
+  /** Elicit confirmations or always use tokens. */
+  readonly confirmation: McpConfirmationMode;
+}
+
+/**
+ * Answers `tools/call`: builds the caller's context and `ToolCaller`, runs the call through the
+ * registry's pipeline with the request's abort signal, obtains a confirmation when the pipeline
+ * asks for one, and maps the outcome to a `CallToolResult`. Only an unknown tool is a protocol
+ * error (`InvalidParams`); every other outcome, including a fault in this layer, is a tool result.
+ */
+export class ToolCallHandler {
+  readonly #registry: ToolRegistry;
+  readonly #server: Server;
+  readonly #logLevel: LogLevelThreshold;
+  readonly #settings: ToolCallHandlerSettings;
+
+  constructor(registry: ToolRegistry, server: Server, logLevel: LogLevelThreshold, settings: ToolCallHandlerSettings) {
+    this.#registry = registry;
+    this.#server = server;
+    this.#logLevel = logLevel;
+    this.#settings = settings;
+  }
+
+  /** Runs one `tools/call`. Rejects only with `McpError(InvalidParams)` for an unknown tool. */
+  async handle(name: string, args: ToolArgs, extra: McpRequestExtra): Promise<CallToolResult> {
+    let context: ToolContext;
+    try {
+      context = this.#settings.contextFor({
+        requestId: generateRequestId(),
+        toolName: name,
+        rpcId: extra.requestId,
+        ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }),
+        ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      });
+    } catch (error) {
+      // Fail closed: without a context nothing may run.
+      return toRefusalResult(ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not build the caller's context: ${messageOf(error)}`));
+    }
+    const caller = new McpToolCaller(this.#server, extra, this.#logLevel, name);
+    const options: ToolCallOptions = { signal: extra.signal, caller };
+    const result = await this.#registry.call(name, args, context, options);
+    if (result.getCode() === ToolErrorCode.TOOL_NOT_FOUND && !this.#registry.has(name)) {
+      throw new McpError(ErrorCode.InvalidParams, result.error ?? `Tool not found: ${name}`);
+    }
+    try {
+      const pending = readPendingConfirmation(result, name);
+      if (pending !== null) return await this.#confirm(pending, args, context, options, caller);
+      return this.#present(result, name, context);
+    } catch (error) {
+      return toRefusalResult(ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not present the result of '${name}': ${messageOf(error)}`));
+    }
+  }
+
+  async #confirm(
+    pending: PendingConfirmation,
+    args: ToolArgs,
+    context: ToolContext,
+    options: ToolCallOptions,
+    caller: McpToolCaller,
+  ): Promise<CallToolResult> {
+    if (this.#settings.confirmation !== 'elicit' || !caller.capabilities.elicitation) return toConfirmationRequiredResult(pending);
+    let action: 'accept' | 'decline' | 'cancel' | 'unsupported';
+    try {
+      action = (await caller.elicit(toConfirmationForm(pending))).action;
+    } catch {
+      // The client could not show the form (an error, a timeout): the model still gets the token flow.
+      return toConfirmationRequiredResult(pending);
+    }
+    if (action === 'unsupported') return toConfirmationRequiredResult(pending);
+    if (action === 'accept') {
+      // The replay carries the same arguments (they are validated again) and the token; the pipeline
+      // then runs the first call's arguments, exactly as in the two-call flow.
+      const confirmed = await this.#registry.call(pending.toolName, { ...args, confirm_token: pending.token }, context, options);
+      return this.#present(confirmed, pending.toolName, context);
+    }
+    await this.#revoke(pending, context);
+    return toConfirmationDeclinedResult(pending, action);
+  }
+
+  /** A declined confirmation's token must not stay redeemable by a later replay. */
+  async #revoke(pending: PendingConfirmation, context: ToolContext): Promise<void> {
+    try {
+      await this.#registry.getConfirmationStore().consume(pending.token, pending.toolName, {
+        principal: context.principal,
+        channel: context.channel,
+      });
+    } catch {
+      // The token still expires on its own; the refusal stands either way.
+    }
+  }
+
+  #present(result: ToolResult, name: string, context: ToolContext): CallToolResult {
+    const pending = readPendingConfirmation(result, name);
+    if (pending !== null) return toConfirmationRequiredResult(pending);
+    const definition = this.#registry.getDefinition(name);
+    if (definition === null) return toRefusalResult(result);
+    return toCallToolResult(result, definition, context, this.#settings.renderer, this.#registry.getSchemaValidator());
+  }
+}

@@ -1,0 +1,37 @@
+import type { JsonSchema } from '@milpa/core';
+
+/**
+ * How a tool's declared output schema appears on the wire. MCP (2025 revisions, SDK 1.x) requires
+ * an object root for `outputSchema` and an object for `structuredContent`, so a non-object output
+ * schema is listed wrapped as `{ result: <schema> }` and its data is sent as `{ result: data }`
+ * (the shape the TypeScript SDK v2 uses for such tools).
+ */
+export interface McpOutputShape {
+  /** The `outputSchema` to list. */
+  readonly listedSchema: JsonSchema;
+  /** The schema the data itself must satisfy (the declared one). */
+  readonly dataSchema: JsonSchema;
+  /** True when the data travels as `{ result: data }`. */
+  readonly wrapped: boolean;
+}
+
+function hasObjectRoot(schema: JsonSchema): boolean {
+  const type = schema['type'];
+  if (type === 'object') return true;
+  // An untyped schema that only declares properties describes an object in practice.
+  return type === undefined && typeof schema['properties'] === 'object' && schema['properties'] !== null;
+}
+
+/** The wire shape of an output schema, or null when the tool declares none. */
+export function resolveMcpOutputShape(outputSchema: JsonSchema | null): McpOutputShape | null {
+  if (outputSchema === null) return null;
+  if (hasObjectRoot(outputSchema)) {
+    const listedSchema = outputSchema['type'] === 'object' ? outputSchema : { type: 'object', ...outputSchema };
+    return { listedSchema, dataSchema: outputSchema, wrapped: false };
+  }
+  return {
+    listedSchema: { type: 'object', properties: { result: outputSchema }, required: ['result'] },
+    dataSchema: outputSchema,
+    wrapped: true,
+  };
+}
