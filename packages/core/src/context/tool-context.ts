@@ -20,7 +20,7 @@ export interface ToolContextInit {
   readonly userAgent?: string | null;
   /** Host-specific extras (e.g. `chat_id` on telegram). Not serialized by `toJSON()`. */
   readonly extra?: Readonly<Record<string, unknown>>;
-  /** `'execute'` (default) or `'plan'`. Any other value throws `MilpaError` `INVALID_MODE`. */
+  /** `'execute'` (default) or `'plan'`. Any other value, null included, throws `MilpaError` `INVALID_MODE`. */
   readonly mode?: ToolMode;
 }
 

@@ -9,6 +9,7 @@ export class RateLimitResult {
   /** Tokens left in the window after an allowed consume; else null. */
   readonly remainingTokens: number | null;
 
+  /** Prefer the {@link RateLimitResult.allowed} and {@link RateLimitResult.denied} factories. */
   constructor(allowed: boolean, reason: string | null, retryAfterSeconds: number | null, remainingTokens: number | null) {
     this.allowed = allowed;
     this.reason = reason;

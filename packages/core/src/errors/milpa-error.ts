@@ -27,6 +27,7 @@ export class MilpaError extends Error {
   /** A stable, machine-readable code for this fault. */
   readonly code: string;
 
+  /** A fault with a human-readable `message`, a `code` (default `MILPA_ERROR`) and an optional `cause`. */
   constructor(message: string, options: MilpaErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;

@@ -18,6 +18,7 @@ export class ToolExecutedEvent {
   /** True when a `tool.executing` listener answered instead of the handler. */
   readonly cacheServed: boolean;
 
+  /** Built by the registry; `cacheServed` defaults to false (a live execution). */
   constructor(name: string, context: ToolContext, args: ToolArgs, result: ToolResult, cacheServed = false) {
     this.name = name;
     this.context = context;

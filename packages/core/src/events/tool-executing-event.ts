@@ -13,6 +13,7 @@ export class ToolExecutingEvent {
   /** The validated, clamped (or redeemed) arguments. */
   readonly args: ToolArgs;
 
+  /** Built by the registry just before the handler would run. */
   constructor(name: string, context: ToolContext, args: ToolArgs) {
     this.name = name;
     this.context = context;

@@ -14,6 +14,7 @@ export class ToolFailedEvent {
   /** Milliseconds from the start of `call()` to the failure. */
   readonly tookMs: number;
 
+  /** Built by the registry when the handler threw or rejected. */
   constructor(name: string, context: ToolContext, args: ToolArgs, error: unknown, tookMs: number) {
     this.name = name;
     this.context = context;

@@ -6,6 +6,7 @@ export class VerificationGrantedEvent {
   readonly #request: VerificationRequest;
   readonly #result: VerificationResult;
 
+  /** Built by a verifier when it grants `request` with `result`. */
   constructor(request: VerificationRequest, result: VerificationResult) {
     this.#request = request;
     this.#result = result;

@@ -6,6 +6,7 @@ export class VerificationRejectedEvent {
   readonly #request: VerificationRequest;
   readonly #result: VerificationResult;
 
+  /** Built by a verifier when it rejects `request` with `result`. */
   constructor(request: VerificationRequest, result: VerificationResult) {
     this.#request = request;
     this.#result = result;

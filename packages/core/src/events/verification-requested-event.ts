@@ -4,6 +4,7 @@ import type { VerificationRequest } from '../verification/verification-request.j
 export class VerificationRequestedEvent {
   readonly #request: VerificationRequest;
 
+  /** Built by a verifier when it opens `request`. */
   constructor(request: VerificationRequest) {
     this.#request = request;
     Object.freeze(this);

@@ -59,6 +59,9 @@ export class ToolResult<T = unknown> {
   /** Metadata; never mutated after construction. */
   readonly meta: ToolResultMeta;
 
+  /**
+   * Fields in the seed's positional order. Prefer the static factories, which set `meta` consistently.
+   */
   constructor(
     success: boolean,
     data: T = null as T,

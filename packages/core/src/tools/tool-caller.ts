@@ -11,15 +11,34 @@ export interface ElicitationRequest {
 
 /** The answer to an {@link ElicitationRequest}. `unsupported` when the channel cannot ask. */
 export type ElicitationOutcome =
-  | { readonly action: 'accept'; readonly content: Readonly<Record<string, unknown>> }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' }
-  | { readonly action: 'unsupported' };
+  | {
+      /** The user answered. */
+      readonly action: 'accept';
+      /** The answers, by field of the requested schema. */
+      readonly content: Readonly<Record<string, unknown>>;
+    }
+  | {
+      /** The user said no. */
+      readonly action: 'decline';
+    }
+  | {
+      /** The user dismissed the question. */
+      readonly action: 'cancel';
+    }
+  | {
+      /** The channel cannot ask. */
+      readonly action: 'unsupported';
+    };
 
 /** A request for the caller's own model to generate text. */
 export interface SamplingRequest {
   /** The conversation so far. */
-  readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: string }[];
+  readonly messages: readonly {
+    /** Who said it. */
+    readonly role: 'user' | 'assistant';
+    /** What was said. */
+    readonly content: string;
+  }[];
   /** The most tokens to generate. */
   readonly maxTokens: number;
   /** An optional system prompt. */
@@ -28,8 +47,18 @@ export interface SamplingRequest {
 
 /** The outcome of a {@link SamplingRequest}. `unsupported` when the channel cannot sample. */
 export type SamplingOutcome =
-  | { readonly status: 'ok'; readonly text: string; readonly model?: string }
-  | { readonly status: 'unsupported' };
+  | {
+      /** The model answered. */
+      readonly status: 'ok';
+      /** The generated text. */
+      readonly text: string;
+      /** The model that answered, when the caller says. */
+      readonly model?: string;
+    }
+  | {
+      /** The channel cannot sample. */
+      readonly status: 'unsupported';
+    };
 
 /** What the caller's channel can do for a running handler. */
 export interface CallerCapabilities {

@@ -8,9 +8,13 @@ const POLICIES: readonly ApprovalPolicy[] = Object.freeze(['single', 'dual', 'qu
  * principals, `quorum` a count the verifier configures (0 here), `auto` none.
  */
 export const ApprovalPolicy = Object.freeze({
+  /** One approval. */
   SINGLE: 'single',
+  /** Two approvals from distinct principals. */
   DUAL: 'dual',
+  /** A number of approvals the verifier configures. */
   QUORUM: 'quorum',
+  /** No approval: the verifier decides on its own. */
   AUTO: 'auto',
   /** Every policy, in declaration order. */
   values: POLICIES,

@@ -9,6 +9,7 @@ export class VerificationContext {
   /** Extra data. */
   readonly metadata: Readonly<Record<string, unknown>>;
 
+  /** What is known so far; every argument is copied and frozen. */
   constructor(
     principal: string | null = null,
     approvals: readonly string[] = [],
