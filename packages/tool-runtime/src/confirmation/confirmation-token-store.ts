@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import {
+  MilpaError,
+  type ConfirmationBinding,
+  type ConfirmationStore,
+  type ConfirmationToken,
+  type ToolArgs,
+} from '@milpa/core';
+
+/** Options of {@link ConfirmationTokenStore}. */
+export interface ConfirmationTokenStoreOptions {
+  /** Seconds a token stays redeemable after the second it was minted in. Default 60. */
+  readonly ttlSeconds?: number;
+}
+
+interface PendingConfirmation {
+  readonly toolName: string;
+  readonly args: ToolArgs;
+  readonly actionSummary: string;
+  readonly principal: string | null;
+  readonly channel: string;
+  /** Epoch second of expiry; the token is valid while the current second is not past it. */
+  readonly expiresAtSecond: number;
+}
+
+// Besides dropping the expired oldest tokens on every create, a full sweep runs after this many
+// creates and consumes, or after as many as there were tokens left by the previous sweep, whichever
+// is larger: each O(n) sweep is paid for by n operations, so the map stays bounded at O(1) per call.
+const SWEEP_INTERVAL = 256;
+
+function invalid(message: string, cause?: unknown): MilpaError {
+  return new MilpaError(message, { code: 'INVALID_ARGUMENT', cause });
+}
+
+function nowSecond(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function requireTtl(seconds: unknown): number {
+  if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 1) {
+    throw invalid(`Confirmation TTL must be a whole number of seconds, at least 1; got ${String(seconds)}.`);
+  }
+  return seconds;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+  }
+  return value;
+}
+
+function isBinding(binding: unknown): binding is ConfirmationBinding {
+  if (typeof binding !== 'object' || binding === null) return false;
+  const candidate = binding as Partial<ConfirmationBinding>;
+  return typeof candidate.channel === 'string' && (candidate.principal === null || typeof candidate.principal === 'string');
+}
+
+/**
+ * The in-memory {@link ConfirmationStore}: pending confirmations of one process, each redeemable
+ * exactly once, for the same tool, principal and channel that asked (DESIGN 2), until it expires.
+ *
+ * - A token is 32 lowercase hex characters from a cryptographic random source.
+ * - It expires at its creation second plus the TTL (60 s by default) and is still valid during
+ *   its expiry second; expiry is at whole-second resolution.
+ * - The arguments are deep-copied and frozen at creation: the first call's arguments win.
+ * - A token presented for another tool, or by another principal or channel, is refused and stays
+ *   redeemable by its rightful caller; an expired one is deleted.
+ * - Expired tokens are swept on `create()` and, amortized, during `consume()`, so the map stays
+ *   bounded by the tokens alive within one TTL.
+ *
+ * Everything is synchronous, so a redemption is atomic: however many callers race to redeem one
+ * token, exactly one gets the arguments.
+ *
+ * @example
+ * const store = new ConfirmationTokenStore({ ttlSeconds: 120 });
+ * const binding = { principal: 'user:7', channel: 'telegram' };
+ * const { token } = store.create('delete_note', { id: 42 }, 'delete_note(id=42)', binding);
+ * store.consume(token, 'delete_note', binding); // { id: 42 }
+ * store.consume(token, 'delete_note', binding); // null — used
+ */
+export class ConfirmationTokenStore implements ConfirmationStore {
+  readonly #pending = new Map<string, PendingConfirmation>();
+  #ttlSeconds: number;
+  #operationsSinceSweep = 0;
+  #nextSweepAfter = SWEEP_INTERVAL;
+
+  /** @throws MilpaError `INVALID_ARGUMENT` for a TTL that is not a whole number of seconds ≥ 1. */
+  constructor(options: ConfirmationTokenStoreOptions = {}) {
+    this.#ttlSeconds = requireTtl(options.ttlSeconds ?? 60);
+  }
+
+  /**
+   * Snapshots `args` for `toolName` on behalf of `binding` and returns a new token.
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for an empty tool name, non-object or non-cloneable args
+   *   (functions, symbols), a non-string summary or a malformed binding; nothing is stored then.
+   */
+  create(toolName: string, args: ToolArgs, actionSummary: string, binding: ConfirmationBinding): ConfirmationToken {
+    if (typeof toolName !== 'string' || toolName === '') throw invalid('Confirmation tool name must be a non-empty string.');
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalid('Confirmation args must be an object.');
+    if (typeof actionSummary !== 'string') throw invalid('Confirmation action summary must be a string.');
+    if (!isBinding(binding)) throw invalid('Confirmation binding needs a string channel and a string or null principal.');
+
+    let snapshot: ToolArgs;
+    try {
+      snapshot = deepFreeze(structuredClone(args));
+    } catch (error) {
+      throw invalid('Confirmation args must be plain data (structured-cloneable): no functions or symbols.', error);
+    }
+
+    const createdAt = nowSecond();
+    this.#dropExpiredOldest(createdAt);
+    this.#sweepWhenDue(createdAt);
+    let token = randomBytes(16).toString('hex');
+    while (this.#pending.has(token)) token = randomBytes(16).toString('hex');
+    const expiresAtSecond = createdAt + this.#ttlSeconds;
+    this.#pending.set(token, {
+      toolName,
+      args: snapshot,
+      actionSummary,
+      principal: binding.principal,
+      channel: binding.channel,
+      expiresAtSecond,
+    });
+    return Object.freeze({ token, expiresAt: new Date(expiresAtSecond * 1000), actionSummary });
+  }
+
+  /**
+   * Redeems `token`: returns the stored arguments and forgets the token, or null when the token is
+   * not a string, unknown, used, expired (then deleted), or for another tool or caller (then kept).
+   * Never throws.
+   */
+  consume(token: unknown, toolName: string, binding: ConfirmationBinding): ToolArgs | null {
+    const now = nowSecond();
+    this.#sweepWhenDue(now);
+    const pending = this.#redeemable(token, toolName, binding, now);
+    if (pending === null) return null;
+    this.#pending.delete(token as string);
+    return pending.args;
+  }
+
+  /** True when `consume` would succeed now; consumes nothing. Never throws. */
+  isValid(token: unknown, toolName: string, binding: ConfirmationBinding): boolean {
+    return this.#redeemable(token, toolName, binding, nowSecond()) !== null;
+  }
+
+  /**
+   * Sets the TTL of tokens created from now on; existing tokens keep their expiry.
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for a TTL that is not a whole number of seconds ≥ 1.
+   */
+  setTtl(seconds: number): void {
+    this.#ttlSeconds = requireTtl(seconds);
+  }
+
+  /** The TTL in seconds. */
+  getTtl(): number {
+    return this.#ttlSeconds;
+  }
+
+  /** The number of tokens held (expired ones go at the next sweep). */
+  size(): number {
+    return this.#pending.size;
+  }
+
+  #redeemable(token: unknown, toolName: string, binding: ConfirmationBinding, now: number): PendingConfirmation | null {
+    if (typeof token !== 'string') return null;
+    const pending = this.#pending.get(token);
+    if (pending === undefined) return null;
+    if (now > pending.expiresAtSecond) {
+      this.#pending.delete(token);
+      return null;
+    }
+    // A token is bound to its tool and to the caller that asked: anyone else gets a refusal, and
+    // the token stays redeemable by its rightful caller (a wrong guess must not burn it).
+    if (pending.toolName !== toolName || !isBinding(binding)) return null;
+    if (pending.principal !== binding.principal || pending.channel !== binding.channel) return null;
+    return pending;
+  }
+
+  /**
+   * Deletes expired tokens from the oldest on, stopping at the first live one. With one TTL the map
+   * is in expiry order, so this removes every expired token; after a TTL change the periodic full
+   * sweep catches the rest.
+   */
+  #dropExpiredOldest(now: number): void {
+    for (const [token, pending] of this.#pending) {
+      if (now <= pending.expiresAtSecond) return;
+      this.#pending.delete(token);
+    }
+  }
+
+  #sweepWhenDue(now: number): void {
+    this.#operationsSinceSweep += 1;
+    if (this.#operationsSinceSweep < this.#nextSweepAfter) return;
+    this.#operationsSinceSweep = 0;
+    for (const [token, pending] of this.#pending) {
+      if (now > pending.expiresAtSecond) this.#pending.delete(token);
+    }
+    this.#nextSweepAfter = Math.max(SWEEP_INTERVAL, this.#pending.size);
+  }
+}
