@@ -12,6 +12,8 @@ export { AuthorizationResult } from './policy/authorization-result.js';
 export { PolicyGate, type PolicyGateOptions, type PolicySubject } from './policy/policy-gate.js';
 export { InMemoryRateLimiter } from './rate-limiting/in-memory-rate-limiter.js';
 export { rateLimitKey } from './rate-limiting/rate-limit-key.js';
+export { ConfirmationTokenStore, type ConfirmationTokenStoreOptions } from './confirmation/confirmation-token-store.js';
+export { formatExpiresAt } from './confirmation/format-expires-at.js';
 
 // --- presentation: rendering, token budgets, inspection ---
 export { RendererRegistry } from './rendering/renderer-registry.js';
