@@ -1,0 +1,53 @@
+import { ToolResult } from '@milpa/core';
+import { describe, expect, it } from 'vitest';
+import { readRuntimeResultShape } from './result-shape.js';
+
+// The shapes the registry writes (reference §3 H125 and I130).
+const tokenRequest = new ToolResult(
+  true,
+  { requires_confirmation: true, confirm_token: 'f'.repeat(32), action_summary: 'publish(value=42)', expires_at: '2026-08-15T14:08:11+00:00' },
+  'publish(value=42)',
+  null,
+  { tool: 'publish', took_ms: 0, type: 'confirmation', requires_confirmation: true },
+);
+const planResult = ToolResult.success(
+  { plan: { tool: 'publish', mutating: true, requires_confirmation: true, scopes_required: [], timeout: 30, timeout_ms: 30000, args: { value: 42 } } },
+  null,
+  { tool: 'publish', took_ms: 0 },
+);
+
+describe('readRuntimeResultShape', () => {
+  it('recognises a confirm-token request with its token, summary, expiry and tool', () => {
+    expect(readRuntimeResultShape(tokenRequest)).toEqual({
+      kind: 'confirmation-request',
+      request: { token: 'f'.repeat(32), summary: 'publish(value=42)', expiresAt: '2026-08-15T14:08:11+00:00', tool: 'publish' },
+    });
+  });
+
+  it('recognises a plan-mode result and keeps its fields in order without the tool', () => {
+    const shape = readRuntimeResultShape(planResult);
+    expect(shape?.kind).toBe('plan');
+    expect(shape?.kind === 'plan' && shape.plan.fields.map(([key]) => key)).toEqual([
+      'mutating',
+      'requires_confirmation',
+      'scopes_required',
+      'timeout',
+      'timeout_ms',
+      'args',
+    ]);
+  });
+
+  it('recognises content blocks', () => {
+    expect(readRuntimeResultShape(ToolResult.content([{ type: 'text', text: 'hi' }]))).toEqual({
+      kind: 'content',
+      blocks: [{ type: 'text', text: 'hi' }],
+    });
+  });
+
+  it('returns null for an ordinary success, a host confirmation and a failure carrying a token', () => {
+    expect(readRuntimeResultShape(ToolResult.success({ published: 42 }))).toBeNull();
+    expect(readRuntimeResultShape(ToolResult.confirmation('Sure?', { id: 1 }, 'delete', 'note', 1))).toBeNull();
+    expect(readRuntimeResultShape(new ToolResult(false, { confirm_token: 't' }, null, 'no'))).toBeNull();
+    expect(readRuntimeResultShape(ToolResult.success({ plan: 'gold' }))).toBeNull();
+  });
+});
