@@ -49,6 +49,21 @@ describe('InvocationPlan', () => {
     });
   });
 
+  describe('constructor: bad input', () => {
+    it.each([
+      ['a non-string operation', { operation: 7 }],
+      ['an unknown mode', { context: { actor: null, scopes: [], mode: 'dry-run' } }],
+      ['a non-string scope', { context: { actor: 'u', scopes: [1], mode: 'execute' } }],
+      ['a wiring state other than present or absent', { wiring: { rateLimiter: 'yes', dispatcher: 'absent', ruleProvider: 'absent' } }],
+      ['a step that is a plain object', { steps: [{ kind: 'resolve' }] }],
+      ['assumptions that are not strings', { assumptions: [null] }],
+    ])('throws INVALID_ARGUMENT when given %s', (_label, change) => {
+      expect(() => new InvocationPlan({ ...planInit(), ...change } as unknown as InvocationPlanInit)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
+    });
+  });
+
   describe('getStep', () => {
     it('returns the step of the asked kind when the plan has it', () => {
       expect(new InvocationPlan(planInit()).getStep('resolve').source).toBe('registry lookup');

@@ -1,6 +1,6 @@
 import { MilpaError, type ToolMode } from '@milpa/core';
 import { InvocationStepKind } from './invocation-step-kind.js';
-import type { InvocationStep, InvocationStepJson } from './invocation-step.js';
+import { InvocationStep, type InvocationStepJson } from './invocation-step.js';
 
 /** Whether an optional collaborator is wired. */
 export type WiringState = 'present' | 'absent';
@@ -52,6 +52,36 @@ export type InvocationPlanJson = Omit<InvocationPlanInit, 'steps'> & {
   readonly steps: readonly InvocationStepJson[];
 };
 
+const WIRING_STATES: ReadonlySet<unknown> = new Set(['present', 'absent']);
+
+function isStringList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function checkPlanInit(init: InvocationPlanInit): void {
+  const fail = (message: string): never => {
+    throw new MilpaError(`InvocationPlan: ${message}`, { code: 'INVALID_ARGUMENT' });
+  };
+  if (typeof init !== 'object' || init === null) fail('expected an object.');
+  for (const key of ['schemaVersion', 'operation', 'channel'] as const) {
+    if (typeof init[key] !== 'string') fail(`${key} must be a string.`);
+  }
+  const context = init.context;
+  if (typeof context !== 'object' || context === null) fail('context must be { actor, scopes, mode }.');
+  if (context.actor !== null && typeof context.actor !== 'string') fail('context.actor must be a string or null.');
+  if (!isStringList(context.scopes)) fail('context.scopes must be an array of strings.');
+  if (context.mode !== 'execute' && context.mode !== 'plan') fail(`context.mode must be 'execute' or 'plan'.`);
+  if (!isStringList(init.assumptions)) fail('assumptions must be an array of strings.');
+  const wiring = init.wiring;
+  if (typeof wiring !== 'object' || wiring === null) fail('wiring must be { rateLimiter, dispatcher, ruleProvider }.');
+  for (const key of ['rateLimiter', 'dispatcher', 'ruleProvider'] as const) {
+    if (!WIRING_STATES.has(wiring[key])) fail(`wiring.${key} must be 'present' or 'absent'.`);
+  }
+  if (!Array.isArray(init.steps) || !init.steps.every((step) => step instanceof InvocationStep)) {
+    fail('steps must be an array of InvocationStep.');
+  }
+}
+
 /**
  * A read-only x-ray of the pipeline for one tool, one caller and one registry wiring: which of the
  * eleven stages would run, which cannot fire, which are not wired, and why. Built by
@@ -78,7 +108,9 @@ export class InvocationPlan {
   /** The steps, in pipeline order. */
   readonly steps: readonly InvocationStep[];
 
+  /** @throws MilpaError `INVALID_ARGUMENT` when a field has the wrong shape. */
   constructor(init: InvocationPlanInit) {
+    checkPlanInit(init);
     this.schemaVersion = init.schemaVersion;
     this.operation = init.operation;
     this.channel = init.channel;
