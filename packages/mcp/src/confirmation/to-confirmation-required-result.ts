@@ -1,5 +1,7 @@
+import type { AnyToolDefinition } from '@milpa/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolErrorContent } from '../results/mcp-tool-error-content.js';
+import { toToolErrorResult } from '../results/to-tool-error-result.js';
 import type { PendingConfirmation } from './pending-confirmation.js';
 
 /**
@@ -8,7 +10,7 @@ import type { PendingConfirmation } from './pending-confirmation.js';
  * ecosystem conventions advise) so that a client validating `outputSchema` accepts it and a model
  * does not mistake it for the tool's answer.
  */
-export function toConfirmationRequiredResult(pending: PendingConfirmation): CallToolResult {
+export function toConfirmationRequiredResult(pending: PendingConfirmation, definition: AnyToolDefinition | null): CallToolResult {
   const deadline = pending.expiresAt === null ? '' : ` It expires at ${pending.expiresAt}.`;
   const text =
     `Confirmation required: ${pending.actionSummary}. Nothing has run yet. To proceed, call ` +
@@ -20,5 +22,5 @@ export function toConfirmationRequiredResult(pending: PendingConfirmation): Call
     action_summary: pending.actionSummary,
     ...(pending.expiresAt === null ? {} : { expires_at: pending.expiresAt }),
   };
-  return { content: [{ type: 'text', text }], structuredContent: { ...structured }, isError: true };
+  return toToolErrorResult(text, structured, definition);
 }

@@ -9,8 +9,10 @@ import type { ToolErrorCode } from '@milpa/core';
 export type McpToolErrorCode = ToolErrorCode | 'BLOCKED' | 'TOOL_ERROR' | 'CONFIRMATION_DECLINED';
 
 /**
- * The `structuredContent` of every `isError: true` result, so a model (or a client) can tell
- * refusals apart and correct itself.
+ * Why a call was refused, attached to every `isError: true` result so a model (or a client) can
+ * tell refusals apart and correct itself: as `structuredContent` (unless the tool declares an
+ * `outputSchema`, which SDK 1.x clients check `structuredContent` against even on errors) and
+ * always under `_meta['lat.milpa/error']`.
  *
  * @example
  * { code: 'VALIDATION_ERROR', errors: [{ path: 'title', message: 'Missing required field: title' }] }
@@ -31,3 +33,6 @@ export interface McpToolErrorContent {
   /** When the token stops being redeemable, for `CONFIRMATION_REQUIRED`. */
   readonly expires_at?: string;
 }
+
+/** The `_meta` key under which every tool error result carries its {@link McpToolErrorContent}. */
+export const MCP_ERROR_META_KEY = 'lat.milpa/error';

@@ -7,7 +7,7 @@ import { toRefusalResult } from './to-refusal-result.js';
 /** The part of the registry's `SchemaValidator` used to check output against `outputSchema`. */
 export interface OutputValidator {
   /** A (cached) validator for `schema`. */
-  compile(schema: JsonSchema): (value: unknown) => { readonly valid: boolean; readonly errors: readonly string[] };
+  compile(schema: JsonSchema): (value: unknown) => { readonly errors: readonly string[] };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -19,9 +19,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * - failure → {@link toRefusalResult} (`isError: true`, `{ code, errors? }`);
  * - rich content (`ToolResult.content`) → the blocks, passed through unchanged;
  * - any other success → the rendered text, plus `structuredContent` for object data. When the tool
- *   declares an `outputSchema`, the data must satisfy it (it always travels as `structuredContent`,
- *   wrapped as `{ result }` for a non-object schema); data that does not is reported as an
- *   `INTERNAL_ERROR` tool error rather than sent to a client that would reject it.
+ *   declares an `outputSchema`, the data always travels as `structuredContent` (wrapped as
+ *   `{ result }` for a non-object schema) and must satisfy it; data that does not is reported as
+ *   an `INTERNAL_ERROR` tool error rather than sent to a client that would reject it.
  */
 export function toCallToolResult(
   result: ToolResult,
@@ -30,7 +30,7 @@ export function toCallToolResult(
   renderer: McpResultRenderer,
   validator: OutputValidator,
 ): CallToolResult {
-  if (!result.success) return toRefusalResult(result);
+  if (!result.success) return toRefusalResult(result, definition);
   const blocks = result.getContent();
   if (blocks !== null) return { content: blocks.map((block) => ({ ...block }) as ContentBlock) };
 
@@ -41,15 +41,17 @@ export function toCallToolResult(
     if (isPlainObject(result.data)) mapped.structuredContent = result.data;
     return mapped;
   }
-  const check = validator.compile(output.dataSchema)(result.data);
-  if (!check.valid) {
-    return toRefusalResult(
-      ToolResult.failure(
-        ToolErrorCode.INTERNAL_ERROR,
-        `Tool '${definition.name}' returned data that does not match its output schema: ${check.errors.join('; ')}`,
-      ),
+  const structuredContent = output.wrapped ? { result: result.data } : result.data;
+  // The registry's validator words a non-object root as an argument problem; say it for output.
+  const problems = isPlainObject(structuredContent)
+    ? validator.compile(output.listedSchema)(structuredContent).errors
+    : [`expected an object, got ${Array.isArray(structuredContent) ? 'array' : structuredContent === null ? 'null' : typeof structuredContent}`];
+  if (problems.length > 0) {
+    const failure = ToolResult.failure(
+      ToolErrorCode.INTERNAL_ERROR,
+      `Tool '${definition.name}' returned data that does not match its output schema: ${problems.join('; ')}`,
     );
+    return toRefusalResult(failure, definition);
   }
-  const structuredContent = output.wrapped ? { result: result.data } : (result.data as Record<string, unknown>);
-  return { content: [{ type: 'text', text }], structuredContent };
+  return { content: [{ type: 'text', text }], structuredContent: structuredContent as Record<string, unknown> };
 }

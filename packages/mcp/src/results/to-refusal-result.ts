@@ -1,6 +1,7 @@
-import { ToolErrorCode, type ToolResult } from '@milpa/core';
+import { ToolErrorCode, type AnyToolDefinition, type ToolResult } from '@milpa/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolErrorCode, McpToolErrorContent } from './mcp-tool-error-content.js';
+import { toToolErrorResult } from './to-tool-error-result.js';
 
 function refusalCode(result: ToolResult): McpToolErrorCode {
   const code = result.getCode();
@@ -18,21 +19,20 @@ function readIssues(value: unknown): McpToolErrorContent['errors'] {
 
 /**
  * A failed `ToolResult` as an MCP tool execution error (spec 2025-11-25, SEP-1303): `isError: true`,
- * the pipeline's message verbatim as text, and `{ code, errors? }` as `structuredContent`, so the
- * model sees why and can correct itself. Never a protocol error: that is kept for unknown tools.
+ * the pipeline's message verbatim as text, and `{ code, errors? }` as the reason, so the model sees
+ * why and can correct itself. Never a protocol error: that is kept for unknown tools.
  */
-export function toRefusalResult(result: ToolResult): CallToolResult {
-  const code = refusalCode(result);
-  const content: { -readonly [K in keyof McpToolErrorContent]: McpToolErrorContent[K] } = { code };
+export function toRefusalResult(result: ToolResult, definition: AnyToolDefinition | null): CallToolResult {
+  const details: { -readonly [K in keyof McpToolErrorContent]: McpToolErrorContent[K] } = { code: refusalCode(result) };
   const errors = readIssues(result.meta['errors']);
-  if (errors !== undefined) content.errors = errors;
+  if (errors !== undefined) details.errors = errors;
   const retryAfter = result.meta['retry_after_seconds'];
-  if (typeof retryAfter === 'number') content.retry_after_seconds = retryAfter;
+  if (typeof retryAfter === 'number') details.retry_after_seconds = retryAfter;
   let text = result.error ?? 'Unknown error';
   const suggestion = result.meta['suggestion'];
   if (result.isBlocked() && typeof suggestion === 'string' && suggestion !== '') {
-    content.suggestion = suggestion;
+    details.suggestion = suggestion;
     text += `\n\nSuggestion: ${suggestion}`;
   }
-  return { content: [{ type: 'text', text }], structuredContent: { ...content }, isError: true };
+  return toToolErrorResult(text, details, definition);
 }

@@ -66,7 +66,8 @@ export class ToolCallHandler {
       });
     } catch (error) {
       // Fail closed: without a context nothing may run.
-      return toRefusalResult(ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not build the caller's context: ${messageOf(error)}`));
+      const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not build the caller's context: ${messageOf(error)}`);
+      return toRefusalResult(failure, this.#registry.getDefinition(name));
     }
     const caller = new McpToolCaller(this.#server, extra, this.#logLevel, name);
     const options: ToolCallOptions = { signal: extra.signal, caller };
@@ -79,7 +80,8 @@ export class ToolCallHandler {
       if (pending !== null) return await this.#confirm(pending, args, context, options, caller);
       return this.#present(result, name, context);
     } catch (error) {
-      return toRefusalResult(ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not present the result of '${name}': ${messageOf(error)}`));
+      const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not present the result of '${name}': ${messageOf(error)}`);
+      return toRefusalResult(failure, this.#registry.getDefinition(name));
     }
   }
 
@@ -90,15 +92,16 @@ export class ToolCallHandler {
     options: ToolCallOptions,
     caller: McpToolCaller,
   ): Promise<CallToolResult> {
-    if (this.#settings.confirmation !== 'elicit' || !caller.capabilities.elicitation) return toConfirmationRequiredResult(pending);
+    const definition = this.#registry.getDefinition(pending.toolName);
+    if (this.#settings.confirmation !== 'elicit' || !caller.capabilities.elicitation) return toConfirmationRequiredResult(pending, definition);
     let action: 'accept' | 'decline' | 'cancel' | 'unsupported';
     try {
       action = (await caller.elicit(toConfirmationForm(pending))).action;
     } catch {
       // The client could not show the form (an error, a timeout): the model still gets the token flow.
-      return toConfirmationRequiredResult(pending);
+      return toConfirmationRequiredResult(pending, definition);
     }
-    if (action === 'unsupported') return toConfirmationRequiredResult(pending);
+    if (action === 'unsupported') return toConfirmationRequiredResult(pending, definition);
     if (action === 'accept') {
       // The replay carries the same arguments (they are validated again) and the token; the pipeline
       // then runs the first call's arguments, exactly as in the two-call flow.
@@ -106,7 +109,7 @@ export class ToolCallHandler {
       return this.#present(confirmed, pending.toolName, context);
     }
     await this.#revoke(pending, context);
-    return toConfirmationDeclinedResult(pending, action);
+    return toConfirmationDeclinedResult(pending, action, definition);
   }
 
   /** A declined confirmation's token must not stay redeemable by a later replay. */
@@ -122,10 +125,10 @@ export class ToolCallHandler {
   }
 
   #present(result: ToolResult, name: string, context: ToolContext): CallToolResult {
-    const pending = readPendingConfirmation(result, name);
-    if (pending !== null) return toConfirmationRequiredResult(pending);
     const definition = this.#registry.getDefinition(name);
-    if (definition === null) return toRefusalResult(result);
+    const pending = readPendingConfirmation(result, name);
+    if (pending !== null) return toConfirmationRequiredResult(pending, definition);
+    if (definition === null) return toRefusalResult(result, null);
     return toCallToolResult(result, definition, context, this.#settings.renderer, this.#registry.getSchemaValidator());
   }
 }

@@ -7,13 +7,15 @@ import type { JsonSchema } from '@milpa/core';
  * (the shape the TypeScript SDK v2 uses for such tools).
  */
 export interface McpOutputShape {
-  /** The `outputSchema` to list. */
+  /** The `outputSchema` to list; `structuredContent` is validated against it too. */
   readonly listedSchema: JsonSchema;
-  /** The schema the data itself must satisfy (the declared one). */
-  readonly dataSchema: JsonSchema;
   /** True when the data travels as `{ result: data }`. */
   readonly wrapped: boolean;
 }
+
+// Keyed by the (frozen) declared schema, so the listed schema keeps one identity and the registry's
+// validator compiles it once.
+const shapes = new WeakMap<JsonSchema, McpOutputShape>();
 
 function hasObjectRoot(schema: JsonSchema): boolean {
   const type = schema['type'];
@@ -22,16 +24,20 @@ function hasObjectRoot(schema: JsonSchema): boolean {
   return type === undefined && typeof schema['properties'] === 'object' && schema['properties'] !== null;
 }
 
+function describeShape(outputSchema: JsonSchema): McpOutputShape {
+  if (hasObjectRoot(outputSchema)) {
+    return { listedSchema: outputSchema['type'] === 'object' ? outputSchema : { type: 'object', ...outputSchema }, wrapped: false };
+  }
+  return { listedSchema: { type: 'object', properties: { result: outputSchema }, required: ['result'] }, wrapped: true };
+}
+
 /** The wire shape of an output schema, or null when the tool declares none. */
 export function resolveMcpOutputShape(outputSchema: JsonSchema | null): McpOutputShape | null {
   if (outputSchema === null) return null;
-  if (hasObjectRoot(outputSchema)) {
-    const listedSchema = outputSchema['type'] === 'object' ? outputSchema : { type: 'object', ...outputSchema };
-    return { listedSchema, dataSchema: outputSchema, wrapped: false };
+  let shape = shapes.get(outputSchema);
+  if (shape === undefined) {
+    shape = describeShape(outputSchema);
+    shapes.set(outputSchema, shape);
   }
-  return {
-    listedSchema: { type: 'object', properties: { result: outputSchema }, required: ['result'] },
-    dataSchema: outputSchema,
-    wrapped: true,
-  };
+  return shape;
 }
