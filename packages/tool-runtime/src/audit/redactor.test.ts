@@ -1,0 +1,231 @@
+import { MilpaError, Type } from '@milpa/core';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SENSITIVE_FIELDS, REDACTED, Redactor } from './redactor.js';
+
+const redactor = new Redactor();
+
+describe('Redactor', () => {
+  describe('DEFAULT_SENSITIVE_FIELDS', () => {
+    it('holds the seed four plus the usual credential names', () => {
+      expect(DEFAULT_SENSITIVE_FIELDS).toEqual([
+        'password',
+        'token',
+        'secret',
+        'api_key',
+        'apiKey',
+        'access_token',
+        'refresh_token',
+        'client_secret',
+        'authorization',
+        'cookie',
+        'private_key',
+        'confirm_token',
+      ]);
+      expect(REDACTED).toBe('***REDACTED***');
+    });
+  });
+
+  describe('isSensitiveKey', () => {
+    it.each(['password', 'PASSWORD', 'Token', 'api_key', 'apiKey', 'API-KEY', 'Api_Key', 'accessToken', 'ACCESS-TOKEN', 'refresh-token', 'clientSecret', 'Authorization', 'cookie', 'privateKey', 'confirm_token', 'confirmToken'])(
+      'matches %s',
+      (key) => {
+        expect(redactor.isSensitiveKey(key)).toBe(true);
+      },
+    );
+
+    it.each(['endpoint', 'username', 'tokens', 'token_count', 'passwordHint', 'amount', ''])('does not match %j', (key) => {
+      expect(redactor.isSensitiveKey(key)).toBe(false);
+    });
+  });
+
+  describe('addSensitiveField', () => {
+    it('redacts the new field in any casing while other fields stay visible', () => {
+      const own = new Redactor();
+      own.addSensitiveField('credit_card');
+      expect(own.redact({ creditCard: '4111', 'CREDIT-CARD': '4111', amount: 100 })).toEqual({
+        creditCard: REDACTED,
+        'CREDIT-CARD': REDACTED,
+        amount: 100,
+      });
+    });
+
+    it.each(['', '-_-', 42])('throws INVALID_ARGUMENT for %j', (name) => {
+      expect(() => new Redactor().addSensitiveField(name as string)).toThrow(MilpaError);
+    });
+
+    it('uses only the given fields when constructed with a list', () => {
+      expect(new Redactor(['pin']).redact({ pin: 1234, password: 'visible' })).toEqual({ pin: REDACTED, password: 'visible' });
+    });
+  });
+
+  describe('redact', () => {
+    it('redacts the password and keeps the username', () => {
+      expect(redactor.redact({ username: 'john', password: 'secret123' })).toEqual({ username: 'john', password: REDACTED });
+    });
+
+    it('redacts sensitive keys in any case and separator style and keeps others', () => {
+      expect(
+        redactor.redact({ PASSWORD: 'a', Token: 'b', secret: 'c', api_key: 'd', 'Api-Key': 'e', apiKey: 'f', endpoint: '/users' }),
+      ).toEqual({ PASSWORD: REDACTED, Token: REDACTED, secret: REDACTED, api_key: REDACTED, 'Api-Key': REDACTED, apiKey: REDACTED, endpoint: '/users' });
+    });
+
+    it('redacts at any depth, inside objects and lists', () => {
+      const value = { user: { name: 'John', password: 'nested_secret' }, list: [{ token: 't1' }, [{ deeper: { secret: 's' } }]] };
+      expect(redactor.redact(value)).toEqual({
+        user: { name: 'John', password: REDACTED },
+        list: [{ token: REDACTED }, [{ deeper: { secret: REDACTED } }]],
+      });
+    });
+
+    it('replaces the whole value of a sensitive key whatever its type', () => {
+      expect(redactor.redact({ token: { value: 'x', scopes: ['a'] }, secret: ['a', 'b'], password: 1234, cookie: null })).toEqual({
+        token: REDACTED,
+        secret: REDACTED,
+        password: REDACTED,
+        cookie: REDACTED,
+      });
+    });
+
+    it('drops _ctx keys at any depth', () => {
+      expect(redactor.redact({ _ctx: { principal: 'p' }, a: { _ctx: 1, b: 2 } })).toEqual({ a: { b: 2 } });
+    });
+
+    it('returns a copy and leaves the input untouched', () => {
+      const input = { password: 'x', nested: { token: 'y' } };
+      const output = redactor.redact(input);
+      expect(output).not.toBe(input);
+      expect(input).toEqual({ password: 'x', nested: { token: 'y' } });
+    });
+
+    it('redacts properties the schema marks writeOnly or x-milpa-secret, at any depth', () => {
+      const schema = Type.Object({
+        pin: Type.String({ writeOnly: true }),
+        card: Type.Object({ number: Type.String({ 'x-milpa-secret': true }), holder: Type.String() }),
+        keys: Type.Array(Type.Object({ material: Type.String({ 'x-milpa-secret': true }) })),
+        note: Type.Union([Type.String({ writeOnly: true }), Type.Null()]),
+        plain: Type.String({ 'x-milpa-secret': false }),
+      });
+      const args = { pin: '1234', card: { number: '4111', holder: 'Ada' }, keys: [{ material: 'k1' }, { material: 'k2' }], note: 'n', plain: 'p' };
+      expect(redactor.redact(args, schema)).toEqual({
+        pin: REDACTED,
+        card: { number: REDACTED, holder: 'Ada' },
+        keys: [{ material: REDACTED }, { material: REDACTED }],
+        note: REDACTED,
+        plain: 'p',
+      });
+    });
+
+    it('redacts extra keys the schema marks secret through additionalProperties', () => {
+      const schema = { type: 'object', properties: { id: { type: 'integer' } }, additionalProperties: { type: 'string', writeOnly: true } };
+      expect(redactor.redact({ id: 1, anything: 'hidden' }, schema)).toEqual({ id: 1, anything: REDACTED });
+    });
+
+    it('marks cycles instead of recursing forever, and keeps shared references', () => {
+      const shared = { v: 1 };
+      const cyclic: Record<string, unknown> = { name: 'loop', shared, again: shared };
+      cyclic['self'] = cyclic;
+      expect(redactor.redact(cyclic)).toEqual({ name: 'loop', shared: { v: 1 }, again: { v: 1 }, self: '[Circular]' });
+    });
+
+    it('truncates very deep structures without leaking what is below', () => {
+      let deep: Record<string, unknown> = { password: 'bottom-secret', visible: 'bottom' };
+      for (let level = 0; level < 100; level += 1) deep = { level: deep };
+      const text = JSON.stringify(redactor.redact(deep));
+      expect(text).toContain('[Truncated]');
+      expect(text).not.toContain('bottom');
+    });
+
+    it('keeps an own __proto__ key as data and redacts inside it without touching prototypes', () => {
+      const args = JSON.parse('{"__proto__": {"password": "p", "isAdmin": true}, "a": 1}') as Record<string, unknown>;
+      const output = redactor.redact(args) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(output, '__proto__')?.value).toEqual({ password: REDACTED, isAdmin: true });
+      expect(JSON.stringify(output)).toBe('{"__proto__":{"password":"***REDACTED***","isAdmin":true},"a":1}');
+      expect(({} as Record<string, unknown>)['isAdmin']).toBeUndefined();
+    });
+
+    it('converts values JSON cannot carry', () => {
+      const output = redactor.redact({
+        when: new Date('2026-01-02T03:04:05Z'),
+        big: 12n,
+        run: () => 1,
+        bytes: new Uint8Array(4),
+        map: new Map([['token', 'x'], ['k', 'v']]),
+        set: new Set(['a']),
+        error: new Error('boom'),
+      });
+      expect(output).toEqual({
+        when: '2026-01-02T03:04:05.000Z',
+        big: '12',
+        run: undefined,
+        bytes: '[Binary 4 bytes]',
+        map: { token: REDACTED, k: 'v' },
+        set: ['a'],
+        error: { name: 'Error', message: 'boom' },
+      });
+    });
+
+    it('never throws, marking an unreadable field or redacting a value it cannot copy', () => {
+      const withGetter = Object.defineProperty({ ok: 1 }, 'bad', {
+        enumerable: true,
+        get() {
+          throw new Error('no');
+        },
+      });
+      expect(redactor.redact(withGetter)).toEqual({ ok: 1, bad: '[Unreadable]' });
+      const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+      expect(redactor.redact({ hostile })).toBe(REDACTED);
+    });
+
+    it('passes primitives through', () => {
+      expect(redactor.redact('text')).toBe('text');
+      expect(redactor.redact(null)).toBeNull();
+      expect(redactor.redact(5)).toBe(5);
+    });
+  });
+
+  describe('collectSecrets', () => {
+    it('collects string and number values under sensitive keys at any depth', () => {
+      const secrets = redactor.collectSecrets({ password: 'pw-1', user: { api_key: 42, name: 'Ada' }, list: [{ token: 'tk' }] });
+      expect(secrets.sort()).toEqual(['42', 'pw-1', 'tk']);
+    });
+
+    it('collects every leaf under a sensitive object or list', () => {
+      expect(redactor.collectSecrets({ secret: { a: 'one', b: ['two', 3] } }).sort()).toEqual(['3', 'one', 'two']);
+    });
+
+    it('collects schema-marked values and skips empty strings and duplicates', () => {
+      const schema = Type.Object({ pin: Type.String({ writeOnly: true }), other: Type.String() });
+      expect(redactor.collectSecrets({ pin: '9999', other: 'x', token: '' }, schema)).toEqual(['9999']);
+      expect(redactor.collectSecrets({ token: 'a', nested: { token: 'a' } })).toEqual(['a']);
+    });
+
+    it('survives cycles', () => {
+      const cyclic: Record<string, unknown> = { token: 't' };
+      cyclic['self'] = cyclic;
+      expect(redactor.collectSecrets(cyclic)).toEqual(['t']);
+    });
+  });
+
+  describe('scrub', () => {
+    it('replaces every occurrence of each secret', () => {
+      expect(redactor.scrub('login failed for pw-1 (pw-1)', ['pw-1'])).toBe(`login failed for ${REDACTED} (${REDACTED})`);
+    });
+
+    it('replaces longer secrets first so no remnant of a longer one survives', () => {
+      expect(redactor.scrub('key=abcdef', ['abc', 'abcdef'])).toBe(`key=${REDACTED}`);
+    });
+
+    it('replaces the JSON-escaped form of a secret', () => {
+      expect(redactor.scrub('{"password":"a\\"b"}', ['a"b'])).toBe(`{"password":"${REDACTED}"}`);
+    });
+
+    it('treats regular-expression characters literally', () => {
+      expect(redactor.scrub('a.b and axb', ['a.b'])).toBe(`${REDACTED} and axb`);
+    });
+
+    it('returns the text unchanged without non-empty secrets', () => {
+      expect(redactor.scrub('nothing here', ['', 5 as never])).toBe('nothing here');
+    });
+  });
+});

@@ -1,0 +1,286 @@
+import { MilpaError, type JsonSchema, type TSchema } from '@milpa/core';
+
+/** The value that replaces a secret in logs, audit records and runtime-written messages. */
+export const REDACTED = '***REDACTED***';
+
+/**
+ * Argument names redacted by default (DESIGN 4): the seed's four plus the usual credential names.
+ * Matching ignores case, `-` and `_`, so `apiKey`, `API-KEY` and `api_key` are all caught.
+ */
+export const DEFAULT_SENSITIVE_FIELDS: readonly string[] = Object.freeze([
+  'password',
+  'token',
+  'secret',
+  'api_key',
+  'apiKey',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'authorization',
+  'cookie',
+  'private_key',
+  'confirm_token',
+]);
+
+/** Deeper structures are cut off (and the cut-off part never logged): logs need no more, and a hostile payload cannot exhaust the stack. */
+const MAX_DEPTH = 32;
+const CONTEXT_KEY = '_ctx';
+const NO_SCHEMAS: readonly object[] = Object.freeze([]);
+
+function normalizeKey(key: string): string {
+  return key.toLowerCase().replace(/[-_]/g, '');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function ownField(container: unknown, key: string): unknown {
+  return isObject(container) && Object.hasOwn(container, key) ? container[key] : undefined;
+}
+
+/** The schema and its `allOf` / `anyOf` / `oneOf` branches: a property marked secret in any of them is secret. */
+function expand(schema: unknown, into: object[], depth = 0): void {
+  if (!isObject(schema) || depth > 8) return;
+  into.push(schema);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+    const branches = ownField(schema, keyword);
+    if (Array.isArray(branches)) for (const branch of branches) expand(branch, into, depth + 1);
+  }
+}
+
+function schemasOf(schema: unknown): readonly object[] {
+  if (!isObject(schema)) return NO_SCHEMAS;
+  const found: object[] = [];
+  expand(schema, found);
+  return found;
+}
+
+function propertySchemas(schemas: readonly object[], key: string): readonly object[] {
+  if (schemas.length === 0) return NO_SCHEMAS;
+  const found: object[] = [];
+  for (const schema of schemas) {
+    const properties = ownField(schema, 'properties');
+    const declared = ownField(properties, key);
+    if (declared !== undefined) expand(declared, found);
+    else expand(ownField(schema, 'additionalProperties'), found);
+  }
+  return found;
+}
+
+function itemSchemas(schemas: readonly object[], index: number): readonly object[] {
+  if (schemas.length === 0) return NO_SCHEMAS;
+  const found: object[] = [];
+  for (const schema of schemas) {
+    const prefixItems = ownField(schema, 'prefixItems');
+    if (Array.isArray(prefixItems) && index < prefixItems.length) expand(prefixItems[index], found);
+    else expand(ownField(schema, 'items'), found);
+  }
+  return found;
+}
+
+function isSecretSchema(schemas: readonly object[]): boolean {
+  return schemas.some((schema) => ownField(schema, 'writeOnly') === true || ownField(schema, 'x-milpa-secret') === true);
+}
+
+function setField(target: Record<string, unknown>, key: string, value: unknown): void {
+  // A `__proto__` key from JSON.parse must stay an ordinary field, never reach the prototype.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Removes secrets from values before they reach a log line, an audit record or a message (DESIGN 4).
+ *
+ * A field is secret when its key, normalized (lower-cased, `-` and `_` removed), is one of the
+ * sensitive names, or when the tool's schema marks the property at that path `writeOnly: true` or
+ * `'x-milpa-secret': true`. Its whole value — string, number, object, list — becomes
+ * {@link REDACTED}, at any depth. `_ctx` keys are dropped.
+ *
+ * @example
+ * const redactor = new Redactor();
+ * redactor.redact({ user: 'ada', API_KEY: 'k-123', nested: { Password: 'x' } });
+ * // { user: 'ada', API_KEY: '***REDACTED***', nested: { Password: '***REDACTED***' } }
+ */
+export class Redactor {
+  readonly #fields = new Set<string>();
+
+  /** @param fields The sensitive names; default {@link DEFAULT_SENSITIVE_FIELDS}. */
+  constructor(fields: readonly string[] = DEFAULT_SENSITIVE_FIELDS) {
+    for (const field of fields) this.addSensitiveField(field);
+  }
+
+  /**
+   * Adds a sensitive name (matched like the defaults: case, `-` and `_` ignored).
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for a name that is empty once normalized.
+   */
+  addSensitiveField(name: string): void {
+    if (typeof name !== 'string' || normalizeKey(name) === '') {
+      throw new MilpaError(`A sensitive field name must be a non-empty string, got ${JSON.stringify(name)}.`, {
+        code: 'INVALID_ARGUMENT',
+      });
+    }
+    this.#fields.add(normalizeKey(name));
+  }
+
+  /** True when `key` names a sensitive field (`Password`, `api-key`, `clientSecret`, …). */
+  isSensitiveKey(key: string): boolean {
+    return typeof key === 'string' && this.#fields.has(normalizeKey(key));
+  }
+
+  /**
+   * A deep copy of `value` with every secret replaced by {@link REDACTED} and `_ctx` dropped. Cycles
+   * become `'[Circular]'`, structures deeper than 32 levels `'[Truncated]'`, unreadable fields
+   * `'[Unreadable]'`. Never throws (if copying fails, the whole value is redacted).
+   */
+  redact(value: unknown, schema: JsonSchema | TSchema | null = null): unknown {
+    try {
+      return this.#copy(value, schemasOf(schema), 0, new Set());
+    } catch {
+      return REDACTED;
+    }
+  }
+
+  /**
+   * The string and number values stored under secret fields of `value`, at any depth, for
+   * {@link Redactor.scrub}bing free text such as error messages. Never throws.
+   */
+  collectSecrets(value: unknown, schema: JsonSchema | TSchema | null = null): string[] {
+    const secrets = new Set<string>();
+    try {
+      this.#collect(value, schemasOf(schema), 0, new Set(), false, secrets);
+    } catch {
+      // Whatever was collected before the failure is still worth scrubbing.
+    }
+    return [...secrets];
+  }
+
+  /**
+   * `text` with every occurrence of each non-empty secret (and its JSON-escaped form) replaced by
+   * {@link REDACTED}; longer secrets first, so one secret inside another never leaves a remnant.
+   * Never throws (if scrubbing fails, the whole text is redacted).
+   */
+  scrub(text: string, secrets: readonly string[]): string {
+    try {
+      const variants = new Set<string>();
+      for (const secret of secrets) {
+        if (typeof secret !== 'string' || secret === '') continue;
+        variants.add(secret);
+        const escaped = JSON.stringify(secret).slice(1, -1);
+        if (escaped !== secret) variants.add(escaped);
+      }
+      if (variants.size === 0) return text;
+      const pattern = [...variants]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|');
+      return String(text).replace(new RegExp(pattern, 'g'), REDACTED);
+    } catch {
+      return REDACTED;
+    }
+  }
+
+  #copy(value: unknown, schemas: readonly object[], depth: number, ancestors: Set<object>): unknown {
+    switch (typeof value) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+      case 'undefined':
+        return value;
+      case 'bigint':
+        return value.toString();
+      case 'symbol':
+        return value.toString();
+      case 'function':
+        return undefined;
+      default:
+        break;
+    }
+    if (value === null) return null;
+    const object = value as object;
+    if (depth >= MAX_DEPTH) return '[Truncated]';
+    if (ancestors.has(object)) return '[Circular]';
+    if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
+    if (ArrayBuffer.isView(object) || object instanceof ArrayBuffer) return `[Binary ${object.byteLength} bytes]`;
+
+    ancestors.add(object);
+    try {
+      if (Array.isArray(object)) {
+        return object.map((item, index) => this.#copy(item, itemSchemas(schemas, index), depth + 1, ancestors));
+      }
+      if (object instanceof Set) {
+        return [...object].map((item, index) => this.#copy(item, itemSchemas(schemas, index), depth + 1, ancestors));
+      }
+      const entries: [string, () => unknown][] =
+        object instanceof Map
+          ? [...object].map(([key, inner]) => [String(key), () => inner])
+          : Object.keys(object).map((key) => [key, () => (object as Record<string, unknown>)[key]]);
+      if (object instanceof Error) entries.push(['name', () => object.name], ['message', () => object.message]);
+      const copy: Record<string, unknown> = {};
+      for (const [key, read] of entries) {
+        if (key === CONTEXT_KEY) continue;
+        const childSchemas = propertySchemas(schemas, key);
+        if (this.isSensitiveKey(key) || isSecretSchema(childSchemas)) {
+          setField(copy, key, REDACTED);
+          continue;
+        }
+        let inner: unknown;
+        try {
+          inner = read();
+        } catch {
+          setField(copy, key, '[Unreadable]');
+          continue;
+        }
+        setField(copy, key, this.#copy(inner, childSchemas, depth + 1, ancestors));
+      }
+      return copy;
+    } finally {
+      ancestors.delete(object);
+    }
+  }
+
+  #collect(
+    value: unknown,
+    schemas: readonly object[],
+    depth: number,
+    ancestors: Set<object>,
+    secret: boolean,
+    into: Set<string>,
+  ): void {
+    if (secret && (typeof value === 'string' || typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value)))) {
+      const text = String(value);
+      if (text !== '') into.add(text);
+      return;
+    }
+    if (!isObject(value) || depth >= MAX_DEPTH || ancestors.has(value)) return;
+    ancestors.add(value);
+    try {
+      if (Array.isArray(value) || value instanceof Set) {
+        [...value].forEach((item, index) => this.#collect(item, itemSchemas(schemas, index), depth + 1, ancestors, secret, into));
+        return;
+      }
+      const entries: [string, unknown][] = value instanceof Map ? [...value].map(([key, inner]) => [String(key), inner]) : [];
+      if (!(value instanceof Map)) {
+        for (const key of Object.keys(value)) {
+          try {
+            entries.push([key, value[key]]);
+          } catch {
+            // An unreadable field holds nothing we could scrub.
+          }
+        }
+      }
+      for (const [key, inner] of entries) {
+        const childSchemas = propertySchemas(schemas, key);
+        const childSecret = secret || this.isSensitiveKey(key) || isSecretSchema(childSchemas);
+        this.#collect(inner, childSchemas, depth + 1, ancestors, childSecret, into);
+      }
+    } finally {
+      ancestors.delete(value);
+    }
+  }
+}

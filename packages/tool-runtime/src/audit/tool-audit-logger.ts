@@ -1,0 +1,356 @@
+import {
+  MilpaError,
+  type EventPayload,
+  type JsonSchema,
+  type Logger,
+  type LogLevel,
+  type ToolContext,
+  type ToolExecutedEvent,
+  type ToolFailedEvent,
+  type TSchema,
+} from '@milpa/core';
+import { describeError } from './describe-error.js';
+import { Redactor } from './redactor.js';
+import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
+
+/** Options of {@link ToolAuditLogger}. */
+export interface ToolAuditLoggerOptions {
+  /** The redactor to use (default: a new one with the default sensitive fields). */
+  readonly redactor?: Redactor;
+  /** The input schema of a tool, so properties marked `writeOnly` / `x-milpa-secret` are redacted too. */
+  readonly schemaOf?: (toolName: string) => JsonSchema | TSchema | null;
+}
+
+/** The outcomes written by {@link ToolAuditLogger.logOutcome} (the paths the seed did not audit). */
+type ExtraOutcome = 'not_found' | 'plan' | 'confirmation_requested' | 'invalid_token' | 'vetoed' | 'internal_error';
+
+const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: LogLevel; readonly code: string | null }>> = Object.freeze({
+  not_found: { level: 'warn', code: 'TOOL_NOT_FOUND' },
+  plan: { level: 'info', code: null },
+  confirmation_requested: { level: 'info', code: null },
+  invalid_token: { level: 'warn', code: 'VALIDATION_ERROR' },
+  vetoed: { level: 'warn', code: null },
+  internal_error: { level: 'error', code: 'INTERNAL_ERROR' },
+});
+
+// Control characters in a caller-supplied field (a principal with a newline) could forge extra
+// lines in a plain-text log; they are escaped in messages (the structured record keeps the value).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+
+function clean(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (character) => JSON.stringify(character).slice(1, -1));
+}
+
+function wholeMs(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+
+function principalLabel(principal: string | null): string {
+  return principal === null || principal === '' ? 'anonymous' : principal;
+}
+
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return '"[unserializable]"';
+  }
+}
+
+function isExecutedEvent(value: unknown): value is ToolExecutedEvent {
+  const event = value as Partial<ToolExecutedEvent> | null;
+  return typeof event?.name === 'string' && typeof event.context === 'object' && typeof event.result === 'object' && event.result !== null;
+}
+
+function isFailedEvent(value: unknown): value is ToolFailedEvent {
+  const event = value as Partial<ToolFailedEvent> | null;
+  return typeof event?.name === 'string' && typeof event.context === 'object' && event.context !== null;
+}
+
+/**
+ * Writes the audit trail of tool calls: the seed's human-readable `[ToolAudit] …` lines as the
+ * message, and a structured {@link ToolAuditRecord} as the logger context `{ audit: record }` —
+ * for every terminal path, including the ones the seed left unaudited (DESIGN 3).
+ *
+ * Arguments are redacted everywhere (DESIGN 4), and free text it writes (reasons, error codes and
+ * messages) is scrubbed of the call's secret values. It never throws: a failing logger is ignored.
+ * When the logger reports a level as disabled (`isLevelEnabled(level) === false`), nothing is built
+ * for that line.
+ *
+ * @example
+ * const audit = new ToolAuditLogger(pino(), { schemaOf: (name) => registry.getDefinition(name)?.inputSchema ?? null });
+ * audit.log(context, 'create_user', { name: 'Ada', password: 'x' }, true, null, 12);
+ * // info: [ToolAudit] 5f0c… | web | create_user | user:42 | 12ms | OK | args={"name":"Ada","password":"***REDACTED***"}
+ */
+export class ToolAuditLogger {
+  /** The redactor applied to every argument and message. */
+  readonly redactor: Redactor;
+  readonly #logger: Logger;
+  readonly #schemaOf: ((toolName: string) => JsonSchema | TSchema | null) | null;
+
+  /** @throws MilpaError `INVALID_ARGUMENT` when `logger` lacks `info`, `warn` or `error`. */
+  constructor(logger: Logger, options: ToolAuditLoggerOptions = {}) {
+    if (
+      typeof logger !== 'object' ||
+      logger === null ||
+      typeof logger.info !== 'function' ||
+      typeof logger.warn !== 'function' ||
+      typeof logger.error !== 'function'
+    ) {
+      throw new MilpaError('ToolAuditLogger needs a logger with info(), warn() and error().', { code: 'INVALID_ARGUMENT' });
+    }
+    this.#logger = logger;
+    this.redactor = options.redactor ?? new Redactor();
+    this.#schemaOf = options.schemaOf ?? null;
+  }
+
+  /**
+   * Adds an argument name to redact (case, `-` and `_` ignored).
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for an empty name.
+   */
+  addSensitiveField(name: string): void {
+    this.redactor.addSensitiveField(name);
+  }
+
+  /**
+   * The call line: `[ToolAudit] {request_id} | {channel} | {tool} | {principal} | {took}ms | OK|ERROR:{code} | args={json}`,
+   * at info when `ok`, else warn.
+   */
+  log(
+    context: ToolContext,
+    tool: string,
+    args: unknown,
+    ok: boolean,
+    errorCode: string | null,
+    tookMs: number,
+    outputSize: number | null = null,
+  ): void {
+    this.#writeCall(ok ? 'info' : 'warn', ok ? 'ok' : 'error', context, tool, args, ok ? null : (errorCode ?? 'ERROR'), tookMs, {
+      output_size: outputSize,
+    });
+  }
+
+  /** `[ToolAudit] AUTH_DENIED | {request_id} | {channel} | {tool} | {principal} | reason={reason}` at warn. */
+  logAuthFailure(context: ToolContext, tool: string, reason: string, args: unknown = null, tookMs = 0): void {
+    this.#write('warn', () => {
+      const secrets = this.#secretsOf(tool, args);
+      const safeReason = this.redactor.scrub(String(reason), secrets);
+      return {
+        message: `[ToolAudit] AUTH_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | reason=${clean(safeReason)}`,
+        record: this.#record('auth_denied', 'FORBIDDEN', context, tool, args, tookMs, { reason: safeReason }),
+      };
+    });
+  }
+
+  /** `[ToolAudit] VALIDATION_FAILED | {request_id} | {channel} | {tool} | errors={json list}` at warn. */
+  logValidationFailure(context: ToolContext, tool: string, errors: readonly string[], args: unknown = null, tookMs = 0): void {
+    this.#write('warn', () => {
+      const secrets = this.#secretsOf(tool, args);
+      const safeErrors = Object.freeze([...errors].map((error) => this.redactor.scrub(String(error), secrets)));
+      return {
+        message: `[ToolAudit] VALIDATION_FAILED | ${this.#head(context, tool)} | errors=${toJson(safeErrors)}`,
+        record: this.#record('validation_failed', 'VALIDATION_ERROR', context, tool, args, tookMs, { errors: safeErrors }),
+      };
+    });
+  }
+
+  /** The seed's rate-limit audit: the call line with `ERROR:RATE_LIMITED` at warn; the reason goes in the record. */
+  logRateLimited(context: ToolContext, tool: string, args: unknown, reason: string, tookMs: number): void {
+    this.#writeCall('warn', 'rate_limited', context, tool, args, 'RATE_LIMITED', tookMs, { reason });
+  }
+
+  /**
+   * The soft-timeout warning, with the seed's context map `{tool, execution_time, timeout_limit,
+   * principal, channel, request_id}`:
+   * `[ToolRuntime] Timeout exceeded | {request_id} | {channel} | {tool} | execution={s.sss}s | limit={n}s`.
+   */
+  logTimeout(context: ToolContext, tool: string, seconds: number, limitSeconds: number): void {
+    this.#write('warn', () => {
+      const execution = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 0;
+      const limit = typeof limitSeconds === 'number' && Number.isFinite(limitSeconds) ? limitSeconds : 0;
+      return {
+        message: `[ToolRuntime] Timeout exceeded | ${this.#head(context, tool)} | execution=${execution.toFixed(3)}s | limit=${limit}s`,
+        logContext: {
+          tool,
+          execution_time: Math.round(execution * 1000) / 1000,
+          timeout_limit: limit,
+          principal: context.principal,
+          channel: context.channel,
+          request_id: context.requestId,
+        },
+      };
+    });
+  }
+
+  /**
+   * Audits a path the seed left silent (DESIGN 3):
+   * `[ToolAudit] {NOT_FOUND|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR} | {request_id} | {channel} | {tool} | {principal}`
+   * plus ` | reason={reason}` when given. `not_found`, `invalid_token` and `vetoed` are warnings,
+   * `internal_error` an error, `plan` and `confirmation_requested` info. `code` overrides the
+   * outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none).
+   */
+  logOutcome(
+    outcome: ExtraOutcome,
+    context: ToolContext,
+    tool: string,
+    args: unknown,
+    tookMs: number,
+    reason?: string,
+    code?: string | null,
+  ): void {
+    const settings = EXTRA_OUTCOMES[outcome];
+    if (settings === undefined) return;
+    this.#write(settings.level, () => {
+      const safeReason = reason === undefined ? undefined : this.redactor.scrub(String(reason), this.#secretsOf(tool, args));
+      const suffix = safeReason === undefined ? '' : ` | reason=${clean(safeReason)}`;
+      return {
+        message: `[ToolAudit] ${outcome.toUpperCase()} | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))}${suffix}`,
+        record: this.#record(outcome, code === undefined ? settings.code : code, context, tool, args, tookMs, {
+          ...(safeReason === undefined ? {} : { reason: safeReason }),
+        }),
+      };
+    });
+  }
+
+  /**
+   * The `tool.executed` listener: the call line (OK, or `ERROR:{meta.code ?? result.error ?? 'ERROR'}`)
+   * with `took_ms` from `result.meta.took_ms` (0 when absent), then the timeout warning when
+   * `result.meta.timeout_exceeded === true`. `payload.event` is a `ToolExecutedEvent`.
+   */
+  onToolExecuted(eventName: string, payload: EventPayload): void {
+    try {
+      const event = payload?.['event'];
+      if (!isExecutedEvent(event)) return;
+      const { result } = event;
+      const meta = (result.meta ?? {}) as Readonly<Record<string, unknown>>;
+      const outputSize = typeof result.data === 'string' ? result.data.length : null;
+      const extra = { output_size: outputSize, cache_served: event.cacheServed === true };
+      if (result.success) {
+        this.#writeCall('info', 'ok', event.context, event.name, event.args, null, meta['took_ms'], extra);
+      } else {
+        const rawCode = meta['code'] ?? result.error ?? 'ERROR';
+        this.#writeCall('warn', 'error', event.context, event.name, event.args, String(rawCode), meta['took_ms'], {
+          ...extra,
+          ...(typeof result.error === 'string' ? { reason: result.error } : {}),
+        });
+      }
+      if (meta['timeout_exceeded'] === true) {
+        this.logTimeout(event.context, event.name, meta['execution_time'] as number, meta['timeout_limit'] as number);
+      }
+    } catch {
+      // Audit must never disturb the call it records.
+    }
+  }
+
+  /** The `tool.failed` listener: the call line with `ERROR:EXCEPTION` and the event's `tookMs`, at warn. */
+  onToolFailed(eventName: string, payload: EventPayload): void {
+    try {
+      const event = payload?.['event'];
+      if (!isFailedEvent(event)) return;
+      this.#writeCall('warn', 'exception', event.context, event.name, event.args, 'EXCEPTION', event.tookMs, {
+        reason: describeError(event.error),
+      });
+    } catch {
+      // Audit must never disturb the call it records.
+    }
+  }
+
+  /** The seed call line, shared by every executed, failed and rate-limited outcome. */
+  #writeCall(
+    level: LogLevel,
+    outcome: AuditOutcome,
+    context: ToolContext,
+    tool: string,
+    args: unknown,
+    code: string | null,
+    tookMs: unknown,
+    extra: { readonly output_size?: number | null; readonly cache_served?: boolean; readonly reason?: string },
+  ): void {
+    this.#write(level, () => {
+      const schema = this.#schemaFor(tool);
+      const secrets = code !== null || extra.reason !== undefined ? this.redactor.collectSecrets(args, schema) : [];
+      const safeCode = code === null ? null : this.redactor.scrub(code, secrets);
+      const safeArgs = this.redactor.redact(args ?? null, schema);
+      const took = wholeMs(tookMs);
+      const status = safeCode === null ? 'OK' : `ERROR:${clean(safeCode)}`;
+      const record = this.#record(outcome, safeCode, context, tool, safeArgs, took, {
+        ...(extra.reason === undefined ? {} : { reason: this.redactor.scrub(extra.reason, secrets) }),
+        ...('output_size' in extra ? { output_size: extra.output_size ?? null } : {}),
+        cache_served: extra.cache_served === true,
+        redacted: true,
+      });
+      return {
+        message: `[ToolAudit] ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | ${took}ms | ${status} | args=${toJson(safeArgs)}`,
+        record,
+      };
+    });
+  }
+
+  #record(
+    outcome: AuditOutcome,
+    code: string | null,
+    context: ToolContext,
+    tool: string,
+    args: unknown,
+    tookMs: unknown,
+    extra: {
+      readonly reason?: string;
+      readonly errors?: readonly string[];
+      readonly output_size?: number | null;
+      readonly cache_served?: boolean;
+      readonly redacted?: boolean;
+    },
+  ): ToolAuditRecord {
+    const { redacted, cache_served: cacheServed, ...optional } = extra;
+    return Object.freeze({
+      outcome,
+      code,
+      tool,
+      request_id: context.requestId,
+      channel: context.channel,
+      principal: context.principal,
+      ip: context.ip ?? null,
+      took_ms: wholeMs(tookMs),
+      args: redacted === true ? args : this.redactor.redact(args ?? null, this.#schemaFor(tool)),
+      cache_served: cacheServed === true,
+      timestamp: new Date().toISOString(),
+      ...optional,
+    });
+  }
+
+  #head(context: ToolContext, tool: string): string {
+    return `${clean(context.requestId)} | ${clean(context.channel)} | ${clean(String(tool))}`;
+  }
+
+  #secretsOf(tool: string, args: unknown): string[] {
+    return this.redactor.collectSecrets(args, this.#schemaFor(tool));
+  }
+
+  #schemaFor(tool: string): JsonSchema | TSchema | null {
+    if (this.#schemaOf === null) return null;
+    try {
+      return this.#schemaOf(tool) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Builds and writes one line, unless the level is disabled. `build` runs only when the line will
+   * be written, so a disabled level costs no redaction and no JSON.
+   */
+  #write(
+    level: LogLevel,
+    build: () => { readonly message: string; readonly record?: ToolAuditRecord; readonly logContext?: Record<string, unknown> },
+  ): void {
+    try {
+      if (this.#logger.isLevelEnabled?.(level) === false) return;
+      const line = build();
+      this.#logger[level](line.logContext ?? { audit: line.record }, line.message);
+    } catch {
+      // A failing logger (or an unreadable context) must never turn into a failed call.
+    }
+  }
+}

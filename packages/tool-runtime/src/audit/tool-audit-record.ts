@@ -1,0 +1,61 @@
+/**
+ * How a call ended, as recorded by the audit (DESIGN 3: every terminal path is audited).
+ *
+ * - `ok` / `error`: the tool ran (or a cache answered) and returned success / an error result.
+ * - `exception`: the handler threw.
+ * - `validation_failed`, `auth_denied`, `rate_limited`: a gate refused the call.
+ * - `not_found`: no tool by that name.
+ * - `plan`: a plan-mode dry run returned the plan.
+ * - `confirmation_requested`: a confirmation token was minted instead of executing.
+ * - `invalid_token`: an unknown, used, expired or foreign confirmation token was presented.
+ * - `vetoed`: a `tool.executing` listener stopped the call.
+ * - `internal_error`: a runtime component (store, limiter, dispatcher) failed.
+ */
+export type AuditOutcome =
+  | 'ok'
+  | 'error'
+  | 'exception'
+  | 'validation_failed'
+  | 'auth_denied'
+  | 'rate_limited'
+  | 'not_found'
+  | 'plan'
+  | 'confirmation_requested'
+  | 'invalid_token'
+  | 'vetoed'
+  | 'internal_error';
+
+/**
+ * The structured audit entry of one call, passed to the logger as `{ audit: record }` next to the
+ * human-readable `[ToolAudit] …` message. Wire keys are snake_case; secrets are already redacted.
+ */
+export interface ToolAuditRecord {
+  /** How the call ended. */
+  readonly outcome: AuditOutcome;
+  /** The error code (`FORBIDDEN`, `RATE_LIMITED`, `EXCEPTION`, a tool's own code…), or null. */
+  readonly code: string | null;
+  /** The tool's name, as called. */
+  readonly tool: string;
+  /** The call's correlation id. */
+  readonly request_id: string;
+  /** The channel the call came in on. */
+  readonly channel: string;
+  /** The calling principal, or null for an anonymous caller. */
+  readonly principal: string | null;
+  /** The caller's IP address, when the context carries one (it is never printed in the message). */
+  readonly ip: string | null;
+  /** Milliseconds from the start of the call to this outcome (whole milliseconds). */
+  readonly took_ms: number;
+  /** The call's arguments with secrets redacted and `_ctx` removed; null when not recorded. */
+  readonly args: unknown;
+  /** True when a `tool.executing` listener (a cache) answered instead of the handler. */
+  readonly cache_served: boolean;
+  /** When the record was written, ISO-8601 UTC. */
+  readonly timestamp: string;
+  /** Why the call was refused or failed (scrubbed of the call's secret values), when there is one. */
+  readonly reason?: string;
+  /** The validation messages (scrubbed), on `validation_failed`. */
+  readonly errors?: readonly string[];
+  /** The length of the result data when it is a string, else null; on executed calls. */
+  readonly output_size?: number | null;
+}
