@@ -14,6 +14,9 @@ export { InMemoryRateLimiter } from './rate-limiting/in-memory-rate-limiter.js';
 export { rateLimitKey } from './rate-limiting/rate-limit-key.js';
 export { ConfirmationTokenStore, type ConfirmationTokenStoreOptions } from './confirmation/confirmation-token-store.js';
 export { formatExpiresAt } from './confirmation/format-expires-at.js';
+export { Redactor, REDACTED, DEFAULT_SENSITIVE_FIELDS } from './audit/redactor.js';
+export type { AuditOutcome, ToolAuditRecord } from './audit/tool-audit-record.js';
+export { ToolAuditLogger, type ToolAuditLoggerOptions } from './audit/tool-audit-logger.js';
 
 // --- presentation: rendering, token budgets, inspection ---
 export { RendererRegistry } from './rendering/renderer-registry.js';
