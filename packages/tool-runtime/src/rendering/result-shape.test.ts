@@ -1,5 +1,6 @@
-import { ToolResult } from '@milpa/core';
+import { ToolContext, ToolResult, Type, defineTool } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
+import { ToolRegistry } from '../registry/tool-registry.js';
 import { readRuntimeResultShape } from './result-shape.js';
 
 // The shapes the registry writes (reference §3 H125 and I130).
@@ -49,5 +50,41 @@ describe('readRuntimeResultShape', () => {
     expect(readRuntimeResultShape(ToolResult.confirmation('Sure?', { id: 1 }, 'delete', 'note', 1))).toBeNull();
     expect(readRuntimeResultShape(new ToolResult(false, { confirm_token: 't' }, null, 'no'))).toBeNull();
     expect(readRuntimeResultShape(ToolResult.success({ plan: 'gold' }))).toBeNull();
+  });
+
+  describe('with the runtime ToolRegistry', () => {
+    function registryWithPublish(): ToolRegistry {
+      const registry = new ToolRegistry();
+      registry.register(
+        defineTool({
+          name: 'publish',
+          description: 'Publish a value',
+          input: Type.Object({ value: Type.Integer() }),
+          mutating: true,
+          handler: ({ value }) => ({ published: value }),
+        }),
+      );
+      return registry;
+    }
+
+    it('recognises the confirm-token request a telegram call receives', async () => {
+      const result = await registryWithPublish().call('publish', { value: 42 }, ToolContext.telegram(7, 'u1'));
+      const shape = readRuntimeResultShape(result);
+      expect(shape?.kind).toBe('confirmation-request');
+      expect(shape?.kind === 'confirmation-request' && shape.request).toMatchObject({ token: result.getConfirmToken(), tool: 'publish' });
+    });
+
+    it('recognises the plan a plan-mode call receives', async () => {
+      const result = await registryWithPublish().call('publish', { value: 42 }, ToolContext.cli().asPlan());
+      const shape = readRuntimeResultShape(result);
+      expect(shape?.kind).toBe('plan');
+      expect(shape?.kind === 'plan' && Object.fromEntries(shape.plan.fields)).toMatchObject({ mutating: true, args: { value: 42 } });
+    });
+
+    it('leaves an executed call alone', async () => {
+      const result = await registryWithPublish().call('publish', { value: 1 }, ToolContext.cli());
+      expect(result.data).toEqual({ published: 1 });
+      expect(readRuntimeResultShape(result)).toBeNull();
+    });
   });
 });
