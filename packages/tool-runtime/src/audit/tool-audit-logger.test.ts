@@ -158,6 +158,8 @@ describe('ToolAuditLogger', () => {
       audit.log(telegram, 't', { password: 'x' }, true, null, 1);
       audit.log(telegram, 't', { password: 'x' }, false, 'E', 1);
       audit.logAuthFailure(telegram, 't', 'no');
+      audit.onToolExecuted('tool.executed', { event: new ToolExecutedEvent('t', telegram, { password: 'x' }, ToolResult.success('ok')) });
+      audit.onToolFailed('tool.failed', { event: new ToolFailedEvent('t', telegram, { password: 'x' }, new Error('e'), 1) });
       expect(redact).not.toHaveBeenCalled();
       expect(collect).not.toHaveBeenCalled();
       expect(logger.info).not.toHaveBeenCalled();

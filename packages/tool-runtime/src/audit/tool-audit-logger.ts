@@ -225,16 +225,17 @@ export class ToolAuditLogger {
       if (!isExecutedEvent(event)) return;
       const { result } = event;
       const meta = (result.meta ?? {}) as Readonly<Record<string, unknown>>;
-      const outputSize = typeof result.data === 'string' ? result.data.length : null;
-      const extra = { output_size: outputSize, cache_served: event.cacheServed === true };
-      if (result.success) {
-        this.#writeCall('info', 'ok', event.context, event.name, event.args, null, meta['took_ms'], extra);
-      } else {
-        const rawCode = meta['code'] ?? result.error ?? 'ERROR';
-        this.#writeCall('warn', 'error', event.context, event.name, event.args, String(rawCode), meta['took_ms'], {
-          ...extra,
-          ...(typeof result.error === 'string' ? { reason: result.error } : {}),
-        });
+      if (this.#isEnabled(result.success ? 'info' : 'warn')) {
+        const extra = { output_size: typeof result.data === 'string' ? result.data.length : null, cache_served: event.cacheServed === true };
+        if (result.success) {
+          this.#writeCall('info', 'ok', event.context, event.name, event.args, null, meta['took_ms'], extra);
+        } else {
+          const rawCode = meta['code'] ?? result.error ?? 'ERROR';
+          this.#writeCall('warn', 'error', event.context, event.name, event.args, String(rawCode), meta['took_ms'], {
+            ...extra,
+            ...(typeof result.error === 'string' ? { reason: result.error } : {}),
+          });
+        }
       }
       if (meta['timeout_exceeded'] === true) {
         this.logTimeout(event.context, event.name, meta['execution_time'] as number, meta['timeout_limit'] as number);
@@ -337,6 +338,14 @@ export class ToolAuditLogger {
     }
   }
 
+  #isEnabled(level: LogLevel): boolean {
+    try {
+      return this.#logger.isLevelEnabled?.(level) !== false;
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * Builds and writes one line, unless the level is disabled. `build` runs only when the line will
    * be written, so a disabled level costs no redaction and no JSON.
@@ -346,7 +355,7 @@ export class ToolAuditLogger {
     build: () => { readonly message: string; readonly record?: ToolAuditRecord; readonly logContext?: Record<string, unknown> },
   ): void {
     try {
-      if (this.#logger.isLevelEnabled?.(level) === false) return;
+      if (!this.#isEnabled(level)) return;
       const line = build();
       this.#logger[level](line.logContext ?? { audit: line.record }, line.message);
     } catch {
