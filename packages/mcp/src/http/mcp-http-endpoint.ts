@@ -207,7 +207,7 @@ export class McpHttpEndpoint {
   #closeIdleSessions(): void {
     const cutoff = Date.now() - this.#idleMs;
     for (const [id, session] of this.#sessions) {
-      if (session.lastSeen < cutoff) {
+      if (session.lastSeen <= cutoff) {
         this.#sessions.delete(id);
         void session.server.close().catch(() => undefined);
       }

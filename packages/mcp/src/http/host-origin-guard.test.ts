@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { HostOriginGuard } from './host-origin-guard.js';
+
+describe('HostOriginGuard', () => {
+  describe('check', () => {
+    const guard = new HostOriginGuard();
+
+    it.each(['localhost', 'localhost:3000', '127.0.0.1:80', '[::1]:3000', 'LOCALHOST:1'])('accepts the loopback Host %s', (host) => {
+      expect(guard.check({ host })).toBeNull();
+    });
+
+    it.each(['evil.example.com', 'evil.example.com:3000', 'localhost.evil.com', '127.0.0.1.nip.io', '0.0.0.0:3000'])(
+      'refuses the Host %s',
+      (host) => {
+        expect(guard.check({ host })).toBe(`Invalid Host header: ${host}`);
+      },
+    );
+
+    it('refuses a request without a Host header', () => {
+      expect(guard.check({})).toBe('Invalid Host header: (none)');
+    });
+
+    it.each(['http://localhost:5173', 'https://127.0.0.1', 'http://[::1]:8080'])('accepts the loopback Origin %s', (origin) => {
+      expect(guard.check({ host: 'localhost:3000', origin })).toBeNull();
+    });
+
+    it.each(['http://evil.example.com', 'null', 'file://', 'chrome-extension://abc', 'not a url'])('refuses the Origin %s', (origin) => {
+      expect(guard.check({ host: 'localhost:3000', origin })).toBe(`Invalid Origin header: ${origin}`);
+    });
+
+    it('accepts configured hostnames on any port and configured origins exactly', () => {
+      const configured = new HostOriginGuard(['MCP.internal'], ['https://App.example.com/']);
+      expect(configured.check({ host: 'mcp.internal:9000' })).toBeNull();
+      expect(configured.check({ host: 'mcp.internal', origin: 'https://app.example.com' })).toBeNull();
+      expect(configured.check({ host: 'mcp.internal', origin: 'https://app.example.com:444' })).toBe(
+        'Invalid Origin header: https://app.example.com:444',
+      );
+    });
+  });
+});

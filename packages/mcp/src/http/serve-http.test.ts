@@ -1,0 +1,316 @@
+import { ToolContext, defineTool } from '@milpa/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { ElicitRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createNotesRegistry } from '../../test/support/notes-registry.js';
+import { INITIALIZE, rawPost, rawRequest } from '../../test/support/raw-http.js';
+import { toolError } from '../../test/support/tool-error.js';
+import { bearerAuthenticator } from './bearer-authenticator.js';
+import type { HttpServeOptions } from './http-serve-options.js';
+import type { McpHttpHandle } from './mcp-http-handle.js';
+import { serveHttp } from './serve-http.js';
+
+const GRANTS = new Map([
+  ['reader-token', { principal: 'user:reader', scopes: ['notes:read'] }],
+  ['writer-token', { principal: 'user:writer', scopes: ['notes:read', 'notes:write'] }],
+]);
+
+const verifier: OAuthTokenVerifier = {
+  verifyAccessToken: async (token) => {
+    const grant = GRANTS.get(token);
+    if (grant === undefined) throw new InvalidTokenError('Unknown token');
+    return { token, clientId: grant.principal, scopes: grant.scopes };
+  },
+};
+
+const handles: McpHttpHandle[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  await Promise.all(handles.splice(0).map((handle) => handle.close()));
+});
+
+async function serve(options: HttpServeOptions = {}) {
+  const notes = createNotesRegistry();
+  notes.registry.register(
+    defineTool({
+      name: 'whoami',
+      description: 'Describes the caller',
+      handler: (_args, { context }) => ({ principal: context.principal, scopes: context.scopes, ip: context.ip, userAgent: context.userAgent }),
+    }),
+  );
+  const handle = await serveHttp(notes.registry, { authenticate: bearerAuthenticator(verifier), ...options });
+  handles.push(handle);
+  return { ...notes, handle };
+}
+
+async function connect(url: string, token: string | null, capabilities: ClientCapabilities = {}): Promise<Client> {
+  const headers: Record<string, string> = token === null ? {} : { Authorization: `Bearer ${token}` };
+  const client = new Client({ name: 'http-test', version: '1.0.0' }, { capabilities });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  clients.push(client);
+  return client;
+}
+
+describe('serveHttp', () => {
+  describe('listening', () => {
+    it('binds loopback on a free port and reports the endpoint URL', async () => {
+      const { handle } = await serve();
+      expect(handle.url).toBe(`http://127.0.0.1:${handle.port}/mcp`);
+      expect(handle.port).toBeGreaterThan(0);
+    });
+
+    it('serves a custom path and answers 404 elsewhere', async () => {
+      const { handle } = await serve({ path: '/tools' });
+      expect(handle.url.endsWith('/tools')).toBe(true);
+      const client = await connect(handle.url, 'reader-token');
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      const elsewhere = await rawPost(handle.url.replace('/tools', '/mcp'), INITIALIZE);
+      expect(elsewhere.status).toBe(404);
+    });
+
+    it('answers 405 to methods other than GET, POST and DELETE', async () => {
+      const { handle } = await serve();
+      const response = await rawRequest(handle.url, 'PUT', {});
+      expect(response.status).toBe(405);
+      expect(response.headers['allow']).toBe('GET, POST, DELETE');
+    });
+  });
+
+  describe('authentication', () => {
+    it('runs calls with the principal and scopes of the bearer token: one tool allowed, another denied', async () => {
+      const { handle, recorder } = await serve();
+      const client = await connect(handle.url, 'reader-token');
+      const allowed = await client.callTool({ name: 'list_notes', arguments: {} });
+      expect(allowed.structuredContent).toEqual({ title: 'Groceries', pinned: true });
+      const denied = await client.callTool({ name: 'delete_note', arguments: { id: 1 } });
+      expect(denied).toEqual(
+        toolError("Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read.", { code: 'FORBIDDEN' }),
+      );
+      expect(recorder.deleted).toEqual([]);
+    });
+
+    it('puts the principal, the exact scopes, the client IP and user agent in the context', async () => {
+      const { handle } = await serve();
+      const client = await connect(handle.url, 'writer-token');
+      const result = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(result.structuredContent).toMatchObject({ principal: 'user:writer', scopes: ['notes:read', 'notes:write'] });
+      expect((result.structuredContent as { ip: string }).ip).toMatch(/127\.0\.0\.1/);
+      expect(typeof (result.structuredContent as { userAgent: unknown }).userAgent).toBe('string');
+    });
+
+    it('treats a request without credentials as anonymous: listing works, calls are denied by the mcp policy', async () => {
+      const { handle } = await serve();
+      const client = await connect(handle.url, null);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('list_notes');
+      const result = await client.callTool({ name: 'list_notes', arguments: {} });
+      expect(result).toEqual(
+        toolError("channel 'mcp' requires an authenticated principal (require_auth) — none provided.", { code: 'FORBIDDEN' }),
+      );
+    });
+
+    it('treats every caller as anonymous when no authenticator is configured', async () => {
+      const notes = createNotesRegistry();
+      const handle = await serveHttp(notes.registry);
+      handles.push(handle);
+      const client = await connect(handle.url, 'writer-token');
+      const result = await client.callTool({ name: 'list_notes', arguments: {} });
+      expect(result.structuredContent).toEqual({ code: 'FORBIDDEN' });
+    });
+
+    it('answers 401 with a Bearer challenge to an unknown token, before any session exists', async () => {
+      const { handle } = await serve();
+      const response = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer stolen-token' });
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="Unknown token"');
+      expect(JSON.parse(response.body)).toMatchObject({ error: { message: 'Unauthorized: Unknown token' } });
+      expect(handle.sessionCount).toBe(0);
+    });
+
+    it('answers 401 to a malformed Authorization header', async () => {
+      const { handle } = await serve();
+      const response = await rawPost(handle.url, INITIALIZE, { Authorization: 'Basic dXNlcjpwYXNz' });
+      expect(response.status).toBe(401);
+    });
+
+    it('answers 500 and runs nothing when the authenticator itself fails', async () => {
+      const { handle } = await serve({
+        authenticate: () => {
+          throw new Error('token database unreachable');
+        },
+      });
+      const response = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer writer-token' });
+      expect(response.status).toBe(500);
+      expect(response.body).not.toContain('unreachable');
+      expect(handle.sessionCount).toBe(0);
+    });
+
+    it('refuses a request on a session opened by another principal', async () => {
+      const { handle, recorder } = await serve();
+      const opened = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer reader-token' });
+      const sessionId = opened.headers['mcp-session-id'] as string;
+      expect(sessionId).toMatch(/[0-9a-f-]{36}/);
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'delete_note', arguments: { id: 1 } } };
+      const hijack = await rawPost(handle.url, call, { Authorization: 'Bearer writer-token', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+      expect(hijack.status).toBe(403);
+      expect(JSON.parse(hijack.body)).toMatchObject({ error: { message: 'Forbidden: this session belongs to another principal' } });
+      const anonymous = await rawPost(handle.url, call, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+      expect(anonymous.status).toBe(403);
+      expect(recorder.deleted).toEqual([]);
+    });
+  });
+
+  describe('sessions', () => {
+    it('answers 404 to an unknown session id and 400 to a non-initialize request without one', async () => {
+      const { handle } = await serve();
+      const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+      const unknown = await rawPost(handle.url, list, { Authorization: 'Bearer reader-token', 'mcp-session-id': 'no-such-session' });
+      expect(unknown.status).toBe(404);
+      const missing = await rawPost(handle.url, list, { Authorization: 'Bearer reader-token' });
+      expect(missing.status).toBe(400);
+    });
+
+    it('answers 400 to a body that is not JSON and 413 to a body over the limit', async () => {
+      const { handle } = await serve({ maxBodyBytes: 64 });
+      const garbage = await rawRequest(handle.url, 'POST', { 'Content-Type': 'application/json' }, '{not json');
+      expect(garbage.status).toBe(400);
+      expect(JSON.parse(garbage.body)).toMatchObject({ error: { code: -32700 } });
+      const large = await rawPost(handle.url, INITIALIZE);
+      expect(large.status).toBe(413);
+    });
+
+    it('opens no session for a refused initialize', async () => {
+      const { handle } = await serve();
+      const response = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer reader-token', Accept: 'text/plain' });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(handle.sessionCount).toBe(0);
+    });
+
+    it('closes a session on DELETE', async () => {
+      const { handle } = await serve();
+      const client = await connect(handle.url, 'reader-token');
+      expect(handle.sessionCount).toBe(1);
+      await (client.transport as StreamableHTTPClientTransport).terminateSession();
+      expect(handle.sessionCount).toBe(0);
+    });
+
+    it('closes a session that saw no request for sessionIdleTimeoutMs, and keeps an active one', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+      const { handle } = await serve({ sessionIdleTimeoutMs: 1000 });
+      const idle = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer reader-token' });
+      const active = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer reader-token' });
+      expect(handle.sessionCount).toBe(2);
+      vi.advanceTimersByTime(600);
+      const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+      const headers = { Authorization: 'Bearer reader-token', 'mcp-protocol-version': '2025-11-25' };
+      expect((await rawPost(handle.url, ping, { ...headers, 'mcp-session-id': active.headers['mcp-session-id'] as string })).status).toBe(200);
+      vi.advanceTimersByTime(600);
+      expect(handle.sessionCount).toBe(1);
+      const gone = await rawPost(handle.url, ping, { ...headers, 'mcp-session-id': idle.headers['mcp-session-id'] as string });
+      expect(gone.status).toBe(404);
+    });
+
+    it('rejects invalid options', async () => {
+      const notes = createNotesRegistry();
+      await expect(serveHttp(notes.registry, { maxBodyBytes: 0 })).rejects.toThrow('serveHttp option maxBodyBytes must be a positive number, got 0.');
+      await expect(serveHttp(notes.registry, { sessionIdleTimeoutMs: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+  });
+
+  describe('DNS-rebinding protection', () => {
+    it('refuses a non-loopback Host and Origin with 403 and accepts the loopback ones', async () => {
+      const { handle } = await serve();
+      const evil = await rawPost(handle.url, INITIALIZE, { Host: 'evil.example.com', Origin: 'http://evil.example.com' });
+      expect(evil.status).toBe(403);
+      expect(handle.sessionCount).toBe(0);
+      const local = await rawPost(handle.url, INITIALIZE, { Host: `localhost:${handle.port}`, Origin: `http://localhost:${handle.port}` });
+      expect(local.status).toBe(200);
+    });
+
+    it('refuses a loopback Host with a foreign Origin', async () => {
+      const { handle } = await serve();
+      const response = await rawPost(handle.url, INITIALIZE, { Origin: 'https://attacker.example' });
+      expect(response.status).toBe(403);
+      expect(JSON.parse(response.body)).toMatchObject({ error: { message: 'Forbidden: Invalid Origin header: https://attacker.example' } });
+    });
+
+    it('accepts configured hosts and origins', async () => {
+      const { handle } = await serve({ allowedHosts: ['mcp.internal'], allowedOrigins: ['https://app.example.com'] });
+      const byHost = await rawPost(handle.url, INITIALIZE, { Host: 'mcp.internal:8080' });
+      expect(byHost.status).toBe(200);
+      const byOrigin = await rawPost(handle.url, INITIALIZE, { Origin: 'https://app.example.com' });
+      expect(byOrigin.status).toBe(200);
+    });
+
+    it('checks nothing when protection is turned off', async () => {
+      const { handle } = await serve({ dnsRebindingProtection: false });
+      const response = await rawPost(handle.url, INITIALIZE, { Host: 'evil.example.com' });
+      expect(response.status).toBe(200);
+    });
+  });
+
+  describe('tool calls over HTTP', () => {
+    it('asks for confirmation through elicitation and runs the call when the person accepts', async () => {
+      const { handle, recorder } = await serve();
+      const client = await connect(handle.url, 'writer-token', { elicitation: {} });
+      client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: {} }));
+      const result = await client.callTool({ name: 'delete_note', arguments: { id: 5 } });
+      expect(result.structuredContent).toEqual({ deleted: 5 });
+      expect(recorder.deleted).toEqual([5]);
+    });
+
+    it('runs nothing when the person declines the confirmation', async () => {
+      const { handle, recorder } = await serve();
+      const client = await connect(handle.url, 'writer-token', { elicitation: {} });
+      client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+      const result = await client.callTool({ name: 'delete_note', arguments: { id: 5 } });
+      expect(result.structuredContent).toEqual({ code: 'CONFIRMATION_DECLINED', action_summary: 'delete_note(id=5)' });
+      expect(recorder.deleted).toEqual([]);
+    });
+
+    it('streams progress notifications to the caller', async () => {
+      const { handle } = await serve();
+      const client = await connect(handle.url, 'reader-token');
+      const progress: number[] = [];
+      await client.callTool({ name: 'count', arguments: {} }, undefined, { onprogress: (update) => void progress.push(update.progress) });
+      expect(progress).toEqual([0, 50, 100]);
+    });
+
+    it("aborts the handler's signal when the client cancels", async () => {
+      const { handle, recorder } = await serve();
+      const client = await connect(handle.url, 'reader-token');
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'wait_for_abort', arguments: {} }, undefined, { signal: controller.signal });
+      await recorder.started;
+      controller.abort();
+      await expect(call).rejects.toThrow();
+      await expect(recorder.aborted).resolves.toBeDefined();
+    });
+
+    it('closes every session, aborts running handlers and stops listening on close()', async () => {
+      const { handle, recorder } = await serve();
+      const client = await connect(handle.url, 'reader-token');
+      // The pending call is left to the client (it may wait for a reconnection); only the server side matters here.
+      void client.callTool({ name: 'wait_for_abort', arguments: {} }).catch(() => undefined);
+      await recorder.started;
+      await handle.close();
+      await expect(recorder.aborted).resolves.toBeDefined();
+      expect(handle.sessionCount).toBe(0);
+      await expect(rawPost(handle.url, INITIALIZE)).rejects.toThrow();
+    });
+  });
+
+  it('serves stdio-style trusted contexts when the host supplies its own context builder', async () => {
+    const notes = createNotesRegistry();
+    const handle = await serveHttp(notes.registry, { context: ({ requestId }) => ToolContext.stdio(requestId) });
+    handles.push(handle);
+    const client = await connect(handle.url, null);
+    const result = await client.callTool({ name: 'list_notes', arguments: {} });
+    expect(result.isError).toBeUndefined();
+  });
+});
