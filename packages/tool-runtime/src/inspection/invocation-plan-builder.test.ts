@@ -67,8 +67,8 @@ describe('InvocationPlanBuilder', () => {
     it('follows the reference table for a plain tool on web when nothing is wired', () => {
       expect(rows(settingsTool(), ToolContext.web('u', []))).toEqual([
         ['resolve', 'guard', 'active', true, false, null],
-        ['validate', 'guard', 'active', true, false, null],
         ['clamp', 'transform', 'skipped', false, false, null],
+        ['validate', 'guard', 'active', true, false, null],
         ['authorize', 'guard', 'active', true, false, null],
         ['rate_limit', 'guard', 'skipped', true, false, null],
         ['plan_mode', 'branch', 'conditional', false, false, null],

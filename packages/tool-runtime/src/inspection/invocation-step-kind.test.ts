@@ -6,8 +6,8 @@ describe('InvocationStepKind', () => {
     it('returns the eleven kinds in pipeline order when called', () => {
       expect(InvocationStepKind.inspectionOrder()).toEqual([
         'resolve',
-        'validate',
         'clamp',
+        'validate',
         'authorize',
         'rate_limit',
         'plan_mode',

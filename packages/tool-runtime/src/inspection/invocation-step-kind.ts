@@ -1,8 +1,8 @@
 /** One stage of `ToolRegistry.call()`, as the Inspection plan names it. */
 export type InvocationStepKind =
   | 'resolve'
-  | 'validate'
   | 'clamp'
+  | 'validate'
   | 'authorize'
   | 'rate_limit'
   | 'plan_mode'
@@ -13,10 +13,12 @@ export type InvocationStepKind =
   | 'audit';
 
 // The order is the pipeline's order; the drift test of the registry pins it against `call()`.
+// Clamp comes before validate (DESIGN 6: clamps coerce first, so schema bounds never fight them);
+// the PHP seed listed validate first because it clamped after validating.
 const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'resolve',
-  'validate',
   'clamp',
+  'validate',
   'authorize',
   'rate_limit',
   'plan_mode',
@@ -28,7 +30,7 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
 ] as const);
 
 /**
- * The eleven stages of the pipeline, un-collapsed: validate and clamp split, plan mode and confirm
+ * The eleven stages of the pipeline, un-collapsed: clamp and validate split, plan mode and confirm
  * split, plus the `tool.executing` hook, the exception boundary and the audit outcome.
  *
  * @example
@@ -37,8 +39,8 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
  */
 export const InvocationStepKind = Object.freeze({
   RESOLVE: 'resolve',
-  VALIDATE: 'validate',
   CLAMP: 'clamp',
+  VALIDATE: 'validate',
   AUTHORIZE: 'authorize',
   RATE_LIMIT: 'rate_limit',
   PLAN_MODE: 'plan_mode',
