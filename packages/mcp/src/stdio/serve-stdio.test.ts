@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { defineTool } from '@milpa/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNotesRegistry } from '../../test/support/notes-registry.js';
+import { serveStdio } from './serve-stdio.js';
+
+const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../test/fixtures/stdio-server.ts', import.meta.url));
+// The fixture runs from source: TypeScript through tsx, siblings through the @milpa/source condition.
+const NODE_ARGS = ['--conditions=@milpa/source', '--import', 'tsx', FIXTURE];
+
+/** Reads newline-delimited JSON-RPC messages from a stream. */
+function messagesOf(stream: PassThrough): { next: () => Promise<Record<string, unknown>> } {
+  const queue: Record<string, unknown>[] = [];
+  const waiters: ((message: Record<string, unknown>) => void)[] = [];
+  let buffer = '';
+  stream.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let newline = buffer.indexOf('\n');
+    while (newline !== -1) {
+      const message = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
+      buffer = buffer.slice(newline + 1);
+      const waiter = waiters.shift();
+      if (waiter === undefined) queue.push(message);
+      else waiter(message);
+      newline = buffer.indexOf('\n');
+    }
+  });
+  return { next: () => new Promise((resolve) => (queue.length > 0 ? resolve(queue.shift() as Record<string, unknown>) : waiters.push(resolve))) };
+}
+
+function send(stream: PassThrough, message: unknown): void {
+  stream.write(`${JSON.stringify(message)}\n`);
+}
+
+async function initialize(stdin: PassThrough, output: ReturnType<typeof messagesOf>): Promise<void> {
+  send(stdin, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await output.next();
+  send(stdin, { jsonrpc: '2.0', method: 'notifications/initialized' });
+}
+
+describe('serveStdio', () => {
+  describe('as a child process', () => {
+    // One child for the client tests: starting Node with tsx costs seconds.
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    beforeAll(async () => {
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: NODE_ARGS, cwd: PACKAGE_DIR, stderr: 'pipe' }));
+    }, 20_000);
+    afterAll(async () => {
+      await client.close();
+    });
+
+    it('serves the registry to an SDK client with the trusted stdio context', async () => {
+      expect(client.getServerVersion()).toEqual({ name: 'notes-stdio', version: '1.2.3' });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('delete_note');
+      const who = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(who.structuredContent).toMatchObject({ principal: 'stdio', channel: 'mcp', scopes: ['*'] });
+      expect((who.structuredContent as { pid: number }).pid).not.toBe(process.pid);
+    });
+
+    it('runs the two-call confirmation flow for a client without elicitation', async () => {
+      const ask = await client.callTool({ name: 'delete_note', arguments: { id: 3 } });
+      const token = (ask.structuredContent as { confirm_token: string }).confirm_token;
+      expect(ask.isError).toBe(true);
+      const done = await client.callTool({ name: 'delete_note', arguments: { id: 3, confirm_token: token } });
+      expect(done.structuredContent).toEqual({ deleted: 3 });
+    });
+
+    it('exits on its own when the client closes stdin', { timeout: 20_000 }, async () => {
+      const child = spawn(process.execPath, NODE_ARGS, { cwd: PACKAGE_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.stdin.end();
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+      expect(stderr).toContain('stdio fixture: connection closed');
+    });
+  });
+
+  describe('in process', () => {
+    it('aborts running handlers and settles closed when stdin ends', async () => {
+      const { registry, recorder } = createNotesRegistry();
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const output = messagesOf(stdout);
+      const handle = await serveStdio(registry, { stdin, stdout });
+      await initialize(stdin, output);
+      send(stdin, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {} } });
+      await recorder.started;
+      stdin.end();
+      await expect(recorder.aborted).resolves.toBeDefined();
+      await expect(handle.closed).resolves.toBeUndefined();
+    });
+
+    it('uses the configured principal and scopes instead of stdio and *', async () => {
+      const { registry } = createNotesRegistry();
+      registry.register(defineTool({ name: 'whoami', description: 'Who', handler: (_args, { context }) => ({ principal: context.principal, scopes: context.scopes }) }));
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const output = messagesOf(stdout);
+      const handle = await serveStdio(registry, { stdin, stdout, principal: 'agent:local', scopes: ['notes:read'] });
+      await initialize(stdin, output);
+      send(stdin, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+      const who = await output.next();
+      expect(who).toMatchObject({ id: 2, result: { structuredContent: { principal: 'agent:local', scopes: ['notes:read'] } } });
+      send(stdin, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'delete_note', arguments: { id: 1 } } });
+      const denied = await output.next();
+      expect(denied).toMatchObject({ id: 3, result: { isError: true, structuredContent: { code: 'FORBIDDEN' } } });
+      await handle.close();
+    });
+  });
+});
