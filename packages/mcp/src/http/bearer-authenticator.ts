@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { McpAuthenticationError } from './mcp-authentication-error.js';
-import type { McpAuthenticator, McpIdentity } from './mcp-authenticator.js';
+import type { McpIdentity } from './mcp-authenticator.js';
 
 /** Options of {@link bearerAuthenticator}. */
 export interface BearerAuthenticatorOptions {
@@ -43,7 +43,10 @@ function defaultPrincipal(authInfo: AuthInfo): string | null {
  *   },
  * });
  */
-export function bearerAuthenticator(verifier: OAuthTokenVerifier, options: BearerAuthenticatorOptions = {}): McpAuthenticator {
+export function bearerAuthenticator(
+  verifier: OAuthTokenVerifier,
+  options: BearerAuthenticatorOptions = {},
+): (request: IncomingMessage) => Promise<McpIdentity | null> {
   const principalOf = options.principal ?? defaultPrincipal;
   return async (request: IncomingMessage): Promise<McpIdentity | null> => {
     const header = request.headers.authorization;
