@@ -1,5 +1,5 @@
 // @milpa/tool-runtime: the Milpa engine. One governed pipeline for every tool call:
-// resolve → validate → clamp → authorize → rate-limit → plan-mode → confirm → intercept → execute → audit.
+// resolve → clamp → validate → authorize → rate-limit → plan-mode → confirm → intercept → execute → audit.
 
 // --- policy (shared) ---
 export { SEED_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
@@ -47,3 +47,13 @@ export type { InspectablePolicy } from './inspection/inspectable-policy.js';
 export { InvocationPlanBuilder } from './inspection/invocation-plan-builder.js';
 
 // --- registry and pipeline ---
+export {
+  ToolRegistry,
+  type RateLimitSettings,
+  type ToolCallOptions,
+  type ToolListing,
+  type ToolRegistryOptions,
+  type ToolsWithinBudget,
+} from './registry/tool-registry.js';
+export { ToolAlreadyRegisteredError } from './registry/tool-already-registered-error.js';
+export { ToolScanner } from './scanner/tool-scanner.js';

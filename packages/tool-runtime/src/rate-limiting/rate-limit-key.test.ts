@@ -12,10 +12,15 @@ describe('rateLimitKey', () => {
     expect(rateLimitKey('web', null, 'tool')).toBe('web::tool');
   });
 
-  it('percent-encodes : and % inside a segment', () => {
-    expect(rateLimitKey('mcp', 'user:42', 'search')).toBe('mcp:user%3A42:search');
-    expect(rateLimitKey('mcp', '100%', 'search')).toBe('mcp:100%25:search');
-    expect(rateLimitKey('mcp', 'a%3Ab', 'search')).toBe('mcp:a%253Ab:search');
+  it('keeps the principal verbatim, so seed-style principals keep the seed key', () => {
+    expect(rateLimitKey('mcp', 'user:42', 'search')).toBe('mcp:user:42:search');
+    expect(rateLimitKey('mcp', '100%', 'search')).toBe('mcp:100%:search');
+  });
+
+  it('percent-encodes : and % inside the channel and the tool name', () => {
+    expect(rateLimitKey('web:x', 'y', 'search')).toBe('web%3Ax:y:search');
+    expect(rateLimitKey('web', 'y', 'a:b')).toBe('web:y:a%3Ab');
+    expect(rateLimitKey('100%', 'y', 'a%3Ab')).toBe('100%25:y:a%253Ab');
   });
 
   it('keeps a principal containing : from colliding with another principal and tool', () => {

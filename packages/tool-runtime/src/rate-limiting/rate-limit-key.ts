@@ -6,14 +6,19 @@ function escapeSegment(segment: string): string {
 
 /**
  * The rate-limit bucket key of a call: `channel:principal:tool`, with a null principal as an empty
- * segment (`web::tool`). `%` and `:` inside a segment are percent-encoded, so a principal such as
- * `alice:delete` can never share a bucket with another channel, principal or tool (DESIGN 12);
- * ordinary values produce exactly the seed's key.
+ * segment (`web::tool`).
+ *
+ * Collision-safe (DESIGN 12) while keeping the seed's key for the usual `user:42`-style principals:
+ * `%` and `:` are percent-encoded in the channel and the tool name only, so the key's first `:` ends
+ * the channel, its last `:` starts the tool, and everything between is the principal, verbatim. A
+ * principal such as `alice:admin` therefore can never share a bucket with another channel,
+ * principal or tool.
  *
  * @example
- * rateLimitKey('mcp', 'user:42', 'search');  // 'mcp:user%3A42:search'
- * rateLimitKey('web', null, 'search');       // 'web::search'
+ * rateLimitKey('mcp', 'user:42', 'search');   // 'mcp:user:42:search'
+ * rateLimitKey('web', null, 'search');        // 'web::search'
+ * rateLimitKey('web:x', 'y', 'search');       // 'web%3Ax:y:search'
  */
 export function rateLimitKey(channel: string, principal: string | null, tool: string): string {
-  return `${escapeSegment(channel)}:${principal === null ? '' : escapeSegment(principal)}:${escapeSegment(tool)}`;
+  return `${escapeSegment(channel)}:${principal ?? ''}:${escapeSegment(tool)}`;
 }

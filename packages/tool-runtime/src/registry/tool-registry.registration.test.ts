@@ -153,7 +153,7 @@ describe('ToolRegistry', () => {
 
   describe('getToolsWithinBudget', () => {
     const bulky = (name: string) =>
-      noop(name, { description: 'x'.repeat(2000), input: Type.Object({ q: Type.String({ description: 'y'.repeat(2000) }) }) });
+      noop(name, { description: 'x'.repeat(4000), input: Type.Object({ q: Type.String({ description: 'y'.repeat(2000) }) }) });
 
     it('puts priority tools first, keeps the rest in order and reports {tools, excluded, tokens_used, budget}', () => {
       const registry = new ToolRegistry();
