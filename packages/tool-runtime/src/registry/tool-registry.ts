@@ -542,7 +542,7 @@ export class ToolRegistry implements ToolRegistryContract {
     }
 
     // 6. Plan mode: everything above ran for real; nothing below runs.
-    if (context.mode === 'plan') {
+    if (context.isPlanMode()) {
       this.#debug({ tool: tool.name }, `[ToolRegistry] Plan mode for ${tool.name} - returning plan without execution`);
       const result = ToolResult.success(
         {

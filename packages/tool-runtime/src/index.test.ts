@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import * as runtime from './index.js';
+
+describe('@milpa/tool-runtime', () => {
+  it('exports exactly this public surface', () => {
+    expect(Object.keys(runtime).sort()).toMatchInlineSnapshot(`
+      [
+        "AuthorizationResult",
+        "CliRenderer",
+        "ConfirmationTokenStore",
+        "DEFAULT_MODEL_LIMIT",
+        "DEFAULT_SENSITIVE_FIELDS",
+        "DefaultRenderer",
+        "FAIL_CLOSED_CHANNEL_POLICY",
+        "InMemoryRateLimiter",
+        "InvalidSchemaError",
+        "InvocationPlan",
+        "InvocationPlanBuilder",
+        "InvocationStep",
+        "InvocationStepKind",
+        "InvocationStepRole",
+        "MODEL_LIMITS",
+        "PolicyGate",
+        "RECOMMENDED_TOOL_BUDGET_PERCENT",
+        "REDACTED",
+        "Redactor",
+        "RegistryWiring",
+        "RendererRegistry",
+        "SEED_CHANNEL_POLICIES",
+        "SchemaValidator",
+        "StepPresence",
+        "TokenEstimator",
+        "ToolAlreadyRegisteredError",
+        "ToolAuditLogger",
+        "ToolRegistry",
+        "ToolScanner",
+        "ValidationResult",
+        "formatExpiresAt",
+        "rateLimitKey",
+      ]
+    `);
+  });
+});

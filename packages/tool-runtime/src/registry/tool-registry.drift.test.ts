@@ -1,0 +1,137 @@
+// The drift test: the InvocationPlan's step order must be the order call() really runs. Every
+// stage is observed through a real collaborator (a validator, the gate, the limiter, the store,
+// listeners, the handler, the logger), never through the plan itself.
+import { EventDispatcher } from '@milpa/events';
+import { RateLimitResult, ToolContext, Type, defineTool, type JsonSchema, type LogContext, type Logger } from '@milpa/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
+import { InvocationStepKind } from '../inspection/invocation-step-kind.js';
+import { SchemaValidator, type CompiledValidator } from '../validation/schema-validator.js';
+import { ToolRegistry } from './tool-registry.js';
+
+function harness(handler: () => unknown) {
+  const trace: string[] = [];
+  const mark = (kind: string) => {
+    trace.push(kind);
+  };
+
+  class TracingValidator extends SchemaValidator {
+    override compile(schema: JsonSchema): CompiledValidator {
+      const compiled = super.compile(schema);
+      return (args) => {
+        mark('validate');
+        return compiled(args);
+      };
+    }
+
+    override applyClamps(...params: Parameters<SchemaValidator['applyClamps']>) {
+      mark('clamp');
+      return super.applyClamps(...params);
+    }
+  }
+
+  class TracingStore extends ConfirmationTokenStore {
+    override create(...params: Parameters<ConfirmationTokenStore['create']>) {
+      mark('confirm');
+      return super.create(...params);
+    }
+
+    override consume(...params: Parameters<ConfirmationTokenStore['consume']>) {
+      mark('confirm');
+      return super.consume(...params);
+    }
+  }
+
+  const auditing = (_context: LogContext, _message: string) => {
+    if ('audit' in _context) mark('audit');
+  };
+  const logger: Logger = { debug: () => undefined, info: auditing, warn: auditing, error: auditing };
+  const dispatcher = new EventDispatcher({ logger });
+  const registry = new ToolRegistry({
+    logger,
+    dispatcher,
+    validator: new TracingValidator(),
+    confirmationStore: new TracingStore(),
+    rateLimiter: {
+      consume: () => {
+        mark('rate_limit');
+        return RateLimitResult.allowed(99);
+      },
+      getUsage: () => 0,
+      reset: () => undefined,
+    },
+  });
+  const gate = registry.getPolicyGate();
+  const authorize = gate.authorize.bind(gate);
+  vi.spyOn(gate, 'authorize').mockImplementation((...params) => {
+    mark('authorize');
+    return authorize(...params);
+  });
+  const isPlanMode = ToolContext.prototype.isPlanMode;
+  vi.spyOn(ToolContext.prototype, 'isPlanMode').mockImplementation(function (this: ToolContext) {
+    mark('plan_mode');
+    return isPlanMode.call(this);
+  });
+  dispatcher.subscribe('tool.executing', () => mark('emit_executing'));
+  // Above the audit listener (priority 0): the failure is contained before it is audited.
+  dispatcher.subscribe('tool.failed', () => mark('contain_exception'), 100);
+  registry.register(
+    defineTool({
+      name: 'publish',
+      description: 'Publish a page',
+      input: Type.Object({ page: Type.Integer() }),
+      clamps: { page: [1, 10] },
+      requiresConfirmation: true,
+      handler: () => {
+        mark('execute');
+        return handler();
+      },
+    }),
+  );
+  return { registry, trace };
+}
+
+function firstOccurrences(trace: readonly string[]): string[] {
+  return trace.filter((kind, index) => trace.indexOf(kind) === index);
+}
+
+describe('ToolRegistry', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  describe('call: the plan describes what call() runs', () => {
+    it('runs every stage in inspectionOrder() when a confirmed call executes and throws', async () => {
+      const { registry, trace } = harness(() => {
+        throw new Error('publish failed');
+      });
+      const first = await registry.call('publish', { page: 40 });
+      trace.length = 0;
+      const second = await registry.call('publish', { page: 40, confirm_token: first.getConfirmToken() });
+      expect(second.meta['code']).toBe('INTERNAL_ERROR');
+      const plan = registry.inspect('publish', ToolContext.cli());
+      const planned = plan?.steps.map((step) => step.kind) ?? [];
+      expect(planned).toEqual(InvocationStepKind.inspectionOrder());
+      // resolve has no collaborator to observe; it is pinned by the unknown-tool case below.
+      expect(firstOccurrences(trace)).toEqual(planned.filter((kind) => kind !== 'resolve'));
+    });
+
+    it('stops right after plan_mode (then audits) in plan mode, never reaching confirm', async () => {
+      const { registry, trace } = harness(() => 'ok');
+      await registry.call('publish', { page: 4 }, ToolContext.cli().asPlan());
+      expect(trace).toEqual(['clamp', 'validate', 'authorize', 'rate_limit', 'plan_mode', 'audit']);
+    });
+
+    it('stops at confirm (then audits) on the first call of a confirmable tool', async () => {
+      const { registry, trace } = harness(() => 'ok');
+      await registry.call('publish', { page: 4 });
+      expect(trace).toEqual(['clamp', 'validate', 'authorize', 'rate_limit', 'plan_mode', 'confirm', 'audit']);
+    });
+
+    it('resolves before anything else: an unknown tool reaches only the audit', async () => {
+      const { registry, trace } = harness(() => 'ok');
+      await registry.call('unpublish', { page: 4 });
+      expect(trace).toEqual(['audit']);
+    });
+  });
+});
