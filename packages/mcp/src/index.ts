@@ -5,7 +5,7 @@ export { createMcpServer } from './server/create-mcp-server.js';
 export type { McpServerOptions, McpConfirmationMode } from './server/mcp-server-options.js';
 export type { McpCallInfo } from './server/mcp-call-info.js';
 export type { McpResultRenderer } from './results/mcp-result-renderer.js';
-export type { McpToolErrorCode, McpToolErrorContent } from './results/mcp-tool-error-content.js';
+export { MCP_ERROR_META_KEY, type McpToolErrorCode, type McpToolErrorContent } from './results/mcp-tool-error-content.js';
 
 export { serveStdio } from './stdio/serve-stdio.js';
 export type { StdioServeOptions } from './stdio/stdio-serve-options.js';

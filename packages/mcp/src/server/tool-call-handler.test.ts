@@ -1,4 +1,5 @@
-import { ToolContext } from '@milpa/core';
+import { ToolContext, Type, defineTool, type ConfirmationStore } from '@milpa/core';
+import { ConfirmationTokenStore } from '@milpa/tool-runtime';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../../test/support/connect-in-memory.js';
@@ -67,18 +68,24 @@ describe('ToolCallHandler', () => {
     });
 
     it('revokes the token of a declined confirmation so a later replay cannot redeem it', async () => {
-      const store: string[] = [];
-      const { client, registry, recorder } = await setUp(() => ({ action: 'decline' }));
-      const original = registry.getConfirmationStore();
-      const create = original.create.bind(original);
-      original.create = async (...args) => {
-        const token = await create(...args);
-        store.push(token.token);
-        return token;
+      const minted: string[] = [];
+      const store = new ConfirmationTokenStore();
+      const spy: ConfirmationStore = {
+        create: async (...args) => {
+          const token = await store.create(...args);
+          minted.push(token.token);
+          return token;
+        },
+        consume: (...args) => store.consume(...args),
+        isValid: (...args) => store.isValid(...args),
       };
+      const { registry, recorder } = createNotesRegistry({ confirmationStore: spy });
+      const { client, close } = await connectInMemory(registry, { context: member }, { elicitation: {} });
+      cleanups.push(close);
+      client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
       await client.callTool({ name: 'delete_note', arguments: { id: 7 } });
-      expect(store).toHaveLength(1);
-      const replay = await registry.call('delete_note', { id: 7, confirm_token: store[0] }, ToolContext.mcp('r-2', 'user:1', ['notes:write']));
+      expect(minted).toHaveLength(1);
+      const replay = await registry.call('delete_note', { id: 7, confirm_token: minted[0] }, ToolContext.mcp('r-2', 'user:1', ['notes:write']));
       expect(replay.error).toBe('Invalid or expired confirmation token');
       expect(recorder.deleted).toEqual([]);
     });
@@ -130,6 +137,28 @@ describe('ToolCallHandler', () => {
       expect(third).toMatchObject({ isError: true, structuredContent: { code: 'VALIDATION_ERROR' } });
       expect(third.content).toEqual([{ type: 'text', text: 'Invalid or expired confirmation token' }]);
       expect(recorder.deleted).toEqual([9]);
+    });
+
+    it('keeps the token flow of a tool with an outputSchema out of structuredContent, so SDK clients accept it', async () => {
+      const { registry } = createNotesRegistry();
+      registry.register(
+        defineTool({
+          name: 'archive',
+          description: 'Archive everything',
+          requiresConfirmation: true,
+          outputSchema: Type.Object({ archived: Type.Integer() }),
+          handler: () => ({ archived: 12 }),
+        }),
+      );
+      const { client, close } = await connectInMemory(registry, { context: member });
+      cleanups.push(close);
+      await client.listTools();
+      const first = await client.callTool({ name: 'archive', arguments: {} });
+      expect(first.structuredContent).toBeUndefined();
+      const details = (first._meta as Record<string, { code: string; confirm_token: string }>)['lat.milpa/error'];
+      expect(details?.code).toBe('CONFIRMATION_REQUIRED');
+      const second = await client.callTool({ name: 'archive', arguments: { confirm_token: details?.confirm_token } });
+      expect(second.structuredContent).toEqual({ archived: 12 });
     });
 
     it("uses the token flow even with an eliciting client when confirmation is 'token'", async () => {
