@@ -73,7 +73,7 @@ describe('EventDispatcher', () => {
       await dispatcher.dispatch('user.created');
 
       expect(consoleError).toHaveBeenCalledWith(
-        { event: 'user.created', error: expect.any(Error) },
+        { event: 'user.created', err: expect.any(Error) },
         '[EventDispatcher] Handler error for user.created: boom',
       );
     });
@@ -408,7 +408,7 @@ describe('EventDispatcher', () => {
       expect(later).toHaveBeenCalledTimes(1);
       expect(logger.error).toHaveBeenCalledTimes(1);
       expect(logger.error).toHaveBeenCalledWith(
-        { event: 'error.event', error },
+        { event: 'error.event', err: error },
         '[EventDispatcher] Handler error for error.event: Handler error',
       );
     });
@@ -427,7 +427,7 @@ describe('EventDispatcher', () => {
 
       expect(later).toHaveBeenCalledTimes(1);
       expect(logger.error).toHaveBeenCalledWith(
-        { event: 'cache.lookup', error: expect.any(TypeError) },
+        { event: 'cache.lookup', err: expect.any(TypeError) },
         '[EventDispatcher] Handler error for cache.lookup: cache offline',
       );
     });
@@ -461,12 +461,12 @@ describe('EventDispatcher', () => {
       expect(logger.error).toHaveBeenCalledTimes(2);
       expect(logger.error).toHaveBeenNthCalledWith(
         1,
-        { event: 'odd.throw', error: thrown },
+        { event: 'odd.throw', err: thrown },
         `[EventDispatcher] Handler error for odd.throw: ${described}`,
       );
       expect(logger.error).toHaveBeenNthCalledWith(
         2,
-        { event: 'odd.throw', error: thrown },
+        { event: 'odd.throw', err: thrown },
         `[EventDispatcher] Handler error for odd.throw: ${described}`,
       );
     });
@@ -556,7 +556,7 @@ describe('EventDispatcher', () => {
         expect(slot.hasResult()).toBe(true);
         expect(slot.getResult()).toBeNull();
         expect(logger.error).toHaveBeenCalledWith(
-          { event: 'tool.executing', error: expect.any(Error) },
+          { event: 'tool.executing', err: expect.any(Error) },
           '[EventDispatcher] Handler error for tool.executing: after deciding',
         );
       });
@@ -928,7 +928,7 @@ describe('EventDispatcher', () => {
 
       expect(() => dispatcher.notify('async.event')).not.toThrow();
       expect(logger.error).toHaveBeenCalledWith(
-        { event: 'async.event', error: failure },
+        { event: 'async.event', err: failure },
         '[EventDispatcher] Async sink error for async.event: queue full',
       );
     });
@@ -941,7 +941,7 @@ describe('EventDispatcher', () => {
       await flushAsyncWork();
 
       expect(logger.error).toHaveBeenCalledWith(
-        { event: 'async.event', error: expect.any(Error) },
+        { event: 'async.event', err: expect.any(Error) },
         '[EventDispatcher] Async sink error for async.event: broker down',
       );
     });
@@ -997,7 +997,7 @@ describe('EventDispatcher', () => {
 
       expect(later).toHaveBeenCalledTimes(1);
       expect(logger.error).toHaveBeenCalledWith(
-        { event: 'fallback.event', error: expect.any(Error) },
+        { event: 'fallback.event', err: expect.any(Error) },
         '[EventDispatcher] Handler error for fallback.event: late failure',
       );
     });

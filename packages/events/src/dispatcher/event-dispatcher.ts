@@ -316,7 +316,7 @@ export class EventDispatcher implements EventDispatcherContract {
 
   #report(prefix: string, eventName: string, error: unknown): void {
     try {
-      this.#logger.error({ event: eventName, error }, prefix + describeThrownValue(error));
+      this.#logger.error({ event: eventName, err: error }, prefix + describeThrownValue(error));
     } catch {
       // A broken logger must not turn an isolated failure into a rejected dispatch or a throwing
       // notify (DESIGN decision 1: a throwing listener never escapes ToolRegistry.call()).
