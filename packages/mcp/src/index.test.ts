@@ -33,6 +33,7 @@ describe('@milpa/mcp', () => {
           "createMcpServer",
           "serveHttp",
           "serveStdio",
+          "staticTokenAuthenticator",
         ]
       `);
     });
@@ -65,6 +66,7 @@ describe('@milpa/mcp', () => {
           "createMcpServer",
           "serveHttp",
           "serveStdio",
+          "staticTokenAuthenticator",
         ]
       `);
       expect(index).not.toMatch(/export \*/);

@@ -16,4 +16,5 @@ export type { HttpServeOptions } from './http/http-serve-options.js';
 export type { McpHttpHandle } from './http/mcp-http-handle.js';
 export type { McpAuthenticator, McpIdentity } from './http/mcp-authenticator.js';
 export { bearerAuthenticator, type BearerAuthenticatorOptions } from './http/bearer-authenticator.js';
+export { staticTokenAuthenticator } from './http/static-token-authenticator.js';
 export { McpAuthenticationError } from './http/mcp-authentication-error.js';

@@ -31,6 +31,7 @@ function textOf(content: unknown): string {
  * error (the handler may catch it).
  */
 export class McpToolCaller implements ToolCaller {
+  /** What the client declared: progress only with a progress token; logging always. */
   readonly capabilities: CallerCapabilities;
   readonly #server: Server;
   readonly #extra: McpRequestExtra;
@@ -53,6 +54,7 @@ export class McpToolCaller implements ToolCaller {
     });
   }
 
+  /** Sends `notifications/progress` with the request's token; a no-op without one or once aborted. */
   async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
     const progressToken = this.#progressToken;
     if (progressToken === undefined || this.#extra.signal.aborted) return;
@@ -62,11 +64,13 @@ export class McpToolCaller implements ToolCaller {
     await this.#notify({ method: 'notifications/progress', params });
   }
 
+  /** Sends `notifications/message` (logger: the tool's name) when `level` passes `logging/setLevel`. */
   async log(level: CallerLogLevel, data: unknown): Promise<void> {
     if (this.#extra.signal.aborted || !this.#logLevel.allows(level)) return;
     await this.#notify({ method: 'notifications/message', params: { level, logger: this.#toolName, data } });
   }
 
+  /** Sends `elicitation/create` (form mode) on the call's stream; `unsupported` when the client has no forms. */
   async elicit(request: ElicitationRequest): Promise<ElicitationOutcome> {
     if (!this.capabilities.elicitation) return { action: 'unsupported' };
     const result = await this.#server.elicitInput(
@@ -81,6 +85,7 @@ export class McpToolCaller implements ToolCaller {
     return { action: result.action };
   }
 
+  /** Sends `sampling/createMessage` on the call's stream; `unsupported` when the client cannot sample. */
   async sample(request: SamplingRequest): Promise<SamplingOutcome> {
     if (!this.capabilities.sampling) return { status: 'unsupported' };
     const params: Parameters<Server['createMessage']>[0] = {

@@ -58,6 +58,7 @@ export function bearerAuthenticator(
     try {
       authInfo = await verifier.verifyAccessToken(token);
     } catch (error) {
+      if (error instanceof McpAuthenticationError) throw error;
       if (isTokenRejection(error)) throw new McpAuthenticationError(error instanceof Error ? error.message : 'Invalid token', { cause: error });
       throw error;
     }
