@@ -143,6 +143,16 @@ function isEmptySchema(schema: JsonSchema): boolean {
   return Object.keys(schema).length === 0;
 }
 
+/** A tool name as text for messages and meta, without ever throwing (a hostile caller may pass anything). */
+function nameOf(name: unknown): string {
+  if (typeof name === 'string') return name;
+  try {
+    return String(name);
+  } catch {
+    return `[unprintable ${typeof name}]`;
+  }
+}
+
 /** The message of anything thrown, without ever throwing itself. */
 function messageOf(error: unknown): string {
   try {
@@ -439,7 +449,7 @@ export class ToolRegistry implements ToolRegistryContract {
       callContext = context === undefined ? ToolContext.cli() : ToolRegistry.#toContext(context);
     } catch (error) {
       return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, {
-        tool: typeof name === 'string' ? name : String(name),
+        tool: nameOf(name),
         took_ms: 0,
       });
     }
@@ -447,7 +457,7 @@ export class ToolRegistry implements ToolRegistryContract {
       return await this.#run(name, args, callContext, options, startedAt);
     } catch (error) {
       // Last line of containment: a fault in the pipeline itself must still be a result.
-      return this.#internalError(String(name), callContext, args, startedAt, 'pipeline', error);
+      return this.#internalError(nameOf(name), callContext, args, startedAt, 'pipeline', error);
     }
   }
 
@@ -467,7 +477,7 @@ export class ToolRegistry implements ToolRegistryContract {
     // 1. Resolve.
     const entry = typeof name === 'string' ? this.#tools.get(name) : undefined;
     if (entry === undefined) {
-      const toolName = String(name);
+      const toolName = nameOf(name);
       // Nothing ran, so took_ms is 0 by definition (seed §3 D43), not a clock reading.
       const result = ToolResult.error(`Tool not found: ${toolName}`, null, {
         ...this.#meta(toolName, context, startedAt),
