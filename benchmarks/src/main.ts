@@ -1,1 +1,116 @@
-export {};
+/**
+ * Milpa's benchmark suite: the pipeline's cost against the floor, a hand-written pipeline and the
+ * TypeScript peers, in one process and one run. Prints a table and regenerates docs/benchmarks.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { InterceptionSlot, silentLogger, type EventListener } from '@milpa/core';
+import pino from 'pino';
+import type { CallRow } from './harness/call-row.js';
+import { measureRegistration } from './harness/measure-registration.js';
+import { measureRows, type MeasureSettings } from './harness/measure-rows.js';
+import { BENCH_RESULT } from './fixtures/bench-tool.js';
+import { createMilpaSetup } from './fixtures/milpa-setup.js';
+import { describeEnvironment } from './report/environment.js';
+import { renderMarkdown } from './report/render-markdown.js';
+import { renderTerminal } from './report/render-terminal.js';
+import { buildSuiteReport } from './report/suite-report.js';
+import { createFloorRow } from './rows/floor-row.js';
+import { createHandWrittenRow } from './rows/hand-written-row.js';
+import { createMilpaRow } from './rows/milpa-row.js';
+import { createLangChainRow } from './rows/peers/langchain-row.js';
+import { createMcpSdkRow } from './rows/peers/mcp-sdk-row.js';
+import { createOpenAiAgentsRow } from './rows/peers/openai-agents-row.js';
+import { createVercelAiRow } from './rows/peers/vercel-ai-row.js';
+
+const COMMAND = 'pnpm bench';
+const SETTINGS: MeasureSettings = { batchMs: 120, warmupMs: 400, repeats: 15 };
+const REGISTRATION_TOOLS = 10_000;
+const REGISTRATION_REPEATS = 5;
+// Far above anything a run spends (a 60 s window never sees this many calls), so no row is ever throttled.
+const BUDGET = 1_000_000_000_000;
+const CACHED_VALUE = 'cached';
+
+const METHOD = [
+  `Every row makes the same call to a no-op tool (input: one required string, one integer bounded 0–100,`,
+  `additionalProperties false) with valid arguments, awaited one after another. Each row is checked once`,
+  `before timing (the expected result, and a refusal of invalid arguments), warmed up for at least`,
+  `${SETTINGS.warmupMs} ms, then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns batch`,
+  `by batch, with a full GC before each batch. Reported: the median batch in µs per call and the spread`,
+  `(fastest–slowest batch, ± half that range in % of the median); ratios are medians of this run.`,
+  `Milpa rows: \`ToolRegistry\` with an \`EventDispatcher\` (no host listeners), an \`InMemoryRateLimiter\``,
+  `whose budget (${BUDGET.toExponential(0)} per 60 s) never trips, audit on, an authenticated \`mcp\` context holding the`,
+  `tool's scope. Row 4 logs through pino at info to a stream that discards the bytes. Registration`,
+  `defines (\`defineTool\`, own TypeBox schema object and handler per tool) and registers ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools into a`,
+  `fresh registry, ${REGISTRATION_REPEATS} times; heap is measured after two full GCs, beyond the empty registry.`,
+].join('\n');
+
+function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function buildRows(): Promise<CallRow[]> {
+  const silent = createMilpaSetup({ logger: silentLogger, budget: BUDGET });
+  const discard = { write: (): void => undefined };
+  const logged = createMilpaSetup({ logger: pino({ level: 'info' }, discard), budget: BUDGET });
+  const answerFromCache: EventListener = (_eventName, payload) => {
+    const slot = payload['slot'];
+    if (InterceptionSlot.isInstance(slot)) slot.shortCircuit(CACHED_VALUE);
+  };
+  const cached = createMilpaSetup({ logger: silentLogger, budget: BUDGET, executingListeners: [answerFromCache] });
+  const noopListeners = (count: number): EventListener[] => Array.from({ length: count }, () => () => undefined);
+
+  return [
+    createFloorRow(),
+    createHandWrittenRow(BUDGET),
+    createMilpaRow({ id: '3', label: 'Milpa registry.call (silent audit)', group: 'suite', ...silent, expectedData: BENCH_RESULT }),
+    createMilpaRow({ id: '4', label: 'Milpa registry.call (pino, info, null dest)', group: 'suite', ...logged, expectedData: BENCH_RESULT }),
+    createMilpaRow({ id: '5', label: 'Milpa registry.call (cache listener answers)', group: 'suite', ...cached, expectedData: CACHED_VALUE }),
+    await createMcpSdkRow(),
+    createLangChainRow(),
+    createOpenAiAgentsRow(),
+    createVercelAiRow(),
+    ...[1_000, 10_000].map((tools) =>
+      createMilpaRow({
+        id: `T${tools}`,
+        label: `${tools.toLocaleString('en-US')} tools registered`,
+        group: 'tool-count',
+        ...createMilpaSetup({ logger: silentLogger, budget: BUDGET, extraTools: tools - 1 }),
+        expectedData: BENCH_RESULT,
+      }),
+    ),
+    ...[1, 10].map((listeners) =>
+      createMilpaRow({
+        id: `L${listeners}`,
+        label: `${listeners} host listener${listeners === 1 ? '' : 's'}`,
+        group: 'listener-count',
+        ...createMilpaSetup({ logger: silentLogger, budget: BUDGET, executedListeners: noopListeners(listeners) }),
+        expectedData: BENCH_RESULT,
+      }),
+    ),
+  ];
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const environment = describeEnvironment();
+  const rows = await buildRows();
+  const measurements = await measureRows(rows, SETTINGS, progress);
+  progress(`registering ${REGISTRATION_TOOLS} tools × ${REGISTRATION_REPEATS}`);
+  const registration = measureRegistration(REGISTRATION_TOOLS, REGISTRATION_REPEATS);
+  const report = buildSuiteReport(environment, METHOD, measurements, registration);
+
+  process.stdout.write(`${renderTerminal(report)}\n`);
+  const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+  mkdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)), { recursive: true });
+  writeFileSync(target, renderMarkdown(report, COMMAND));
+  progress(`wrote ${target} in ${((performance.now() - startedAt) / 1000).toFixed(0)} s total`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

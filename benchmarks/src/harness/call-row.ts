@@ -1,0 +1,19 @@
+/** Which table section a timed row belongs to. */
+export type RowGroup = 'suite' | 'tool-count' | 'listener-count';
+
+/**
+ * One timed row: something that makes the same call `n` times in a loop of its own (so every row
+ * keeps its own inline caches), plus a correctness check run once before any timing.
+ */
+export interface CallRow {
+  /** Short id shown in the table (`1` … `9`, `T1000`, `L10`). */
+  readonly id: string;
+  /** What is measured, in a few words. */
+  readonly label: string;
+  /** The table section. */
+  readonly group: RowGroup;
+  /** Throws when one call does not produce the expected result (or an invalid call is not refused). */
+  readonly check: () => Promise<void>;
+  /** Makes `n` sequential calls, awaiting each. */
+  readonly batch: (n: number) => Promise<void>;
+}

@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** Where and with what the suite ran. */
+export interface Environment {
+  /** CPU model and logical core count. */
+  readonly machine: string;
+  /** OS and kernel. */
+  readonly os: string;
+  /** Total memory. */
+  readonly memory: string;
+  /** `process.version`. */
+  readonly node: string;
+  /** ISO date and time of the run. */
+  readonly date: string;
+  /** The repository commit measured (with `+dirty` when the tree had changes). */
+  readonly commit: string;
+  /** Package name → version, for Milpa's packages and every peer. */
+  readonly packages: Readonly<Record<string, string>>;
+}
+
+const BENCHMARKS_ROOT = new URL('../../', import.meta.url);
+
+const PEER_PACKAGES = ['@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'ai', 'zod', 'ajv', 'pino', 'tsx'] as const;
+const MILPA_PACKAGES = ['core', 'events', 'tool-runtime'] as const;
+
+function versionAt(url: URL): string {
+  try {
+    const manifest = JSON.parse(readFileSync(url, 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function gitCommit(): string {
+  try {
+    const cwd = new URL('../', BENCHMARKS_ROOT);
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'packages', 'benchmarks'], { cwd, encoding: 'utf8' });
+    return status.trim() === '' ? hash : `${hash}+dirty`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Describes the machine, the runtime and the measured package versions. */
+export function describeEnvironment(): Environment {
+  const cpus = os.cpus();
+  const packages: Record<string, string> = {};
+  for (const name of MILPA_PACKAGES) {
+    packages[`@milpa/${name}`] = versionAt(new URL(`../packages/${name}/package.json`, BENCHMARKS_ROOT));
+  }
+  for (const name of PEER_PACKAGES) packages[name] = versionAt(new URL(`node_modules/${name}/package.json`, BENCHMARKS_ROOT));
+  return {
+    machine: `${cpus[0]?.model.trim() ?? 'unknown CPU'} × ${cpus.length} logical cores`,
+    os: `${os.type()} ${os.release()} (${os.arch()})`,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    packages,
+  };
+}

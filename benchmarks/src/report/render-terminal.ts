@@ -1,0 +1,29 @@
+import type { ReportLine, SuiteReport } from './suite-report.js';
+
+const HEADERS: readonly string[] = ['#', 'row', 'median', 'spread (min–max)', '× floor', '× hand-written'];
+
+function cells(line: ReportLine): string[] {
+  return [line.id, line.label, line.median, line.spread, line.vsFloor, line.vsHandWritten];
+}
+
+/** The report as fixed-width text for the terminal. */
+export function renderTerminal(report: SuiteReport): string {
+  const all = report.sections.flatMap((section) => section.lines.map(cells));
+  const widths = HEADERS.map((header, column) => Math.max(header.length, ...all.map((row) => row[column]!.length)));
+  const format = (row: readonly string[]): string =>
+    row.map((cell, column) => (column >= 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ');
+  const out: string[] = [];
+  const { environment } = report;
+  out.push(`Milpa benchmarks — ${environment.date}`);
+  out.push(`${environment.machine}, ${environment.memory}, ${environment.os}, Node ${environment.node}, commit ${environment.commit}`);
+  out.push(report.method, '');
+  for (const section of report.sections) {
+    out.push(section.title);
+    out.push(format(HEADERS), widths.map((width) => '-'.repeat(width)).join('  '));
+    for (const line of section.lines) out.push(format(cells(line)));
+    out.push('');
+  }
+  out.push('Targets');
+  for (const verdict of report.targets) out.push(`  ${verdict.met ? 'MET   ' : 'MISSED'}  ${verdict.target}: ${verdict.measured}`);
+  return out.join('\n');
+}
