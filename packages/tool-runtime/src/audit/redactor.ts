@@ -24,6 +24,11 @@ export const DEFAULT_SENSITIVE_FIELDS: readonly string[] = Object.freeze([
 
 /** Deeper structures are cut off (and the cut-off part never logged): logs need no more, and a hostile payload cannot exhaust the stack. */
 const MAX_DEPTH = 32;
+/**
+ * Objects one copy may hold before the rest is cut off the same way: one object reused under two
+ * keys, n levels deep, is reached through 2^n paths, and a copy of each would never finish.
+ */
+const MAX_COPIED_OBJECTS = 10_000;
 const CONTEXT_KEY = '_ctx';
 const NO_SCHEMAS: readonly object[] = Object.freeze([]);
 
@@ -108,6 +113,8 @@ function escapeRegExp(text: string): string {
  */
 export class Redactor {
   readonly #fields = new Set<string>();
+  /** Objects the running `redact()` may still copy. */
+  #copiesLeft = 0;
 
   /** @param fields The sensitive names; default {@link DEFAULT_SENSITIVE_FIELDS}. */
   constructor(fields: readonly string[] = DEFAULT_SENSITIVE_FIELDS) {
@@ -135,10 +142,12 @@ export class Redactor {
 
   /**
    * A deep copy of `value` with every secret replaced by {@link REDACTED} and `_ctx` dropped. Cycles
-   * become `'[Circular]'`, structures deeper than 32 levels `'[Truncated]'`, unreadable fields
-   * `'[Unreadable]'`. Never throws (if copying fails, the whole value is redacted).
+   * become `'[Circular]'`, structures deeper than 32 levels (or past the first 10,000 objects)
+   * `'[Truncated]'`, unreadable fields `'[Unreadable]'`. Never throws (if copying fails, the whole
+   * value is redacted).
    */
   redact(value: unknown, schema: JsonSchema | TSchema | null = null): unknown {
+    this.#copiesLeft = MAX_COPIED_OBJECTS;
     try {
       return this.#copy(value, schemasOf(schema), 0, new Set());
     } catch {
@@ -203,8 +212,9 @@ export class Redactor {
     }
     if (value === null) return null;
     const object = value as object;
-    if (depth >= MAX_DEPTH) return '[Truncated]';
+    if (depth >= MAX_DEPTH || this.#copiesLeft <= 0) return '[Truncated]';
     if (ancestors.has(object)) return '[Circular]';
+    this.#copiesLeft -= 1;
     if (object instanceof Date) return Number.isNaN(object.getTime()) ? null : object.toISOString();
     if (ArrayBuffer.isView(object) || object instanceof ArrayBuffer) return `[Binary ${object.byteLength} bytes]`;
 
