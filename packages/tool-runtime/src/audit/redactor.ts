@@ -29,8 +29,18 @@ const MAX_DEPTH = 32;
  * keys, n levels deep, is reached through 2^n paths, and a copy of each would never finish.
  */
 const MAX_COPIED_OBJECTS = 10_000;
+/** Steps a secret collection may take under a schema before it drops the schema: only a cyclic schema object (which no registry compiles) gets near it. */
+const MAX_SCHEMA_STEPS = 1_000_000;
 const CONTEXT_KEY = '_ctx';
 const NO_SCHEMAS: readonly object[] = Object.freeze([]);
+
+/** One value waiting in the secret collection's walk. */
+interface CollectStep {
+  readonly value: unknown;
+  readonly schemas: readonly object[];
+  /** True when the value sits under a secret field: every string and number in it is a secret. */
+  readonly secret: boolean;
+}
 
 function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, '');
@@ -162,7 +172,7 @@ export class Redactor {
   collectSecrets(value: unknown, schema: JsonSchema | TSchema | null = null): string[] {
     const secrets = new Set<string>();
     try {
-      this.#collect(value, schemasOf(schema), 0, new Set(), false, secrets);
+      this.#collect(value, schemasOf(schema), secrets);
     } catch {
       // Whatever was collected before the failure is still worth scrubbing.
     }
@@ -254,43 +264,59 @@ export class Redactor {
     }
   }
 
-  #collect(
-    value: unknown,
-    schemas: readonly object[],
-    depth: number,
-    ancestors: Set<object>,
-    secret: boolean,
-    into: Set<string>,
-  ): void {
-    if (secret && (typeof value === 'string' || typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value)))) {
-      const text = String(value);
-      if (text !== '') into.add(text);
-      return;
-    }
-    if (!isObject(value) || depth >= MAX_DEPTH || ancestors.has(value)) return;
-    ancestors.add(value);
-    try {
-      if (Array.isArray(value) || value instanceof Set) {
-        [...value].forEach((item, index) => this.#collect(item, itemSchemas(schemas, index), depth + 1, ancestors, secret, into));
-        return;
+  /**
+   * Walks `root` without recursion and without a depth limit: a handler's error may quote arguments
+   * nested deeper than the copy's cut-off, and their secrets must still be scrubbed from it. Where
+   * no schema applies, an object is walked at most once as secret and once as not (all that decides
+   * what it yields), so cycles end and shared references cannot make the walk exponential. Schema
+   * levels are finite, so a walk under a schema ends too; a cyclic schema object loses its schema
+   * after {@link MAX_SCHEMA_STEPS} steps rather than looping.
+   */
+  #collect(root: unknown, rootSchemas: readonly object[], into: Set<string>): void {
+    const walked = { secret: new Set<object>(), plain: new Set<object>() };
+    const pending: CollectStep[] = [{ value: root, schemas: rootSchemas, secret: false }];
+    let schemaSteps = 0;
+    for (let step = pending.pop(); step !== undefined; step = pending.pop()) {
+      const { value, secret } = step;
+      if (secret && (typeof value === 'string' || typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value)))) {
+        const text = String(value);
+        if (text !== '') into.add(text);
+        continue;
       }
-      const entries: [string, unknown][] = value instanceof Map ? [...value].map(([key, inner]) => [String(key), inner]) : [];
-      if (!(value instanceof Map)) {
-        for (const key of Object.keys(value)) {
-          try {
-            entries.push([key, value[key]]);
-          } catch {
-            // An unreadable field holds nothing we could scrub.
+      if (!isObject(value)) continue;
+      let schemas = step.schemas;
+      if (schemas.length > 0 && ++schemaSteps > MAX_SCHEMA_STEPS) schemas = NO_SCHEMAS;
+      if (schemas.length === 0) {
+        const seen = secret ? walked.secret : walked.plain;
+        if (seen.has(value)) continue;
+        seen.add(value);
+      }
+      try {
+        const children: CollectStep[] = [];
+        if (Array.isArray(value) || value instanceof Set) {
+          let index = 0;
+          for (const item of value) children.push({ value: item, schemas: itemSchemas(schemas, index++), secret });
+        } else {
+          const entries: [string, unknown][] = value instanceof Map ? [...value].map(([key, inner]) => [String(key), inner]) : [];
+          if (!(value instanceof Map)) {
+            for (const key of Object.keys(value)) {
+              try {
+                entries.push([key, value[key]]);
+              } catch {
+                // An unreadable field holds nothing we could scrub.
+              }
+            }
+          }
+          for (const [key, inner] of entries) {
+            const childSchemas = propertySchemas(schemas, key);
+            children.push({ value: inner, schemas: childSchemas, secret: secret || this.isSensitiveKey(key) || isSecretSchema(childSchemas) });
           }
         }
+        // Reversed onto the stack, so values are met in document order.
+        for (let index = children.length - 1; index >= 0; index -= 1) pending.push(children[index]!);
+      } catch {
+        // A container that cannot be listed (a throwing iterator) holds nothing we could scrub; the rest still counts.
       }
-      for (const [key, inner] of entries) {
-        const childSchemas = propertySchemas(schemas, key);
-        const childSecret = secret || this.isSensitiveKey(key) || isSecretSchema(childSchemas);
-        this.#collect(inner, childSchemas, depth + 1, ancestors, childSecret, into);
-      }
-    } finally {
-      ancestors.delete(value);
     }
   }
 }
