@@ -41,6 +41,7 @@ import { rateLimitKey } from '../rate-limiting/rate-limit-key.js';
 import { SchemaValidator, type CompiledValidator } from '../validation/schema-validator.js';
 import type { ValidationResult } from '../validation/validation-result.js';
 import { describeActionSummary } from './action-summary.js';
+import { planArgs } from './plan-args.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
 import { ToolInvocationState } from './tool-invocation-state.js';
 
@@ -563,7 +564,7 @@ export class ToolRegistry implements ToolRegistryContract {
             scopes_required: tool.scopes,
             timeout: tool.timeoutMs / 1000,
             timeout_ms: tool.timeoutMs,
-            args,
+            args: planArgs(args, this.#audit.redactor, tool.inputSchema),
           },
         },
         null,
