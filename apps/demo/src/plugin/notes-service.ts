@@ -1,0 +1,135 @@
+import { ToolResult, Type, tool } from '@milpa/core';
+
+/** A note kept by the {@link NotesService}. */
+export interface Note {
+  /** Sequential id, from 1. */
+  readonly id: number;
+  /** One-line title. */
+  readonly title: string;
+  /** Free text; may be empty. */
+  readonly body: string;
+  /** Labels. */
+  readonly tags: readonly string[];
+  /** A pinned note is protected: the demo's veto listener refuses to let it be deleted. */
+  readonly pinned: boolean;
+}
+
+/** Notes per page when the caller does not say. */
+const DEFAULT_PER_PAGE = 3;
+
+/** The notes every demo registry starts with, so the tour's output is the same on every run. */
+const SEED_NOTES: readonly Omit<Note, 'id'>[] = [
+  { title: 'Plant the milpa', body: 'Maize, beans and squash share one plot.', tags: ['field'], pinned: true },
+  { title: 'Sow beans beside the maize', body: 'The stalks are their trellis.', tags: ['beans'], pinned: false },
+  { title: 'Squash shades the soil', body: 'Broad leaves keep the weeds down.', tags: ['squash'], pinned: false },
+  { title: 'Save seed from the best ears', body: 'Keep the seed dry until spring.', tags: ['maize', 'seed'], pinned: false },
+  { title: 'Harvest before the rains', body: 'Dry the ears in the sun.', tags: ['harvest'], pinned: false },
+];
+
+const listInput = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number, from 1.' })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, description: 'Notes per page (at most 3; larger values are clamped).' })),
+});
+
+const idInput = Type.Object({ id: Type.Integer({ minimum: 1, description: 'The note id.' }) });
+
+const createInput = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 80, description: 'One-line title.' }),
+    body: Type.Optional(Type.String({ maxLength: 500, description: 'Free text.' })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 20 }), { maxItems: 5, description: 'Up to five labels.' })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * An in-memory notes service whose methods are tools, declared with the `@tool` decorator:
+ * `list_notes` (paginated, with clamps), `get_note`, `create_note` and the mutating `delete_note`.
+ * Each instance starts with the same five notes (note 1 is pinned).
+ *
+ * @example
+ * for (const definition of readDeclaredTools(new NotesService())) registry.register(definition);
+ */
+export class NotesService {
+  readonly #notes = new Map<number, Note>();
+  #nextId = 1;
+
+  /** Starts with the five seed notes. */
+  constructor() {
+    for (const note of SEED_NOTES) this.#add(note);
+  }
+
+  /** The number of notes held. */
+  get size(): number {
+    return this.#notes.size;
+  }
+
+  /** The note with `id`, or null. */
+  find(id: number): Note | null {
+    return this.#notes.get(id) ?? null;
+  }
+
+  /** True when note `id` exists and is pinned. */
+  isPinned(id: unknown): boolean {
+    return typeof id === 'number' && this.#notes.get(id)?.pinned === true;
+  }
+
+  @tool({
+    name: 'list_notes',
+    description: 'List the saved notes, a page at a time.',
+    input: listInput,
+    scopes: ['notes:read'],
+    // Clamps coerce before validation: per_page 50 becomes 3 instead of an error.
+    clamps: { page: [1, 1000], per_page: [1, DEFAULT_PER_PAGE] },
+  })
+  listNotes({ page = 1, per_page: perPage = DEFAULT_PER_PAGE }: { page?: number; per_page?: number }): ToolResult {
+    const all = [...this.#notes.values()];
+    const items = all.slice((page - 1) * perPage, page * perPage).map(({ id, title, pinned }) => ({ id, title, pinned }));
+    return ToolResult.paginated(items, page, all.length, perPage, 'Notes');
+  }
+
+  @tool({
+    name: 'get_note',
+    description: 'Show one note by id.',
+    input: idInput,
+    scopes: ['notes:read'],
+  })
+  getNote({ id }: { id: number }): ToolResult {
+    const note = this.#notes.get(id);
+    if (note === undefined) return ToolResult.failure('NOT_FOUND', `No note with id ${id}.`, { field: 'id' });
+    return ToolResult.detail(note, 'Note', note.title, ['delete_note']);
+  }
+
+  @tool({
+    name: 'create_note',
+    description: 'Save a new note.',
+    input: createInput,
+    scopes: ['notes:write'],
+    mutating: true,
+  })
+  createNote({ title, body = '', tags = [] }: { title: string; body?: string; tags?: string[] }): ToolResult {
+    const note = this.#add({ title, body, tags, pinned: false });
+    return ToolResult.detail(note, 'Note', `Note #${note.id} created`);
+  }
+
+  @tool({
+    name: 'delete_note',
+    description: 'Delete a note by id (pinned notes are protected).',
+    input: idInput,
+    scopes: ['notes:write'],
+    mutating: true,
+  })
+  deleteNote({ id }: { id: number }): ToolResult {
+    const note = this.#notes.get(id);
+    if (note === undefined) return ToolResult.failure('NOT_FOUND', `No note with id ${id}.`, { field: 'id' });
+    this.#notes.delete(id);
+    return ToolResult.success({ deleted: id, title: note.title }, `Note #${id} deleted`);
+  }
+
+  #add(fields: Omit<Note, 'id'>): Note {
+    const note: Note = Object.freeze({ ...fields, id: this.#nextId, tags: Object.freeze([...fields.tags]) });
+    this.#nextId += 1;
+    this.#notes.set(note.id, note);
+    return note;
+  }
+}

@@ -1,0 +1,105 @@
+import { EventDispatcher } from '@milpa/events';
+import {
+  CliRenderer,
+  DefaultRenderer,
+  InMemoryRateLimiter,
+  RendererRegistry,
+  ToolRegistry,
+  type RateLimitSettings,
+} from '@milpa/tool-runtime';
+import { HumanVerifier, VerificationTool } from '@milpa/verification';
+import { LookupCache } from '../listeners/lookup-cache.js';
+import { PinnedNoteGuard } from '../listeners/pinned-note-guard.js';
+import { MemoryLogger, type LogEntry } from '../logging/memory-logger.js';
+import { CropAlmanac } from '../plugin/crop-almanac.js';
+import { DemoToolProvider } from '../plugin/demo-tool-provider.js';
+import { DigestMailer } from '../plugin/digest-mailer.js';
+import { NotesService } from '../plugin/notes-service.js';
+import { ReportDesk } from '../plugin/report-desk.js';
+
+/**
+ * The demo's deliberately small rate budget, so the tour can trip it: 5 tokens per caller and tool
+ * per minute, a read costs 1 and a mutating call 2.
+ */
+export const DEMO_RATE_LIMIT: RateLimitSettings = Object.freeze({ windowSeconds: 60, maxTokens: 5, cost: 1, mutatingCost: 2 });
+
+/** The scope a caller needs to resolve a verification (the policy dividend). */
+export const REVIEWER_SCOPE = 'verification:resolve';
+
+/** Options of {@link createDemoRuntime}. */
+export interface DemoRuntimeOptions {
+  /** Tint CLI-rendered results with ANSI colours; default false. */
+  readonly color?: boolean;
+  /** The rate budget; default {@link DEMO_RATE_LIMIT}. */
+  readonly rateLimit?: RateLimitSettings;
+  /** Receives every log line as it is written (e.g. to stream audit lines to stderr). */
+  readonly onLog?: (entry: LogEntry) => void;
+}
+
+/** A demo registry wired the way a host wires one, with handles on every part the tour shows. */
+export interface DemoRuntime {
+  /** The governed registry holding the demo tools. */
+  readonly registry: ToolRegistry;
+  /** The event dispatcher shared by the registry, the verifier and the listeners. */
+  readonly dispatcher: EventDispatcher;
+  /** Where the registry's audit lines and warnings go. */
+  readonly logger: MemoryLogger;
+  /** `CliRenderer` for `cli`, `DefaultRenderer` for every other channel. */
+  readonly renderers: RendererRegistry;
+  /** The plugin that contributed the tools. */
+  readonly provider: DemoToolProvider;
+  /** The notes behind the notes tools. */
+  readonly notes: NotesService;
+  /** The almanac behind `lookup_crop`. */
+  readonly almanac: CropAlmanac;
+  /** The desk behind `publish_report`. */
+  readonly reports: ReportDesk;
+  /** The simulated mail provider behind `send_digest`. */
+  readonly mailer: DigestMailer;
+  /** The verifier behind the two verification tools. */
+  readonly verifier: HumanVerifier;
+  /** The `tool.executing` cache in front of `lookup_crop`. */
+  readonly cache: LookupCache;
+  /** The `tool.executing` veto protecting pinned notes. */
+  readonly guard: PinnedNoteGuard;
+}
+
+/**
+ * Builds the demo registry exactly as a host would: a logger, an `EventDispatcher`, an
+ * `InMemoryRateLimiter` with a small budget, the demo plugin's tools, the verification tools
+ * (resolving needs `verification:resolve`), a cache and a veto listener, and the renderers. The
+ * tour, the CLI, the MCP server and the tests all start here. Every call makes a fresh,
+ * independent runtime with the same seed data.
+ *
+ * @example
+ * const demo = await createDemoRuntime({ color: process.stdout.isTTY });
+ * const result = await demo.registry.call('list_notes', {}, ToolContext.cli());
+ * process.stdout.write(demo.renderers.render(result, ToolContext.cli()));
+ */
+export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promise<DemoRuntime> {
+  const logger = new MemoryLogger(options.onLog === undefined ? {} : { onEntry: options.onLog });
+  const dispatcher = new EventDispatcher({ logger });
+  const registry = new ToolRegistry({
+    logger,
+    dispatcher,
+    rateLimiter: new InMemoryRateLimiter(),
+    rateLimit: options.rateLimit ?? DEMO_RATE_LIMIT,
+  });
+
+  const notes = new NotesService();
+  const almanac = new CropAlmanac();
+  const reports = new ReportDesk(dispatcher);
+  const mailer = new DigestMailer(() => notes.size);
+  const verifier = new HumanVerifier({ dispatcher });
+  const verification = new VerificationTool(verifier, { resolveScopes: [REVIEWER_SCOPE] });
+  const provider = new DemoToolProvider({ notes, almanac, reports, mailer, verification });
+  await provider.registerTools(registry);
+
+  const guard = new PinnedNoteGuard(notes).attach(dispatcher);
+  const cache = new LookupCache(['lookup_crop']).attach(dispatcher);
+  const renderers = new RendererRegistry()
+    .addRenderer(new CliRenderer({ color: options.color ?? false }))
+    .setDefaultRenderer(new DefaultRenderer());
+
+  return { registry, dispatcher, logger, renderers, provider, notes, almanac, reports, mailer, verifier, cache, guard };
+}

@@ -1,0 +1,178 @@
+import { ToolContext, type ToolResult } from '@milpa/core';
+import { formatPlan } from '../output/format-plan.js';
+import { createTerminalStyle } from '../output/terminal-style.js';
+import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime, type DemoRuntime } from '../runtime/create-demo-runtime.js';
+import { ReportDesk } from '../plugin/report-desk.js';
+import { TourWriter } from './tour-writer.js';
+
+/** Options of {@link runTour}. */
+export interface TourOptions {
+  /** Where the transcript goes. */
+  readonly write: (text: string) => void;
+  /** Colour the transcript with ANSI codes; default false. */
+  readonly color?: boolean;
+}
+
+/** Durations vary from run to run; the transcript shows `…ms` instead. */
+const AUDIT_DURATION = / \| \d+ms \| /g;
+
+/**
+ * An audit line with its duration replaced by `…ms`, so the tour's transcript is stable.
+ *
+ * @example
+ * stableAuditLine('[ToolAudit] r1 | cli | list_notes | cli | 3ms | OK | args={}');
+ * // '[ToolAudit] r1 | cli | list_notes | cli | …ms | OK | args={}'
+ */
+export function stableAuditLine(line: string): string {
+  return line.replace(AUDIT_DURATION, ' | …ms | ');
+}
+
+/**
+ * The guided tour: a fresh demo runtime, then one short scene per property of the pipeline —
+ * success, validation, require_auth, scopes, telegram confirmation, plan mode, the cache and the
+ * denied caller it never sees, a veto, the rate limit, request → resolve verification with the
+ * policy dividend, a redacted secret, the audit trail and an inspection plan. Every call is real;
+ * request ids are fixed and volatile values are masked, so the transcript is the same on every run.
+ * Nothing touches the network.
+ *
+ * @example
+ * await runTour({ write: (text) => process.stdout.write(text), color: process.stdout.isTTY });
+ */
+export async function runTour(options: TourOptions): Promise<void> {
+  const demo = await createDemoRuntime({ color: options.color ?? false });
+  const style = createTerminalStyle(options.color ?? false);
+  const out = new TourWriter(options.write, style, demo.renderers);
+  const { registry, notes, almanac, cache, guard } = demo;
+
+  let sequence = 0;
+  const nextId = (): string => `tour-${String(++sequence).padStart(2, '0')}`;
+  const as = {
+    cli: () => ToolContext.cli(nextId()),
+    anonymousMcp: () => ToolContext.mcp(nextId(), null, []),
+    mcp: (principal: string, scopes: readonly string[]) => ToolContext.mcp(nextId(), principal, scopes),
+    telegram: (principal: string) =>
+      ToolContext.telegram(4242, principal).with({ requestId: nextId(), scopes: ['notes:read', 'notes:write'] }),
+  };
+  const run = async (name: string, args: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolResult> => {
+    out.call(name, args, context);
+    const result = await registry.call(name, args, context);
+    out.result(result, context);
+    return result;
+  };
+
+  writeIntro(out, demo);
+
+  out.section(1, 'A call from the terminal', 'The local operator (cli: principal cli, scopes *) lists the notes, asking for 50 per page.');
+  await run('list_notes', { per_page: 50 }, as.cli());
+  out.note('per_page 50 was clamped to 3 before validation: clamps coerce, schema bounds reject.');
+
+  out.section(2, 'Validation names the field', 'A note without its required title never reaches the handler.');
+  const invalid = await run('create_note', { body: 'Rotate the plot next year' }, as.cli());
+  for (const error of (invalid.meta['errors'] as readonly { path: string; message: string }[] | undefined) ?? []) {
+    out.note(`meta.errors → field '${error.path}': ${error.message}`);
+  }
+
+  out.section(3, 'mcp requires a principal', 'An MCP caller that never authenticated asks for the notes.');
+  await run('list_notes', {}, as.anonymousMcp());
+
+  out.section(4, 'A scope denial names the missing scope', 'agent:reader may read notes, not delete them.');
+  await run('delete_note', { id: 3 }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
+
+  out.section(5, 'Telegram confirms mutating tools', "The telegram channel policy asks before any mutating tool runs, even one that doesn't ask itself.");
+  const anaAsks = as.telegram('tg:ana');
+  out.call('delete_note', { id: 3 }, anaAsks);
+  const ask = await registry.call('delete_note', { id: 3 }, anaAsks);
+  out.mask(ask.getConfirmToken(), 'confirm_token');
+  out.mask(readString(ask.data, 'expires_at'), 'expires_at');
+  out.result(ask, anaAsks);
+  const token = ask.getConfirmToken() ?? '';
+  await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:eve'));
+  out.note('The token is bound to the principal and channel that asked: tg:eve cannot redeem it.');
+  await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:ana'));
+  out.note(`tg:ana's replay ran the first call's arguments. Notes left: ${notes.size}.`);
+
+  out.section(6, 'Plan mode: checked, not executed', 'The same pipeline runs up to the point of execution, then returns the plan.');
+  await run('create_note', { title: 'Rotate the plot' }, as.cli().asPlan());
+  out.note(`Validated, authorized and rate-limited for real; nothing was created. Notes: still ${notes.size}.`);
+
+  out.section(7, 'A cache answers repeat lookups', 'A tool.executing listener short-circuits a lookup it has seen before.');
+  await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
+  await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
+  out.note(`Almanac consulted ${almanac.lookups} time(s); cache hits: ${cache.hits}; cache listener ran ${cache.invocations} time(s).`);
+  const seenBefore = cache.invocations;
+  await run('lookup_crop', { name: 'maize' }, as.mcp('agent:guest', ['notes:read']));
+  out.note(`Denied before tool.executing: the cache listener still ran ${cache.invocations} time(s) (was ${seenBefore}). A cache can never stand in for a refused call.`);
+
+  out.section(8, 'A listener vetoes', 'A guard on tool.executing protects pinned notes, even from the all-powerful cli.');
+  await run('delete_note', { id: 1 }, as.cli());
+  out.note(`The handler never ran; vetoes so far: ${guard.vetoes}. Note 1 is still there: ${notes.find(1) === null ? 'no' : 'yes'}.`);
+
+  out.section(
+    9,
+    'The rate limit trips',
+    `Budget: ${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s per channel:principal:tool; a read costs ${DEMO_RATE_LIMIT.cost}, a mutating call ${DEMO_RATE_LIMIT.mutatingCost}.`,
+  );
+  const budget = DEMO_RATE_LIMIT.maxTokens ?? 5;
+  const outcomes: string[] = [];
+  for (let call = 1; call <= budget; call += 1) {
+    const result = await registry.call('list_notes', {}, as.mcp('agent:scraper', ['notes:read']));
+    outcomes.push(result.success ? '✓' : '✗');
+  }
+  out.line(`agent:scraper lists the notes ${budget} times: ${outcomes.join(' ')}`);
+  await run('list_notes', {}, as.mcp('agent:scraper', ['notes:read']));
+
+  out.section(10, 'Human verification gates a publication', 'publish_report needs a granted verification; the worker may ask for one, only a reviewer may grant it.');
+  const worker = (): ToolContext => as.mcp('agent:worker', ['reports:publish']);
+  const subject = ReportDesk.subjectOf('q3-harvest');
+  await run('publish_report', { report_id: 'q3-harvest' }, worker());
+  await run('request_verification', { subject, request_id: 'verif-q3' }, worker());
+  out.note('The policy dividend: request_verification is open, resolve_verification needs a scope the worker lacks.');
+  await run('resolve_verification', { request_id: 'verif-q3', decision: 'grant', principal: 'agent:worker' }, worker());
+  await run('resolve_verification', { request_id: 'verif-q3', decision: 'grant', principal: 'agent:reviewer' }, as.mcp('agent:reviewer', [REVIEWER_SCOPE]));
+  out.note('verification.granted reached the report desk, a plugin listening on the same dispatcher.');
+  await run('publish_report', { report_id: 'q3-harvest' }, worker());
+
+  out.section(11, 'A secret stays out of the logs', 'send_digest takes an API key; the (offline) mail provider sees it, the audit trail does not.');
+  await run('send_digest', { to: 'ana@example.com', api_key: 'sk-demo-7f3a9c21' }, as.cli());
+
+  out.section(12, 'The audit trail', 'Every call above, refusals included, left one line (durations shown as …ms):');
+  for (const line of demo.logger.auditLines()) out.raw(`    ${style.dim(stableAuditLine(line))}\n`);
+  out.note("The api_key is ***REDACTED***; the structured record of each line goes to the logger's context.");
+
+  out.section(13, 'Inspect before you call', "The InvocationPlan of delete_note for an anonymous mcp caller: what would run, and why. Nothing executes.");
+  const plan = registry.inspect('delete_note', ToolContext.mcp('tour-inspect', null, []));
+  if (plan !== null) out.raw(indent(formatPlan(plan, style, { sources: false })));
+  out.note('With every source: pnpm demo inspect delete_note --channel mcp   (add --json for the whole plan)');
+
+  out.raw(`\n${style.bold('Next')}\n`);
+  out.line('pnpm demo list                                              the tools, their scopes and flags');
+  out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
+  out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
+  out.line('pnpm demo mcp                                               serve the demo registry over MCP (stdio)');
+}
+
+function readString(data: unknown, key: string): string | null {
+  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' ? value : null;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '' : `  ${line}`))
+    .join('\n');
+}
+
+function writeIntro(out: TourWriter, demo: DemoRuntime): void {
+  const { style } = out;
+  const names = demo.registry.getToolDefinitions().map((definition) => definition.name);
+  out.raw(`${style.bold('Milpa tour')} ${style.dim('— one registry; every call, whoever makes it, runs the same governed pipeline')}\n`);
+  out.line(style.dim('plugin → capability → tool → verification → event → result'));
+  out.line();
+  out.line(`The demo plugin registered ${names.length} tools: ${names.join(', ')}.`);
+  out.line(
+    `Wiring: a logger, an EventDispatcher, an InMemoryRateLimiter (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
+      'a HumanVerifier, a cache and a veto listener; CliRenderer for cli, DefaultRenderer elsewhere.',
+  );
+  out.line(style.dim('Request ids are fixed and confirm tokens, expiry times and durations print as ‹…›, so every run reads the same.'));
+}
