@@ -69,15 +69,11 @@ describe('ToolRegistry', () => {
           fc.array(fc.record({ id: fc.integer({ min: 0, max: 10 }), note: fc.string({ maxLength: 5 }) }), { minLength: 2, maxLength: 40 }),
           async (scheduler, context, id, replays) => {
             const { registry, runs } = confirmRegistry(scheduledStore(new ConfirmationTokenStore(), (value) => scheduler.schedule(Promise.resolve(value))));
-            const asking = registry.call('delete_note', { id }, context);
-            await scheduler.waitAll();
-            const token = (await asking).getConfirmToken();
+            const token = (await scheduler.waitFor(registry.call('delete_note', { id }, context))).getConfirmToken();
             expect(token).toMatch(/^[0-9a-f]{32}$/);
 
             const racing = replays.map((args) => registry.call('delete_note', { ...args, confirm_token: token }, context));
-            const all = Promise.all(racing);
-            await scheduler.waitAll();
-            const results = await settleWithin(all, 5_000, 'the replays');
+            const results = await settleWithin(scheduler.waitFor(Promise.all(racing)), 5_000, 'the replays');
 
             expect(results.filter((result) => result.success)).toHaveLength(1);
             expect(runs).toEqual([{ tool: 'delete_note', args: { id } }]);
