@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { serveHttp, serveStdio } from '@milpa/mcp';
+import { serveHttp, serveStdio, staticTokenAuthenticator } from '@milpa/mcp';
 import { DemoUsageError } from '../cli/demo-usage-error.js';
 import type { CliIo } from '../cli/cli-io.js';
 import { createDemoRuntime } from '../runtime/create-demo-runtime.js';
-import { staticTokenAuthenticator } from './static-token-authenticator.js';
 
 /** Options of {@link serveDemoMcp}. */
 export interface ServeDemoMcpOptions {
@@ -66,6 +65,7 @@ export async function serveDemoMcp(options: ServeDemoMcpOptions, io: CliIo): Pro
   }
 
   const token = options.token ?? io.env['MILPA_DEMO_MCP_TOKEN'] ?? randomBytes(24).toString('hex');
+  if (token.trim() === '') throw new DemoUsageError('the bearer token must not be empty', 'pass --token <token>, or omit it for a random one', 'INVALID_OPTION');
   const principal = options.actor ?? 'agent:mcp-client';
   const scopes = options.scopes ?? [...new Set(demo.registry.getToolDefinitions().flatMap((definition) => definition.scopes))];
   let handle;
@@ -75,7 +75,7 @@ export async function serveDemoMcp(options: ServeDemoMcpOptions, io: CliIo): Pro
       instructions,
       port: options.httpPort,
       host: options.host ?? '127.0.0.1',
-      authenticate: staticTokenAuthenticator(token, { principal, scopes }),
+      authenticate: staticTokenAuthenticator({ [token]: { principal, scopes } }),
     });
   } catch (error) {
     throw listenFailure(error, options.httpPort) ?? error;

@@ -13,8 +13,8 @@ export interface TourOptions {
   readonly color?: boolean;
 }
 
-/** Durations vary from run to run; the transcript shows `…ms` instead. */
-const AUDIT_DURATION = / \| \d+ms \| /g;
+/** The duration field of an audit line: the first `| {n}ms |` followed by the status and the args. */
+const AUDIT_DURATION = / \| \d+ms \| (?=(?:OK|ERROR:[^|]*) \| args=)/;
 
 /**
  * An audit line with its duration replaced by `…ms`, so the tour's transcript is stable.

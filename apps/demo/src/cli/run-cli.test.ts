@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+async function run(...argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stdoutIsTTY: false,
+    env: {},
+  });
+  return { code, stdout, stderr };
+}
+
+/** An error printed the CLI's way: exactly `error: …` then `hint: …`, and no stack trace. */
+function expectUsageError(result: Run, message: string | RegExp): void {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatch(typeof message === 'string' ? `error: ${message}` : message);
+  expect(lines[1]).toMatch(/^hint: /);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('runCli', () => {
+  describe('list', () => {
+    it('lists every tool with its scopes, mutating flag and confirmation', async () => {
+      const result = await run('list');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('9 tools in the demo registry');
+      expect(result.stdout).toMatch(/delete_note\s+notes:write\s+yes\s+on telegram\s+Delete a note/);
+      expect(result.stdout).toMatch(/list_notes\s+notes:read\s+no\s+no\s+List the saved notes/);
+    });
+
+    it('prints the wire listing as JSON with --json', async () => {
+      const summaries = JSON.parse((await run('list', '--json')).stdout) as { name: string; inputSchema: unknown }[];
+      expect(summaries).toHaveLength(9);
+      expect(summaries[0]).toMatchObject({ name: 'list_notes', inputSchema: { type: 'object' } });
+    });
+  });
+
+  describe('inspect', () => {
+    it('prints the whole plan as JSON, with a null actor and the anonymous assumption on mcp', async () => {
+      const result = await run('inspect', 'delete_note', '--channel', 'mcp', '--json');
+      const plan = JSON.parse(result.stdout) as Record<string, unknown> & { steps: unknown[] };
+      expect(Object.keys(plan)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
+      expect(plan.context).toEqual({ actor: null, scopes: [], mode: 'execute' });
+      expect(plan.assumptions).toEqual(['anonymous actor; mcp requires auth → authorize would deny']);
+      expect(plan.steps).toHaveLength(11);
+    });
+
+    it('reports the caller given by --actor and every --scope, comma lists included', async () => {
+      const result = await run('inspect', 'publish_report', '--channel', 'web', '--actor', 'u:1', '--scope', 'a,b', '--scope', 'c', '--json');
+      expect(JSON.parse(result.stdout).context).toEqual({ actor: 'u:1', scopes: ['a', 'b', 'c'], mode: 'execute' });
+    });
+
+    it('shows the confirm step as conditional for a mutating tool on telegram', async () => {
+      const result = await run('inspect', 'delete_note', '--channel', 'telegram');
+      expect(result.stdout).toMatch(/confirm\s+branch\s+conditional\s+yes/);
+      expect(result.stdout).toContain('require_confirmation_for_mutating');
+    });
+  });
+
+  describe('call', () => {
+    it('prints the cli-rendered result and exits 0 on success', async () => {
+      const result = await run('call', 'list_notes', '--args', '{"page":2}');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Page 2/2 (5 total items)');
+    });
+
+    it('prints the refusal with its code and exits 1 when the pipeline refuses', async () => {
+      const result = await run('call', 'delete_note', '--args', '{"id":2}', '--channel', 'mcp', '--actor', 'agent:reader', '--scope', 'notes:read');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe(
+        "Error: Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read.\n[FORBIDDEN]\n",
+      );
+    });
+
+    it('prints the ToolResult JSON with --json', async () => {
+      const result = await run('call', 'get_note', '--args', '{"id":4}', '--json', '--request-id', 'req-9');
+      const json = JSON.parse(result.stdout);
+      expect(Object.keys(json)).toEqual(['success', 'data', 'message', 'error', 'meta']);
+      expect(json.meta).toMatchObject({ request_id: 'req-9', channel: 'cli', principal: 'cli', type: 'detail' });
+    });
+
+    it('returns the plan without executing with --plan', async () => {
+      const result = await run('call', 'delete_note', '--args', '{"id":2}', '--plan', '--json');
+      expect(JSON.parse(result.stdout).data.plan).toMatchObject({ tool: 'delete_note', mutating: true, args: { id: 2 } });
+    });
+
+    it('stops at the confirmation request on telegram, and completes the round trip with --confirm', async () => {
+      const caller = ['--channel', 'telegram', '--actor', 'tg:ana', '--scope', 'notes:write'];
+      const ask = await run('call', 'delete_note', '--args', '{"id":2}', ...caller, '--json');
+      expect(JSON.parse(ask.stdout).data).toMatchObject({ requires_confirmation: true, action_summary: 'delete_note(id=2)' });
+      const done = await run('call', 'delete_note', '--args', '{"id":2}', ...caller, '--confirm');
+      expect(done.code).toBe(0);
+      expect(done.stdout).toContain('Confirmation required: delete_note(id=2)');
+      expect(done.stdout).toContain("--confirm: replaying 'delete_note' with its confirm_token as tg:ana on telegram");
+      expect(done.stdout).toContain('Note #2 deleted');
+    });
+
+    it('prints the call’s audit lines on stderr with --audit, secrets redacted', async () => {
+      const result = await run('call', 'send_digest', '--args', '{"to":"a@example.com","api_key":"sk-demo-12345678"}', '--audit');
+      expect(result.stderr).toMatch(/^\[ToolAudit\] .* \| cli \| send_digest \| cli \| \d+ms \| OK \| args=\{"to":"a@example.com","api_key":"\*\*\*REDACTED\*\*\*"\}\n$/);
+    });
+  });
+
+  describe('bad input', () => {
+    it('names an unknown tool and suggests the closest one', async () => {
+      const result = await run('call', 'list_note');
+      expectUsageError(result, "unknown tool 'list_note'");
+      expect(result.stderr).toContain("did you mean 'list_notes'?");
+    });
+
+    it('rejects invalid JSON in --args before anything runs', async () => {
+      expectUsageError(await run('call', 'list_notes', '--args', '{page:2}'), /^error: invalid JSON in --args: /);
+    });
+
+    it('rejects an unknown option, an unknown command and a missing argument', async () => {
+      expectUsageError(await run('call', 'list_notes', '--frobnicate'), "unknown option '--frobnicate'");
+      expectUsageError(await run('frobnicate'), "unknown command 'frobnicate'");
+      expectUsageError(await run('inspect'), "missing required argument 'tool'");
+    });
+
+    it('rejects a channel outside cli, mcp, web and telegram', async () => {
+      expectUsageError(await run('inspect', 'list_notes', '--channel', 'xmpp'), /Allowed choices are cli, mcp, web, telegram/);
+    });
+
+    it('rejects an unknown tool in inspect too', async () => {
+      expectUsageError(await run('inspect', 'nope'), "unknown tool 'nope'");
+    });
+  });
+
+  describe('--help', () => {
+    it('prints help for the program and for each command, and exits 0', async () => {
+      const root = await run('--help');
+      expect(root.code).toBe(0);
+      for (const command of ['tour', 'list', 'inspect', 'call', 'mcp']) expect(root.stdout).toContain(command);
+      for (const command of ['tour', 'list', 'inspect', 'call', 'mcp']) {
+        const help = await run(command, '--help');
+        expect(help.code).toBe(0);
+        expect(help.stdout).toContain(`Usage: pnpm demo ${command}`);
+      }
+    });
+
+    it('documents the default caller of each channel', async () => {
+      const help = (await run('call', '--help')).stdout;
+      expect(help).toContain('cli       ToolContext.cli(): principal "cli", scopes *');
+      expect(help).toContain('Without --actor the\n            caller is anonymous (never invented)');
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import { ToolContext, type ToolRegistry as ToolRegistryContract } from '@milpa/core';
+import { describe, expect, it } from 'vitest';
+import type { LogEntry } from '../logging/memory-logger.js';
+import { DEMO_RATE_LIMIT, createDemoRuntime } from './create-demo-runtime.js';
+
+describe('createDemoRuntime', () => {
+  it('registers the nine demo tools through the plugin', async () => {
+    const { registry } = await createDemoRuntime();
+    expect(registry.getToolDefinitions().map((definition) => definition.name)).toEqual([
+      'list_notes',
+      'get_note',
+      'create_note',
+      'delete_note',
+      'lookup_crop',
+      'publish_report',
+      'send_digest',
+      'request_verification',
+      'resolve_verification',
+    ]);
+  });
+
+  it('wires a rate limiter and a dispatcher, and no rule provider', async () => {
+    const { registry } = await createDemoRuntime();
+    expect(registry.hasRateLimiter()).toBe(true);
+    expect(registry.hasDispatcher()).toBe(true);
+    expect(registry.getPolicyGate().hasRuleProvider()).toBe(false);
+  });
+
+  it('trips the demo rate limit on the sixth read by one caller of one tool', async () => {
+    const { registry } = await createDemoRuntime();
+    const scraper = (): ToolContext => ToolContext.mcp('r', 'agent:scraper', ['notes:read']);
+    for (let call = 0; call < (DEMO_RATE_LIMIT.maxTokens ?? 0); call += 1) {
+      expect((await registry.call('list_notes', {}, scraper())).success).toBe(true);
+    }
+    const limited = await registry.call('list_notes', {}, scraper());
+    expect(limited.getCode()).toBe('RATE_LIMITED');
+    expect(limited.error).toBe("Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 5 tokens per 60s.");
+    // Another caller, or another tool, has a budget of its own.
+    expect((await registry.call('list_notes', {}, ToolContext.mcp('r', 'agent:other', ['notes:read']))).success).toBe(true);
+    expect((await registry.call('get_note', { id: 1 }, scraper())).success).toBe(true);
+  });
+
+  it('uses the registry defaults (100 tokens per minute) when given an empty rate limit', async () => {
+    const { registry } = await createDemoRuntime({ rateLimit: {} });
+    const results = [];
+    for (let call = 0; call < 6; call += 1) results.push(await registry.call('list_notes', {}, ToolContext.mcp('r', 'agent:a', ['notes:read'])));
+    expect(results.every((result) => result.success)).toBe(true);
+  });
+
+  it('streams every kept log line to onLog', async () => {
+    const seen: LogEntry[] = [];
+    const { registry } = await createDemoRuntime({ onLog: (entry) => seen.push(entry) });
+    await registry.call('list_notes', {}, ToolContext.cli('r1'));
+    expect(seen.map((entry) => entry.message)).toEqual([expect.stringMatching(/^\[ToolAudit\] r1 \| cli \| list_notes \| cli \| \d+ms \| OK/)]);
+  });
+
+  it('renders cli results with the CliRenderer and other channels with the DefaultRenderer', async () => {
+    const { registry, renderers } = await createDemoRuntime();
+    const context = ToolContext.mcp('r1', 'agent:a', ['notes:read']);
+    const result = await registry.call('get_note', { id: 2 }, context);
+    expect(renderers.render(result, ToolContext.cli())).toContain('Note - Sow beans beside the maize\n========');
+    expect(renderers.render(result, context)).toContain('- Title: Sow beans beside the maize');
+  });
+
+  it('colours cli output only when asked to', async () => {
+    const plain = await createDemoRuntime();
+    const colored = await createDemoRuntime({ color: true });
+    const result = await plain.registry.call('delete_note', { id: 99 }, ToolContext.cli());
+    expect(plain.renderers.render(result, ToolContext.cli())).not.toContain('\u001b[');
+    expect(colored.renderers.render(result, ToolContext.cli())).toContain('\u001b[31m');
+  });
+
+  it('builds independent runtimes with the same seed data', async () => {
+    const first = await createDemoRuntime();
+    await first.registry.call('delete_note', { id: 2 }, ToolContext.cli());
+    const second = await createDemoRuntime();
+    expect(first.notes.size).toBe(4);
+    expect(second.notes.size).toBe(5);
+  });
+
+  it('has a plugin that registers on any registry implementing the core contract', async () => {
+    const { provider } = await createDemoRuntime();
+    const names: string[] = [];
+    const bare: ToolRegistryContract = {
+      register: (definition) => void names.push(definition.name),
+      has: (name) => names.includes(name),
+    };
+    await provider.registerTools(bare);
+    expect(names).toHaveLength(9);
+    expect(provider.getPromptSections?.()).toEqual(expect.arrayContaining([expect.stringContaining('publish_report needs a granted verification')]));
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { runTour, stableAuditLine } from './run-tour.js';
+
+async function transcript(color = false): Promise<string> {
+  let text = '';
+  await runTour({ write: (chunk) => (text += chunk), color });
+  return text;
+}
+
+describe('runTour', () => {
+  it('writes the same transcript on every run', async () => {
+    const [first, second] = [await transcript(), await transcript()];
+    expect(first).toBe(second);
+    expect(first).not.toMatch(/[0-9a-f]{32}/); // no generated request id or confirm token
+    expect(first).not.toMatch(/\d{4}-\d{2}-\d{2}T/); // no timestamp
+    expect(first).not.toMatch(/\| \d+ms \|/); // no duration
+  });
+
+  it('shows every moment of the pipeline with its exact message', async () => {
+    const text = await transcript();
+    for (const expected of [
+      'Page 1/2 (5 total items)',
+      "✗ Error: Missing required field: title",
+      "meta.errors → field 'title': Missing required field: title",
+      "Error: channel 'mcp' requires an authenticated principal (require_auth) — none provided.",
+      "Error: Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read, almanac:read.",
+      'Confirmation required: delete_note(id=3)',
+      'Error: Invalid or expired confirmation token',
+      'Note #3 deleted',
+      "PLAN MODE: 'create_note' was checked but not executed",
+      'Almanac entry for maize (served from cache)',
+      'Almanac consulted 1 time(s); cache hits: 1; cache listener ran 2 time(s).',
+      'the cache listener still ran 2 time(s) (was 2)',
+      'Tool execution vetoed by an event listener',
+      "Error: Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 5 tokens per 60s.",
+      "Error: Missing required scope for tool 'resolve_verification'. Need one of: verification:resolve — context has: reports:publish.",
+      "Verification granted for 'verif-q3'.",
+      "Report 'q3-harvest' published",
+      '"api_key":"***REDACTED***"',
+      'assumption  anonymous actor; mcp requires auth → authorize would deny',
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('prints an audit line for every call it made, refusals included, and never the secret', async () => {
+    const text = await transcript();
+    const auditLines = text.split('\n').filter((line) => line.includes('[ToolAudit]'));
+    expect(auditLines).toHaveLength(24);
+    expect(auditLines.some((line) => line.includes('AUTH_DENIED | tour-03 | mcp | list_notes | anonymous'))).toBe(true);
+    expect(auditLines.some((line) => line.includes('ERROR:RATE_LIMITED'))).toBe(true);
+    expect(text.match(/sk-demo-7f3a9c21/g)).toHaveLength(1); // only in the call line, which shows what the caller sent
+  });
+
+  it('uses ANSI colour only when asked to', async () => {
+    expect(await transcript(false)).not.toContain('\u001b[');
+    expect(await transcript(true)).toContain('\u001b[1m');
+  });
+});
+
+describe('stableAuditLine', () => {
+  it('replaces the duration of an audit line and nothing else', () => {
+    expect(stableAuditLine('[ToolAudit] r1 | cli | list_notes | cli | 12ms | OK | args={"note":"5 | 3ms | x"}')).toBe(
+      '[ToolAudit] r1 | cli | list_notes | cli | …ms | OK | args={"note":"5 | 3ms | x"}',
+    );
+  });
+});
