@@ -359,6 +359,51 @@ describe('ToolAuditLogger', () => {
     });
   });
 
+  describe('logExecuted', () => {
+    it('writes exactly what onToolExecuted writes for the same call', () => {
+      const results: [ToolResult, boolean][] = [
+        [ToolResult.success('hello', null, { took_ms: 42 }), false],
+        [ToolResult.success({ id: 42 }), true],
+        [ToolResult.error('login refused for password s3cr3t!', null, { code: 'FORBIDDEN', took_ms: 3 }), false],
+        [ToolResult.success(1, null, { took_ms: 1500, timeout_exceeded: true, execution_time: 1.5, timeout_limit: 1 }), false],
+      ];
+      const args = { who: 'Ada', password: 's3cr3t!' };
+      const viaEvent = setup();
+      const direct = setup();
+      for (const [result, cacheServed] of results) {
+        viaEvent.audit.onToolExecuted('tool.executed', { event: new ToolExecutedEvent('greet', telegram, args, result, cacheServed) });
+        direct.audit.logExecuted(telegram, 'greet', args, result, cacheServed);
+      }
+      expect(direct.logger.lines).toHaveLength(5);
+      expect(direct.logger.lines).toEqual(viaEvent.logger.lines);
+      expect(direct.logger.dump()).not.toContain('s3cr3t!');
+    });
+
+    it('never throws when the logger throws', () => {
+      const audit = new ToolAuditLogger(throwingLogger());
+      expect(() => audit.logExecuted(telegram, 't', {}, ToolResult.success(1), false)).not.toThrow();
+    });
+  });
+
+  describe('logFailed', () => {
+    it('writes exactly what onToolFailed writes for the same call', () => {
+      const args = { amount: 5, token: 'tok_live_9' };
+      const error = new Error('card declined for tok_live_9');
+      const viaEvent = setup();
+      const direct = setup();
+      viaEvent.audit.onToolFailed('tool.failed', { event: new ToolFailedEvent('charge', telegram, args, error, 17) });
+      direct.audit.logFailed(telegram, 'charge', args, error, 17);
+      expect(direct.logger.lines).toHaveLength(1);
+      expect(direct.logger.lines).toEqual(viaEvent.logger.lines);
+      expect(direct.logger.dump()).not.toContain('tok_live_9');
+    });
+
+    it('never throws when the logger throws', () => {
+      const audit = new ToolAuditLogger(throwingLogger());
+      expect(() => audit.logFailed(telegram, 't', {}, new Error('x'), 1)).not.toThrow();
+    });
+  });
+
   describe('onToolFailed', () => {
     it('logs ERROR:EXCEPTION with the event tookMs and the scrubbed error message', () => {
       const { logger, audit } = setup();

@@ -8,6 +8,7 @@ import {
   type ToolExecutedEvent,
   type ToolFailedEvent,
   type TSchema,
+  type ToolResult,
 } from '@milpa/core';
 import { describeError } from './describe-error.js';
 import { Redactor } from './redactor.js';
@@ -223,22 +224,33 @@ export class ToolAuditLogger {
     try {
       const event = payload?.['event'];
       if (!isExecutedEvent(event)) return;
-      const { result } = event;
+      this.logExecuted(event.context, event.name, event.args, event.result, event.cacheServed === true);
+    } catch {
+      // Audit must never disturb the call it records.
+    }
+  }
+
+  /**
+   * Audits an executed call from its parts, exactly as {@link ToolAuditLogger.onToolExecuted} does for
+   * a `ToolExecutedEvent`; the registry calls it when no other listener would see the event.
+   */
+  logExecuted(context: ToolContext, tool: string, args: unknown, result: ToolResult, cacheServed: boolean): void {
+    try {
       const meta = (result.meta ?? {}) as Readonly<Record<string, unknown>>;
       if (this.#isEnabled(result.success ? 'info' : 'warn')) {
-        const extra = { output_size: typeof result.data === 'string' ? result.data.length : null, cache_served: event.cacheServed === true };
+        const extra = { output_size: typeof result.data === 'string' ? result.data.length : null, cache_served: cacheServed };
         if (result.success) {
-          this.#writeCall('info', 'ok', event.context, event.name, event.args, null, meta['took_ms'], extra);
+          this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra);
         } else {
           const rawCode = meta['code'] ?? result.error ?? 'ERROR';
-          this.#writeCall('warn', 'error', event.context, event.name, event.args, String(rawCode), meta['took_ms'], {
+          this.#writeCall('warn', 'error', context, tool, args, String(rawCode), meta['took_ms'], {
             ...extra,
             ...(typeof result.error === 'string' ? { reason: result.error } : {}),
           });
         }
       }
       if (meta['timeout_exceeded'] === true) {
-        this.logTimeout(event.context, event.name, meta['execution_time'] as number, meta['timeout_limit'] as number);
+        this.logTimeout(context, tool, meta['execution_time'] as number, meta['timeout_limit'] as number);
       }
     } catch {
       // Audit must never disturb the call it records.
@@ -250,9 +262,16 @@ export class ToolAuditLogger {
     try {
       const event = payload?.['event'];
       if (!isFailedEvent(event)) return;
-      this.#writeCall('warn', 'exception', event.context, event.name, event.args, 'EXCEPTION', event.tookMs, {
-        reason: describeError(event.error),
-      });
+      this.logFailed(event.context, event.name, event.args, event.error, event.tookMs);
+    } catch {
+      // Audit must never disturb the call it records.
+    }
+  }
+
+  /** Audits a call whose handler threw, exactly as {@link ToolAuditLogger.onToolFailed} does for a `ToolFailedEvent`. */
+  logFailed(context: ToolContext, tool: string, args: unknown, error: unknown, tookMs: number): void {
+    try {
+      this.#writeCall('warn', 'exception', context, tool, args, 'EXCEPTION', tookMs, { reason: describeError(error) });
     } catch {
       // Audit must never disturb the call it records.
     }

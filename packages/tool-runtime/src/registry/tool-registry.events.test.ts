@@ -255,6 +255,58 @@ describe('ToolRegistry', () => {
       expect(handler).not.toHaveBeenCalled();
     });
 
+    it('audits each call once without dispatching tool.executed when its own audit is the only listener', async () => {
+      const logger = new RecordingLogger();
+      const dispatcher = new EventDispatcher();
+      const dispatch = vi.spyOn(dispatcher, 'dispatch');
+      const registry = new ToolRegistry({ dispatcher, logger });
+      registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
+      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      await registry.call('ok');
+      await registry.call('boom');
+      expect(dispatch).not.toHaveBeenCalled();
+      expect(logger.messages('info').filter((line) => line.includes('| ok |') && line.includes('| OK |'))).toHaveLength(1);
+      expect(logger.messages('warn').filter((line) => line.includes('| boom |') && line.includes('ERROR:EXCEPTION'))).toHaveLength(1);
+    });
+
+    it('dispatches to a host listener subscribed after earlier calls, and still audits once per call', async () => {
+      const logger = new RecordingLogger();
+      const dispatcher = new EventDispatcher();
+      const registry = new ToolRegistry({ dispatcher, logger });
+      registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
+      await registry.call('ok');
+      const executed: ToolExecutedEvent[] = [];
+      const wildcard = vi.fn();
+      dispatcher.subscribe('tool.executed', (_name, payload) => {
+        executed.push(payload['event'] as ToolExecutedEvent);
+      });
+      dispatcher.subscribe('tool.*', wildcard);
+      await registry.call('ok');
+      expect(executed).toHaveLength(1);
+      expect(executed[0]?.result.data).toBe('fine');
+      expect(wildcard.mock.calls.map(([name]) => name)).toEqual(['tool.executing', 'tool.executed']);
+      expect(logger.messages('info').filter((line) => line.includes('| ok |') && line.includes('| OK |'))).toHaveLength(2);
+    });
+
+    it('dispatches tool.executed when the dispatcher cannot list its subscribers', async () => {
+      const dispatched: string[] = [];
+      const opaque: EventDispatcherContract = {
+        subscribe: () => () => undefined,
+        hasSubscribers: () => false,
+        getSubscribers: () => {
+          throw new Error('not listable');
+        },
+        dispatch: async (name) => {
+          dispatched.push(name);
+        },
+      };
+      const registry = new ToolRegistry({ dispatcher: opaque });
+      registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
+      const result = await registry.call('ok');
+      expect(result).toMatchObject({ success: true, data: 'fine' });
+      expect(dispatched).toEqual(['tool.executed']);
+    });
+
     it('audits only its own calls when two registries share one dispatcher', async () => {
       const dispatcher = new EventDispatcher();
       const loggerA = new RecordingLogger();

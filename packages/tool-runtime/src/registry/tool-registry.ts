@@ -15,6 +15,7 @@ import {
   type ConfirmationBinding,
   type ConfirmationStore,
   type EventDispatcher,
+  type EventListener,
   type EventPayload,
   type JsonSchema,
   type Logger,
@@ -197,6 +198,14 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #mutatingCost: number;
   /** Events this registry dispatched, so its audit listener ignores other registries' events on a shared dispatcher. */
   readonly #ownEvents = new WeakSet<object>();
+  /** This registry's audit subscription to `tool.executed`, recognised by {@link ToolRegistry.#auditsAlone}. */
+  readonly #auditExecuted: EventListener = (eventName, payload) => {
+    if (this.#ownEvents.has(payload['event'] as object)) this.#audit.onToolExecuted(eventName, payload);
+  };
+  /** This registry's audit subscription to `tool.failed`. */
+  readonly #auditFailed: EventListener = (eventName, payload) => {
+    if (this.#ownEvents.has(payload['event'] as object)) this.#audit.onToolFailed(eventName, payload);
+  };
   #rateLimiter: RateLimiter | null;
 
   /**
@@ -227,20 +236,8 @@ export class ToolRegistry implements ToolRegistryContract {
 
     if (this.#dispatcher !== null) {
       // The audit logger is a listener (seed 0.5), subscribed before any host listener at priority 0.
-      this.#dispatcher.subscribe(
-        ToolEvents.EXECUTED,
-        (eventName, payload) => {
-          if (this.#ownEvents.has(payload['event'] as object)) this.#audit.onToolExecuted(eventName, payload);
-        },
-        0,
-      );
-      this.#dispatcher.subscribe(
-        ToolEvents.FAILED,
-        (eventName, payload) => {
-          if (this.#ownEvents.has(payload['event'] as object)) this.#audit.onToolFailed(eventName, payload);
-        },
-        0,
-      );
+      this.#dispatcher.subscribe(ToolEvents.EXECUTED, this.#auditExecuted, 0);
+      this.#dispatcher.subscribe(ToolEvents.FAILED, this.#auditFailed, 0);
     }
   }
 
@@ -612,7 +609,8 @@ export class ToolRegistry implements ToolRegistryContract {
           const result = ToolResult.isToolResult(value)
             ? value
             : ToolResult.success(value, null, this.#meta(tool.name, context, startedAt));
-          await this.#emitExecuted(tool.name, context, args, result, true);
+          const notified = this.#emitExecuted(tool.name, context, args, result, true);
+          if (notified !== undefined) await notified;
           return result;
         }
         const vetoed = ToolResult.blocked(VETO_MESSAGE).withMeta(this.#meta(tool.name, context, startedAt));
@@ -664,7 +662,8 @@ export class ToolRegistry implements ToolRegistryContract {
         timeout_limit: tool.timeoutMs / 1000,
       });
     }
-    await this.#emitExecuted(tool.name, context, args, result, false);
+    const notified = this.#emitExecuted(tool.name, context, args, result, false);
+    if (notified !== undefined) await notified;
     return result;
   }
 
@@ -706,27 +705,52 @@ export class ToolRegistry implements ToolRegistryContract {
     this.#safeLog('error', { tool: name, request_id: context.requestId, error: detail }, `[ToolRegistry] ${name} threw exception: ${detail}`);
     const message = this.#exposeErrorMessages ? detail : `Tool '${name}' failed (request ${context.requestId})`;
     const result = ToolResult.error(message, null, { ...this.#meta(name, context, startedAt), code: ToolErrorCode.INTERNAL_ERROR });
-    const event = new ToolFailedEvent(name, context, args, error, result.meta['took_ms'] as number);
-    await this.#emit(ToolEvents.FAILED, event, () => this.#audit.onToolFailed(ToolEvents.FAILED, { event }));
+    const tookMs = result.meta['took_ms'] as number;
+    if (this.#auditsAlone(ToolEvents.FAILED, this.#auditFailed)) {
+      this.#audit.logFailed(context, name, args, error, tookMs);
+    } else {
+      await this.#emit(ToolEvents.FAILED, new ToolFailedEvent(name, context, args, error, tookMs));
+    }
     return result;
   }
 
-  async #emitExecuted(name: string, context: ToolContext, args: ToolArgs, result: ToolResult, cacheServed: boolean): Promise<void> {
-    const event = new ToolExecutedEvent(name, context, args, result, cacheServed);
-    await this.#emit(ToolEvents.EXECUTED, event, () => this.#audit.onToolExecuted(ToolEvents.EXECUTED, { event }));
+  /**
+   * Emits `tool.executed`; returns a promise only when listeners other than this registry's audit
+   * have to run, so the common path (no host listener) builds no event and awaits nothing.
+   */
+  #emitExecuted(name: string, context: ToolContext, args: ToolArgs, result: ToolResult, cacheServed: boolean): Promise<void> | undefined {
+    if (this.#auditsAlone(ToolEvents.EXECUTED, this.#auditExecuted)) {
+      this.#audit.logExecuted(context, name, args, result, cacheServed);
+      return undefined;
+    }
+    return this.#emit(ToolEvents.EXECUTED, new ToolExecutedEvent(name, context, args, result, cacheServed));
+  }
+
+  /**
+   * True when nobody but this registry's own audit listener would see `eventName`: there is no
+   * dispatcher ("no dispatcher" never means "no audit"), or the dispatcher lists exactly that
+   * listener (by contract `getSubscribers` is what `dispatch` would run). The registry then audits
+   * directly, with the same outcome as a dispatch and without building the event.
+   */
+  #auditsAlone(eventName: string, ownListener: EventListener): boolean {
+    const dispatcher = this.#dispatcher;
+    if (dispatcher === null) return true;
+    try {
+      const subscribers = dispatcher.getSubscribers(eventName);
+      return subscribers.length === 1 && subscribers[0] === ownListener;
+    } catch {
+      // A dispatcher that cannot list its subscribers gets the event dispatched, as before.
+      return false;
+    }
   }
 
   /**
    * Post-execution notification. Outside the containment boundary of the handler and isolated: a
    * throwing listener (or dispatcher) can never turn a settled result into a failure (DESIGN 1).
-   * Without a dispatcher the audit logger is called directly — "no dispatcher" never means "no audit".
    */
-  async #emit(eventName: string, event: object, auditDirectly: () => void): Promise<void> {
+  async #emit(eventName: string, event: object): Promise<void> {
     const dispatcher = this.#dispatcher;
-    if (dispatcher === null) {
-      auditDirectly();
-      return;
-    }
+    if (dispatcher === null) return;
     this.#ownEvents.add(event);
     try {
       const payload: EventPayload = { event };
