@@ -24,7 +24,10 @@ import { createOpenAiAgentsRow } from './rows/peers/openai-agents-row.js';
 import { createVercelAiRow } from './rows/peers/vercel-ai-row.js';
 
 const COMMAND = 'pnpm bench';
-const SETTINGS: MeasureSettings = { batchMs: 120, warmupMs: 400, repeats: 15 };
+// BENCH_QUICK=1: rows 1–5 and 9 (or BENCH_ROWS=1,2,3), fewer repeats, nothing written — for before/after checks while optimizing.
+const QUICK = process.env['BENCH_QUICK'] === '1';
+const QUICK_ROWS: ReadonlySet<string> = new Set((process.env['BENCH_ROWS'] ?? '1,2,3,4,5,9').split(','));
+const SETTINGS: MeasureSettings = QUICK ? { batchMs: 80, warmupMs: 300, repeats: 9 } : { batchMs: 120, warmupMs: 400, repeats: 15 };
 const REGISTRATION_TOOLS = 10_000;
 const REGISTRATION_REPEATS = 5;
 // Far above anything a run spends (a 60 s window never sees this many calls), so no row is ever throttled.
@@ -95,6 +98,19 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   const environment = describeEnvironment();
   const rows = await buildRows();
+  if (QUICK) {
+    const measurements = await measureRows(
+      rows.filter((row) => QUICK_ROWS.has(row.id)),
+      SETTINGS,
+      progress,
+    );
+    const [floor, handWritten] = measurements.map((measurement) => measurement.stats.median);
+    for (const { row, stats } of measurements) {
+      const ratios = `×${(stats.median / floor!).toFixed(2)} floor  ×${(stats.median / handWritten!).toFixed(2)} row 2`;
+      process.stdout.write(`${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs  ±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${ratios}\n`);
+    }
+    return;
+  }
   const measurements = await measureRows(rows, SETTINGS, progress);
   progress(`registering ${REGISTRATION_TOOLS} tools × ${REGISTRATION_REPEATS}`);
   const registration = measureRegistration(REGISTRATION_TOOLS, REGISTRATION_REPEATS);

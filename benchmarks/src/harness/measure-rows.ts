@@ -21,15 +21,17 @@ export interface RowMeasurement {
   readonly callsPerBatch: number;
 }
 
-function collectGarbage(): void {
-  // `--expose-gc` (set by the bench script) makes collections happen between batches, not inside them.
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
+/**
+ * Milliseconds of CPU time (user + system, all threads of the process) one batch took. CPU time, not
+ * wall time: on a shared machine a batch that is preempted by another process would otherwise
+ * count the other process's time. Every row is CPU-bound (no I/O, no timers), so for an idle
+ * machine the two agree.
+ */
 async function timeBatch(row: CallRow, calls: number): Promise<number> {
-  const startedAt = performance.now();
+  const startedAt = process.cpuUsage();
   await row.batch(calls);
-  return performance.now() - startedAt;
+  const used = process.cpuUsage(startedAt);
+  return (used.user + used.system) / 1000;
 }
 
 /** Warms `row` up and returns the batch size that takes about `settings.batchMs`. */
@@ -66,17 +68,16 @@ export async function measureRows(
   onProgress(`all ${rows.length} rows passed their correctness check`);
 
   const sizes = new Map<CallRow, number>();
-  for (const row of rows) {
-    collectGarbage();
-    sizes.set(row, await calibrate(row, settings));
-  }
+  for (const row of rows) sizes.set(row, await calibrate(row, settings));
   onProgress('warm-up done');
 
   const samples = new Map<CallRow, number[]>(rows.map((row) => [row, []]));
   for (let repeat = 0; repeat < settings.repeats; repeat++) {
     for (const row of rows) {
+      // No forced GC between batches: a full GC shrinks the young generation and leaves sweeping to
+      // background threads, which made the next batch up to twice as slow. Each row pays for the
+      // collections its own allocations cause, as it would in production.
       const calls = sizes.get(row)!;
-      collectGarbage();
       const elapsedMs = await timeBatch(row, calls);
       samples.get(row)!.push((elapsedMs * 1e6) / calls);
     }
