@@ -578,7 +578,9 @@ export class ToolRegistry implements ToolRegistryContract {
       try {
         const redeemed =
           typeof confirmToken === 'string' ? await this.#confirmationStore.consume(confirmToken, tool.name, binding) : null;
-        if (redeemed === null) {
+        // Only an object is redeemed arguments: `undefined` (a store's `map.get()` miss) or any other
+        // value means no such token, never a call that runs without its confirmation.
+        if (!isPlainArgs(redeemed)) {
           const result = ToolResult.error(INVALID_TOKEN_MESSAGE, null, {
             ...this.#meta(tool.name, context, startedAt),
             code: ToolErrorCode.VALIDATION_ERROR,
