@@ -1,0 +1,135 @@
+// End to end: every test spawns the demo as a newcomer runs it (`pnpm demo …` runs
+// `tsx --conditions=@milpa/source src/main.ts …`), and reads only its exit status and output.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, it } from 'vitest';
+
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const NODE_ARGS = ['--conditions=@milpa/source', '--import', 'tsx', 'src/main.ts'];
+/** Spawning tsx costs a second or two per process on a loaded machine; the tests run concurrently. */
+const SPAWN_TIMEOUT_MS = 25_000;
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment of a plain, non-interactive run: no colour forced either way. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['FORCE_COLOR'];
+  delete env['NO_COLOR'];
+  return env;
+}
+
+function demo(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: APP_DIR, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const STACK_FRAME = /\n\s+at /;
+
+describe.concurrent('pnpm demo (spawned)', () => {
+  it('runs the tour with no arguments: exit 0, nothing on stderr, every key moment', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+    const first = await demo();
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).not.toContain('\u001b['); // a pipe is not a terminal: no colour
+    for (const moment of [
+      'Milpa tour',
+      'Page 1/2 (5 total items)',
+      "meta.errors → field 'title': Missing required field: title",
+      "channel 'mcp' requires an authenticated principal (require_auth) — none provided.",
+      "Need one of: notes:write — context has: notes:read, almanac:read.",
+      'Confirmation required: delete_note(id=3)',
+      'Note #3 deleted',
+      "PLAN MODE: 'create_note' was checked but not executed",
+      'Almanac entry for maize (served from cache)',
+      'the cache listener still ran 2 time(s) (was 2)',
+      'Tool execution vetoed by an event listener',
+      "Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 5 tokens per 60s.",
+      "Need one of: verification:resolve — context has: reports:publish.",
+      "Report 'q3-harvest' published",
+      '"api_key":"***REDACTED***"',
+      'anonymous actor; mcp requires auth → authorize would deny',
+    ]) {
+      expect(first.stdout).toContain(moment);
+    }
+  });
+
+  it('inspect --json prints the whole plan: 11 steps and the anonymous-actor assumption on mcp', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+    const result = await demo('inspect', 'delete_note', '--channel', 'mcp', '--json');
+    expect(result.code).toBe(0);
+    const plan = JSON.parse(result.stdout) as { schemaVersion: string; context: unknown; assumptions: string[]; steps: { kind: string }[] };
+    expect(Object.keys(plan)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
+    expect(plan.schemaVersion).toBe('1.0');
+    expect(plan.context).toEqual({ actor: null, scopes: [], mode: 'execute' });
+    expect(plan.assumptions).toContain('anonymous actor; mcp requires auth → authorize would deny');
+    expect(plan.steps).toHaveLength(11);
+    expect(plan.steps.map((step) => step.kind)).toContain('emit_executing');
+  });
+
+  it('call exits 0 and prints the rendered result when the call succeeds', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+    const result = await demo('call', 'list_notes', '--args', '{"page":2}');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('#4    Save seed from the best ears');
+    expect(result.stdout).toContain('Page 2/2 (5 total items)');
+  });
+
+  it('call exits 1 and prints the denial when the pipeline refuses', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+    const result = await demo('call', 'delete_note', '--args', '{"id":2}', '--channel', 'mcp', '--json');
+    expect(result.code).toBe(1);
+    const json = JSON.parse(result.stdout) as { success: boolean; error: string; meta: Record<string, unknown> };
+    expect(json.success).toBe(false);
+    expect(json.error).toBe("channel 'mcp' requires an authenticated principal (require_auth) — none provided.");
+    expect(json.meta).toMatchObject({ code: 'FORBIDDEN', principal: null, channel: 'mcp' });
+  });
+
+  it.for<[string, string[], string]>([
+    ['an unknown tool', ['call', 'list_note'], "error: unknown tool 'list_note'"],
+    ['invalid JSON', ['call', 'list_notes', '--args', '{page:2}'], 'error: invalid JSON in --args: '],
+    ['an unknown flag', ['call', 'list_notes', '--frobnicate'], "error: unknown option '--frobnicate'"],
+    ['an unknown command', ['frobnicate'], "error: unknown command 'frobnicate'"],
+  ])('prints one error line and a hint, exits 2, and shows no stack trace for %s', { timeout: SPAWN_TIMEOUT_MS }, async ([, args, message], { expect }) => {
+    const result = await demo(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.startsWith(message)).toBe(true);
+    expect(lines[1]).toMatch(/^hint: /);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('--help lists the commands and exits 0', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+    const result = await demo('--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: pnpm demo [command] [options]');
+    for (const command of ['tour', 'list', 'inspect [options] <tool>', 'call [options] <tool>', 'mcp [options]']) expect(result.stdout).toContain(command);
+  });
+
+  it('mcp serves the demo registry on stdio to an MCP client that launches it', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, 'mcp'], cwd: APP_DIR, env: childEnv() as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(9);
+      const result = await client.callTool({ name: 'get_note', arguments: { id: 1 } });
+      expect(result.isError).not.toBe(true);
+      expect(JSON.stringify(result.content)).toContain('Plant the milpa');
+    } finally {
+      await client.close();
+    }
+  });
+});
