@@ -537,6 +537,11 @@ export class ToolRegistry implements ToolRegistryContract {
       } catch (error) {
         return this.#internalError(tool.name, context, args, startedAt, 'rate limiter', error);
       }
+      // Only a boolean decides: a truthy '0' or 1 passed through by an adapter must not let a call run.
+      if (typeof verdict?.allowed !== 'boolean') {
+        const malformed = new Error('it returned a malformed verdict (allowed must be a boolean)');
+        return this.#internalError(tool.name, context, args, startedAt, 'rate limiter', malformed);
+      }
       if (!verdict.allowed) {
         const reason = verdict.reason ?? 'Rate limit exceeded';
         const result = ToolResult.error(reason, null, {
