@@ -55,7 +55,7 @@ describe.concurrent('pnpm demo (spawned)', () => {
       'Note #3 deleted',
       "PLAN MODE: 'create_note' was checked but not executed",
       'Almanac entry for maize (served from cache)',
-      'the cache listener still ran 2 time(s) (was 2)',
+      'the cache listener has still run twice (twice before)',
       'Tool execution vetoed by an event listener',
       "Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 5 tokens per 60s.",
       "Need one of: verification:resolve — context has: reports:publish.",

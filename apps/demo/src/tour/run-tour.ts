@@ -98,10 +98,10 @@ export async function runTour(options: TourOptions): Promise<void> {
   out.section(7, 'A cache answers repeat lookups', 'A tool.executing listener short-circuits a lookup it has seen before.');
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
-  out.note(`Almanac consulted ${almanac.lookups} time(s); cache hits: ${cache.hits}; cache listener ran ${cache.invocations} time(s).`);
+  out.note(`The almanac was consulted ${times(almanac.lookups)}; the cache listener ran ${times(cache.invocations)} and answered ${times(cache.hits)}.`);
   const seenBefore = cache.invocations;
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:guest', ['notes:read']));
-  out.note(`Denied before tool.executing: the cache listener still ran ${cache.invocations} time(s) (was ${seenBefore}). A cache can never stand in for a refused call.`);
+  out.note(`Refused before tool.executing: the cache listener has still run ${times(cache.invocations)} (${times(seenBefore)} before). A cache can never stand in for a refused call.`);
 
   out.section(8, 'A listener vetoes', 'A guard on tool.executing protects pinned notes, even from the all-powerful cli.');
   await run('delete_note', { id: 1 }, as.cli());
@@ -137,7 +137,12 @@ export async function runTour(options: TourOptions): Promise<void> {
 
   out.section(12, 'The audit trail', 'Every call above, refusals included, left one line (durations shown as …ms):');
   for (const line of demo.logger.auditLines()) out.raw(`    ${style.dim(stableAuditLine(line))}\n`);
-  out.note("The api_key is ***REDACTED***; the structured record of each line goes to the logger's context.");
+  const served = demo.logger
+    .entries()
+    .map((entry) => entry.context['audit'] as { request_id?: string; cache_served?: boolean } | undefined)
+    .filter((record) => record?.cache_served === true)
+    .map((record) => record?.request_id);
+  out.note(`The api_key is ***REDACTED***. Each line also hands the logger a structured record; ${served.join(', ')}'s says cache_served: true.`);
 
   out.section(13, 'Inspect before you call', "The InvocationPlan of delete_note for an anonymous mcp caller: what would run, and why. Nothing executes.");
   const plan = registry.inspect('delete_note', ToolContext.mcp('tour-inspect', null, []));
@@ -149,6 +154,10 @@ export async function runTour(options: TourOptions): Promise<void> {
   out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
   out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
   out.line('pnpm demo mcp                                               serve the demo registry over MCP (stdio)');
+}
+
+function times(count: number): string {
+  return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
 }
 
 function readString(data: unknown, key: string): string | null {
