@@ -111,6 +111,19 @@ describe.concurrent('pnpm demo (spawned)', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
   });
 
+  it('ends quietly with exit 0 when the reader closes the pipe early, as `pnpm demo | head -1` does', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+    const result = await new Promise<Run>((resolve, reject) => {
+      const child = spawn(process.execPath, NODE_ARGS, { cwd: APP_DIR, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout: '', stderr }));
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it('--help lists the commands and exits 0', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
     const result = await demo('--help');
     expect(result.code).toBe(0);
