@@ -74,6 +74,7 @@ export class NotesService {
     return typeof id === 'number' && this.#notes.get(id)?.pinned === true;
   }
 
+  /** `list_notes`: one page of notes (id, title, pinned) as a paginated result. */
   @tool({
     name: 'list_notes',
     description: 'List the saved notes, a page at a time.',
@@ -82,26 +83,26 @@ export class NotesService {
     // Clamps coerce before validation: per_page 50 becomes 3 instead of an error.
     clamps: { page: [1, 1000], per_page: [1, DEFAULT_PER_PAGE] },
   })
-  /** `list_notes`: one page of notes (id, title, pinned) as a paginated result. */
   listNotes({ page = 1, per_page: perPage = DEFAULT_PER_PAGE }: { page?: number; per_page?: number }): ToolResult {
     const all = [...this.#notes.values()];
     const items = all.slice((page - 1) * perPage, page * perPage).map(({ id, title, pinned }) => ({ id, title, pinned }));
     return ToolResult.paginated(items, page, all.length, perPage, 'Notes');
   }
 
+  /** `get_note`: the note as a detail, or NOT_FOUND. */
   @tool({
     name: 'get_note',
     description: 'Show one note by id.',
     input: idInput,
     scopes: ['notes:read'],
   })
-  /** `get_note`: the note as a detail, or NOT_FOUND. */
   getNote({ id }: { id: number }): ToolResult {
     const note = this.#notes.get(id);
     if (note === undefined) return ToolResult.failure('NOT_FOUND', `No note with id ${id}.`, { field: 'id' });
     return ToolResult.detail(note, 'Note', note.title, ['delete_note']);
   }
 
+  /** `create_note`: stores an unpinned note under the next id. */
   @tool({
     name: 'create_note',
     description: 'Save a new note.',
@@ -109,12 +110,12 @@ export class NotesService {
     scopes: ['notes:write'],
     mutating: true,
   })
-  /** `create_note`: stores an unpinned note under the next id. */
   createNote({ title, body = '', tags = [] }: { title: string; body?: string; tags?: string[] }): ToolResult {
     const note = this.#add({ title, body, tags, pinned: false });
     return ToolResult.detail(note, 'Note', `Note #${note.id} created`);
   }
 
+  /** `delete_note`: removes the note, or NOT_FOUND (the pinned-note veto lives in a listener). */
   @tool({
     name: 'delete_note',
     description: 'Delete a note by id (pinned notes are protected).',
@@ -122,7 +123,6 @@ export class NotesService {
     scopes: ['notes:write'],
     mutating: true,
   })
-  /** `delete_note`: removes the note, or NOT_FOUND (the pinned-note veto lives in a listener). */
   deleteNote({ id }: { id: number }): ToolResult {
     const note = this.#notes.get(id);
     if (note === undefined) return ToolResult.failure('NOT_FOUND', `No note with id ${id}.`, { field: 'id' });
