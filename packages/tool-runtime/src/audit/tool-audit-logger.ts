@@ -12,6 +12,7 @@ import {
 } from '@milpa/core';
 import { describeError } from './describe-error.js';
 import { Redactor } from './redactor.js';
+import { swallowRejection } from './swallow-rejection.js';
 import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
 
 /** Options of {@link ToolAuditLogger}. */
@@ -376,7 +377,7 @@ export class ToolAuditLogger {
     try {
       if (!this.#isEnabled(level)) return;
       const line = build();
-      this.#logger[level](line.logContext ?? { audit: line.record }, line.message);
+      swallowRejection(this.#logger[level](line.logContext ?? { audit: line.record }, line.message));
     } catch {
       // A failing logger (or an unreadable context) must never turn into a failed call.
     }

@@ -1,5 +1,6 @@
 import { MilpaError, silentLogger, type Logger, type PolicyRule, type PolicyRuleProvider, type ToolContext } from '@milpa/core';
 import { describeError } from '../audit/describe-error.js';
+import { swallowRejection } from '../audit/swallow-rejection.js';
 import { AuthorizationResult } from './authorization-result.js';
 import { FAIL_CLOSED_CHANNEL_POLICY, SEED_CHANNEL_POLICIES, type ChannelPolicy } from './channel-policy.js';
 
@@ -275,7 +276,7 @@ export class PolicyGate {
   #write(level: 'warn' | 'error', context: Record<string, unknown>, message: string): void {
     try {
       if (this.#logger.isLevelEnabled?.(level) === false) return;
-      this.#logger[level](context, message);
+      swallowRejection(this.#logger[level](context, message));
     } catch {
       // A broken logger must never turn a decision into an exception.
     }

@@ -28,6 +28,7 @@ import {
   type ToolResultMeta,
   type ToolSummary,
 } from '@milpa/core';
+import { swallowRejection } from '../audit/swallow-rejection.js';
 import { ToolAuditLogger } from '../audit/tool-audit-logger.js';
 import { TokenEstimator } from '../budget/token-estimator.js';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
@@ -862,7 +863,7 @@ export class ToolRegistry implements ToolRegistryContract {
   /** A throwing logger must never make `call()` reject. */
   #safeLog(level: 'debug' | 'info' | 'warn' | 'error', context: Record<string, unknown>, message: string): void {
     try {
-      this.#logger[level](context, message);
+      swallowRejection(this.#logger[level](context, message));
     } catch {
       // Deliberately ignored: logging is best effort, the call's outcome is not.
     }
