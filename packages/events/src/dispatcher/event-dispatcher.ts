@@ -61,6 +61,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+function ignoreRejection(): void {
+  // Deliberately empty: reporting is best effort; the rejection is observed, nothing more.
+}
+
 /** A readable message for anything a listener may throw, including non-Error values. */
 function describeThrownValue(value: unknown): string {
   try {
@@ -316,7 +320,9 @@ export class EventDispatcher implements EventDispatcherContract {
 
   #report(prefix: string, eventName: string, error: unknown): void {
     try {
-      this.#logger.error({ event: eventName, err: error }, prefix + describeThrownValue(error));
+      const written: unknown = this.#logger.error({ event: eventName, err: error }, prefix + describeThrownValue(error));
+      // An async logger's rejection (a log shipper offline) must not go unhandled and end the process.
+      if (isThenable(written)) written.then(undefined, ignoreRejection);
     } catch {
       // A broken logger must not turn an isolated failure into a rejected dispatch or a throwing
       // notify (DESIGN decision 1: a throwing listener never escapes ToolRegistry.call()).
