@@ -628,16 +628,21 @@ export class ToolRegistry implements ToolRegistryContract {
     }
 
     // 9. Execute, contained.
-    return this.#execute(entry, context, args, options, startedAt);
+    const outcome = this.#execute(entry, context, args, options, startedAt);
+    return isPromiseLike(outcome) ? await outcome : outcome;
   }
 
-  async #execute(
+  /**
+   * Runs the handler. Synchronous when the handler is (and no listener besides the registry's own
+   * audit has to run): a promise is only created when something actually has to be awaited.
+   */
+  #execute(
     entry: RegisteredTool,
     context: ToolContext,
     args: ToolArgs,
     options: ToolCallOptions | undefined,
     startedAt: number,
-  ): Promise<ToolResult> {
+  ): ToolResult | Promise<ToolResult> {
     const tool = entry.definition;
     const callerSignal = options?.signal;
     if (callerSignal?.aborted) {
@@ -648,16 +653,42 @@ export class ToolRegistry implements ToolRegistryContract {
     }
     const invocation = new ToolInvocationState(context, options?.caller ?? unsupportedCaller, startedAt, tool.timeoutMs, callerSignal);
     let value: unknown;
+    let pending: boolean;
     try {
       value = tool.handler(args, invocation);
-      if (isPromiseLike(value)) value = tool.hardTimeout ? await this.#raceDeadline(value, invocation, tool.timeoutMs, startedAt) : await value;
+      pending = isPromiseLike(value);
+    } catch (error) {
+      invocation.finish();
+      return this.#handlerFailed(tool.name, context, args, startedAt, error);
+    }
+    if (pending) return this.#settle(value as PromiseLike<unknown>, invocation, tool, context, args, startedAt);
+    invocation.finish();
+    return this.#executed(tool, context, args, startedAt, value);
+  }
+
+  /** Awaits an asynchronous handler (racing the deadline for a hard timeout), contained. */
+  async #settle(
+    pending: PromiseLike<unknown>,
+    invocation: ToolInvocationState,
+    tool: AnyToolDefinition,
+    context: ToolContext,
+    args: ToolArgs,
+    startedAt: number,
+  ): Promise<ToolResult> {
+    let value: unknown;
+    try {
+      value = tool.hardTimeout ? await this.#raceDeadline(pending, invocation, tool.timeoutMs, startedAt) : await pending;
     } catch (error) {
       invocation.finish();
       if (error === HARD_TIMEOUT) return this.#hardTimeout(tool.name, context, args, startedAt);
       return this.#handlerFailed(tool.name, context, args, startedAt, error);
     }
     invocation.finish();
+    return this.#executed(tool, context, args, startedAt, value);
+  }
 
+  /** The result of a handler that returned `value`, with the soft-timeout meta, after `tool.executed`. */
+  #executed(tool: AnyToolDefinition, context: ToolContext, args: ToolArgs, startedAt: number, value: unknown): ToolResult | Promise<ToolResult> {
     const meta = this.#meta(tool.name, context, startedAt);
     let result = ToolResult.isToolResult(value)
       ? new ToolResult(value.success, value.data, value.message, value.error, { ...meta, ...value.meta })
@@ -671,8 +702,7 @@ export class ToolRegistry implements ToolRegistryContract {
       });
     }
     const notified = this.#emitExecuted(tool.name, context, args, result, false);
-    if (notified !== undefined) await notified;
-    return result;
+    return notified === undefined ? result : notified.then(() => result);
   }
 
   #raceDeadline(pending: PromiseLike<unknown>, invocation: ToolInvocationState, timeoutMs: number, startedAt: number): Promise<unknown> {
