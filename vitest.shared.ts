@@ -6,7 +6,6 @@
 //   cannot run natively. tsup and tsx use esbuild too, so tests see the same output as builds.
 import { transform } from 'esbuild';
 import { defaultServerConditions, type Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
 
 const conditions = ['@milpa/source', ...defaultServerConditions];
 
@@ -26,7 +25,9 @@ const esbuildTypeScript: Plugin = {
   },
 };
 
-export const sharedConfig = defineConfig({
+// A plain object (no `defineConfig` import): vitest is a dependency of each package, not of the
+// repository root where this file lives.
+export const sharedConfig = {
   oxc: false,
   plugins: [esbuildTypeScript],
   resolve: { conditions },
@@ -40,4 +41,4 @@ export const sharedConfig = defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
-});
+};
