@@ -691,7 +691,7 @@ export class ToolRegistry implements ToolRegistryContract {
   #executed(tool: AnyToolDefinition, context: ToolContext, args: ToolArgs, startedAt: number, value: unknown): ToolResult | Promise<ToolResult> {
     const meta = this.#meta(tool.name, context, startedAt);
     let result = ToolResult.isToolResult(value)
-      ? new ToolResult(value.success, value.data, value.message, value.error, { ...meta, ...value.meta })
+      ? new ToolResult(value.success, value.data, value.message, value.error, Object.freeze(Object.assign({}, meta, value.meta)))
       : ToolResult.success(value, null, meta);
     const elapsedMs = performance.now() - startedAt;
     if (elapsedMs > tool.timeoutMs) {
@@ -855,15 +855,20 @@ export class ToolRegistry implements ToolRegistryContract {
     return result;
   }
 
-  /** Standard meta: `{tool, took_ms, request_id, channel, principal}`. */
+  /**
+   * Standard meta: `{tool, took_ms, request_id, channel, principal}`, frozen as built. `ToolResult`
+   * keeps a frozen meta as it is; an unfrozen one it copies with a spread and freezes, and on V8 that
+   * copy-then-freeze costs several times the whole rest of the pipeline (and merged metas are built
+   * with `Object.assign` for the same reason).
+   */
   #meta(name: string, context: ToolContext, startedAt: number): ToolResultMeta {
-    return {
+    return Object.freeze({
       tool: name,
       took_ms: Math.round(performance.now() - startedAt),
       request_id: context.requestId,
       channel: context.channel,
       principal: context.principal,
-    };
+    });
   }
 
   /** Removes the call's secret values from text the runtime writes (DESIGN 4). */
