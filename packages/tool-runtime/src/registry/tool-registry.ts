@@ -689,11 +689,12 @@ export class ToolRegistry implements ToolRegistryContract {
 
   /** The result of a handler that returned `value`, with the soft-timeout meta, after `tool.executed`. */
   #executed(tool: AnyToolDefinition, context: ToolContext, args: ToolArgs, startedAt: number, value: unknown): ToolResult | Promise<ToolResult> {
-    const meta = this.#meta(tool.name, context, startedAt);
+    // One clock read serves took_ms and the soft-timeout check (a clock read is not free on every host).
+    const elapsedMs = performance.now() - startedAt;
+    const meta = this.#metaAfter(tool.name, context, elapsedMs);
     let result = ToolResult.isToolResult(value)
       ? new ToolResult(value.success, value.data, value.message, value.error, Object.freeze(Object.assign({}, meta, value.meta)))
       : ToolResult.success(value, null, meta);
-    const elapsedMs = performance.now() - startedAt;
     if (elapsedMs > tool.timeoutMs) {
       result = result.withMeta({
         timeout_exceeded: true,
@@ -862,9 +863,14 @@ export class ToolRegistry implements ToolRegistryContract {
    * with `Object.assign` for the same reason).
    */
   #meta(name: string, context: ToolContext, startedAt: number): ToolResultMeta {
+    return this.#metaAfter(name, context, performance.now() - startedAt);
+  }
+
+  /** {@link ToolRegistry.#meta} for a call that has taken `elapsedMs` so far. */
+  #metaAfter(name: string, context: ToolContext, elapsedMs: number): ToolResultMeta {
     return Object.freeze({
       tool: name,
-      took_ms: Math.round(performance.now() - startedAt),
+      took_ms: Math.round(elapsedMs),
       request_id: context.requestId,
       channel: context.channel,
       principal: context.principal,
