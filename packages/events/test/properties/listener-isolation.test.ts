@@ -1,7 +1,8 @@
 import { InterceptionSlot, type Logger } from '@milpa/core';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventDispatcher } from '../../src/dispatcher/event-dispatcher.js';
+import { trackUnhandledRejections } from './unhandled-rejections.js';
 
 type Behaviour =
   | 'returns'
@@ -93,19 +94,8 @@ const listener = fc.record({
   ),
 });
 
-const unhandled: unknown[] = [];
-const collectUnhandled = (reason: unknown): void => {
-  unhandled.push(reason);
-};
-
 describe('EventDispatcher', () => {
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on('unhandledRejection', collectUnhandled);
-  });
-  afterEach(() => {
-    process.off('unhandledRejection', collectUnhandled);
-  });
+  const unhandledRejections = trackUnhandledRejections();
 
   describe('dispatch (property: listener isolation)', () => {
     it('resolves, runs listeners in order up to the first that stops the slot, and reports each failure once', async () => {
@@ -142,8 +132,7 @@ describe('EventDispatcher', () => {
         }),
         { numRuns: 500 },
       );
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(unhandled).toEqual([]);
+      expect(await unhandledRejections()).toEqual([]);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { InterceptionSlot, type Logger } from '@milpa/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventDispatcher } from '../../src/dispatcher/event-dispatcher.js';
+import { trackUnhandledRejections } from '../properties/unhandled-rejections.js';
 
 // Found by packages/tool-runtime/test/properties/fault-injection.test.ts: the dispatcher reported
 // a failing listener to a logger whose `error` is async and rejects (a log shipper offline), and
@@ -11,19 +12,8 @@ function rejectingLogger(): Logger {
   return { debug: write, info: write, warn: write, error: write };
 }
 
-const unhandled: unknown[] = [];
-const collect = (reason: unknown): void => {
-  unhandled.push(reason);
-};
-
 describe('EventDispatcher', () => {
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on('unhandledRejection', collect);
-  });
-  afterEach(() => {
-    process.off('unhandledRejection', collect);
-  });
+  const unhandledRejections = trackUnhandledRejections();
 
   describe('dispatch (regression: a logger that returns rejected promises)', () => {
     it('leaves no unhandled rejection when it reports a throwing and a rejecting listener', async () => {
@@ -41,9 +31,8 @@ describe('EventDispatcher', () => {
         ran.push('last');
       });
       await dispatcher.dispatch('tool.executing', { slot: new InterceptionSlot() });
-      await new Promise((resolve) => setTimeout(resolve, 5));
       expect(ran).toEqual(['throws', 'rejects', 'last']);
-      expect(unhandled).toEqual([]);
+      expect(await unhandledRejections()).toEqual([]);
     });
   });
 });

@@ -14,12 +14,13 @@ import {
   type RateLimiter,
 } from '@milpa/core';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfirmationTokenStore } from '../../src/confirmation/confirmation-token-store.js';
 import { InMemoryRateLimiter } from '../../src/rate-limiting/in-memory-rate-limiter.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { SchemaValidator } from '../../src/validation/schema-validator.js';
 import { quietLogger, settleWithin } from './settle-within.js';
+import { trackUnhandledRejections } from './unhandled-rejections.js';
 
 /** How a faulty collaborator misbehaves. */
 type Fault = 'throw_error' | 'throw_string' | 'throw_undefined' | 'throw_unprintable' | 'throw_symbol' | 'reject_error' | 'reject_unprintable';
@@ -219,20 +220,9 @@ function expectedOutcome(setup: Plan, phase: 'ask' | 'redeem'): { code: string |
   return { code: null, runs: true };
 }
 
-// A rejection nobody observes would end the host process by Node's default: collected, and asserted away.
-const unhandled: unknown[] = [];
-const collectUnhandled = (reason: unknown): void => {
-  unhandled.push(reason);
-};
-
 describe('ToolRegistry', () => {
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on('unhandledRejection', collectUnhandled);
-  });
-  afterEach(() => {
-    process.off('unhandledRejection', collectUnhandled);
-  });
+  // A rejection nobody observes would end the host process by Node's default.
+  const unhandledRejections = trackUnhandledRejections();
 
   describe('call (property: fault injection)', () => {
     it('never rejects and fails closed as DESIGN 1 decides, whichever collaborators fail and however', async () => {
@@ -263,8 +253,7 @@ describe('ToolRegistry', () => {
         }),
         { numRuns: 600 },
       );
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(unhandled).toEqual([]);
+      expect(await unhandledRejections()).toEqual([]);
       expect([...reached].sort()).toEqual(
         ['ask:FORBIDDEN', 'ask:INTERNAL_ERROR', 'ask:TIMEOUT', 'ask:null', 'redeem:INTERNAL_ERROR', 'redeem:TIMEOUT', 'redeem:VALIDATION_ERROR', 'redeem:null'].sort(),
       );

@@ -1,6 +1,7 @@
 import { ToolContext, defineTool, type Logger, type PolicyRuleProvider } from '@milpa/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { trackUnhandledRejections } from '../properties/unhandled-rejections.js';
 
 // Found by test/properties/fault-injection.test.ts: a logger whose methods are async and reject (a
 // log shipper that lost its connection) had its promises dropped by the registry, the audit logger
@@ -11,24 +12,8 @@ function rejectingLogger(): Logger {
   return { debug: write, info: write, warn: write, error: write, isLevelEnabled: () => true };
 }
 
-const unhandled: unknown[] = [];
-const collect = (reason: unknown): void => {
-  unhandled.push(reason);
-};
-
-/** Lets Node report any unhandled rejection of the work just done. */
-function afterRejectionsAreReported(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe('ToolRegistry', () => {
-  beforeEach(() => {
-    unhandled.length = 0;
-    process.on('unhandledRejection', collect);
-  });
-  afterEach(() => {
-    process.off('unhandledRejection', collect);
-  });
+  const unhandledRejections = trackUnhandledRejections();
 
   describe('call (regression: a logger that returns rejected promises)', () => {
     it('leaves no unhandled rejection on the audit, handler-error, unknown-channel and rule-provider paths', async () => {
@@ -56,8 +41,7 @@ describe('ToolRegistry', () => {
       expect((await registry.call('boom', {}, ToolContext.cli())).meta['code']).toBe('INTERNAL_ERROR');
       expect((await registry.call('ok', {}, new ToolContext({ channel: 'kiosk', principal: 'p' }))).success).toBe(true);
       expect((await guarded.call('ok', {}, ToolContext.web('user:1', []))).meta['code']).toBe('FORBIDDEN');
-      await afterRejectionsAreReported();
-      expect(unhandled).toEqual([]);
+      expect(await unhandledRejections()).toEqual([]);
     });
   });
 });
