@@ -130,6 +130,29 @@ describe('ToolRegistry', () => {
       expect(consume).toHaveBeenNthCalledWith(2, 'cli::write', 5, 60, 100);
     });
 
+    it('consumes each caller\'s own key when callers take turns on one tool', async () => {
+      const consume = vi.fn((_key: string) => RateLimitResult.allowed(99));
+      const registry = new ToolRegistry({ rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } });
+      registry.register(tool('read'));
+      const callers = [
+        new ToolContext({ channel: 'web', principal: 'user:1' }),
+        new ToolContext({ channel: 'web', principal: 'user:2' }),
+        new ToolContext({ channel: 'web', principal: 'user:1' }),
+        new ToolContext({ channel: 'cli', principal: 'user:1' }),
+        new ToolContext({ channel: 'cli', principal: null }),
+        new ToolContext({ channel: 'cli', principal: '' }),
+      ];
+      for (const caller of callers) await registry.call('read', {}, caller);
+      expect(consume.mock.calls.map(([key]) => key)).toEqual([
+        'web:user:1:read',
+        'web:user:2:read',
+        'web:user:1:read',
+        'cli:user:1:read',
+        'cli::read',
+        'cli::read',
+      ]);
+    });
+
     it('uses the configured window, budget and costs', async () => {
       const consume = vi.fn(() => RateLimitResult.allowed(1));
       const registry = new ToolRegistry({

@@ -116,11 +116,24 @@ export interface ToolListing {
   readonly inputSchema: JsonSchema;
 }
 
+/** The rate-limit key of one caller of one tool. */
+interface RateLimitKeyMemo {
+  readonly channel: string;
+  readonly principal: string | null;
+  readonly key: string;
+}
+
 interface RegisteredTool {
   readonly definition: AnyToolDefinition;
   /** Null when the input schema is empty: validation is skipped (seed behaviour, §3 E50). */
   readonly validate: CompiledValidator | null;
   readonly hasClamps: boolean;
+  /**
+   * The key of the tool's last caller, reused while calls keep coming from the same channel and
+   * principal: a freshly built key string must be flattened and hashed by the limiter's map on every
+   * call, which costs more than the rest of the limiter. Null until the first rate-limited call.
+   */
+  rateLimitKey: RateLimitKeyMemo | null;
 }
 
 const EMPTY_ARGS: ToolArgs = Object.freeze({});
@@ -269,6 +282,7 @@ export class ToolRegistry implements ToolRegistryContract {
       definition: normalized,
       validate,
       hasClamps: Object.keys(normalized.clamps).length > 0,
+      rateLimitKey: null,
     });
   }
 
@@ -460,6 +474,15 @@ export class ToolRegistry implements ToolRegistryContract {
     }
   }
 
+  /** `rateLimitKey(channel, principal, tool)`, memoized for the tool's last caller. */
+  static #rateLimitKeyOf(entry: RegisteredTool, context: ToolContext): string {
+    const memo = entry.rateLimitKey;
+    if (memo !== null && memo.channel === context.channel && memo.principal === context.principal) return memo.key;
+    const key = rateLimitKey(context.channel, context.principal, entry.definition.name);
+    entry.rateLimitKey = { channel: context.channel, principal: context.principal, key };
+    return key;
+  }
+
   static #toContext(context: unknown): ToolContext {
     if (context instanceof ToolContext) return context;
     // A context from another copy of core, or a plain object: rebuild it (and validate it).
@@ -529,7 +552,7 @@ export class ToolRegistry implements ToolRegistryContract {
       let verdict: RateLimitResult;
       try {
         const pending = limiter.consume(
-          rateLimitKey(context.channel, context.principal, tool.name),
+          ToolRegistry.#rateLimitKeyOf(entry, context),
           tool.mutating ? this.#mutatingCost : this.#cost,
           this.#windowSeconds,
           this.#maxTokens,
