@@ -129,8 +129,9 @@ export class PolicyGate {
       policy = FAIL_CLOSED_CHANNEL_POLICY;
     }
 
-    // The v0.7 rule: '0' is a real principal; only null and '' are anonymous.
-    if (policy.require_auth === true && (context.principal === null || context.principal === '')) {
+    // The v0.7 rule: '0' is a real principal; null and '' are anonymous. Anything that is not a
+    // string (a context that was never constructed) is anonymous too: fail closed.
+    if (policy.require_auth === true && (typeof context.principal !== 'string' || context.principal === '')) {
       return AuthorizationResult.deny(`channel '${channel}' requires an authenticated principal (require_auth) — none provided.`);
     }
 
