@@ -99,6 +99,30 @@ describe('PolicyGate', () => {
         expect(sync(new PolicyGate().authorize(context, subject({ scopes: ['tools:read'] }))).allowed).toBe(true);
       });
 
+      it('matches scope strings exactly, with no prefix or glob matching inside them', () => {
+        const gate = new PolicyGate();
+        for (const held of [['notes:*'], ['notes'], ['notes:read:all'], ['NOTES:READ']]) {
+          expect(sync(gate.authorize(ToolContext.web('user:1', held), subject({ scopes: ['notes:read'] }))).allowed).toBe(false);
+        }
+      });
+
+      it('asks a ToolContext subclass through its own overridden scope methods', () => {
+        class GlobContext extends ToolContext {
+          override hasScope(scope: string): boolean {
+            return super.hasScope(scope) || this.scopes.some((held) => held.endsWith(':*') && scope.startsWith(held.slice(0, -1)));
+          }
+        }
+        class LockedContext extends ToolContext {
+          override hasAnyScope(): boolean {
+            return false;
+          }
+        }
+        const gate = new PolicyGate();
+        const tool = subject({ scopes: ['notes:read'] });
+        expect(sync(gate.authorize(new GlobContext({ channel: 'web', principal: 'u', scopes: ['notes:*'] }), tool)).allowed).toBe(true);
+        expect(sync(gate.authorize(new LockedContext({ channel: 'web', principal: 'u', scopes: ['*'] }), tool)).allowed).toBe(false);
+      });
+
       it('checks scopes even on an allow_all channel', () => {
         const gate = new PolicyGate();
         gate.setChannelPolicy('kiosk', { allow_all: true });

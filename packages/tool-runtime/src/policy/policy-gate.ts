@@ -1,4 +1,4 @@
-import { MilpaError, silentLogger, type Logger, type PolicyRule, type PolicyRuleProvider, type ToolContext } from '@milpa/core';
+import { MilpaError, ToolContext, silentLogger, type Logger, type PolicyRule, type PolicyRuleProvider } from '@milpa/core';
 import { describeError } from '../audit/describe-error.js';
 import { swallowRejection } from '../audit/swallow-rejection.js';
 import { AuthorizationResult } from './authorization-result.js';
@@ -62,6 +62,24 @@ function joinScopes(scopes: readonly string[]): string {
 function ruleLabel(rule: PolicyRule): string {
   // §4 item 15: a rule without an id renders "(no id)", never a bare "#".
   return rule.id === null || rule.id === undefined || rule.id === '' ? '(no id)' : `#${String(rule.id)}`;
+}
+
+const STOCK_HAS_ANY_SCOPE = ToolContext.prototype.hasAnyScope;
+const STOCK_HAS_SCOPE = ToolContext.prototype.hasScope;
+
+/**
+ * `context.hasAnyScope(scopes)` without its per-call closure: the same answer, computed inline when
+ * the context uses ToolContext's own scope methods (a subclass that overrides either one is asked
+ * through its method, as before).
+ */
+function holdsAnyScope(context: ToolContext, scopes: readonly string[]): boolean {
+  if (context.hasAnyScope !== STOCK_HAS_ANY_SCOPE || context.hasScope !== STOCK_HAS_SCOPE) return context.hasAnyScope(scopes);
+  const held = context.scopes;
+  if (held.includes('*')) return scopes.length > 0;
+  for (let index = 0; index < scopes.length; index++) {
+    if (held.includes(scopes[index]!)) return true;
+  }
+  return false;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -135,7 +153,7 @@ export class PolicyGate {
       return AuthorizationResult.deny(`channel '${channel}' requires an authenticated principal (require_auth) — none provided.`);
     }
 
-    if (tool.scopes.length > 0 && !context.hasAnyScope(tool.scopes)) {
+    if (tool.scopes.length > 0 && !holdsAnyScope(context, tool.scopes)) {
       return AuthorizationResult.deny(
         `Missing required scope for tool '${tool.name}'. Need one of: ${tool.scopes.join(', ')} — context has: ${joinScopes(context.scopes)}.`,
       );
