@@ -106,7 +106,19 @@ const scopes = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom('*', 'read', 'write', 'admin', '', ' *', '__proto__'), fc.string({ maxLength: 6 })), { maxLength: 4 }),
 );
 
-/** Contexts from every channel, with missing principals, odd scopes and plan mode, plus malformed plain objects. */
+/** A value that is a ToolContext by prototype but was never constructed (no validation ran). */
+const forgedContext = fc
+  .record(
+    { channel, principal: fc.constantFrom<unknown>(undefined, 42, null, 'user:42'), scopes: fc.constantFrom<unknown>(undefined, ['*'], 'admin') },
+    { requiredKeys: [] },
+  )
+  .map((fields) => {
+    const descriptors: PropertyDescriptorMap = {};
+    for (const [key, value] of Object.entries(fields)) descriptors[key] = { value, enumerable: true };
+    return Object.create(ToolContext.prototype, descriptors) as unknown;
+  });
+
+/** Contexts from every channel, with missing principals, odd scopes and plan mode, plus malformed plain objects and forged instances. */
 export const hostileContext: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 1 },
   { arbitrary: fc.constantFrom(0, 1).map((n) => (n === 0 ? ToolContext.cli() : ToolContext.cli().asPlan())), weight: 1 },
@@ -128,4 +140,5 @@ export const hostileContext: fc.Arbitrary<unknown> = fc.oneof(
     ),
     weight: 2,
   },
+  { arbitrary: forgedContext, weight: 1 },
 );
