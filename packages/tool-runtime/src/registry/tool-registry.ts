@@ -123,6 +123,21 @@ interface RateLimitKeyMemo {
   readonly key: string;
 }
 
+/** One call on its way through the pipeline, handed from stage to stage. */
+interface PipelineState {
+  readonly entry: RegisteredTool;
+  readonly context: ToolContext;
+  /** The validated (and clamped) arguments; a redeemed confirmation replaces them with the first call's. */
+  args: ToolArgs;
+  readonly options: ToolCallOptions | undefined;
+  readonly startedAt: number;
+  readonly needsConfirmation: boolean;
+  /** A non-null `confirm_token` came with the arguments. */
+  readonly hasToken: boolean;
+  /** The `confirm_token` argument as given (it is not in `args`). */
+  readonly confirmToken: unknown;
+}
+
 interface RegisteredTool {
   readonly definition: AnyToolDefinition;
   /** Null when the input schema is empty: validation is skipped (seed behaviour, §3 E50). */
@@ -467,7 +482,8 @@ export class ToolRegistry implements ToolRegistryContract {
       });
     }
     try {
-      return await this.#run(name, args, callContext, options, startedAt);
+      const outcome = this.#run(name, args, callContext, options, startedAt);
+      return isPromiseLike(outcome) ? await outcome : outcome;
     } catch (error) {
       // Last line of containment: a fault in the pipeline itself must still be a result.
       return this.#internalError(nameOf(name), callContext, args, startedAt, 'pipeline', error);
@@ -489,13 +505,19 @@ export class ToolRegistry implements ToolRegistryContract {
     return new ToolContext(context as ConstructorParameters<typeof ToolContext>[0]);
   }
 
-  async #run(
+  /**
+   * Steps 1–4, then the later steps through {@link ToolRegistry.#afterAuthorization}. Every stage runs
+   * synchronously unless a collaborator answers with a promise (an async rule provider, limiter,
+   * confirmation store, `tool.executing` listener or handler), so a call through synchronous ones
+   * costs a single promise: `call()`'s own.
+   */
+  #run(
     name: string,
     rawArgs: unknown,
     context: ToolContext,
     options: ToolCallOptions | undefined,
     startedAt: number,
-  ): Promise<ToolResult> {
+  ): ToolResult | Promise<ToolResult> {
     // 1. Resolve.
     const entry = typeof name === 'string' ? this.#tools.get(name) : undefined;
     if (entry === undefined) {
@@ -536,8 +558,19 @@ export class ToolRegistry implements ToolRegistryContract {
 
     // 4. Authorize (fail-closed: the gate turns a throwing rule provider into a denial).
     this.#debugAuthorize(tool, context);
-    let authorization: AuthorizationResult | Promise<AuthorizationResult> = this.#gate.authorize(context, tool);
-    if (isPromiseLike(authorization)) authorization = await authorization;
+    const state: PipelineState = { entry, context, args, options, startedAt, needsConfirmation, hasToken, confirmToken };
+    const authorization = this.#gate.authorize(context, tool);
+    return isPromiseLike(authorization) ? this.#authorizeLater(state, authorization) : this.#afterAuthorization(state, authorization);
+  }
+
+  async #authorizeLater(state: PipelineState, pending: PromiseLike<AuthorizationResult>): Promise<ToolResult> {
+    return this.#afterAuthorization(state, await pending);
+  }
+
+  /** The authorization verdict, then step 5: rate-limit (fail-closed: a throwing limiter refuses the call). */
+  #afterAuthorization(state: PipelineState, authorization: AuthorizationResult): ToolResult | Promise<ToolResult> {
+    const { entry, context, args, startedAt } = state;
+    const tool = entry.definition;
     if (!authorization.allowed) {
       const reason = authorization.reason ?? 'Forbidden';
       this.#debug({ tool: tool.name }, `[ToolRegistry] Auth result: DENIED: ${reason}`);
@@ -546,37 +579,60 @@ export class ToolRegistry implements ToolRegistryContract {
     }
     this.#debug({ tool: tool.name }, '[ToolRegistry] Auth result: ALLOWED');
 
-    // 5. Rate-limit (fail-closed: a throwing limiter refuses the call).
+    // 5. Rate-limit.
     const limiter = this.#rateLimiter;
-    if (limiter !== null) {
-      let verdict: RateLimitResult;
-      try {
-        const pending = limiter.consume(
-          ToolRegistry.#rateLimitKeyOf(entry, context),
-          tool.mutating ? this.#mutatingCost : this.#cost,
-          this.#windowSeconds,
-          this.#maxTokens,
-        );
-        verdict = isPromiseLike(pending) ? await pending : pending;
-      } catch (error) {
-        return this.#internalError(tool.name, context, args, startedAt, 'rate limiter', error);
-      }
-      // Only a boolean decides: a truthy '0' or 1 passed through by an adapter must not let a call run.
-      if (typeof verdict?.allowed !== 'boolean') {
-        const malformed = new Error('it returned a malformed verdict (allowed must be a boolean)');
-        return this.#internalError(tool.name, context, args, startedAt, 'rate limiter', malformed);
-      }
-      if (!verdict.allowed) {
-        const reason = verdict.reason ?? 'Rate limit exceeded';
-        const result = ToolResult.error(reason, null, {
-          ...this.#meta(tool.name, context, startedAt),
-          code: ToolErrorCode.RATE_LIMITED,
-          retry_after_seconds: verdict.retryAfterSeconds ?? 0,
-        });
-        this.#audit.logRateLimited(context, tool.name, args, reason, result.meta['took_ms'] as number);
-        return result;
-      }
+    if (limiter === null) return this.#afterRateLimit(state);
+    let verdict: RateLimitResult | Promise<RateLimitResult>;
+    try {
+      verdict = limiter.consume(
+        ToolRegistry.#rateLimitKeyOf(entry, context),
+        tool.mutating ? this.#mutatingCost : this.#cost,
+        this.#windowSeconds,
+        this.#maxTokens,
+      );
+      if (isPromiseLike(verdict)) return this.#rateLimitLater(state, verdict);
+    } catch (error) {
+      return this.#internalError(tool.name, context, args, startedAt, 'rate limiter', error);
     }
+    return this.#applyRateLimit(state, verdict);
+  }
+
+  async #rateLimitLater(state: PipelineState, pending: PromiseLike<RateLimitResult>): Promise<ToolResult> {
+    let verdict: RateLimitResult;
+    try {
+      verdict = await pending;
+    } catch (error) {
+      return this.#internalError(state.entry.definition.name, state.context, state.args, state.startedAt, 'rate limiter', error);
+    }
+    return this.#applyRateLimit(state, verdict);
+  }
+
+  /** The limiter's verdict: a refusal ends the call here. */
+  #applyRateLimit(state: PipelineState, verdict: RateLimitResult): ToolResult | Promise<ToolResult> {
+    const { entry, context, args, startedAt } = state;
+    const tool = entry.definition;
+    // Only a boolean decides: a truthy '0' or 1 passed through by an adapter must not let a call run.
+    if (typeof verdict?.allowed !== 'boolean') {
+      const malformed = new Error('it returned a malformed verdict (allowed must be a boolean)');
+      return this.#internalError(tool.name, context, args, startedAt, 'rate limiter', malformed);
+    }
+    if (!verdict.allowed) {
+      const reason = verdict.reason ?? 'Rate limit exceeded';
+      const result = ToolResult.error(reason, null, {
+        ...this.#meta(tool.name, context, startedAt),
+        code: ToolErrorCode.RATE_LIMITED,
+        retry_after_seconds: verdict.retryAfterSeconds ?? 0,
+      });
+      this.#audit.logRateLimited(context, tool.name, args, reason, result.meta['took_ms'] as number);
+      return result;
+    }
+    return this.#afterRateLimit(state);
+  }
+
+  /** Steps 6 (plan mode) and 7 (confirm). */
+  #afterRateLimit(state: PipelineState): ToolResult | Promise<ToolResult> {
+    const { entry, context, args, startedAt, needsConfirmation } = state;
+    const tool = entry.definition;
 
     // 6. Plan mode: everything above ran for real; nothing below runs.
     if (context.isPlanMode()) {
@@ -601,58 +657,72 @@ export class ToolRegistry implements ToolRegistryContract {
     }
 
     // 7. Confirm.
-    if (needsConfirmation) {
-      const binding: ConfirmationBinding = { principal: context.principal, channel: context.channel };
-      if (!hasToken) return this.#requestConfirmation(tool, context, args, binding, startedAt);
-      try {
-        const redeemed =
-          typeof confirmToken === 'string' ? await this.#confirmationStore.consume(confirmToken, tool.name, binding) : null;
-        // Only an object is redeemed arguments: `undefined` (a store's `map.get()` miss) or any other
-        // value means no such token, never a call that runs without its confirmation.
-        if (!isPlainArgs(redeemed)) {
-          const result = ToolResult.error(INVALID_TOKEN_MESSAGE, null, {
-            ...this.#meta(tool.name, context, startedAt),
-            code: ToolErrorCode.VALIDATION_ERROR,
-          });
-          this.#audit.logOutcome('invalid_token', context, tool.name, args, result.meta['took_ms'] as number, INVALID_TOKEN_MESSAGE);
-          return result;
-        }
-        // The first call's (validated, clamped) args win; the replay's other args are inert.
-        args = redeemed;
-      } catch (error) {
-        return this.#internalError(tool.name, context, args, startedAt, 'confirmation store', error);
-      }
-    }
+    if (needsConfirmation) return this.#confirm(state);
+    return this.#interceptAndExecute(state);
+  }
 
+  async #confirm(state: PipelineState): Promise<ToolResult> {
+    const { entry, context, args, startedAt, hasToken, confirmToken } = state;
+    const tool = entry.definition;
+    const binding: ConfirmationBinding = { principal: context.principal, channel: context.channel };
+    if (!hasToken) return this.#requestConfirmation(tool, context, args, binding, startedAt);
+    try {
+      const redeemed =
+        typeof confirmToken === 'string' ? await this.#confirmationStore.consume(confirmToken, tool.name, binding) : null;
+      // Only an object is redeemed arguments: `undefined` (a store's `map.get()` miss) or any other
+      // value means no such token, never a call that runs without its confirmation.
+      if (!isPlainArgs(redeemed)) {
+        const result = ToolResult.error(INVALID_TOKEN_MESSAGE, null, {
+          ...this.#meta(tool.name, context, startedAt),
+          code: ToolErrorCode.VALIDATION_ERROR,
+        });
+        this.#audit.logOutcome('invalid_token', context, tool.name, args, result.meta['took_ms'] as number, INVALID_TOKEN_MESSAGE);
+        return result;
+      }
+      // The first call's (validated, clamped) args win; the replay's other args are inert.
+      state.args = redeemed;
+    } catch (error) {
+      return this.#internalError(tool.name, context, args, startedAt, 'confirmation store', error);
+    }
+    return this.#interceptAndExecute(state);
+  }
+
+  /** Step 8 when anyone listens to `tool.executing`, then step 9. */
+  #interceptAndExecute(state: PipelineState): ToolResult | Promise<ToolResult> {
     // 8. The security anchor: tool.executing only ever fires after every gate said yes.
     const dispatcher = this.#dispatcher;
-    if (dispatcher !== null && dispatcher.hasSubscribers(ToolEvents.EXECUTING)) {
-      const slot = new InterceptionSlot();
-      try {
-        await dispatcher.dispatch(ToolEvents.EXECUTING, { event: new ToolExecutingEvent(tool.name, context, args), slot });
-      } catch (error) {
-        // A dispatcher that does not isolate its listeners must not let a call through unintercepted.
-        return this.#internalError(tool.name, context, args, startedAt, 'tool.executing dispatch', error);
+    if (dispatcher !== null && dispatcher.hasSubscribers(ToolEvents.EXECUTING)) return this.#intercept(dispatcher, state);
+    // 9. Execute, contained.
+    return this.#execute(state.entry, state.context, state.args, state.options, state.startedAt);
+  }
+
+  async #intercept(dispatcher: EventDispatcher, state: PipelineState): Promise<ToolResult> {
+    const { entry, context, args, startedAt } = state;
+    const tool = entry.definition;
+    const slot = new InterceptionSlot();
+    try {
+      await dispatcher.dispatch(ToolEvents.EXECUTING, { event: new ToolExecutingEvent(tool.name, context, args), slot });
+    } catch (error) {
+      // A dispatcher that does not isolate its listeners must not let a call through unintercepted.
+      return this.#internalError(tool.name, context, args, startedAt, 'tool.executing dispatch', error);
+    }
+    if (slot.isStopped()) {
+      if (slot.hasResult()) {
+        const value = slot.getResult();
+        const result = ToolResult.isToolResult(value)
+          ? value
+          : ToolResult.success(value, null, this.#meta(tool.name, context, startedAt));
+        const notified = this.#emitExecuted(tool.name, context, args, result, true);
+        if (notified !== undefined) await notified;
+        return result;
       }
-      if (slot.isStopped()) {
-        if (slot.hasResult()) {
-          const value = slot.getResult();
-          const result = ToolResult.isToolResult(value)
-            ? value
-            : ToolResult.success(value, null, this.#meta(tool.name, context, startedAt));
-          const notified = this.#emitExecuted(tool.name, context, args, result, true);
-          if (notified !== undefined) await notified;
-          return result;
-        }
-        const vetoed = ToolResult.blocked(VETO_MESSAGE).withMeta(this.#meta(tool.name, context, startedAt));
-        this.#audit.logOutcome('vetoed', context, tool.name, args, vetoed.meta['took_ms'] as number, VETO_MESSAGE);
-        return vetoed;
-      }
+      const vetoed = ToolResult.blocked(VETO_MESSAGE).withMeta(this.#meta(tool.name, context, startedAt));
+      this.#audit.logOutcome('vetoed', context, tool.name, args, vetoed.meta['took_ms'] as number, VETO_MESSAGE);
+      return vetoed;
     }
 
     // 9. Execute, contained.
-    const outcome = this.#execute(entry, context, args, options, startedAt);
-    return isPromiseLike(outcome) ? await outcome : outcome;
+    return this.#execute(entry, context, args, state.options, startedAt);
   }
 
   /**
