@@ -307,6 +307,22 @@ describe('ToolRegistry', () => {
       expect(dispatched).toEqual(['tool.executed']);
     });
 
+    it('audits each call once while slow host listeners run before and after its own', async () => {
+      const logger = new RecordingLogger();
+      const dispatcher = new EventDispatcher();
+      const registry = new ToolRegistry({ dispatcher, logger });
+      registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
+      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      const slow = async (): Promise<void> => {
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      dispatcher.subscribe('tool.*', slow, 10);
+      dispatcher.subscribe('tool.*', slow, -10);
+      await Promise.all([registry.call('ok'), registry.call('ok'), registry.call('boom')]);
+      expect(logger.messages('info').filter((line) => line.includes('| ok |') && line.includes('| OK |'))).toHaveLength(2);
+      expect(logger.messages('warn').filter((line) => line.includes('| boom |') && line.includes('ERROR:EXCEPTION'))).toHaveLength(1);
+    });
+
     it('audits only its own calls when two registries share one dispatcher', async () => {
       const dispatcher = new EventDispatcher();
       const loggerA = new RecordingLogger();

@@ -225,8 +225,8 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #maxTokens: number;
   readonly #cost: number;
   readonly #mutatingCost: number;
-  /** Events this registry dispatched, so its audit listener ignores other registries' events on a shared dispatcher. */
-  readonly #ownEvents = new WeakSet<object>();
+  /** Events this registry is dispatching, so its audit listener ignores other registries' events on a shared dispatcher. */
+  readonly #ownEvents = new Set<object>();
   /** This registry's audit subscription to `tool.executed`, recognised by {@link ToolRegistry.#auditsAlone}. */
   readonly #auditExecuted: EventListener = (eventName, payload) => {
     if (this.#ownEvents.has(payload['event'] as object)) this.#audit.onToolExecuted(eventName, payload);
@@ -883,6 +883,8 @@ export class ToolRegistry implements ToolRegistryContract {
   async #emit(eventName: string, event: object): Promise<void> {
     const dispatcher = this.#dispatcher;
     if (dispatcher === null) return;
+    // Held only while the dispatch runs (by contract every listener has run when it settles), in a
+    // strong Set: a WeakSet entry per call cost about 1 µs on V8, more than the rest of the pipeline.
     this.#ownEvents.add(event);
     try {
       const payload: EventPayload = { event };
@@ -890,6 +892,8 @@ export class ToolRegistry implements ToolRegistryContract {
       if (isPromiseLike(pending)) await pending;
     } catch (error) {
       this.#safeLog('warn', { event: eventName, error: messageOf(error) }, `[ToolRegistry] ${eventName} listener failed: ${messageOf(error)}`);
+    } finally {
+      this.#ownEvents.delete(event);
     }
   }
 
