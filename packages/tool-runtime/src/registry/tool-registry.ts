@@ -577,7 +577,8 @@ export class ToolRegistry implements ToolRegistryContract {
       this.#audit.logAuthFailure(context, tool.name, reason, args);
       return ToolResult.error(reason, null, { ...this.#meta(tool.name, context, startedAt), code: ToolErrorCode.FORBIDDEN });
     }
-    this.#debug({ tool: tool.name }, '[ToolRegistry] Auth result: ALLOWED');
+    // Checked here, not in #debug: the line's context object would be allocated on every call.
+    if (this.#isDebugEnabled()) this.#safeLog('debug', { tool: tool.name }, '[ToolRegistry] Auth result: ALLOWED');
 
     // 5. Rate-limit.
     const limiter = this.#rateLimiter;
@@ -994,8 +995,13 @@ export class ToolRegistry implements ToolRegistryContract {
   }
 
   #debug(context: Record<string, unknown>, message: string): void {
-    if (this.#logger.isLevelEnabled?.('debug') === false) return;
+    if (!this.#isDebugEnabled()) return;
     this.#safeLog('debug', context, message);
+  }
+
+  /** False only when the logger says debug is off (a logger without `isLevelEnabled` gets every line). */
+  #isDebugEnabled(): boolean {
+    return this.#logger.isLevelEnabled?.('debug') !== false;
   }
 
   /** A throwing logger must never make `call()` reject. */
