@@ -9,6 +9,7 @@ import pino from 'pino';
 import type { CallRow } from './harness/call-row.js';
 import { measureRegistration } from './harness/measure-registration.js';
 import { measureRows, type MeasureSettings } from './harness/measure-rows.js';
+import { pairedRatio } from './harness/sample-stats.js';
 import { BENCH_RESULT } from './fixtures/bench-tool.js';
 import { createMilpaSetup } from './fixtures/milpa-setup.js';
 import { describeEnvironment } from './report/environment.js';
@@ -27,7 +28,7 @@ const COMMAND = 'pnpm bench';
 // BENCH_QUICK=1: rows 1–5 and 9 (or BENCH_ROWS=1,2,3), fewer repeats, nothing written — for before/after checks while optimizing.
 const QUICK = process.env['BENCH_QUICK'] === '1';
 const QUICK_ROWS: ReadonlySet<string> = new Set((process.env['BENCH_ROWS'] ?? '1,2,3,4,5,9').split(','));
-const SETTINGS: MeasureSettings = QUICK ? { batchMs: 80, warmupMs: 300, repeats: 9 } : { batchMs: 120, warmupMs: 400, repeats: 15 };
+const SETTINGS: MeasureSettings = QUICK ? { batchMs: 60, warmupMs: 300, repeats: 15 } : { batchMs: 60, warmupMs: 500, repeats: 41 };
 const REGISTRATION_TOOLS = 10_000;
 const REGISTRATION_REPEATS = 5;
 // Far above anything a run spends (a 60 s window never sees this many calls), so no row is ever throttled.
@@ -38,14 +39,20 @@ const METHOD = [
   `Every row makes the same call to a no-op tool (input: one required string, one integer bounded 0–100,`,
   `additionalProperties false) with valid arguments, awaited one after another. Each row is checked once`,
   `before timing (the expected result, and a refusal of invalid arguments), warmed up for at least`,
-  `${SETTINGS.warmupMs} ms, then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns batch`,
-  `by batch, with a full GC before each batch. Reported: the median batch in µs per call and the spread`,
-  `(fastest–slowest batch, ± half that range in % of the median); ratios are medians of this run.`,
+  `${SETTINGS.warmupMs} ms, then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns batch by`,
+  `batch. A batch is timed in process CPU time (user + system), not wall time, so that time the machine`,
+  `gives to other processes is not counted; no GC is forced between batches. Reported: the median batch`,
+  `in µs per call and the spread (fastest–slowest batch, ± half that range in % of the median). Ratios`,
+  `are paired: the median, over the repeats, of one row's batch divided by the other row's batch of the`,
+  `same repeat (they ran back to back), so the shared machine's fast and slow moments divide out.`,
   `Milpa rows: \`ToolRegistry\` with an \`EventDispatcher\` (no host listeners), an \`InMemoryRateLimiter\``,
   `whose budget (${BUDGET.toExponential(0)} per 60 s) never trips, audit on, an authenticated \`mcp\` context holding the`,
-  `tool's scope. Row 4 logs through pino at info to a stream that discards the bytes. Registration`,
-  `defines (\`defineTool\`, own TypeBox schema object and handler per tool) and registers ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools into a`,
-  `fresh registry, ${REGISTRATION_REPEATS} times; heap is measured after two full GCs, beyond the empty registry.`,
+  `tool's scope, reused for every call. Row 4 logs through pino at info to a stream that discards the`,
+  `bytes. Peers get zod 4 strict objects for the same schema. Registration: ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools, each with`,
+  `its own TypeBox schema object and handler (identical shapes, so compiled validators are shared), are`,
+  `\`registry.register(defineTool(options))\`ed into a fresh registry, ${REGISTRATION_REPEATS} times (wall time; building the options`,
+  `is the host's code and timed apart); retained heap is measured after two full GCs, beyond the empty`,
+  `registry, and includes the options, schemas and handlers.`,
 ].join('\n');
 
 function progress(message: string): void {
@@ -104,9 +111,9 @@ async function main(): Promise<void> {
       SETTINGS,
       progress,
     );
-    const [floor, handWritten] = measurements.map((measurement) => measurement.stats.median);
-    for (const { row, stats } of measurements) {
-      const ratios = `×${(stats.median / floor!).toFixed(2)} floor  ×${(stats.median / handWritten!).toFixed(2)} row 2`;
+    const [floor, handWritten] = measurements;
+    for (const { row, stats, samples } of measurements) {
+      const ratios = `×${pairedRatio(samples, floor!.samples).toFixed(2)} floor  ×${pairedRatio(samples, handWritten!.samples).toFixed(2)} row 2`;
       process.stdout.write(`${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs  ±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${ratios}\n`);
     }
     return;

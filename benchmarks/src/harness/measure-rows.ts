@@ -17,6 +17,8 @@ export interface RowMeasurement {
   readonly row: CallRow;
   /** Nanoseconds per call. */
   readonly stats: SampleStats;
+  /** Nanoseconds per call of each repeat, in repeat order (repeat `i` of every row ran back to back). */
+  readonly samples: readonly number[];
   /** Calls per timed batch. */
   readonly callsPerBatch: number;
 }
@@ -83,5 +85,10 @@ export async function measureRows(
     }
     onProgress(`repeat ${repeat + 1}/${settings.repeats}`);
   }
-  return rows.map((row) => ({ row, stats: summarizeSamples(samples.get(row)!), callsPerBatch: sizes.get(row)! }));
+  return rows.map((row) => ({
+    row,
+    stats: summarizeSamples(samples.get(row)!),
+    samples: samples.get(row)!,
+    callsPerBatch: sizes.get(row)!,
+  }));
 }

@@ -13,6 +13,17 @@ export interface SampleStats {
 }
 
 /**
+ * The median of `numerator[i] / denominator[i]`: the ratio of two rows whose repeat `i` ran back to
+ * back, so a slow moment of the machine divides out instead of landing in one row's median only.
+ *
+ * @throws Error when the two sample lists differ in length or are empty.
+ */
+export function pairedRatio(numerator: readonly number[], denominator: readonly number[]): number {
+  if (numerator.length !== denominator.length) throw new Error('pairedRatio() needs samples from the same repeats.');
+  return summarizeSamples(numerator.map((value, index) => value / denominator[index]!)).median;
+}
+
+/**
  * Summarises repeated measurements.
  *
  * @throws Error for an empty sample list (a row that was never measured is a harness bug).

@@ -25,10 +25,13 @@ const BENCHMARKS_ROOT = new URL('../../', import.meta.url);
 const PEER_PACKAGES = ['@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'ai', 'zod', 'ajv', 'pino', 'tsx'] as const;
 const MILPA_PACKAGES = ['core', 'events', 'tool-runtime'] as const;
 
+/** `1.2.3`, with ` (node >=18)` when the package declares the Node versions it supports. */
 function versionAt(url: URL): string {
   try {
-    const manifest = JSON.parse(readFileSync(url, 'utf8')) as { version?: unknown };
-    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+    const manifest = JSON.parse(readFileSync(url, 'utf8')) as { version?: unknown; engines?: { node?: unknown } };
+    const version = typeof manifest.version === 'string' ? manifest.version : 'unknown';
+    const node = manifest.engines?.node;
+    return typeof node === 'string' ? `${version} (node ${node})` : version;
   } catch {
     return 'unknown';
   }

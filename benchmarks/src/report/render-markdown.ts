@@ -46,7 +46,8 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
   }
   out.push('## Targets', '', '| target | this run | verdict |', '|---|---|---|');
   for (const verdict of report.targets) {
-    out.push(`| ${escapeCell(verdict.target)} | ${escapeCell(verdict.measured)} | ${verdict.met ? 'met' : '**missed**'} |`);
+    const verdictText = verdict.met ? 'met' : `**missed**${verdict.note === undefined ? '' : `: ${verdict.note}`}`;
+    out.push(`| ${escapeCell(verdict.target)} | ${escapeCell(verdict.measured)} | ${escapeCell(verdictText)} |`);
   }
   out.push('', `Run it again with \`${command}\` from the repository root.`, '');
   return out.join('\n');

@@ -24,6 +24,9 @@ export function renderTerminal(report: SuiteReport): string {
     out.push('');
   }
   out.push('Targets');
-  for (const verdict of report.targets) out.push(`  ${verdict.met ? 'MET   ' : 'MISSED'}  ${verdict.target}: ${verdict.measured}`);
+  for (const verdict of report.targets) {
+    out.push(`  ${verdict.met ? 'MET   ' : 'MISSED'}  ${verdict.target}: ${verdict.measured}`);
+    if (!verdict.met && verdict.note !== undefined) out.push(`          (${verdict.note})`);
+  }
   return out.join('\n');
 }
