@@ -18,6 +18,8 @@ export interface Environment {
   readonly commit: string;
   /** Package name → version, for Milpa's packages and every peer. */
   readonly packages: Readonly<Record<string, string>>;
+  /** Nanoseconds of CPU time per `performance.now()` and per `Date.now()` on this machine. */
+  readonly clockReadNs: { readonly performanceNow: number; readonly dateNow: number };
 }
 
 const BENCHMARKS_ROOT = new URL('../../', import.meta.url);
@@ -48,6 +50,18 @@ function gitCommit(): string {
   }
 }
 
+/** CPU nanoseconds per call of `read`, over enough calls to dwarf the timer's own cost. */
+function nanosecondsPerRead(read: () => number): number {
+  const calls = 500_000;
+  let sink = 0;
+  for (let index = 0; index < 50_000; index++) sink += read();
+  const startedAt = process.cpuUsage();
+  for (let index = 0; index < calls; index++) sink += read();
+  const used = process.cpuUsage(startedAt);
+  if (Number.isNaN(sink)) throw new Error('clock returned NaN');
+  return ((used.user + used.system) * 1000) / calls;
+}
+
 /** Describes the machine, the runtime and the measured package versions. */
 export function describeEnvironment(): Environment {
   const cpus = os.cpus();
@@ -64,5 +78,7 @@ export function describeEnvironment(): Environment {
     date: new Date().toISOString(),
     commit: gitCommit(),
     packages,
+    // Clock reads are syscalls on some VMs; a Milpa call reads the clock three times, row 2 once.
+    clockReadNs: { performanceNow: nanosecondsPerRead(() => performance.now()), dateNow: nanosecondsPerRead(() => Date.now()) },
   };
 }

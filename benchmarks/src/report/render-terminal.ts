@@ -16,6 +16,9 @@ export function renderTerminal(report: SuiteReport): string {
   const { environment } = report;
   out.push(`Milpa benchmarks — ${environment.date}`);
   out.push(`${environment.machine}, ${environment.memory}, ${environment.os}, Node ${environment.node}, commit ${environment.commit}`);
+  out.push(
+    `clock reads: performance.now() ${environment.clockReadNs.performanceNow.toFixed(0)} ns, Date.now() ${environment.clockReadNs.dateNow.toFixed(0)} ns`,
+  );
   out.push(report.method, '');
   for (const section of report.sections) {
     out.push(section.title);
