@@ -88,7 +88,11 @@ export interface ToolRegistryOptions {
 
 /** Options of a single `call()`. */
 export interface ToolCallOptions {
-  /** Aborting it aborts the handler's `signal` (and a call not yet executing is refused). */
+  /**
+   * Aborting it aborts the handler's `signal`. Before the handler starts, an abort refuses the call
+   * with `TIMEOUT` — also while the call waits on a rule provider, limiter, confirmation store or
+   * `tool.executing` listener that never answers.
+   */
   readonly signal?: AbortSignal;
   /** What the caller's channel can do (progress, logging, elicitation, sampling). */
   readonly caller?: ToolCaller;
@@ -564,7 +568,14 @@ export class ToolRegistry implements ToolRegistryContract {
   }
 
   async #authorizeLater(state: PipelineState, pending: PromiseLike<AuthorizationResult>): Promise<ToolResult> {
-    return this.#afterAuthorization(state, await pending);
+    let authorization: AuthorizationResult;
+    try {
+      authorization = await untilCallerAborts(pending, state.options?.signal);
+    } catch (error) {
+      if (error === CALLER_ABORTED) return this.#callerAborted(state);
+      throw error;
+    }
+    return this.#afterAuthorization(state, authorization);
   }
 
   /** The authorization verdict, then step 5: rate-limit (fail-closed: a throwing limiter refuses the call). */
@@ -601,8 +612,9 @@ export class ToolRegistry implements ToolRegistryContract {
   async #rateLimitLater(state: PipelineState, pending: PromiseLike<RateLimitResult>): Promise<ToolResult> {
     let verdict: RateLimitResult;
     try {
-      verdict = await pending;
+      verdict = await untilCallerAborts(pending, state.options?.signal);
     } catch (error) {
+      if (error === CALLER_ABORTED) return this.#callerAborted(state);
       return this.#internalError(state.entry.definition.name, state.context, state.args, state.startedAt, 'rate limiter', error);
     }
     return this.#applyRateLimit(state, verdict);
@@ -666,10 +678,12 @@ export class ToolRegistry implements ToolRegistryContract {
     const { entry, context, args, startedAt, hasToken, confirmToken } = state;
     const tool = entry.definition;
     const binding: ConfirmationBinding = { principal: context.principal, channel: context.channel };
-    if (!hasToken) return this.#requestConfirmation(tool, context, args, binding, startedAt);
+    if (!hasToken) return this.#requestConfirmation(state, binding);
     try {
       const redeemed =
-        typeof confirmToken === 'string' ? await this.#confirmationStore.consume(confirmToken, tool.name, binding) : null;
+        typeof confirmToken === 'string'
+          ? await untilCallerAborts(this.#confirmationStore.consume(confirmToken, tool.name, binding), state.options?.signal)
+          : null;
       // Only an object is redeemed arguments: `undefined` (a store's `map.get()` miss) or any other
       // value means no such token, never a call that runs without its confirmation.
       if (!isPlainArgs(redeemed)) {
@@ -683,6 +697,7 @@ export class ToolRegistry implements ToolRegistryContract {
       // The first call's (validated, clamped) args win; the replay's other args are inert.
       state.args = redeemed;
     } catch (error) {
+      if (error === CALLER_ABORTED) return this.#callerAborted(state);
       return this.#internalError(tool.name, context, args, startedAt, 'confirmation store', error);
     }
     return this.#interceptAndExecute(state);
@@ -702,8 +717,13 @@ export class ToolRegistry implements ToolRegistryContract {
     const tool = entry.definition;
     const slot = new InterceptionSlot();
     try {
-      await dispatcher.dispatch(ToolEvents.EXECUTING, { event: new ToolExecutingEvent(tool.name, context, args), slot });
+      await untilCallerAborts(
+        dispatcher.dispatch(ToolEvents.EXECUTING, { event: new ToolExecutingEvent(tool.name, context, args), slot }),
+        state.options?.signal,
+      );
     } catch (error) {
+      // A stalled listener must not outlive a caller who gave up: the call is refused, never run.
+      if (error === CALLER_ABORTED) return this.#callerAborted(state);
       // A dispatcher that does not isolate its listeners must not let a call through unintercepted.
       return this.#internalError(tool.name, context, args, startedAt, 'tool.executing dispatch', error);
     }
@@ -739,12 +759,7 @@ export class ToolRegistry implements ToolRegistryContract {
   ): ToolResult | Promise<ToolResult> {
     const tool = entry.definition;
     const callerSignal = options?.signal;
-    if (callerSignal?.aborted) {
-      const message = `Call to '${tool.name}' was aborted by the caller before execution`;
-      const result = ToolResult.error(message, null, { ...this.#meta(tool.name, context, startedAt), code: ToolErrorCode.TIMEOUT });
-      this.#audit.log(context, tool.name, args, false, ToolErrorCode.TIMEOUT, result.meta['took_ms'] as number);
-      return result;
-    }
+    if (callerSignal?.aborted) return this.#callerAborted({ entry, context, args, startedAt });
     const invocation = new ToolInvocationState(context, options?.caller ?? unsupportedCaller, startedAt, tool.timeoutMs, callerSignal);
     let value: unknown;
     let pending: boolean;
@@ -898,18 +913,29 @@ export class ToolRegistry implements ToolRegistryContract {
     }
   }
 
-  async #requestConfirmation(
-    tool: AnyToolDefinition,
-    context: ToolContext,
-    args: ToolArgs,
-    binding: ConfirmationBinding,
-    startedAt: number,
-  ): Promise<ToolResult> {
+  /**
+   * The caller's signal aborted before the handler started: the call is refused with `TIMEOUT`
+   * (the caller's deadline, not the tool's) and nothing runs. Also ends a wait on a collaborator
+   * (rule provider, limiter, store, `tool.executing` listener) that never settles.
+   */
+  #callerAborted(state: Pick<PipelineState, 'entry' | 'context' | 'args' | 'startedAt'>): ToolResult {
+    const { entry, context, args, startedAt } = state;
+    const name = entry.definition.name;
+    const message = `Call to '${name}' was aborted by the caller before execution`;
+    const result = ToolResult.error(message, null, { ...this.#meta(name, context, startedAt), code: ToolErrorCode.TIMEOUT });
+    this.#audit.log(context, name, args, false, ToolErrorCode.TIMEOUT, result.meta['took_ms'] as number);
+    return result;
+  }
+
+  async #requestConfirmation(state: PipelineState, binding: ConfirmationBinding): Promise<ToolResult> {
+    const { entry, context, args, startedAt } = state;
+    const tool = entry.definition;
     const summary = describeActionSummary(tool.name, args, this.#audit.redactor, tool.inputSchema);
     let token;
     try {
-      token = await this.#confirmationStore.create(tool.name, args, summary, binding);
+      token = await untilCallerAborts(this.#confirmationStore.create(tool.name, args, summary, binding), state.options?.signal);
     } catch (error) {
+      if (error === CALLER_ABORTED) return this.#callerAborted(state);
       return this.#internalError(tool.name, context, args, startedAt, 'confirmation store', error);
     }
     const result = new ToolResult(
@@ -1012,6 +1038,36 @@ export class ToolRegistry implements ToolRegistryContract {
       // Deliberately ignored: logging is best effort, the call's outcome is not.
     }
   }
+}
+
+/** Sentinel rejection of {@link untilCallerAborts}. */
+const CALLER_ABORTED: unique symbol = Symbol('milpa.callerAborted');
+
+/**
+ * `pending`, or a rejection with {@link CALLER_ABORTED} as soon as the caller's signal aborts. Without
+ * a signal it is `pending` itself (no extra promise, no listener).
+ */
+function untilCallerAborts<T>(pending: T | PromiseLike<T>, signal: AbortSignal | undefined): Promise<T> | T | PromiseLike<T> {
+  if (signal === undefined || !isPromiseLike(pending)) return pending;
+  if (signal.aborted) {
+    // Observe the abandoned promise so its eventual rejection is never unhandled.
+    Promise.resolve(pending).catch(() => undefined);
+    return Promise.reject(CALLER_ABORTED);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(CALLER_ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(pending).then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Sentinel rejection of a hard-timeout race. */
