@@ -37,10 +37,11 @@ export function applyVerificationDecision(
   if (decision.kind === 'reject') {
     return { status: 'resolved', record: finalize(record, record.approvals, decision) };
   }
-  if (record.request.requestedBy !== null && decision.principal === record.request.requestedBy) {
+  // Compared trimmed, so a padded spelling cannot dodge self-approval or pose as a second approver.
+  if (record.request.requestedBy !== null && decision.principal.trim() === record.request.requestedBy.trim()) {
     return { status: 'refused', refusal: 'self_approval', record };
   }
-  if (record.approvals.some((approval) => approval.principal === decision.principal)) {
+  if (record.approvals.some((approval) => approval.principal.trim() === decision.principal.trim())) {
     return { status: 'refused', refusal: 'duplicate_approval', record };
   }
   const approvals = Object.freeze([

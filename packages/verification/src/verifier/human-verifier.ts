@@ -176,6 +176,8 @@ export class HumanVerifier implements Verifier {
   async grant(request: VerificationRequest, principal: string, reason: string | null = null): Promise<VerificationResult> {
     const id = requireId(request);
     requirePrincipal(id, principal);
+    // One principal, one spelling: 'alice' and ' alice ' must not count as two approvers.
+    principal = principal.trim();
     const result = VerificationResult.pass(HumanVerifier.NAME, principal, reason !== null ? { reason } : {});
     const record = await this.#decide(id, { kind: 'grant', principal, reason, at: new Date(Date.now()), subject: request.subject, result });
     if (record.result === null) {
@@ -199,6 +201,7 @@ export class HumanVerifier implements Verifier {
   async reject(request: VerificationRequest, principal: string, reason: string): Promise<VerificationResult> {
     const id = requireId(request);
     requirePrincipal(id, principal);
+    principal = principal.trim();
     const result = VerificationResult.fail(reason, [], HumanVerifier.NAME, {}, principal);
     const record = await this.#decide(id, { kind: 'reject', principal, reason, at: new Date(Date.now()), subject: request.subject, result });
     await this.#dispatcher?.dispatch(VerificationEvents.REJECTED, { event: new VerificationRejectedEvent(record.request, result) });
