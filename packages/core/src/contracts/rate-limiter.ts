@@ -1,4 +1,9 @@
-/** The outcome of one `RateLimiter.consume()`. */
+/**
+ * The outcome of one `RateLimiter.consume()`. Fields are `readonly` in the type but the instance is
+ * deliberately not frozen: one is built per rate-limited call, it only travels from the limiter to the
+ * registry, and `Object.freeze` costs more than the rest of an in-memory limiter's work (see
+ * docs/benchmarks.md).
+ */
 export class RateLimitResult {
   /** Whether the cost was granted (and deducted). */
   readonly allowed: boolean;
@@ -15,7 +20,6 @@ export class RateLimitResult {
     this.reason = reason;
     this.retryAfterSeconds = retryAfterSeconds;
     this.remainingTokens = remainingTokens;
-    Object.freeze(this);
   }
 
   /** Granted, with `remaining` tokens left. */
