@@ -2,7 +2,7 @@
 // resolve → clamp → validate → authorize → rate-limit → plan-mode → confirm → intercept → execute → audit.
 
 // --- policy (shared) ---
-export { SEED_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
+export { DEFAULT_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
 
 // --- gates: validation, policy gate, rate limiting, confirmation, audit ---
 export { SchemaValidator, type CompiledValidator, type SchemaValidatorOptions } from './validation/schema-validator.js';

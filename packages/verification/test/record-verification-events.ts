@@ -19,7 +19,7 @@ export function recordVerificationEvents(): { dispatcher: EventDispatcher; event
 }
 
 /**
- * Asserts the seed's payload shape — exactly `{ event }`, never flattened, so `payload.subject` is
+ * Asserts the documented payload shape — exactly `{ event }`, never flattened, so `payload.subject` is
  * undefined — and that the event is an instance of `EventClass`; returns the event.
  */
 export function eventOf<T>(recorded: RecordedEvent | undefined, EventClass: abstract new (...args: never[]) => T): T {

@@ -117,7 +117,7 @@ export class ToolContext {
   }
 
   /**
-   * A trusted local operator: channel `cli`, principal `cli`, scopes `['*']` (the seed-era policy
+   * A trusted local operator: channel `cli`, principal `cli`, scopes `['*']` (the built-in policy
    * for `cli` is `allow_all`).
    */
   static cli(requestId?: string): ToolContext {
@@ -125,7 +125,7 @@ export class ToolContext {
   }
 
   /**
-   * An MCP caller. Without a principal argument the seed's shared placeholder principal `'mcp'` is
+   * An MCP caller. Without a principal argument the shared placeholder principal `'mcp'` is
    * used; pass `null` explicitly for a genuinely anonymous caller (which the `mcp` channel denies).
    * Scopes are exactly as given: no wildcard is ever added.
    */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolErrorCode, isToolErrorCode } from './tool-error-code.js';
 
 describe('ToolErrorCode', () => {
-  it('holds the seed nine codes plus CONFLICT, each equal to its key', () => {
+  it('holds the ten codes, CONFLICT included, each equal to its key', () => {
     expect(Object.keys(ToolErrorCode)).toEqual([
       'TOOL_NOT_FOUND',
       'VALIDATION_ERROR',

@@ -1,8 +1,8 @@
 /**
  * The closed set of error codes a `ToolResult` carries in `meta.code`. Each value equals its key.
  *
- * The seed's nine codes plus `CONFLICT` (a state conflict, such as resolving an already resolved
- * verification request).
+ * The codes the pipeline and handlers report, among them `CONFLICT` for a state conflict (such as
+ * resolving an already resolved verification request).
  */
 export const ToolErrorCode = Object.freeze({
   /** No tool of that name is registered. */

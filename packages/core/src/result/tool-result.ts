@@ -60,7 +60,8 @@ export class ToolResult<T = unknown> {
   readonly meta: ToolResultMeta;
 
   /**
-   * Fields in the seed's positional order. Prefer the static factories, which set `meta` consistently.
+   * Fields in wire order: `success, data, message, error, meta`. Prefer the static factories, which
+   * set `meta` consistently.
    */
   constructor(
     success: boolean,

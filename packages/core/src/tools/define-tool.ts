@@ -21,7 +21,10 @@ export interface ToolOptions<TArgs = Record<string, unknown>> {
   readonly requiresConfirmation?: boolean;
   /** Deadline in milliseconds; default 30 000. */
   readonly timeoutMs?: number;
-  /** Return `TIMEOUT` at the deadline instead of the seed's soft (post-hoc) timeout. */
+  /**
+   * Return `TIMEOUT` at the deadline. By default the timeout is soft: the handler runs to the end,
+   * and a call that overran its deadline keeps its result and is logged as a warning.
+   */
   readonly hardTimeout?: boolean;
   /**
    * Clamps applied before validation, by input field: `{ min, max, maxLength }` or `[min, max]`.
@@ -70,7 +73,7 @@ const CLAMP_KEYS: ReadonlySet<string> = new Set(['min', 'max', 'maxLength']);
 
 const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 
-/** The default deadline of a tool, in milliseconds (the seed's 30 seconds). */
+/** The default deadline of a tool, in milliseconds: 30 seconds. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 function fail(name: unknown, message: string): never {

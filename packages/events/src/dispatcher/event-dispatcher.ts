@@ -300,7 +300,7 @@ export class EventDispatcher implements EventDispatcherContract {
         this.#report(`[EventDispatcher] Handler error for ${eventName}: `, eventName, error);
       }
       // Checked whether or not the listener threw: one that stops the slot and then throws has
-      // still decided the call (reference §3 R264, J161).
+      // still decided the call: the stop counts and the dispatch ends.
       if (slot !== undefined && slot.isStopped()) return;
     }
   }
@@ -325,7 +325,7 @@ export class EventDispatcher implements EventDispatcherContract {
       if (isThenable(written)) written.then(undefined, ignoreRejection);
     } catch {
       // A broken logger must not turn an isolated failure into a rejected dispatch or a throwing
-      // notify (DESIGN decision 1: a throwing listener never escapes ToolRegistry.call()).
+      // notify: a throwing listener must never escape ToolRegistry.call().
     }
   }
 }

@@ -2,7 +2,7 @@
 //
 // An event name is one or more non-empty segments joined by `.` and never contains `*`
 // (`boot`, `user.created`, `tool.executing`). A subscription pattern is the same, except that a
-// segment may be exactly `*`, which matches one whole segment (reference §3 R261): `user.*`,
+// segment may be exactly `*`, which matches exactly one whole segment: `user.*`,
 // `*.created`, `*`. Partial-segment wildcards (`user*`, `user.**`) are refused rather than guessed
 // at, so a typo never turns into a listener that silently never (or always) runs.
 

@@ -5,7 +5,7 @@ import { toToolErrorResult } from '../results/to-tool-error-result.js';
 import type { PendingConfirmation } from './pending-confirmation.js';
 
 /**
- * The seed's two-call confirmation flow for clients that cannot show a form: nothing ran; the text
+ * The two-call confirmation flow (ask, then replay with the token) for clients that cannot show a form: nothing ran; the text
  * tells the model how to replay the call with `confirm_token`. It is marked `isError` (as the
  * ecosystem conventions advise) so that a client validating `outputSchema` accepts it and a model
  * does not mistake it for the tool's answer.

@@ -6,7 +6,7 @@ const redactor = new Redactor();
 
 describe('Redactor', () => {
   describe('DEFAULT_SENSITIVE_FIELDS', () => {
-    it('holds the seed four plus the usual credential names', () => {
+    it('holds the usual credential names and the confirmation token', () => {
       expect(DEFAULT_SENSITIVE_FIELDS).toEqual([
         'password',
         'token',

@@ -4,7 +4,7 @@ import { MilpaError, type JsonSchema, type TSchema } from '@milpa/core';
 export const REDACTED = '***REDACTED***';
 
 /**
- * Argument names redacted by default (DESIGN 4): the seed's four plus the usual credential names.
+ * Argument names redacted by default: the usual credential names and the confirmation token.
  * Matching ignores case, `-` and `_`, so `apiKey`, `API-KEY` and `api_key` are all caught.
  */
 export const DEFAULT_SENSITIVE_FIELDS: readonly string[] = Object.freeze([
@@ -109,7 +109,7 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * Removes secrets from values before they reach a log line, an audit record or a message (DESIGN 4).
+ * Removes secrets from values before they reach a log line, an audit record or a message.
  *
  * A field is secret when its key, normalized (lower-cased, `-` and `_` removed), is one of the
  * sensitive names, or when the tool's schema marks the property at that path `writeOnly: true` or

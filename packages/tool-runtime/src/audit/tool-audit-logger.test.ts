@@ -53,7 +53,7 @@ describe('ToolAuditLogger', () => {
   });
 
   describe('log', () => {
-    it('writes the seed call line at info for a success, with the record as context', () => {
+    it('writes the call line at info for a success, with the record as context', () => {
       const { logger, audit } = setup();
       audit.log(telegram, 'test_tool', { name: 'John' }, true, null, 150, 12);
       expect(logger.lines).toHaveLength(1);
@@ -250,7 +250,7 @@ describe('ToolAuditLogger', () => {
   });
 
   describe('logTimeout', () => {
-    it('writes the seed timeout warning with its context map', () => {
+    it('writes the timeout warning with its context map', () => {
       const { logger, audit } = setup();
       audit.logTimeout(telegram, 'slow_tool', 31.23456, 30);
       expect(logger.lines[0]).toEqual({

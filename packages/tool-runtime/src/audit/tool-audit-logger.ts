@@ -23,7 +23,7 @@ export interface ToolAuditLoggerOptions {
   readonly schemaOf?: (toolName: string) => JsonSchema | TSchema | null;
 }
 
-/** The outcomes written by {@link ToolAuditLogger.logOutcome} (the paths the seed did not audit). */
+/** The outcomes written by {@link ToolAuditLogger.logOutcome}: the paths that end before or instead of the handler. */
 type ExtraOutcome = 'not_found' | 'plan' | 'confirmation_requested' | 'invalid_token' | 'vetoed' | 'internal_error';
 
 const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: LogLevel; readonly code: string | null }>> = Object.freeze({
@@ -75,11 +75,11 @@ function isFailedEvent(value: unknown): value is ToolFailedEvent {
 }
 
 /**
- * Writes the audit trail of tool calls: the seed's human-readable `[ToolAudit] …` lines as the
- * message, and a structured {@link ToolAuditRecord} as the logger context `{ audit: record }` —
- * for every terminal path, including the ones the seed left unaudited (DESIGN 3).
+ * Writes the audit trail of tool calls: a human-readable `[ToolAudit] …` line as the message, and a
+ * structured {@link ToolAuditRecord} as the logger context `{ audit: record }` — for every terminal
+ * path, refusals, plan-mode calls, confirmation requests and unknown tools included.
  *
- * Arguments are redacted everywhere (DESIGN 4), and free text it writes (reasons, error codes and
+ * Arguments are redacted everywhere, and free text it writes (reasons, error codes and
  * messages) is scrubbed of the call's secret values. It never throws: a failing logger is ignored.
  * When the logger reports a level as disabled (`isLevelEnabled(level) === false`), nothing is built
  * for that line.
@@ -162,13 +162,13 @@ export class ToolAuditLogger {
     });
   }
 
-  /** The seed's rate-limit audit: the call line with `ERROR:RATE_LIMITED` at warn; the reason goes in the record. */
+  /** The rate-limit audit: the call line with `ERROR:RATE_LIMITED` at warn; the reason goes in the record. */
   logRateLimited(context: ToolContext, tool: string, args: unknown, reason: string, tookMs: number): void {
     this.#writeCall('warn', 'rate_limited', context, tool, args, 'RATE_LIMITED', tookMs, { reason });
   }
 
   /**
-   * The soft-timeout warning, with the seed's context map `{tool, execution_time, timeout_limit,
+   * The soft-timeout warning, with the context map `{tool, execution_time, timeout_limit,
    * principal, channel, request_id}`:
    * `[ToolRuntime] Timeout exceeded | {request_id} | {channel} | {tool} | execution={s.sss}s | limit={n}s`.
    */
@@ -191,7 +191,7 @@ export class ToolAuditLogger {
   }
 
   /**
-   * Audits a path the seed left silent (DESIGN 3):
+   * Audits a call that ended before or instead of its handler:
    * `[ToolAudit] {NOT_FOUND|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR} | {request_id} | {channel} | {tool} | {principal}`
    * plus ` | reason={reason}` when given. `not_found`, `invalid_token` and `vetoed` are warnings,
    * `internal_error` an error, `plan` and `confirmation_requested` info. `code` overrides the
@@ -282,7 +282,7 @@ export class ToolAuditLogger {
     }
   }
 
-  /** The seed call line, shared by every executed, failed and rate-limited outcome. */
+  /** The `[ToolAudit]` call line, shared by every executed, failed and rate-limited outcome. */
   #writeCall(
     level: LogLevel,
     outcome: AuditOutcome,

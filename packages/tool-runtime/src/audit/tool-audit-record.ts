@@ -1,5 +1,5 @@
 /**
- * How a call ended, as recorded by the audit (DESIGN 3: every terminal path is audited).
+ * How a call ended, as recorded by the audit (every terminal path is audited, refusals included).
  *
  * - `ok` / `error`: the tool ran (or a cache answered) and returned success / an error result.
  * - `exception`: the handler threw.

@@ -90,7 +90,8 @@ function utf8ByteLength(text: string): number {
  */
 export class TokenEstimator {
   readonly #limits: ReadonlyMap<string, number>;
-  // Keys longest first, so the first prefix that matches is the longest one (seed v0.7 fix).
+  // Keys longest first, so the first prefix that matches is the longest one: `gpt-4o-2024-05-13`
+  // gets the budget of `gpt-4o`, not the much smaller one of `gpt-4`.
   readonly #prefixes: readonly string[];
   readonly #defaultLimit: number;
 

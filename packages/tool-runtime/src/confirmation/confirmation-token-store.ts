@@ -59,7 +59,7 @@ function isBinding(binding: unknown): binding is ConfirmationBinding {
 
 /**
  * The in-memory {@link ConfirmationStore}: pending confirmations of one process, each redeemable
- * exactly once, for the same tool, principal and channel that asked (DESIGN 2), until it expires.
+ * exactly once, for the same tool, principal and channel that asked, until it expires.
  *
  * - A token is 32 lowercase hex characters from a cryptographic random source.
  * - It expires at its creation second plus the TTL (60 s by default) and is still valid during

@@ -1,7 +1,7 @@
 import { MilpaError } from '@milpa/core';
 
 /**
- * Formats a confirmation expiry the way the seed's wire shape has it: ISO-8601 in UTC with seconds
+ * Formats a confirmation expiry as the wire carries it in `expires_at`: ISO-8601 in UTC with seconds
  * and a numeric offset, e.g. `2026-08-15T14:08:11+00:00`.
  *
  * @throws MilpaError `INVALID_ARGUMENT` for an invalid date.

@@ -1,5 +1,6 @@
 /**
- * The policy of one channel. Keys are the seed's snake_case policy keys; every other key is ignored.
+ * The policy of one channel. Keys are snake_case, as on the wire and in configuration files; every
+ * other key is ignored.
  */
 export interface ChannelPolicy {
   /** Skips only the final channel-policy step (`block_mutating`); never require_auth, scopes, rules or confirmation. */
@@ -13,10 +14,14 @@ export interface ChannelPolicy {
 }
 
 /**
- * The built-in channel policies of the seed era: `cli` trusts the local operator, `mcp` and `web`
- * need an authenticated principal, `telegram` confirms mutating tools.
+ * The built-in channel policies a `PolicyGate` starts with: `cli` trusts the local operator, `mcp`
+ * and `web` need an authenticated principal, `telegram` confirms mutating tools. A host replaces a
+ * channel's policy wholesale with the `channelPolicies` option or `setChannelPolicy()`.
+ *
+ * @example
+ * const gate = new PolicyGate({ channelPolicies: { web: { ...DEFAULT_CHANNEL_POLICIES['web'], block_mutating: true } } });
  */
-export const SEED_CHANNEL_POLICIES: Readonly<Record<string, ChannelPolicy>> = Object.freeze({
+export const DEFAULT_CHANNEL_POLICIES: Readonly<Record<string, ChannelPolicy>> = Object.freeze({
   cli: Object.freeze({ allow_all: true }),
   mcp: Object.freeze({ allow_all: false, require_auth: true }),
   web: Object.freeze({ allow_all: false, require_auth: true }),
@@ -25,3 +30,11 @@ export const SEED_CHANNEL_POLICIES: Readonly<Record<string, ChannelPolicy>> = Ob
 
 /** The fail-closed policy an unregistered channel gets: authentication required, nothing else. */
 export const FAIL_CLOSED_CHANNEL_POLICY: ChannelPolicy = Object.freeze({ require_auth: true });
+
+/**
+ * The former name of {@link DEFAULT_CHANNEL_POLICIES}, kept only inside this package until its
+ * last internal user moves to the new name; not exported from the package.
+ *
+ * @deprecated Use {@link DEFAULT_CHANNEL_POLICIES}.
+ */
+export const SEED_CHANNEL_POLICIES = DEFAULT_CHANNEL_POLICIES;

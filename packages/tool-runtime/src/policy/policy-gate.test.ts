@@ -132,7 +132,7 @@ describe('PolicyGate', () => {
     });
 
     describe('channel policy', () => {
-      it('allows anything, mutating or confirmable, on the seed cli channel', () => {
+      it('allows anything, mutating or confirmable, on the built-in cli channel', () => {
         const gate = new PolicyGate();
         const tool = subject({ mutating: true, requiresConfirmation: true, scopes: ['admin'] });
         expect(gate.authorize(ToolContext.cli(), tool)).toBe(AuthorizationResult.allow());
@@ -431,7 +431,7 @@ describe('PolicyGate', () => {
   });
 
   describe('channelPolicy', () => {
-    it('returns the seed policies and the fail-closed policy for unknown channels', () => {
+    it('returns the built-in policies and the fail-closed policy for unknown channels', () => {
       const gate = new PolicyGate();
       expect(gate.channelPolicy('web')).toEqual({ allow_all: false, require_auth: true });
       expect(gate.channelPolicy('cli')).toEqual({ allow_all: true });
@@ -443,7 +443,7 @@ describe('PolicyGate', () => {
   });
 
   describe('constructor', () => {
-    it('replaces seed policies with the given channel policies', () => {
+    it('replaces built-in policies with the given channel policies', () => {
       const gate = new PolicyGate({ channelPolicies: { cli: { allow_all: false, block_mutating: true } } });
       expect(sync(gate.authorize(ToolContext.cli(), subject({ mutating: true }))).allowed).toBe(false);
     });

@@ -2,7 +2,7 @@ import { MilpaError, ToolContext, silentLogger, type Logger, type PolicyRule, ty
 import { describeError } from '../audit/describe-error.js';
 import { swallowRejection } from '../audit/swallow-rejection.js';
 import { AuthorizationResult } from './authorization-result.js';
-import { FAIL_CLOSED_CHANNEL_POLICY, SEED_CHANNEL_POLICIES, type ChannelPolicy } from './channel-policy.js';
+import { DEFAULT_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './channel-policy.js';
 
 /** What the gate needs to know about a tool (a `ToolDefinition` satisfies it). */
 export interface PolicySubject {
@@ -22,7 +22,7 @@ export interface PolicyGateOptions {
   readonly logger?: Logger;
   /** Host rules consulted after require_auth and the scope check. Default: none. */
   readonly ruleProvider?: PolicyRuleProvider | null;
-  /** Channel policies by channel; each replaces that channel's seed policy wholesale. */
+  /** Channel policies by channel; each replaces that channel's built-in policy wholesale. */
   readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
 }
 
@@ -60,7 +60,7 @@ function joinScopes(scopes: readonly string[]): string {
 }
 
 function ruleLabel(rule: PolicyRule): string {
-  // §4 item 15: a rule without an id renders "(no id)", never a bare "#".
+  // A rule without an id renders "(no id)", never a bare "#", so the reason still reads.
   return rule.id === null || rule.id === undefined || rule.id === '' ? '(no id)' : `#${String(rule.id)}`;
 }
 
@@ -103,10 +103,10 @@ function isRule(value: unknown): value is PolicyRule {
 /**
  * Decides whether a context may call a tool, and whether the call needs a confirmation round trip.
  *
- * `authorize()` checks, in this order, and the first denial wins (§3 F73): the channel is known (an
+ * `authorize()` checks, in this order, and the first denial wins: the channel is known (an
  * unknown one logs a warning and gets the fail-closed policy), `require_auth`, the tool's scopes,
- * the host's rule provider, then the channel policy (`allow_all`, else `block_mutating`). The seed
- * channel policies apply unless replaced: `cli` allows all (trusted local operator), `mcp` and `web`
+ * the host's rule provider, then the channel policy (`allow_all`, else `block_mutating`). The built-in
+ * channel policies ({@link DEFAULT_CHANNEL_POLICIES}) apply unless replaced: `cli` allows all (trusted local operator), `mcp` and `web`
  * require an authenticated principal, `telegram` confirms mutating tools.
  *
  * It never throws: a rule provider that throws, rejects or returns a malformed rule denies the call
@@ -124,7 +124,7 @@ export class PolicyGate {
   #ruleProvider: PolicyRuleProvider | null = null;
 
   constructor(options: PolicyGateOptions = {}) {
-    for (const [channel, policy] of Object.entries(SEED_CHANNEL_POLICIES)) this.#policies.set(channel, policy);
+    for (const [channel, policy] of Object.entries(DEFAULT_CHANNEL_POLICIES)) this.#policies.set(channel, policy);
     this.#logger = silentLogger;
     if (options.logger !== undefined) this.setLogger(options.logger);
     if (options.ruleProvider !== undefined) this.setRuleProvider(options.ruleProvider);
@@ -147,7 +147,7 @@ export class PolicyGate {
       policy = FAIL_CLOSED_CHANNEL_POLICY;
     }
 
-    // The v0.7 rule: '0' is a real principal; null and '' are anonymous. Anything that is not a
+    // '0' is a real principal; null and '' are anonymous. Anything that is not a
     // string (a context that was never constructed) is anonymous too: fail closed.
     if (policy.require_auth === true && (typeof context.principal !== 'string' || context.principal === '')) {
       return AuthorizationResult.deny(`channel '${channel}' requires an authenticated principal (require_auth) — none provided.`);
@@ -202,13 +202,14 @@ export class PolicyGate {
     return this.#policies.get(channel) ?? FAIL_CLOSED_CHANNEL_POLICY;
   }
 
-  /** True when `channel` has a seed or host-registered policy. */
+  /** True when `channel` has a built-in or host-registered policy. */
   hasChannelPolicy(channel: string): boolean {
     return this.#policies.has(channel);
   }
 
   /**
-   * Sets where warnings go (the registry passes its own logger, DESIGN 11).
+   * Sets where warnings go (a `ToolRegistry` passes its own logger, so the gate's warnings land
+   * where the registry's do).
    *
    * @throws MilpaError `INVALID_ARGUMENT` when `logger` lacks a `warn` or `error` method.
    */
@@ -251,7 +252,7 @@ export class PolicyGate {
   }
 
   #applyRule(rule: unknown, policy: ChannelPolicy, context: ToolContext, tool: PolicySubject): AuthorizationResult {
-    // A missing rule is never an implicit deny: fall through to the channel policy (§3 F84).
+    // A missing rule is never an implicit deny: fall through to the channel policy.
     if (rule === null || rule === undefined) return PolicyGate.#applyChannelPolicy(policy, context.channel, tool);
     if (!isRule(rule)) {
       return this.#providerFailed(context, tool, new Error('it returned a malformed rule (need effect, requiresScopes, description)'));

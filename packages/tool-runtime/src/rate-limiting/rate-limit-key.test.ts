@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rateLimitKey } from './rate-limit-key.js';
 
 describe('rateLimitKey', () => {
-  it('builds the seed key channel:principal:tool for ordinary values', () => {
+  it('builds the plain key channel:principal:tool for ordinary values', () => {
     expect(rateLimitKey('telegram', 'user-789', 'test_tool')).toBe('telegram:user-789:test_tool');
     expect(rateLimitKey('cli', 'cli', 'add')).toBe('cli:cli:add');
   });
@@ -12,7 +12,7 @@ describe('rateLimitKey', () => {
     expect(rateLimitKey('web', null, 'tool')).toBe('web::tool');
   });
 
-  it('keeps the principal verbatim, so seed-style principals keep the seed key', () => {
+  it('keeps the principal verbatim, so user:42-style principals keep the plain key', () => {
     expect(rateLimitKey('mcp', 'user:42', 'search')).toBe('mcp:user:42:search');
     expect(rateLimitKey('mcp', '100%', 'search')).toBe('mcp:100%:search');
   });

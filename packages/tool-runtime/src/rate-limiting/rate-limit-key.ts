@@ -1,5 +1,5 @@
 function escapeSegment(segment: string): string {
-  // Fast path: ordinary names keep the seed's plain key.
+  // Fast path: ordinary names need no escaping, so the usual key stays readable.
   if (!segment.includes(':') && !segment.includes('%')) return segment;
   return segment.replace(/%/g, '%25').replace(/:/g, '%3A');
 }
@@ -8,7 +8,7 @@ function escapeSegment(segment: string): string {
  * The rate-limit bucket key of a call: `channel:principal:tool`, with a null principal as an empty
  * segment (`web::tool`).
  *
- * Collision-safe (DESIGN 12) while keeping the seed's key for the usual `user:42`-style principals:
+ * Collision-safe while keeping the plain key for the usual `user:42`-style principals:
  * `%` and `:` are percent-encoded in the channel and the tool name only, so the key's first `:` ends
  * the channel, its last `:` starts the tool, and everything between is the principal, verbatim. A
  * principal such as `alice:admin` therefore can never share a bucket with another channel,

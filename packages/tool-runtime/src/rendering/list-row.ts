@@ -2,7 +2,7 @@
 export interface ListRow {
   /** `item.id`, else the 1-based position. */
   readonly id: unknown;
-  /** `item.nombre`, `item.name` or `item.title` (the seed reads the Spanish key too), else `'N/A'`. */
+  /** `item.nombre`, `item.name` or `item.title` (`nombre`, Spanish for name, is read too), else `'N/A'`. */
   readonly name: unknown;
   /** `item.available` when set, else null. */
   readonly available: boolean | null;

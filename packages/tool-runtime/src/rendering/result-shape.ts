@@ -2,7 +2,7 @@ import type { ContentBlock, ToolResult } from '@milpa/core';
 import { readConfirmationRequest, type ConfirmationRequest } from './confirmation-request.js';
 import { readPlanPreview, type PlanPreview } from './plan-preview.js';
 
-/** A result shape of this runtime that renders differently from the seed's generic forms. */
+/** A result shape written by this runtime that renderers show in a frame of its own, not as generic data. */
 export type RuntimeResultShape =
   | { readonly kind: 'confirmation-request'; readonly request: ConfirmationRequest }
   | { readonly kind: 'content'; readonly blocks: readonly ContentBlock[] }

@@ -27,7 +27,8 @@ function clampValue(value: unknown, rule: ClampRule): unknown {
 }
 
 /**
- * Applies clamps to the top-level fields of `args` (DESIGN 6: clamps coerce, before validation).
+ * Applies clamps to the top-level fields of `args` (clamps coerce first, so schema bounds
+ * never reject a value a clamp would have fixed).
  * Numbers are bounded to `[min, max]`, strings cut to `maxLength` characters; absent or null fields
  * and values of other types are left alone. Returns `args` itself when nothing changes, otherwise a
  * shallow copy, so the caller's object is never mutated.

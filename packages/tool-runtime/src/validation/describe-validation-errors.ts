@@ -87,7 +87,7 @@ function describeAlternatives(parent: ErrorObject, branches: readonly ErrorObjec
 }
 
 /**
- * One ajv error as a {@link ValidationIssue}: seed wording at the top level (`Missing required field:
+ * One ajv error as a {@link ValidationIssue}: plain wording at the top level (`Missing required field:
  * name`, `name: Expected string, got integer`), the field's path in front of nested ones.
  */
 function describe(error: ErrorObject, path: string, value: unknown, branches: readonly ErrorObject[]): ValidationIssue {
@@ -210,7 +210,7 @@ function propertyRank(schema: unknown, value: unknown, key: string): number {
 }
 
 /**
- * The sort key of an error (§3 E52, applied at every depth): inside each object, required fields (in
+ * The sort key of an error, applied at every depth: inside each object, required fields (in
  * `required` order), then problems of its properties (in `properties` order), then unknown
  * properties (in argument order), then the object's other problems. A pair [category, index] per level.
  */
@@ -260,7 +260,7 @@ function compareRanks(a: readonly number[], b: readonly number[]): number {
 }
 
 /**
- * Turns ajv's raw errors for `args` into readable issues in the seed's report order: required
+ * Turns ajv's raw errors for `args` into readable issues in a stable report order: required
  * fields (in `required` order), then problems of declared properties (in `properties` order), then
  * unknown properties (in argument order) — at the top level and, the same way, inside nested objects.
  */

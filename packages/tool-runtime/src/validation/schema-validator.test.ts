@@ -184,7 +184,7 @@ describe('SchemaValidator', () => {
         expect(validator.validate({ field: value }, props({ field: { type } })).valid).toBe(true);
       });
 
-      it('rejects a numeric string for number (JSON Schema semantics, not the seed coercion)', () => {
+      it('rejects a numeric string for number (JSON Schema semantics: no type coercion)', () => {
         expect(errorsOf({ price: '99.99' }, props({ price: { type: 'number' } }))).toEqual([
           'price: Expected number, got string',
         ]);

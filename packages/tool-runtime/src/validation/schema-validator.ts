@@ -21,7 +21,7 @@ export interface SchemaValidatorOptions {
   readonly formats?: boolean;
 }
 
-// §3 E65: an empty schema means "no arguments at all", not "anything goes".
+// An empty schema means "no arguments at all", not "anything goes".
 const EMPTY_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -104,7 +104,7 @@ function createValidator(check: ValidateFunction, schema: JsonSchema): CompiledV
  * time; annotations (`title`, `description`, `default`, `examples`, `readOnly`, `writeOnly`,
  * `deprecated`, `$comment`) and any `x-` keyword (such as `x-milpa-secret`) are accepted.
  *
- * Messages keep the seed's wording at the top level and name nested fields by path:
+ * Messages are plain at the top level and name nested fields by path:
  * `Missing required field: name`, `age: Expected integer, got string`,
  * `user.email: Invalid format (expected: email)`, `Unknown property: extra`.
  *

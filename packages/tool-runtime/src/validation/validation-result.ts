@@ -66,7 +66,7 @@ export class ValidationResult {
     return new ValidationResult(false, Object.freeze(copies));
   }
 
-  /** The messages joined with `'; '` (empty for a valid result), as the seed's error string. */
+  /** The messages joined with `'; '` (empty for a valid result): the text of `ToolResult.error`. */
   getErrorMessage(): string {
     return this.errors.join('; ');
   }

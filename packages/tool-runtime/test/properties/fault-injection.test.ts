@@ -202,7 +202,7 @@ function faultyRegistry(setup: Plan): { registry: ToolRegistry; handled: () => n
   return { registry, handled: () => handled };
 }
 
-/** What DESIGN 1 says the call must come to, from the first stage that fails. */
+/** What the call must come to (fail closed, never a rejection), from the first stage that fails. */
 function expectedOutcome(setup: Plan, phase: 'ask' | 'redeem'): { code: string | null; runs: boolean; confirmation?: true } {
   if (setup.ruleProvider !== null) return { code: 'FORBIDDEN', runs: false };
   if (setup.rateLimiter !== null) return { code: 'INTERNAL_ERROR', runs: false };
@@ -225,7 +225,7 @@ describe('ToolRegistry', () => {
   const unhandledRejections = trackUnhandledRejections();
 
   describe('call (property: fault injection)', () => {
-    it('never rejects and fails closed as DESIGN 1 decides, whichever collaborators fail and however', async () => {
+    it('never rejects and fails closed at the first failing stage, whichever collaborators fail and however', async () => {
       const reached = new Set<string>();
       await fc.assert(
         fc.asyncProperty(plan, async (setup) => {

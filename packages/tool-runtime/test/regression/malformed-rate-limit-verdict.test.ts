@@ -5,7 +5,7 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 // Found by test/properties/fault-injection.test.ts: the verdict was read as `if (!verdict.allowed)`,
 // so a limiter answering `{ allowed: '0' }` or `{ allowed: 1 }` (a remote adapter passing a flag
 // through unparsed) let the call run, and `{}` was reported as a real RATE_LIMITED. A verdict whose
-// `allowed` is not a boolean is a limiter failure: fail closed with INTERNAL_ERROR (DESIGN 1).
+// `allowed` is not a boolean is a limiter failure: fail closed with INTERNAL_ERROR.
 describe('ToolRegistry', () => {
   describe('call (regression: a malformed rate-limit verdict)', () => {
     it.each([

@@ -85,7 +85,7 @@ describe('VerificationTool', () => {
       expect(registry.get('resolve_verification').scopes).toEqual([]);
     });
 
-    it('uses the seed descriptions', () => {
+    it('uses the documented descriptions', () => {
       const registry = new RecordingRegistry();
       new VerificationTool(new HumanVerifier()).register(registry);
       expect(registry.get('request_verification').description).toBe(
@@ -148,7 +148,7 @@ describe('VerificationTool', () => {
       expect(result.getConfirmToken()).toBeNull();
     });
 
-    it('returns the seed message and confirmation meta', async () => {
+    it('returns the verification-required message and confirmation meta', async () => {
       const { tool } = setup();
       const result = await tool.handleRequest({ subject: 'gate:report.publish', policy: 'dual', request_id: 'req-7' });
       expect(result.message).toBe(

@@ -1,4 +1,4 @@
-// The seed README's own examples, end to end, in TypeScript.
+// The usage examples of the README, end to end.
 import { EventDispatcher } from '@milpa/events';
 import { InterceptionSlot, ToolContext, ToolExecutingEvent, ToolResult, Type, tool } from '@milpa/core';
 import { describe, expect, it, vi } from 'vitest';
@@ -17,7 +17,7 @@ class NoteTools {
   }
 }
 
-describe('seed examples', () => {
+describe('usage examples', () => {
   it('runs the quick example: scan, call on cli, JSON shape', async () => {
     const registry = new ToolRegistry();
     new ToolScanner(registry).scan(new NoteTools());
