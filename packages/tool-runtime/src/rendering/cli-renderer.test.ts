@@ -1,5 +1,5 @@
 import { MilpaError, ToolResult, type ContentBlock } from '@milpa/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CliRenderer } from './cli-renderer.js';
 
 // ANSI pieces: green, yellow, red, reset colour, bold, reset bold.
@@ -46,7 +46,7 @@ const tokenResult = new ToolResult(
 const replay = `To confirm, call 'delete_note' again with confirm_token "abc123" before 2026-08-15T14:08:11+00:00; the first call's arguments are replayed. To cancel, let the token expire.`;
 
 const planResult = ToolResult.success({
-  plan: { tool: 'publish', mutating: true, requires_confirmation: false, scopes_required: ['write'], timeout: 30, args: { value: 42 } },
+  plan: { tool: 'publish', mutating: true, requires_confirmation: false, scopes_required: ['write'], timeout: 30, timeout_ms: 30000, args: { value: 42 } },
 });
 
 const contentBlocks: ContentBlock[] = [
@@ -57,8 +57,36 @@ const contentBlocks: ContentBlock[] = [
 
 describe('CliRenderer', () => {
   describe('constructor', () => {
-    it('throws INVALID_ARGUMENT when color is not a boolean', () => {
+    it('throws INVALID_ARGUMENT when color is neither a boolean nor auto', () => {
       expect(() => new CliRenderer({ color: 'yes' as never })).toThrow(MilpaError);
+    });
+  });
+
+  describe("constructor: color 'auto'", () => {
+    const failure = ToolResult.error('disk full');
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it('colours when FORCE_COLOR asks for it, even on a pipe', () => {
+      vi.stubEnv('FORCE_COLOR', '1');
+      vi.stubEnv('NO_COLOR', '1');
+      expect(new CliRenderer({ color: 'auto', stream: { isTTY: false } }).render(failure)).toBe(`${R}✗ Error: disk full${E}\n`);
+    });
+
+    it('writes plain text when NO_COLOR is set, even on a terminal', () => {
+      vi.stubEnv('FORCE_COLOR', undefined);
+      vi.stubEnv('NO_COLOR', '1');
+      expect(new CliRenderer({ color: 'auto', stream: { isTTY: true } }).render(failure)).toBe('✗ Error: disk full\n');
+    });
+
+    it('colours on a terminal and writes plain text when the stream is not one', () => {
+      vi.stubEnv('FORCE_COLOR', undefined);
+      vi.stubEnv('NO_COLOR', undefined);
+      vi.stubEnv('TERM', 'xterm-256color');
+      expect(new CliRenderer({ color: 'auto', stream: { isTTY: true } }).render(failure)).toBe(`${R}✗ Error: disk full${E}\n`);
+      expect(new CliRenderer({ color: 'auto', stream: { isTTY: false } }).render(failure)).toBe('✗ Error: disk full\n');
+      expect(new CliRenderer({ color: 'auto', stream: {} }).render(failure)).toBe('✗ Error: disk full\n');
     });
   });
 
@@ -189,6 +217,11 @@ describe('CliRenderer', () => {
       expect(color.render(ToolResult.success({ filas_afectadas: 3 }, 'listo'))).toBe(`${G}✓${E} listo\n  Filas afectadas: 3\n`);
     });
 
+    it('leaves out the fields that carry no value', () => {
+      const granted = ToolResult.success({ status: 'passed', reason: null, missing: [], metadata: {} }, 'Granted');
+      expect(plain.render(granted)).toBe('✓ Granted\n  Status: passed\n');
+    });
+
     it('marks a failure of no particular type with ✗', () => {
       expect(plain.render(new ToolResult(false, null, null, 'algo salió mal'))).toBe('✗ algo salió mal\n');
       expect(color.render(new ToolResult(false, null, null, 'algo salió mal'))).toBe(`${R}✗${E} algo salió mal\n`);
@@ -227,7 +260,7 @@ describe('CliRenderer', () => {
           '  Mutating: Yes',
           '  Requires confirmation: No',
           '  Scopes required: ["write"]',
-          '  Timeout: 30',
+          '  Timeout: 30 s',
           '  Args: {"value":42}',
           '',
         ].join('\n'),
@@ -242,7 +275,7 @@ describe('CliRenderer', () => {
           `  Mutating: ${G}Yes${E}`,
           `  Requires confirmation: ${Y}No${E}`,
           '  Scopes required: ["write"]',
-          '  Timeout: 30',
+          '  Timeout: 30 s',
           '  Args: {"value":42}',
           '',
         ].join('\n'),

@@ -1,31 +1,27 @@
 import { MilpaError, ToolResult, type ChannelRenderer, type ContentBlock, type ToolContext } from '@milpa/core';
 import { describeReplay, type ConfirmationRequest } from './confirmation-request.js';
 import { describeContentBlock } from './content-block-text.js';
-import { readDataFields, readScalarData } from './data-fields.js';
+import { readDataFields, readInformativeFields, readScalarData } from './data-fields.js';
 import { toFieldLabel } from './field-label.js';
 import { readListItems, readListRow } from './list-row.js';
 import type { PlanPreview } from './plan-preview.js';
 import { readRuntimeResultShape, type RuntimeResultShape } from './result-shape.js';
+import { paintTerminalText, shouldUseColor, type TerminalColorStyle } from './terminal-color.js';
 import { toTerminalSafeText } from './terminal-safe-text.js';
 import { describeValue } from './value-text.js';
 
 /** Options of a {@link CliRenderer}. */
 export interface CliRendererOptions {
-  /** Tint the output with ANSI colours (green, red, yellow); default false, plain text. */
-  readonly color?: boolean;
+  /**
+   * Tint the output with ANSI colours (green, yellow, red). `false` (the default) writes plain text
+   * and `true` always colours, so output is deterministic; `'auto'` decides once, when the renderer
+   * is built: colour when `FORCE_COLOR` asks for it, else none when `NO_COLOR` is set or `TERM` is
+   * `dumb`, else colour only when `stream` is a terminal.
+   */
+  readonly color?: boolean | 'auto';
+  /** The stream the text will be written to, checked by `color: 'auto'`; default `process.stdout`. */
+  readonly stream?: { readonly isTTY?: boolean };
 }
-
-type Style = 'info' | 'comment' | 'error' | 'warning' | 'danger';
-
-// The seed's Symfony tags, as ANSI: <info> green, <comment> yellow, <error> red, and the bold
-// yellow/red headings. Each style closes only what it opened, so styles nest safely.
-const ANSI: Readonly<Record<Style, readonly [open: string, close: string]>> = Object.freeze({
-  info: ['\u001b[32m', '\u001b[39m'],
-  comment: ['\u001b[33m', '\u001b[39m'],
-  error: ['\u001b[31m', '\u001b[39m'],
-  warning: ['\u001b[1m\u001b[33m', '\u001b[39m\u001b[22m'],
-  danger: ['\u001b[1m\u001b[31m', '\u001b[39m\u001b[22m'],
-});
 
 const RULE = '-'.repeat(50);
 const SHORT_RULE = '-'.repeat(40);
@@ -36,24 +32,30 @@ function clean(value: unknown): string {
 }
 
 /**
- * Renders results for a terminal (the `cli` channel only), with the seed's structure: `✓`/`✗`
- * lines, list rows with `[OK]`/`[--]` markers and a page footer, labelled detail fields and
- * actions, `CONFIRMATION REQUIRED` and `OPERATION BLOCKED` frames. Confirm-token requests,
+ * Renders results for a terminal (the `cli` channel only): `✓`/`✗` lines (with the fields that
+ * carry a value), list rows with
+ * `[OK]`/`[--]` markers and a page footer, labelled detail fields and actions, `CONFIRMATION REQUIRED` and `OPERATION BLOCKED` frames. Confirm-token requests,
  * plan-mode results and content blocks get frames of their own. Plain text by default; with
- * `color: true` the seed's `<info>`, `<comment>` and `<error>` become ANSI green, yellow and red.
+ * `color: true` (or `'auto'` on a terminal) headings and outcomes are green, asides yellow, errors red.
  * Control characters in tool data are shown escaped, so a result cannot drive the terminal.
  *
  * @example
- * const renderers = new RendererRegistry().addRenderer(new CliRenderer({ color: process.stdout.isTTY }));
+ * const renderers = new RendererRegistry().addRenderer(new CliRenderer({ color: 'auto' }));
  * console.log(renderers.render(await registry.call('list_notes', {}), ToolContext.cli()));
  */
 export class CliRenderer implements ChannelRenderer<string> {
   readonly #color: boolean;
 
-  /** @throws MilpaError `INVALID_ARGUMENT` when `color` is given and is not a boolean. */
+  /** @throws MilpaError `INVALID_ARGUMENT` when `color` is given and is neither a boolean nor `'auto'`. */
   constructor(options: CliRendererOptions = {}) {
     const color = options.color ?? false;
-    if (typeof color !== 'boolean') throw new MilpaError('CliRenderer: color must be a boolean.', { code: 'INVALID_ARGUMENT' });
+    if (color === 'auto') {
+      this.#color = shouldUseColor(options.stream ?? process.stdout, process.env);
+      return;
+    }
+    if (typeof color !== 'boolean') {
+      throw new MilpaError("CliRenderer: color must be true, false or 'auto'.", { code: 'INVALID_ARGUMENT' });
+    }
     this.#color = color;
   }
 
@@ -100,10 +102,8 @@ export class CliRenderer implements ChannelRenderer<string> {
   }
 
   /** Wraps already-clean text in a style's ANSI codes when colour is on. */
-  #paint(style: Style, text: string): string {
-    if (!this.#color) return text;
-    const [open, close] = ANSI[style];
-    return `${open}${text}${close}`;
+  #paint(style: TerminalColorStyle, text: string): string {
+    return this.#color ? paintTerminalText(style, text) : text;
   }
 
   /** A value as clean text, tinted by its tone (Yes green, No and N/A yellow). */
@@ -154,7 +154,7 @@ export class CliRenderer implements ChannelRenderer<string> {
     return output;
   }
 
-  // Core's detail() takes action names; the seed passed {label, action} pairs. Both read well.
+  // Core's detail() takes action names; hosts may also pass {label, action} pairs. Both read well.
   #action(action: unknown): string {
     if (typeof action === 'object' && action !== null && 'action' in action) {
       const pair = action as { label?: unknown; action: unknown };
@@ -186,7 +186,7 @@ export class CliRenderer implements ChannelRenderer<string> {
     const headline = result.message ?? result.error;
     if (headline === null && scalar !== null) return `${mark} ${this.#value(scalar)}\n`;
     let output = `${mark} ${clean(headline ?? '')}\n`;
-    output += this.#fieldLines(readDataFields(result.data));
+    output += this.#fieldLines(readInformativeFields(result.data));
     if (scalar !== null) output += `  ${this.#value(scalar)}\n`;
     return output;
   }

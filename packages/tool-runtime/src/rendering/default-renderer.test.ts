@@ -38,9 +38,19 @@ describe('DefaultRenderer', () => {
       expect(render(result)).toBe('Operation completed successfully.\n\n- Nombre completo: Ana\n- Tags: ["a","b"]');
     });
 
-    it('reads booleans as Yes/No and null as N/A rather than 1 and an empty string', () => {
-      expect(render(ToolResult.success({ active: true, archived: false, note: null }, 'Saved'))).toBe(
-        'Saved\n\n- Active: Yes\n- Archived: No\n- Note: N/A',
+    it('reads booleans as Yes/No and leaves out fields with no value when the result is generic', () => {
+      expect(render(ToolResult.success({ active: true, archived: false, note: null, tags: [], extra: {}, memo: '' }, 'Saved'))).toBe(
+        'Saved\n\n- Active: Yes\n- Archived: No',
+      );
+    });
+
+    it('shows only the message when no field carries a value', () => {
+      expect(render(ToolResult.success({ reason: null, missing: [] }, 'Granted'))).toBe('Granted');
+    });
+
+    it('keeps an empty field of a detail result as N/A, because it is part of the entity', () => {
+      expect(render(ToolResult.detail({ name: 'Ana', note: null }, 'Client'))).toBe(
+        'Operation completed successfully.\n\n- Name: Ana\n- Note: N/A',
       );
     });
 
@@ -128,7 +138,7 @@ describe('DefaultRenderer', () => {
           '- Mutating: Yes',
           '- Requires confirmation: No',
           '- Scopes required: ["write"]',
-          '- Timeout: 30',
+          '- Timeout: 30 s',
           '- Args: {"value":42}',
         ].join('\n'),
       );

@@ -1,7 +1,7 @@
 import { MilpaError, ToolResult, type ChannelRenderer, type ContentBlock, type ToolContext } from '@milpa/core';
 import { describeReplay, type ConfirmationRequest } from './confirmation-request.js';
 import { describeContentBlock } from './content-block-text.js';
-import { readDataFields, readScalarData } from './data-fields.js';
+import { readDataFields, readInformativeFields, readScalarData } from './data-fields.js';
 import { toFieldLabel } from './field-label.js';
 import { readListItems, readListRow } from './list-row.js';
 import type { PlanPreview } from './plan-preview.js';
@@ -17,7 +17,8 @@ function fieldLines(fields: readonly (readonly [string, unknown])[]): string {
 
 /**
  * The last-resort renderer: plain text for any channel. A success shows its message (or
- * `Operation completed successfully.`) and its data as `- Label: value` lines or `#id: name` rows;
+ * `Operation completed successfully.`) and its data as `- Label: value` lines (fields with no value —
+ * null, empty text, `[]`, `{}` — are left out, except in a detail result) or `#id: name` rows;
  * a failure shows `Error: …` and a blocked result's suggestion. Confirm-token requests, plan-mode
  * results and content blocks get readable forms of their own. Control characters in tool data are
  * shown escaped, never sent to the reader's terminal.
@@ -66,9 +67,11 @@ export class DefaultRenderer implements ChannelRenderer<string> {
     const scalar = readScalarData(result.data);
     if (result.message === null && scalar !== null) return describeValue(scalar).text;
     let output = result.message ?? SUCCESS_FALLBACK;
-    const fields = readDataFields(result.data);
+    const type = result.getType();
+    // A list shows every row and a detail every field of its entity; elsewhere blanks are left out.
+    const fields = type === 'list' || type === 'detail' ? readDataFields(result.data) : readInformativeFields(result.data);
     if (fields.length > 0) {
-      output += `\n\n${result.getType() === 'list' ? this.#rows(result.data) : fieldLines(fields)}`;
+      output += `\n\n${type === 'list' ? this.#rows(result.data) : fieldLines(fields)}`;
     } else if (scalar !== null) {
       output += `\n\n${describeValue(scalar).text}`;
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { readRuntimeResultShape } from './result-shape.js';
 
-// The shapes the registry writes (reference §3 H125 and I130).
+// The shapes the registry writes: a confirm-token request and a plan-mode result.
 const tokenRequest = new ToolResult(
   true,
   { requires_confirmation: true, confirm_token: 'f'.repeat(32), action_summary: 'publish(value=42)', expires_at: '2026-08-15T14:08:11+00:00' },
@@ -25,17 +25,22 @@ describe('readRuntimeResultShape', () => {
     });
   });
 
-  it('recognises a plan-mode result and keeps its fields in order without the tool', () => {
+  it('recognises a plan-mode result and keeps its fields in order without the tool, the deadline once', () => {
     const shape = readRuntimeResultShape(planResult);
     expect(shape?.kind).toBe('plan');
-    expect(shape?.kind === 'plan' && shape.plan.fields.map(([key]) => key)).toEqual([
-      'mutating',
-      'requires_confirmation',
-      'scopes_required',
-      'timeout',
-      'timeout_ms',
-      'args',
+    expect(shape?.kind === 'plan' && shape.plan.fields).toEqual([
+      ['mutating', true],
+      ['requires_confirmation', true],
+      ['scopes_required', []],
+      ['timeout', '30 s'],
+      ['args', { value: 42 }],
     ]);
+  });
+
+  it('reads the deadline from timeout_ms when only that key is present, and keeps odd values as they are', () => {
+    const plan = (fields: Record<string, unknown>) => readRuntimeResultShape(ToolResult.success({ plan: { tool: 'publish', ...fields } }));
+    expect(plan({ timeout_ms: 1500, args: {} })).toMatchObject({ plan: { fields: [['timeout', '1.5 s'], ['args', {}]] } });
+    expect(plan({ timeout: 'soon', args: {} })).toMatchObject({ plan: { fields: [['timeout', 'soon'], ['args', {}]] } });
   });
 
   it('recognises content blocks', () => {
