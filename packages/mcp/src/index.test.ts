@@ -75,7 +75,7 @@ describe('@milpa/mcp', () => {
 
   describe('dependencies', () => {
     it('imports only core, tool-runtime, the MCP SDK and node: modules from library code', () => {
-      const allowed = Object.keys(packageJson.dependencies);
+      const allowed = [...Object.keys(packageJson.dependencies), ...Object.keys(packageJson.peerDependencies)];
       const offenders = libraryFiles(SRC).flatMap((file) =>
         importedPackages(readFileSync(file, 'utf8'))
           .filter((specifier) => !specifier.startsWith('node:') && !allowed.some((name) => specifier === name || specifier.startsWith(`${name}/`)))
@@ -85,7 +85,11 @@ describe('@milpa/mcp', () => {
     });
 
     it('reads the package dependencies it checks against', () => {
-      expect(Object.keys(packageJson.dependencies).sort()).toEqual(['@milpa/core', '@milpa/tool-runtime', '@modelcontextprotocol/sdk']);
+      expect(Object.keys(packageJson.dependencies).sort()).toEqual(['@milpa/core', '@milpa/tool-runtime']);
+    });
+
+    it('leaves the MCP SDK to the application, as a peer dependency, so the app and Milpa share one copy', () => {
+      expect(Object.keys(packageJson.peerDependencies)).toEqual(['@modelcontextprotocol/sdk']);
     });
   });
 });

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { McpAuthenticationError } from './mcp-authentication-error.js';
 import type { McpIdentity } from './mcp-authenticator.js';
 
@@ -44,7 +43,10 @@ function defaultPrincipal(authInfo: AuthInfo): string | null {
  * });
  */
 export function bearerAuthenticator(
-  verifier: OAuthTokenVerifier,
+  // The shape of the SDK's `OAuthTokenVerifier`, written out: the SDK's declaration of that interface
+  // imports express types, which would make type-checking any program that uses this package need
+  // `@types/express`.
+  verifier: { verifyAccessToken(token: string): Promise<AuthInfo> },
   options: BearerAuthenticatorOptions = {},
 ): (request: IncomingMessage) => Promise<McpIdentity | null> {
   const principalOf = options.principal ?? defaultPrincipal;

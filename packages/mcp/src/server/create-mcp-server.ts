@@ -1,10 +1,10 @@
 import { DefaultRenderer, type ToolRegistry } from '@milpa/tool-runtime';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import packageJson from '../../package.json' with { type: 'json' };
 import { LogLevelThreshold } from '../caller/log-level-threshold.js';
 import { toMcpTool } from '../tools/to-mcp-tool.js';
 import { contextFromAuthInfo } from './context-from-auth-info.js';
+import { MCP_PACKAGE_VERSION } from './mcp-package-version.js';
 import type { McpServerOptions } from './mcp-server-options.js';
 import { ToolCallHandler } from './tool-call-handler.js';
 
@@ -20,7 +20,7 @@ import { ToolCallHandler } from './tool-call-handler.js';
  */
 export function createMcpServer(registry: ToolRegistry, options: McpServerOptions = {}): Server {
   const server = new Server(
-    { name: options.name ?? 'milpa', version: options.version ?? packageJson.version },
+    { name: options.name ?? 'milpa', version: options.version ?? MCP_PACKAGE_VERSION },
     {
       capabilities: { tools: { listChanged: false }, logging: {} },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),

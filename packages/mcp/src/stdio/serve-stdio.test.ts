@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { defineTool } from '@milpa/core';
@@ -8,9 +9,10 @@ import { createNotesRegistry } from '../../test/support/notes-registry.js';
 import { serveStdio } from './serve-stdio.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURE = fileURLToPath(new URL('../../test/fixtures/stdio-server.ts', import.meta.url));
-// The fixture runs from source: TypeScript through tsx, siblings through the @milpa/source condition.
-const NODE_ARGS = ['--conditions=@milpa/source', '--import', 'tsx', FIXTURE];
+// The child runs plain JavaScript against the built packages (dist/), as a user's server would: no
+// TypeScript loader to start, so its start-up cost does not grow with the machine's load.
+const FIXTURE = fileURLToPath(new URL('../../test/fixtures/stdio-server.js', import.meta.url));
+const BUILT_ENTRY = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
 /** Reads newline-delimited JSON-RPC messages from a stream. */
 function messagesOf(stream: PassThrough): { next: () => Promise<Record<string, unknown>> } {
@@ -44,14 +46,15 @@ async function initialize(stdin: PassThrough, output: ReturnType<typeof messages
 
 describe('serveStdio', () => {
   describe('as a child process', () => {
-    // One child for all these tests (starting Node with tsx costs seconds); the last one closes it.
+    // One child for all these tests; the last one closes it.
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: NODE_ARGS, cwd: PACKAGE_DIR, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], cwd: PACKAGE_DIR, stderr: 'pipe' });
     let stderr = '';
     beforeAll(async () => {
+      if (!existsSync(BUILT_ENTRY)) throw new Error('dist/ is missing: run `pnpm turbo run build --filter=@milpa/mcp` (pnpm test at the root builds first).');
       transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       await client.connect(transport);
-    }, 20_000);
+    });
     afterAll(async () => {
       await client.close();
     });
