@@ -4,6 +4,7 @@
 // - TypeScript is transformed with esbuild instead of Vite 8's default (oxc), because oxc does not
 //   lower TC39 standard decorators, which `@milpa/core`'s `tool` decorator relies on and Node 20
 //   cannot run natively. tsup and tsx use esbuild too, so tests see the same output as builds.
+import { availableParallelism } from 'node:os';
 import { transform } from 'esbuild';
 import { defaultServerConditions, type Plugin } from 'vite';
 
@@ -36,6 +37,9 @@ export const sharedConfig = {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     passWithNoTests: true,
     restoreMocks: true,
+    // Half the cores: turbo runs two packages at once (`concurrency` in turbo.json), so on a 2-core
+    // machine each vitest gets one worker and the cores are not oversubscribed.
+    maxWorkers: Math.max(1, Math.floor(availableParallelism() / 2)),
     // Generous: CI machines have 2 cores shared by turbo's parallel tasks. Speed is measured in
     // `pnpm bench`, never by a test's timeout, so a slow machine must not fail a correct test.
     testTimeout: 60_000,

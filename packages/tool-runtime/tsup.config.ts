@@ -1,10 +1,4 @@
 import { defineConfig } from 'tsup';
+import { sharedTsupOptions } from '../../tsup.shared.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(sharedTsupOptions);

@@ -1,15 +1,17 @@
-// End to end: every test spawns the demo as a newcomer runs it (`pnpm demo …` runs
-// `tsx --conditions=@milpa/source src/main.ts …`), and reads only its exit status and output.
+// End to end: every test spawns the demo's CLI as a separate process and reads only its exit status
+// and output. The child runs the built JavaScript (`node dist/main.js`, built by tsup from the same
+// src/main.ts that `pnpm demo` runs through tsx) against the built packages: no TypeScript loader
+// to start, so a loaded machine slows the tests down but cannot time them out.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
-const NODE_ARGS = ['--conditions=@milpa/source', '--import', 'tsx', 'src/main.ts'];
-/** Spawning tsx costs a second or two per process on a loaded machine; the tests run concurrently. */
-const SPAWN_TIMEOUT_MS = 25_000;
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const NODE_ARGS = [MAIN];
 
 interface Run {
   readonly code: number | null;
@@ -39,8 +41,13 @@ function demo(...args: string[]): Promise<Run> {
 
 const STACK_FRAME = /\n\s+at /;
 
-describe.concurrent('pnpm demo (spawned)', () => {
-  it('runs the tour with no arguments: exit 0, nothing on stderr, every key moment', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+// One process at a time: a 2-core machine gains nothing from more, and each start is cheap.
+describe('pnpm demo (spawned)', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `pnpm turbo run build --filter=@milpa/demo` (pnpm test at the root builds first).');
+  });
+
+  it('runs the tour with no arguments: exit 0, nothing on stderr, every key moment', async ({ expect }) => {
     const first = await demo();
     expect(first.code).toBe(0);
     expect(first.stderr).toBe('');
@@ -67,7 +74,7 @@ describe.concurrent('pnpm demo (spawned)', () => {
     }
   });
 
-  it('inspect --json prints the whole plan: 11 steps and the anonymous-actor assumption on mcp', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+  it('inspect --json prints the whole plan: 11 steps and the anonymous-actor assumption on mcp', async ({ expect }) => {
     const result = await demo('inspect', 'delete_note', '--channel', 'mcp', '--json');
     expect(result.code).toBe(0);
     const plan = JSON.parse(result.stdout) as { schemaVersion: string; context: unknown; assumptions: string[]; steps: { kind: string }[] };
@@ -79,14 +86,14 @@ describe.concurrent('pnpm demo (spawned)', () => {
     expect(plan.steps.map((step) => step.kind)).toContain('emit_executing');
   });
 
-  it('call exits 0 and prints the rendered result when the call succeeds', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+  it('call exits 0 and prints the rendered result when the call succeeds', async ({ expect }) => {
     const result = await demo('call', 'list_notes', '--args', '{"page":2}');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('#4    Save seed from the best ears');
     expect(result.stdout).toContain('Page 2/2 (5 total items)');
   });
 
-  it('call exits 1 and prints the denial when the pipeline refuses', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+  it('call exits 1 and prints the denial when the pipeline refuses', async ({ expect }) => {
     const result = await demo('call', 'delete_note', '--args', '{"id":2}', '--channel', 'mcp', '--json');
     expect(result.code).toBe(1);
     const json = JSON.parse(result.stdout) as { success: boolean; error: string; meta: Record<string, unknown> };
@@ -100,7 +107,7 @@ describe.concurrent('pnpm demo (spawned)', () => {
     ['invalid JSON', ['call', 'list_notes', '--args', '{page:2}'], 'error: invalid JSON in --args: '],
     ['an unknown flag', ['call', 'list_notes', '--frobnicate'], "error: unknown option '--frobnicate'"],
     ['an unknown command', ['frobnicate'], "error: unknown command 'frobnicate'"],
-  ])('prints one error line and a hint, exits 2, and shows no stack trace for %s', { timeout: SPAWN_TIMEOUT_MS }, async ([, args, message], { expect }) => {
+  ])('prints one error line and a hint, exits 2, and shows no stack trace for %s', async ([, args, message], { expect }) => {
     const result = await demo(...args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -111,7 +118,7 @@ describe.concurrent('pnpm demo (spawned)', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
   });
 
-  it('ends quietly with exit 0 when the reader closes the pipe early, as `pnpm demo | head -1` does', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+  it('ends quietly with exit 0 when the reader closes the pipe early, as `pnpm demo | head -1` does', async ({ expect }) => {
     const result = await new Promise<Run>((resolve, reject) => {
       const child = spawn(process.execPath, NODE_ARGS, { cwd: APP_DIR, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
@@ -124,14 +131,14 @@ describe.concurrent('pnpm demo (spawned)', () => {
     expect(result.code).toBe(0);
   });
 
-  it('--help lists the commands and exits 0', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+  it('--help lists the commands and exits 0', async ({ expect }) => {
     const result = await demo('--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: pnpm demo [command] [options]');
     for (const command of ['tour', 'list', 'inspect [options] <tool>', 'call [options] <tool>', 'mcp [options]']) expect(result.stdout).toContain(command);
   });
 
-  it('mcp serves the demo registry on stdio to an MCP client that launches it', { timeout: SPAWN_TIMEOUT_MS }, async ({ expect }) => {
+  it('mcp serves the demo registry on stdio to an MCP client that launches it', async ({ expect }) => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, 'mcp'], cwd: APP_DIR, env: childEnv() as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
     await client.connect(transport);
