@@ -6,7 +6,7 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** True when standard output is a terminal (colour is used only then). */
   readonly stdoutIsTTY: boolean;
-  /** The environment (`NO_COLOR` is honoured). */
+  /** The environment (`FORCE_COLOR`, `NO_COLOR` and `TERM=dumb` are honoured). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 

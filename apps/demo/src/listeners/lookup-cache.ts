@@ -10,7 +10,7 @@ import {
 } from '@milpa/core';
 
 /**
- * The seed's cache-plugin recipe: a `tool.executing` listener that answers repeat calls of the
+ * The cache-plugin recipe: a `tool.executing` listener that answers repeat calls of the
  * cached tools from memory, so their handlers do not run again. Results are stored from
  * `tool.executed` (successes only, never a result the cache itself served).
  *

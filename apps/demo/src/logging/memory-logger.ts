@@ -4,7 +4,7 @@ import type { LogContext, LogLevel, Logger } from '@milpa/core';
 export interface LogEntry {
   /** The level it was written at. */
   readonly level: LogLevel;
-  /** The human-readable message (for audit lines, the seed's `[ToolAudit] …` text). */
+  /** The human-readable message (for audit lines, the `[ToolAudit] …` text). */
   readonly message: string;
   /** The structured context (for audit lines, `{ audit: ToolAuditRecord }`). */
   readonly context: LogContext;
@@ -20,7 +20,7 @@ export interface MemoryLoggerOptions {
 
 const RANK: Readonly<Record<LogLevel, number>> = Object.freeze({ debug: 10, info: 20, warn: 30, error: 40 });
 
-/** Marks the seed's audit lines. */
+/** Marks the audit lines the runtime writes. */
 const AUDIT_PREFIX = '[ToolAudit]';
 
 /**

@@ -41,7 +41,7 @@ function listenFailure(error: unknown, port: number): DemoUsageError | null {
  * principal `stdio`, scopes `*`, unless `actor`/`scopes` say otherwise), or over Streamable HTTP on
  * loopback, where a bearer token stands for one identity and a caller without it is anonymous.
  * Audit lines and notices go to stderr, never to stdout (which carries the protocol on stdio). The
- * registry keeps the seed's rate budget (100 tokens per minute), not the tour's small one.
+ * registry keeps the default rate budget (100 tokens per minute), not the tour's small one.
  *
  * @example
  * await serveDemoMcp({}, io);                  // pnpm demo mcp

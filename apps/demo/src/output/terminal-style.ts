@@ -1,3 +1,5 @@
+import { styleText } from 'node:util';
+
 /** Text styles for the demo's own output (headings, notes), as ANSI codes or as plain text. */
 export interface TerminalStyle {
   /** Whether the styles emit ANSI codes. */
@@ -20,26 +22,37 @@ export interface ColorTarget {
   readonly isTTY?: boolean;
 }
 
-function wrap(open: string, close: string, color: boolean): (text: string) => string {
-  return color ? (text) => `\u001b[${open}m${text}\u001b[${close}m` : (text) => text;
+const FORCE_COLOR_ON: ReadonlySet<string> = new Set(['', '1', '2', '3', 'true']);
+
+type StyleFormat = Parameters<typeof styleText>[0];
+
+function wrap(format: StyleFormat, color: boolean): (text: string) => string {
+  // The decision is made once, by shouldUseColor: styleText's own stream check is switched off
+  // (recent Node versions would otherwise strip the codes whenever process.stdout is a pipe).
+  return color ? (text) => styleText(format, text, { validateStream: false }) : (text) => text;
 }
 
 /**
- * Whether to colour output written to `stream`: only when it is a terminal, and never when the
- * `NO_COLOR` environment variable is set to a non-empty value (https://no-color.org).
+ * Whether to colour output written to `stream`. `FORCE_COLOR` decides first — empty, `1`, `2`, `3`
+ * or `true` turn colour on, any other value off, as in Node itself; otherwise a non-empty
+ * `NO_COLOR` (https://no-color.org) or `TERM=dumb` turns it off; otherwise colour is used only when
+ * the stream is a terminal.
  *
  * @example
  * const color = shouldUseColor(process.stdout, process.env);
  */
 export function shouldUseColor(stream: ColorTarget, env: Readonly<Record<string, string | undefined>>): boolean {
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return FORCE_COLOR_ON.has(force);
   const noColor = env['NO_COLOR'];
   if (noColor !== undefined && noColor !== '') return false;
+  if (env['TERM'] === 'dumb') return false;
   return stream.isTTY === true;
 }
 
 /**
- * The demo's text styles; plain identity functions when `color` is false, so the same code writes
- * a clean transcript to a pipe or a file.
+ * The demo's text styles, written with `util.styleText`; plain identity functions when `color` is
+ * false, so the same code writes a clean transcript to a pipe or a file.
  *
  * @example
  * const style = createTerminalStyle(shouldUseColor(process.stdout, process.env));
@@ -48,10 +61,10 @@ export function shouldUseColor(stream: ColorTarget, env: Readonly<Record<string,
 export function createTerminalStyle(color: boolean): TerminalStyle {
   return {
     color,
-    bold: wrap('1', '22', color),
-    dim: wrap('2', '22', color),
-    accent: wrap('36', '39', color),
-    good: wrap('32', '39', color),
-    bad: wrap('31', '39', color),
+    bold: wrap('bold', color),
+    dim: wrap('dim', color),
+    accent: wrap('cyan', color),
+    good: wrap('green', color),
+    bad: wrap('red', color),
   };
 }

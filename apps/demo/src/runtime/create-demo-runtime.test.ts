@@ -70,7 +70,7 @@ describe('createDemoRuntime', () => {
     expect(colored.renderers.render(result, ToolContext.cli())).toContain('\u001b[31m');
   });
 
-  it('builds independent runtimes with the same seed data', async () => {
+  it('builds independent runtimes with the same starting data', async () => {
     const first = await createDemoRuntime();
     await first.registry.call('delete_note', { id: 2 }, ToolContext.cli());
     const second = await createDemoRuntime();

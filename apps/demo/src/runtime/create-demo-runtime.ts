@@ -69,7 +69,7 @@ export interface DemoRuntime {
  * `InMemoryRateLimiter` with a small budget, the demo plugin's tools, the verification tools
  * (resolving needs `verification:resolve`), a cache and a veto listener, and the renderers. The
  * tour, the CLI, the MCP server and the tests all start here. Every call makes a fresh,
- * independent runtime with the same seed data.
+ * independent runtime with the same starting notes, crops and reports.
  *
  * @example
  * const demo = await createDemoRuntime({ color: process.stdout.isTTY });
