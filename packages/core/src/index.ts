@@ -20,6 +20,8 @@ export {
 
 export { ToolContext, type ToolContextInit, type ToolContextJson, type ToolMode } from './context/tool-context.js';
 export { generateRequestId } from './context/request-id.js';
+export { generateRandomId, type RandomIdFormat } from './ids/generate-random-id.js';
+export { ExpiringMap, type ExpiringMapOptions } from './expiry/expiring-map.js';
 
 export {
   type AnyToolDefinition,

@@ -1,4 +1,5 @@
 import { MilpaError } from '../errors/milpa-error.js';
+import { generateRandomId } from '../ids/generate-random-id.js';
 import { ApprovalPolicy } from './approval-policy.js';
 
 /**
@@ -52,14 +53,14 @@ export class VerificationRequest {
     Object.freeze(this);
   }
 
-  /** A request with a fresh UUID v4 id. */
+  /** A request with a fresh, unguessable UUID v4 id ({@link generateRandomId} `uuid`). */
   static withGeneratedId(
     subject: string,
     policy: ApprovalPolicy = 'single',
     payload: Readonly<Record<string, unknown>> = {},
     requestedBy: string | null = null,
   ): VerificationRequest {
-    return new VerificationRequest(subject, policy, payload, requestedBy, globalThis.crypto.randomUUID());
+    return new VerificationRequest(subject, policy, payload, requestedBy, generateRandomId('uuid'));
   }
 
   /**
