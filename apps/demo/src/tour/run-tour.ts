@@ -149,11 +149,11 @@ export async function runTour(options: TourOptions): Promise<void> {
   if (plan !== null) out.raw(indent(formatPlan(plan, style, { sources: false })));
   out.note('With every source: pnpm demo inspect delete_note --channel mcp   (add --json for the whole plan)');
 
-  out.raw(`\n${style.bold('Next')}\n`);
+  out.raw(`\n${style.bold('Next')} ${style.dim('(without a global pnpm 10.34.9, type npx --yes pnpm@10.34.9 for pnpm)')}\n`);
   out.line('pnpm demo list                                              the tools, their scopes and flags');
   out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
   out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
-  out.line('pnpm demo mcp                                               serve the demo registry over MCP (stdio)');
+  out.line("pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)");
 }
 
 function times(count: number): string {
