@@ -36,6 +36,7 @@ describe('@milpa/tool-runtime', () => {
         "ToolScanner",
         "ValidationResult",
         "formatExpiresAt",
+        "isHostStepKind",
         "rateLimitKey",
       ]
     `);

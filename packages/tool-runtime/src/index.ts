@@ -30,7 +30,7 @@ export {
   type ToolBudgetSelection,
   type ToolsTokenEstimate,
 } from './budget/token-estimator.js';
-export { InvocationStepKind } from './inspection/invocation-step-kind.js';
+export { InvocationStepKind, isHostStepKind, type HostStepKind } from './inspection/invocation-step-kind.js';
 export { InvocationStepRole } from './inspection/invocation-step-role.js';
 export { StepPresence } from './inspection/step-presence.js';
 export { InvocationStep, type InvocationStepInit, type InvocationStepJson } from './inspection/invocation-step.js';
@@ -47,13 +47,9 @@ export type { InspectablePolicy } from './inspection/inspectable-policy.js';
 export { InvocationPlanBuilder } from './inspection/invocation-plan-builder.js';
 
 // --- registry and pipeline ---
-export {
-  ToolRegistry,
-  type RateLimitSettings,
-  type ToolCallOptions,
-  type ToolListing,
-  type ToolRegistryOptions,
-  type ToolsWithinBudget,
-} from './registry/tool-registry.js';
+export { ToolRegistry } from './registry/tool-registry.js';
+export type { RateLimitSettings, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './registry/tool-registry-options.js';
+export type { ToolCallOptions } from './pipeline/pipeline-call.js';
+export type { HostStage, HostStageAnchor, HostStageAnswer, HostStageCall, HostStagePlacement } from './pipeline/host-stage.js';
 export { ToolAlreadyRegisteredError } from './registry/tool-already-registered-error.js';
 export { ToolScanner } from './scanner/tool-scanner.js';

@@ -19,7 +19,7 @@ class NoteTools {
 
 describe('usage examples', () => {
   it('runs the quick example: scan, call on cli, JSON shape', async () => {
-    const registry = new ToolRegistry();
+    const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
     new ToolScanner(registry).scan(new NoteTools());
     const result = await registry.call('list_notes', { page: 1 }, ToolContext.cli());
     expect(result.success).toBe(true);
@@ -39,7 +39,7 @@ describe('usage examples', () => {
       const cached = cache.get(`${event.name}:${JSON.stringify(event.args)}`);
       if (cached !== undefined) slot.shortCircuit(ToolResult.success(cached));
     });
-    const registry = new ToolRegistry({ dispatcher });
+    const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
     new ToolScanner(registry).scan(new NoteTools());
 
     const denied = await registry.call('list_notes', { page: 1 }, ToolContext.web('user:stranger', ['posts:read']));
@@ -56,7 +56,7 @@ describe('usage examples', () => {
     dispatcher.subscribe('tool.executing', (_eventName, payload) => {
       (payload['slot'] as InterceptionSlot).stop();
     });
-    const registry = new ToolRegistry({ dispatcher });
+    const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
     new ToolScanner(registry).scan(new NoteTools());
     const result = await registry.call('list_notes', {});
     expect(result.isBlocked()).toBe(true);
@@ -64,7 +64,7 @@ describe('usage examples', () => {
   });
 
   it('runs plan mode as a free dry run', async () => {
-    const registry = new ToolRegistry();
+    const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
     const handler = vi.fn();
     registry.register({ ...(await import('@milpa/core')).defineTool({ name: 'publish', description: 'Publish', mutating: true, handler }) });
     const result = await registry.call('publish', {}, ToolContext.cli().asPlan());
@@ -73,7 +73,7 @@ describe('usage examples', () => {
   });
 
   it('runs the confirmation round trip on telegram', async () => {
-    const registry = new ToolRegistry();
+    const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
     const { defineTool } = await import('@milpa/core');
     const deleted: number[] = [];
     registry.register(
@@ -98,7 +98,7 @@ describe('usage examples', () => {
   });
 
   it('runs the 100 / 20 rate-limit cases', async () => {
-    const registry = new ToolRegistry({ rateLimiter: new InMemoryRateLimiter() });
+    const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: new InMemoryRateLimiter() });
     const { defineTool } = await import('@milpa/core');
     registry.register(defineTool({ name: 'read', description: 'r', handler: () => 1 }));
     registry.register(defineTool({ name: 'write', description: 'w', mutating: true, handler: () => 1 }));

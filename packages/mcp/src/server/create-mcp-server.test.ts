@@ -61,7 +61,7 @@ describe('createMcpServer', () => {
     });
 
     it('keeps 2020-12 keywords ($schema, $defs, $ref) exactly as declared', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const inputSchema = {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
@@ -76,7 +76,7 @@ describe('createMcpServer', () => {
     });
 
     it('lists a tool without arguments with an object input schema', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(normalizeToolDefinition({ name: 'ping', description: 'Ping', inputSchema: {}, handler: () => 'pong' }));
       const client = await connect(registry);
       const { tools } = await client.listTools();
@@ -84,7 +84,7 @@ describe('createMcpServer', () => {
     });
 
     it('wraps a non-object output schema as { result } so SDK 1.x clients accept the listing', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'tags', description: 'Tags', outputSchema: { type: 'array', items: { type: 'string' } }, handler: () => ['a', 'b'] }),
       );
@@ -128,7 +128,7 @@ describe('createMcpServer', () => {
     });
 
     it('reports INTERNAL_ERROR when the data does not match the declared outputSchema', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'liar', description: 'Lies', outputSchema: Type.Object({ sum: Type.Number() }), handler: () => ({ sum: 'eight' }) }),
       );
@@ -236,7 +236,7 @@ describe('createMcpServer', () => {
     });
 
     it('returns TIMEOUT when a hard timeout fires', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'stuck', description: 'Never ends', timeoutMs: 5, hardTimeout: true, handler: () => new Promise(() => undefined) }),
       );
@@ -246,7 +246,7 @@ describe('createMcpServer', () => {
     });
 
     it('returns TOOL_ERROR for a failure the tool reports without a code', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 'grumpy', description: 'Says no', handler: () => ToolResult.error('Not today') }));
       const client = await connect(registry, { context: member });
       const result = await client.callTool({ name: 'grumpy', arguments: {} });
@@ -263,7 +263,7 @@ describe('createMcpServer', () => {
     });
 
     it('keeps a tool-reported TOOL_NOT_FOUND as a tool result when the tool exists', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'proxy', description: 'Proxies', handler: () => ToolResult.failure('TOOL_NOT_FOUND', 'Upstream tool missing') }),
       );

@@ -24,10 +24,11 @@ export interface ToolAuditLoggerOptions {
 }
 
 /** The outcomes written by {@link ToolAuditLogger.logOutcome}: the paths that end before or instead of the handler. */
-type ExtraOutcome = 'not_found' | 'plan' | 'confirmation_requested' | 'invalid_token' | 'vetoed' | 'internal_error';
+type ExtraOutcome = 'not_found' | 'refused' | 'plan' | 'confirmation_requested' | 'invalid_token' | 'vetoed' | 'internal_error';
 
 const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: LogLevel; readonly code: string | null }>> = Object.freeze({
   not_found: { level: 'warn', code: 'TOOL_NOT_FOUND' },
+  refused: { level: 'warn', code: 'FORBIDDEN' },
   plan: { level: 'info', code: null },
   confirmation_requested: { level: 'info', code: null },
   invalid_token: { level: 'warn', code: 'VALIDATION_ERROR' },
@@ -192,7 +193,7 @@ export class ToolAuditLogger {
 
   /**
    * Audits a call that ended before or instead of its handler:
-   * `[ToolAudit] {NOT_FOUND|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR} | {request_id} | {channel} | {tool} | {principal}`
+   * `[ToolAudit] {NOT_FOUND|REFUSED|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR} | {request_id} | {channel} | {tool} | {principal}`
    * plus ` | reason={reason}` when given. `not_found`, `invalid_token` and `vetoed` are warnings,
    * `internal_error` an error, `plan` and `confirmation_requested` info. `code` overrides the
    * outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none).

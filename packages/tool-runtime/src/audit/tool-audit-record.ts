@@ -5,6 +5,7 @@
  * - `exception`: the handler threw.
  * - `validation_failed`, `auth_denied`, `rate_limited`: a gate refused the call.
  * - `not_found`: no tool by that name.
+ * - `refused`: a host stage refused the call (the record carries its code and reason).
  * - `plan`: a plan-mode dry run returned the plan.
  * - `confirmation_requested`: a confirmation token was minted instead of executing.
  * - `invalid_token`: an unknown, used, expired or foreign confirmation token was presented.
@@ -19,6 +20,7 @@ export type AuditOutcome =
   | 'auth_denied'
   | 'rate_limited'
   | 'not_found'
+  | 'refused'
   | 'plan'
   | 'confirmation_requested'
   | 'invalid_token'

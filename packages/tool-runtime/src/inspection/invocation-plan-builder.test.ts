@@ -54,13 +54,13 @@ describe('InvocationPlanBuilder', () => {
   });
 
   describe('build', () => {
-    it('returns schemaVersion 1.0, the channel, absent wiring and 11 steps when built for web with nothing wired', () => {
+    it('returns schemaVersion 1.0, the channel, absent wiring and 12 steps when built for web with nothing wired', () => {
       const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.schemaVersion).toBe('1.0');
       expect(plan.operation).toBe('settings_update');
       expect(plan.channel).toBe('web');
       expect(plan.wiring).toEqual({ rateLimiter: 'absent', dispatcher: 'absent', ruleProvider: 'absent' });
-      expect(plan.steps).toHaveLength(11);
+      expect(plan.steps).toHaveLength(12);
       expect(plan.context).toEqual({ actor: 'u', scopes: [], mode: 'execute' });
     });
 
@@ -76,6 +76,7 @@ describe('InvocationPlanBuilder', () => {
         ['emit_executing', 'hook', 'skipped', true, false, null],
         ['execute', 'execution', 'active', true, false, null],
         ['contain_exception', 'boundary', 'active', false, false, 'execute'],
+        ['events', 'hook', 'skipped', false, false, null],
         ['audit', 'outcome', 'active', false, false, null],
       ]);
     });
@@ -91,7 +92,7 @@ describe('InvocationPlanBuilder', () => {
       expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(json.context).toEqual({ actor: 'u', scopes: ['read'], mode: 'execute' });
       expect(json.wiring).toEqual({ rateLimiter: 'present', dispatcher: 'present', ruleProvider: 'present' });
-      expect(json.steps).toHaveLength(11);
+      expect(json.steps).toHaveLength(12);
       for (const step of json.steps) {
         expect(Object.keys(step)).toEqual(['kind', 'role', 'presence', 'blocking', 'mutates', 'wraps', 'source']);
       }

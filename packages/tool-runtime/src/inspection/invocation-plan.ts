@@ -1,5 +1,5 @@
 import { MilpaError, type ToolMode } from '@milpa/core';
-import { InvocationStepKind } from './invocation-step-kind.js';
+import { InvocationStepKind, isHostStepKind, type HostStepKind } from './invocation-step-kind.js';
 import { InvocationStep, type InvocationStepJson } from './invocation-step.js';
 
 /** Whether an optional collaborator is wired. */
@@ -128,10 +128,10 @@ export class InvocationPlan {
   /**
    * The step of one kind.
    * @throws MilpaError `INVALID_ARGUMENT` for an unknown kind, `STEP_NOT_IN_PLAN` when this plan has
-   *   no such step (a builder plan always has all eleven).
+   *   no such step (a builder plan has every built-in kind).
    */
-  getStep(kind: InvocationStepKind): InvocationStep {
-    if (!InvocationStepKind.isInvocationStepKind(kind)) {
+  getStep(kind: InvocationStepKind | HostStepKind): InvocationStep {
+    if (!InvocationStepKind.isInvocationStepKind(kind) && !isHostStepKind(kind)) {
       throw new MilpaError(`InvocationPlan: unknown step kind '${String(kind)}'.`, { code: 'INVALID_ARGUMENT' });
     }
     const step = this.steps.find((candidate) => candidate.kind === kind);

@@ -3,7 +3,7 @@ import { InvocationStepKind } from './invocation-step-kind.js';
 
 describe('InvocationStepKind', () => {
   describe('inspectionOrder', () => {
-    it('returns the eleven kinds in pipeline order when called', () => {
+    it('returns the twelve built-in kinds in pipeline order when called', () => {
       expect(InvocationStepKind.inspectionOrder()).toEqual([
         'resolve',
         'clamp',
@@ -15,6 +15,7 @@ describe('InvocationStepKind', () => {
         'emit_executing',
         'execute',
         'contain_exception',
+        'events',
         'audit',
       ]);
     });
@@ -30,7 +31,7 @@ describe('InvocationStepKind', () => {
     it('cannot be changed by a caller when someone tries to push into it', () => {
       const order = InvocationStepKind.inspectionOrder() as string[];
       expect(() => order.push('extra')).toThrow(TypeError);
-      expect(InvocationStepKind.inspectionOrder()).toHaveLength(11);
+      expect(InvocationStepKind.inspectionOrder()).toHaveLength(12);
     });
   });
 

@@ -1,4 +1,4 @@
-/** One stage of `ToolRegistry.call()`, as the Inspection plan names it. */
+/** One built-in stage of `ToolRegistry.call()`, as the Inspection plan names it. */
 export type InvocationStepKind =
   | 'resolve'
   | 'clamp'
@@ -10,11 +10,11 @@ export type InvocationStepKind =
   | 'emit_executing'
   | 'execute'
   | 'contain_exception'
+  | 'events'
   | 'audit';
 
-// The order is the pipeline's order; the drift test of the registry pins it against `call()`.
-// Clamp comes before validate (DESIGN 6: clamps coerce first, so schema bounds never fight them);
-// the PHP seed listed validate first because it clamped after validating.
+// The order of the built-in stages (pipeline/stage-list.ts), which plans and calls share. Clamp
+// comes before validate: clamps coerce first, so schema bounds never fight them.
 const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'resolve',
   'clamp',
@@ -26,6 +26,7 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'emit_executing',
   'execute',
   'contain_exception',
+  'events',
   'audit',
 ] as const);
 
@@ -48,6 +49,7 @@ export const InvocationStepKind = Object.freeze({
   EMIT_EXECUTING: 'emit_executing',
   EXECUTE: 'execute',
   CONTAIN_EXCEPTION: 'contain_exception',
+  EVENTS: 'events',
   AUDIT: 'audit',
   /** Every kind, in pipeline order. */
   values: KINDS,
@@ -55,8 +57,18 @@ export const InvocationStepKind = Object.freeze({
   isInvocationStepKind(value: unknown): value is InvocationStepKind {
     return typeof value === 'string' && (KINDS as readonly string[]).includes(value);
   },
-  /** The eleven kinds in the order `call()` runs them (the same list as `values`). */
+  /** The built-in kinds in the order `call()` runs them (the same list as `values`). */
   inspectionOrder(): readonly InvocationStepKind[] {
     return KINDS;
   },
 } as const);
+
+/** The step kind of a host's own stage in a plan: `host:` and the stage's name. */
+export type HostStepKind = `host:${string}`;
+
+const HOST_STEP_KIND = /^host:[a-z][a-z0-9_]{0,63}$/;
+
+/** True when `value` names a host stage's step (`host:` and a valid stage name). */
+export function isHostStepKind(value: unknown): value is HostStepKind {
+  return typeof value === 'string' && HOST_STEP_KIND.test(value);
+}

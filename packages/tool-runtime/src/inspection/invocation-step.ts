@@ -1,12 +1,12 @@
 import { MilpaError } from '@milpa/core';
-import { InvocationStepKind } from './invocation-step-kind.js';
+import { InvocationStepKind, isHostStepKind, type HostStepKind } from './invocation-step-kind.js';
 import { InvocationStepRole } from './invocation-step-role.js';
 import { StepPresence } from './step-presence.js';
 
 /** The fields of one {@link InvocationStep}. */
 export interface InvocationStepInit {
-  /** Which stage of the pipeline this is. */
-  readonly kind: InvocationStepKind;
+  /** Which stage of the pipeline this is: a built-in kind, or `host:<name>` for a host's own stage. */
+  readonly kind: InvocationStepKind | HostStepKind;
   /** What the stage does (guard, transform, branch, …). */
   readonly role: InvocationStepRole;
   /** Whether it runs for this tool, channel and wiring. */
@@ -42,8 +42,8 @@ function invalid(message: string): MilpaError {
  * JSON.stringify(step); // {"kind":"contain_exception","role":"boundary",…,"wraps":"execute","source":"…"}
  */
 export class InvocationStep {
-  /** Which stage of the pipeline this is. */
-  readonly kind: InvocationStepKind;
+  /** Which stage of the pipeline this is: a built-in kind, or `host:<name>` for a host's own stage. */
+  readonly kind: InvocationStepKind | HostStepKind;
   /** What the stage does. */
   readonly role: InvocationStepRole;
   /** Whether it runs for this tool, channel and wiring. */
@@ -60,7 +60,7 @@ export class InvocationStep {
   /** @throws MilpaError `INVALID_ARGUMENT` when a field is not one of its allowed values. */
   constructor(init: InvocationStepInit) {
     if (typeof init !== 'object' || init === null) throw invalid('expected an object.');
-    if (!InvocationStepKind.isInvocationStepKind(init.kind)) throw invalid(`unknown kind '${String(init.kind)}'.`);
+    if (!InvocationStepKind.isInvocationStepKind(init.kind) && !isHostStepKind(init.kind)) throw invalid(`unknown kind '${String(init.kind)}'.`);
     if (!InvocationStepRole.isInvocationStepRole(init.role)) throw invalid(`unknown role '${String(init.role)}'.`);
     if (!StepPresence.isStepPresence(init.presence)) throw invalid(`unknown presence '${String(init.presence)}'.`);
     if (typeof init.blocking !== 'boolean' || typeof init.mutates !== 'boolean') {

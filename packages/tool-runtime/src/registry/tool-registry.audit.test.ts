@@ -9,7 +9,7 @@ describe('ToolRegistry', () => {
   describe('audit', () => {
     it('writes the seed call line for a success with request id, channel, tool, principal, ms and args', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'test_tool', description: 'd', handler: () => 'x' }));
       await registry.call('test_tool', { q: 'hello' }, new ToolContext({ channel: 'telegram', principal: 'user:1', requestId: 'req-77', scopes: ['*'] }).with({ channel: 'cli' }));
       expect(logger.messages('info')).toContainEqual(expect.stringMatching(/^\[ToolAudit\] req-77 \| cli \| test_tool \| user:1 \| \d+ms \| OK \| args=\{"q":"hello"\}$/));
@@ -18,7 +18,7 @@ describe('ToolRegistry', () => {
     it('writes one structured record for every terminal path', async () => {
       const logger = new RecordingLogger();
       const dispatcher = new EventDispatcher();
-      const registry = new ToolRegistry({ logger, dispatcher, rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 1 } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher, rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 1 } });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 1 }));
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
       registry.register(defineTool({ name: 'strict', description: 'd', input: Type.Object({ a: Type.String() }), handler: () => 1 }));
@@ -69,7 +69,7 @@ describe('ToolRegistry', () => {
     it('keeps secrets out of every log line and record, at any depth and in any key style', async () => {
       const logger = new RecordingLogger();
       const dispatcher = new EventDispatcher();
-      const registry = new ToolRegistry({ logger, dispatcher, sensitiveFields: ['credit_card'] });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher, sensitiveFields: ['credit_card'] });
       registry.register(
         defineTool({
           name: 'connect',
@@ -98,7 +98,7 @@ describe('ToolRegistry', () => {
 
     it('logs the authorize debug lines when debug is enabled', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'scoped', description: 'd', scopes: ['a', 'b'], handler: () => 1 }));
       await registry.call('scoped', {}, ToolContext.web('user:1', []));
       expect(logger.messages('debug')).toEqual([
@@ -112,7 +112,7 @@ describe('ToolRegistry', () => {
     it('builds no debug line when the logger says debug is disabled', async () => {
       const logger = new RecordingLogger();
       const quiet = Object.assign(logger, { isLevelEnabled: (level: string) => level !== 'debug' });
-      const registry = new ToolRegistry({ logger: quiet });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger: quiet });
       registry.register(defineTool({ name: 't', description: 'd', handler: () => 1 }));
       await registry.call('t');
       expect(logger.messages('debug')).toEqual([]);

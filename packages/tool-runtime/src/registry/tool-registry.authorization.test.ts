@@ -11,7 +11,7 @@ const tool = (name: string, extra: Record<string, unknown> = {}) =>
 describe('ToolRegistry', () => {
   describe('call: authorize', () => {
     it('denies an mcp context without a principal with the require_auth message', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(tool('any_tool'));
       const result = await registry.call('any_tool', {}, new ToolContext({ channel: 'mcp' }));
       expect(result.meta['code']).toBe('FORBIDDEN');
@@ -25,7 +25,7 @@ describe('ToolRegistry', () => {
       dispatcher.subscribe('tool.executing', executing);
       const limiter: RateLimiter = { consume: vi.fn(() => RateLimitResult.allowed(1)), getUsage: () => 0, reset: () => undefined };
       const handler = vi.fn();
-      const registry = new ToolRegistry({ logger, dispatcher, rateLimiter: limiter });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher, rateLimiter: limiter });
       registry.register(defineTool({ name: 'get_report', description: 'd', scopes: ['reports:read'], handler }));
       const result = await registry.call('get_report', {}, ToolContext.web('user:1', ['posts:read']));
       expect(result.error).toBe("Missing required scope for tool 'get_report'. Need one of: reports:read — context has: posts:read.");
@@ -38,7 +38,7 @@ describe('ToolRegistry', () => {
     });
 
     it('allows any tool on the cli channel, including mutating ones', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(tool('wipe', { mutating: true }));
       expect((await registry.call('wipe', {}, ToolContext.cli())).data).toBe('ran');
     });
@@ -51,7 +51,7 @@ describe('ToolRegistry', () => {
           throw new Error('database unreachable');
         },
       };
-      const registry = new ToolRegistry({ logger, ruleProvider });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, ruleProvider });
       registry.register(defineTool({ name: 'guarded', description: 'd', handler }));
       const result = await registry.call('guarded', {}, ToolContext.web('user:1', []));
       expect(result.meta['code']).toBe('FORBIDDEN');
@@ -62,7 +62,7 @@ describe('ToolRegistry', () => {
     });
 
     it('denies when an async rule provider rejects', async () => {
-      const registry = new ToolRegistry({ ruleProvider: { findMatchingRule: () => Promise.reject(new Error('timeout')) } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), ruleProvider: { findMatchingRule: () => Promise.reject(new Error('timeout')) } });
       registry.register(tool('guarded'));
       const result = await registry.call('guarded', {}, ToolContext.web('user:1', []));
       expect(result.meta['code']).toBe('FORBIDDEN');
@@ -72,7 +72,7 @@ describe('ToolRegistry', () => {
       const ruleProvider: PolicyRuleProvider = {
         findMatchingRule: async () => ({ id: 7, effect: 'allow', requiresScopes: [], description: null }),
       };
-      const registry = new ToolRegistry({ ruleProvider, channelPolicies: { api: { block_mutating: true } } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), ruleProvider, channelPolicies: { api: { block_mutating: true } } });
       registry.register(tool('wipe', { mutating: true }));
       const result = await registry.call('wipe', {}, new ToolContext({ channel: 'api', principal: 'svc' }));
       expect(result.data).toBe('ran');
@@ -80,7 +80,7 @@ describe('ToolRegistry', () => {
 
     it("sends the unknown-channel warning to the registry's logger", async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(tool('t'));
       const result = await registry.call('t', {}, new ToolContext({ channel: 'mystery-channel', principal: 'p', scopes: ['*'] }));
       expect(result.success).toBe(true);
@@ -88,7 +88,7 @@ describe('ToolRegistry', () => {
     });
 
     it('denies an unknown channel without a principal (fail-closed)', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(tool('t'));
       const result = await registry.call('t', {}, new ToolContext({ channel: 'mystery-channel' }));
       expect(result.error).toBe("channel 'mystery-channel' requires an authenticated principal (require_auth) — none provided.");
@@ -97,13 +97,13 @@ describe('ToolRegistry', () => {
 
   describe('call: rate-limit', () => {
     it('does nothing when no limiter is set', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(tool('t'));
       for (let index = 0; index < 150; index += 1) expect((await registry.call('t')).success).toBe(true);
     });
 
     it('allows 100 non-mutating calls and denies the 101st', async () => {
-      const registry = new ToolRegistry({ rateLimiter: new InMemoryRateLimiter() });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: new InMemoryRateLimiter() });
       registry.register(tool('read'));
       for (let index = 0; index < 100; index += 1) expect((await registry.call('read', {}, ToolContext.cli())).success).toBe(true);
       const denied = await registry.call('read', {}, ToolContext.cli());
@@ -113,7 +113,7 @@ describe('ToolRegistry', () => {
     });
 
     it('charges mutating tools 5, so 20 calls pass and the 21st is denied', async () => {
-      const registry = new ToolRegistry({ rateLimiter: new InMemoryRateLimiter() });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: new InMemoryRateLimiter() });
       registry.register(tool('write', { mutating: true }));
       for (let index = 0; index < 20; index += 1) expect((await registry.call('write')).success).toBe(true);
       expect((await registry.call('write')).meta['code']).toBe('RATE_LIMITED');
@@ -121,7 +121,7 @@ describe('ToolRegistry', () => {
 
     it('consumes the key channel:principal:tool with the default cost, window and budget', async () => {
       const consume = vi.fn(() => RateLimitResult.allowed(99));
-      const registry = new ToolRegistry({ rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } });
       registry.register(tool('read'));
       registry.register(tool('write', { mutating: true }));
       await registry.call('read', {}, new ToolContext({ channel: 'web', principal: 'user:1' }));
@@ -132,7 +132,7 @@ describe('ToolRegistry', () => {
 
     it('consumes each caller\'s own key when callers take turns on one tool', async () => {
       const consume = vi.fn((_key: string) => RateLimitResult.allowed(99));
-      const registry = new ToolRegistry({ rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } });
       registry.register(tool('read'));
       const callers = [
         new ToolContext({ channel: 'web', principal: 'user:1' }),
@@ -156,6 +156,7 @@ describe('ToolRegistry', () => {
     it('uses the configured window, budget and costs', async () => {
       const consume = vi.fn(() => RateLimitResult.allowed(1));
       const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
         rateLimiter: { consume, getUsage: () => 0, reset: () => undefined },
         rateLimit: { windowSeconds: 10, maxTokens: 3, cost: 2, mutatingCost: 3 },
       });
@@ -168,7 +169,7 @@ describe('ToolRegistry', () => {
     });
 
     it('keeps budgets apart for callers whose naive keys would collide through ":"', async () => {
-      const registry = new ToolRegistry({ rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 2 } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 2 } });
       registry.register(tool('t'));
       const attacker = new ToolContext({ channel: 'web', principal: 'a:b', scopes: ['*'] });
       const victim = new ToolContext({ channel: 'web:a', principal: 'b', scopes: ['*'] });
@@ -185,6 +186,7 @@ describe('ToolRegistry', () => {
       dispatcher.subscribe('tool.*', listener);
       const handler = vi.fn();
       const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
         logger,
         dispatcher,
         rateLimiter: { consume: () => RateLimitResult.denied('slow down', 30), getUsage: () => 0, reset: () => undefined },
@@ -201,6 +203,7 @@ describe('ToolRegistry', () => {
 
     it('falls back to "Rate limit exceeded" when the limiter gives no reason', async () => {
       const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
         rateLimiter: { consume: () => new RateLimitResult(false, null, null, null), getUsage: () => 0, reset: () => undefined },
       });
       registry.register(tool('t'));
@@ -215,7 +218,7 @@ describe('ToolRegistry', () => {
         },
         () => Promise.reject(new Error('redis down')),
       ]) {
-        const registry = new ToolRegistry({ rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } as RateLimiter });
+        const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } as RateLimiter });
         registry.register(defineTool({ name: 't', description: 'd', handler }));
         const result = await registry.call('t');
         expect(result.meta['code']).toBe('INTERNAL_ERROR');
@@ -226,7 +229,7 @@ describe('ToolRegistry', () => {
 
     it('charges plan-mode calls and confirmation requests too', async () => {
       const limiter = new InMemoryRateLimiter();
-      const registry = new ToolRegistry({ rateLimiter: limiter });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: limiter });
       registry.register(tool('confirm_me', { requiresConfirmation: true }));
       await registry.call('confirm_me', {}, ToolContext.cli().asPlan());
       await registry.call('confirm_me', {}, ToolContext.cli());

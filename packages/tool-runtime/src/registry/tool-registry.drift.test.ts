@@ -42,12 +42,15 @@ function harness(handler: () => unknown) {
     }
   }
 
-  const auditing = (_context: LogContext, _message: string) => {
-    if ('audit' in _context) mark('audit');
+  const auditing = (context: LogContext, message: string) => {
+    // The execute stage's containment logs what the handler threw before anything else sees it.
+    if (message.includes('threw exception')) mark('contain_exception');
+    if ('audit' in context) mark('audit');
   };
   const logger: Logger = { debug: () => undefined, info: auditing, warn: auditing, error: auditing };
   const dispatcher = new EventDispatcher({ logger });
   const registry = new ToolRegistry({
+    defaultContext: () => ToolContext.cli(),
     logger,
     dispatcher,
     validator: new TracingValidator(),
@@ -73,8 +76,8 @@ function harness(handler: () => unknown) {
     return isPlanMode.call(this);
   });
   dispatcher.subscribe('tool.executing', () => mark('emit_executing'));
-  // Above the audit listener (priority 0): the failure is contained before it is audited.
-  dispatcher.subscribe('tool.failed', () => mark('contain_exception'), 100);
+  // Above the audit listener (priority 0): the events stage runs before the audit exit.
+  dispatcher.subscribe('tool.failed', () => mark('events'), 100);
   registry.register(
     defineTool({
       name: 'publish',

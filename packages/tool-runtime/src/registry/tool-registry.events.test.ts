@@ -18,7 +18,7 @@ import { ToolRegistry } from './tool-registry.js';
 
 function reportRegistry(options: { logger?: RecordingLogger } = {}) {
   const dispatcher = new EventDispatcher();
-  const registry = new ToolRegistry({ dispatcher, logger: options.logger });
+  const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger: options.logger });
   const callback = vi.fn(() => ({ id: 42, source: 'live' }));
   registry.register(defineTool({ name: 'get_report', description: 'Read a report', scopes: ['reports:read'], handler: callback }));
   const executed: ToolExecutedEvent[] = [];
@@ -132,7 +132,7 @@ describe('ToolRegistry', () => {
       dispatcher.subscribe('tool.*', (_name, payload) => {
         payloads.push(payload);
       });
-      const registry = new ToolRegistry({ dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       registry.register(defineTool({ name: 'page', description: 'd', input: Type.Object({ page: Type.Integer() }), clamps: { page: [1, 10] }, handler: () => 'x' }));
       await registry.call('page', { page: 50 });
       const [executing, executed] = payloads;
@@ -148,7 +148,7 @@ describe('ToolRegistry', () => {
       const dispatcher = new EventDispatcher();
       const executing = vi.fn();
       dispatcher.subscribe('tool.executing', executing);
-      const registry = new ToolRegistry({ dispatcher, rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 2 } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 2 } });
       registry.register(defineTool({ name: 'v', description: 'd', input: Type.Object({ a: Type.String() }), handler: () => 1 }));
       registry.register(defineTool({ name: 'c', description: 'd', requiresConfirmation: true, handler: () => 1 }));
       registry.register(defineTool({ name: 'r', description: 'd', handler: () => 1 }));
@@ -170,7 +170,7 @@ describe('ToolRegistry', () => {
       dispatcher.subscribe('tool.failed', (_name, payload) => {
         failed.push(payload['event'] as ToolFailedEvent);
       });
-      const registry = new ToolRegistry({ dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       const thrown = new Error('Something went wrong');
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw thrown; } }));
       await registry.call('boom', { a: 1 });
@@ -183,7 +183,7 @@ describe('ToolRegistry', () => {
 
     it('subscribes its audit logger to tool.executed and tool.failed before any host listener', () => {
       const dispatcher = new EventDispatcher();
-      const registry = new ToolRegistry({ dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       expect(registry.hasDispatcher()).toBe(true);
       expect(dispatcher.getSubscribers('tool.executed')).toHaveLength(1);
       expect(dispatcher.getSubscribers('tool.failed')).toHaveLength(1);
@@ -199,7 +199,7 @@ describe('ToolRegistry', () => {
       });
       const failed = vi.fn();
       dispatcher.subscribe('tool.failed', failed);
-      const registry = new ToolRegistry({ dispatcher, logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
       const result = await registry.call('ok');
       expect(result.success).toBe(true);
@@ -218,7 +218,7 @@ describe('ToolRegistry', () => {
           // strict mode: assignment to a frozen object throws, which the dispatcher isolates
         }
       });
-      const registry = new ToolRegistry({ dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
       expect((await registry.call('ok')).success).toBe(true);
     });
@@ -232,7 +232,7 @@ describe('ToolRegistry', () => {
           if (name === 'tool.executed') throw new Error('dispatcher bug');
         },
       };
-      const registry = new ToolRegistry({ dispatcher: rejecting });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher: rejecting });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
       const result = await registry.call('ok');
       expect(result).toMatchObject({ success: true, data: 'fine' });
@@ -248,7 +248,7 @@ describe('ToolRegistry', () => {
           if (name === 'tool.executing') throw new Error('cache plugin crashed');
         },
       };
-      const registry = new ToolRegistry({ dispatcher: rejecting });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher: rejecting });
       registry.register(defineTool({ name: 'guarded', description: 'd', handler }));
       const result = await registry.call('guarded');
       expect(result.meta['code']).toBe('INTERNAL_ERROR');
@@ -259,7 +259,7 @@ describe('ToolRegistry', () => {
       const logger = new RecordingLogger();
       const dispatcher = new EventDispatcher();
       const dispatch = vi.spyOn(dispatcher, 'dispatch');
-      const registry = new ToolRegistry({ dispatcher, logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
       await registry.call('ok');
@@ -272,7 +272,7 @@ describe('ToolRegistry', () => {
     it('dispatches to a host listener subscribed after earlier calls, and still audits once per call', async () => {
       const logger = new RecordingLogger();
       const dispatcher = new EventDispatcher();
-      const registry = new ToolRegistry({ dispatcher, logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
       await registry.call('ok');
       const executed: ToolExecutedEvent[] = [];
@@ -300,7 +300,7 @@ describe('ToolRegistry', () => {
           dispatched.push(name);
         },
       };
-      const registry = new ToolRegistry({ dispatcher: opaque });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher: opaque });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
       const result = await registry.call('ok');
       expect(result).toMatchObject({ success: true, data: 'fine' });
@@ -310,7 +310,7 @@ describe('ToolRegistry', () => {
     it('audits each call once while slow host listeners run before and after its own', async () => {
       const logger = new RecordingLogger();
       const dispatcher = new EventDispatcher();
-      const registry = new ToolRegistry({ dispatcher, logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
       const slow = async (): Promise<void> => {
@@ -327,8 +327,8 @@ describe('ToolRegistry', () => {
       const dispatcher = new EventDispatcher();
       const loggerA = new RecordingLogger();
       const loggerB = new RecordingLogger();
-      const registryA = new ToolRegistry({ dispatcher, logger: loggerA });
-      const registryB = new ToolRegistry({ dispatcher, logger: loggerB });
+      const registryA = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger: loggerA });
+      const registryB = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger: loggerB });
       registryA.register(defineTool({ name: 'a', description: 'd', handler: () => 1 }));
       registryB.register(defineTool({ name: 'b', description: 'd', handler: () => 1 }));
       await registryA.call('a');
@@ -340,7 +340,7 @@ describe('ToolRegistry', () => {
   describe('events: without a dispatcher', () => {
     it('still audits successes and exceptions', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 1 }));
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
       await registry.call('ok');

@@ -10,7 +10,7 @@ describe('ToolRegistry', () => {
 
   describe('call: execute', () => {
     it('calls the handler with the args (no _ctx key) and { context, signal, caller }', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       let received: { args: unknown; invocation: ToolInvocation } | undefined;
       registry.register(
         defineTool({
@@ -34,14 +34,14 @@ describe('ToolRegistry', () => {
     });
 
     it('passes the caller given in the call options', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const caller: ToolCaller = { ...unsupportedCaller, capabilities: { ...unsupportedCaller.capabilities, progress: true } };
       registry.register(defineTool({ name: 'c', description: 'd', handler: (_args, { caller: given }) => given.capabilities.progress }));
       expect((await registry.call('c', {}, undefined, { caller })).data).toBe(true);
     });
 
     it('wraps a bare return value in ToolResult.success with standard meta', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'add', description: 'd', input: Type.Object({ a: Type.Number(), b: Type.Number() }), handler: ({ a, b }) => a + b }),
       );
@@ -53,7 +53,7 @@ describe('ToolRegistry', () => {
     });
 
     it("keeps a returned ToolResult's fields and merges standard meta under its own meta", async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({
           name: 'own',
@@ -70,7 +70,7 @@ describe('ToolRegistry', () => {
 
     it('returns a tool-returned error as is, emits tool.executed and audits its code', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'find', description: 'd', handler: () => ToolResult.failure('NOT_FOUND', 'No note 7') }));
       registry.register(defineTool({ name: 'legacy', description: 'd', handler: () => ToolResult.error('VALIDATION_ERROR') }));
       const found = await registry.call('find');
@@ -83,7 +83,7 @@ describe('ToolRegistry', () => {
 
     it('contains an Error as INTERNAL_ERROR with its message verbatim and logs it', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new RangeError('Something went wrong'); } }));
       const result = await registry.call('boom');
       expect(result).toMatchObject({ success: false, error: 'Something went wrong' });
@@ -98,7 +98,7 @@ describe('ToolRegistry', () => {
       ['an object', { reason: 'x' }, '[object Object]'],
       ['a symbol', Symbol('s'), 'Symbol(s)'],
     ])('contains a thrown non-Error value (%s)', async (_label, thrown, message) => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 'weird', description: 'd', handler: () => { throw thrown; } }));
       const result = await registry.call('weird');
       expect(result.meta['code']).toBe('INTERNAL_ERROR');
@@ -106,7 +106,7 @@ describe('ToolRegistry', () => {
     });
 
     it('contains an async rejection and an object whose toString throws', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const hostile = { toString: () => { throw new Error('no'); } };
       registry.register(defineTool({ name: 'rejects', description: 'd', handler: async () => { throw new Error('async bad'); } }));
       registry.register(defineTool({ name: 'hostile', description: 'd', handler: () => { throw hostile; } }));
@@ -116,7 +116,7 @@ describe('ToolRegistry', () => {
 
     it('hides exception detail from the caller but logs it when exposeErrorMessages is false', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger, exposeErrorMessages: false });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, exposeErrorMessages: false });
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('db at 10.0.0.7 refused'); } }));
       const result = await registry.call('boom', {}, ToolContext.cli('req-x'));
       expect(result.error).toBe("Tool 'boom' failed (request req-x)");
@@ -126,7 +126,7 @@ describe('ToolRegistry', () => {
 
     it('never echoes a secret argument inside an exception message', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'login', description: 'd', handler: (args) => { throw new Error(`bad credentials ${String(args['password'])} for ${String(args['user'])}`); } }));
       const result = await registry.call('login', { user: 'ana', password: 's3cr3t-value' });
       expect(result.error).toBe('bad credentials ***REDACTED*** for ana');
@@ -138,7 +138,7 @@ describe('ToolRegistry', () => {
     it('marks a result that took longer than timeoutMs with the soft-timeout meta and logs the warning', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(
         defineTool({
           name: 'slow',
@@ -158,7 +158,7 @@ describe('ToolRegistry', () => {
 
     it('aborts the handler signal at the deadline while the soft timeout still waits for the result', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       let observed: AbortSignal | undefined;
       registry.register(
         defineTool({
@@ -183,7 +183,7 @@ describe('ToolRegistry', () => {
 
     it('gives an already aborted signal to a handler that reads it after the deadline', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({
           name: 'late_reader',
@@ -201,7 +201,7 @@ describe('ToolRegistry', () => {
     });
 
     it("aborts the handler signal when the caller's own signal aborts", async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const controller = new AbortController();
       registry.register(
         defineTool({
@@ -219,7 +219,7 @@ describe('ToolRegistry', () => {
     });
 
     it('refuses to start the handler when the caller already aborted', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const handler = vi.fn();
       registry.register(defineTool({ name: 'never', description: 'd', handler }));
       const result = await registry.call('never', {}, undefined, { signal: AbortSignal.abort('gone') });
@@ -230,7 +230,7 @@ describe('ToolRegistry', () => {
     it('returns TIMEOUT at the deadline without waiting when the tool opts into a hard timeout', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       let signal: AbortSignal | undefined;
       registry.register(
         defineTool({
@@ -254,7 +254,7 @@ describe('ToolRegistry', () => {
     });
 
     it('returns the handler result when a hard-timeout tool finishes in time', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 'quick', description: 'd', timeoutMs: 1000, hardTimeout: true, handler: async () => 'done' }));
       expect((await registry.call('quick')).data).toBe('done');
     });

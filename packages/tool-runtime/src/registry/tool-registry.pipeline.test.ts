@@ -17,7 +17,7 @@ describe('ToolRegistry', () => {
 
   describe('call: resolve', () => {
     it('runs under ToolContext.cli() when no context is given', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 'whoami', description: 'd', handler: (_args, { context }) => context.channel }));
       const result = await registry.call('whoami', {});
       expect(result.data).toBe('cli');
@@ -28,7 +28,7 @@ describe('ToolRegistry', () => {
       const dispatcher = new EventDispatcher();
       const listener = vi.fn();
       dispatcher.subscribe('tool.*', listener);
-      const registry = new ToolRegistry({ dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       const context = ToolContext.mcp('req-1', 'user:1', ['*']);
       const result = await registry.call('missing_tool', { garbage: [1, 2, { deep: true }] }, context);
       expect(result.success).toBe(false);
@@ -46,7 +46,7 @@ describe('ToolRegistry', () => {
     });
 
     it('returns VALIDATION_ERROR instead of rejecting when the context is not a valid context', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 't', description: 'd', handler: () => 1 }));
       const result = await registry.call('t', {}, { channel: 'cli', mode: 'dry-run' } as never);
       expect(result.meta['code']).toBe('VALIDATION_ERROR');
@@ -54,7 +54,7 @@ describe('ToolRegistry', () => {
     });
 
     it('accepts a plain-object context and validates it like a ToolContext', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 't', description: 'd', handler: (_args, { context }) => context.principal }));
       const result = await registry.call('t', {}, { principal: 'p', channel: 'cli', scopes: ['*'] } as never);
       expect(result.data).toBe('p');
@@ -63,7 +63,7 @@ describe('ToolRegistry', () => {
 
   describe('call: stage order', () => {
     it('reports VALIDATION_ERROR, not FORBIDDEN, when both validation and authorization would fail', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'needs_name', description: 'd', scopes: ['admin'], input: Type.Object({ name: Type.String() }), handler: () => 1 }),
       );
@@ -73,7 +73,7 @@ describe('ToolRegistry', () => {
 
     it('reports FORBIDDEN and never consults the limiter when authorization fails', async () => {
       const limiter = denyingLimiter();
-      const registry = new ToolRegistry({ rateLimiter: limiter });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: limiter });
       registry.register(defineTool({ name: 'admin_only', description: 'd', scopes: ['admin'], handler: () => 1 }));
       const result = await registry.call('admin_only', {}, ToolContext.web('u', []));
       expect(result.meta['code']).toBe('FORBIDDEN');
@@ -82,7 +82,7 @@ describe('ToolRegistry', () => {
 
     it('reports RATE_LIMITED before asking for confirmation when the limiter denies', async () => {
       const limiter = denyingLimiter();
-      const registry = new ToolRegistry({ rateLimiter: limiter });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: limiter });
       registry.register(defineTool({ name: 'confirm_me', description: 'd', requiresConfirmation: true, handler: () => 1 }));
       const result = await registry.call('confirm_me', {}, ToolContext.telegram(42, 'user:1'));
       expect(result.meta['code']).toBe('RATE_LIMITED');
@@ -95,7 +95,7 @@ describe('ToolRegistry', () => {
       dispatcher.subscribe('tool.executing', () => {
         steps.push('executing');
       });
-      const registry = new ToolRegistry({ dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       dispatcher.subscribe('tool.executed', () => {
         steps.push('executed');
       });
@@ -108,7 +108,7 @@ describe('ToolRegistry', () => {
   describe('call: standard meta', () => {
     it('stamps tool, took_ms, request_id, channel and principal on a bare-value result', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({
           name: 'slow_add',
@@ -131,7 +131,7 @@ describe('ToolRegistry', () => {
     });
 
     it('gives every pipeline error standard meta plus code and type "error"', async () => {
-      const registry = new ToolRegistry({ rateLimiter: denyingLimiter() });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: denyingLimiter() });
       registry.register(defineTool({ name: 'strict', description: 'd', input: Type.Object({ n: Type.Integer() }), handler: () => 1 }));
       registry.register(defineTool({ name: 'scoped', description: 'd', scopes: ['s'], handler: () => 1 }));
       registry.register(defineTool({ name: 'limited', description: 'd', handler: () => 1 }));
@@ -165,7 +165,7 @@ describe('ToolRegistry', () => {
       const throwing = () => {
         throw new Error('logger down');
       };
-      const registry = new ToolRegistry({ logger: { debug: throwing, info: throwing, warn: throwing, error: throwing } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger: { debug: throwing, info: throwing, warn: throwing, error: throwing } });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 1 }));
       registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
       await expect(registry.call('ok')).resolves.toMatchObject({ success: true, data: 1 });
@@ -175,7 +175,7 @@ describe('ToolRegistry', () => {
     });
 
     it('resolves to VALIDATION_ERROR when args are not an object', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 't', description: 'd', handler: () => 1 }));
       for (const [args, type] of [[null, 'null'], [[1], 'array'], ['x', 'string'], [3, 'integer']] as const) {
         const result = await registry.call('t', args);
@@ -186,7 +186,7 @@ describe('ToolRegistry', () => {
 
     it('logs the failure at warn level on the registry logger', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 't', description: 'd', handler: () => 1 }));
       await registry.call('t', null);
       expect(logger.matching('VALIDATION_FAILED')).toHaveLength(1);

@@ -13,7 +13,7 @@ function setup(extra: Record<string, unknown> = {}) {
     events.push(name);
   });
   const store = new ConfirmationTokenStore();
-  const registry = new ToolRegistry({ logger, dispatcher, confirmationStore: store });
+  const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher, confirmationStore: store });
   const handler = vi.fn((args: Record<string, unknown>) => args);
   registry.register(
     defineTool({
@@ -189,7 +189,7 @@ describe('ToolRegistry', () => {
     });
 
     it('passes confirm_token through as an ordinary argument when the tool needs no confirmation', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 'echo', description: 'd', handler: (args) => args }));
       expect((await registry.call('echo', { confirm_token: 'abc' })).data).toEqual({ confirm_token: 'abc' });
     });
@@ -218,7 +218,7 @@ describe('ToolRegistry', () => {
     });
 
     it('redacts secret arguments in the action summary', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 'rotate', description: 'd', requiresConfirmation: true, handler: () => 1 }));
       const result = await registry.call('rotate', { user: 'ana', password: 'hunter2' });
       expect(result.message).toBe('rotate(user=ana, password=***REDACTED***)');
@@ -226,6 +226,7 @@ describe('ToolRegistry', () => {
 
     it('refuses the call (fail-closed) when the confirmation store throws', async () => {
       const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
         confirmationStore: {
           create: () => {
             throw new Error('store down');

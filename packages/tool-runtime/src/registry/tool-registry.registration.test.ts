@@ -1,4 +1,4 @@
-import { MilpaError, Type, defineTool, type AnyToolDefinition } from '@milpa/core';
+import { ToolContext, MilpaError, Type, defineTool, type AnyToolDefinition } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
 import { RecordingLogger } from '../../test/support/recording-logger.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
@@ -11,7 +11,7 @@ function noop(name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {
 describe('ToolRegistry', () => {
   describe('register', () => {
     it('makes has() true and getDefinition() return the definition when a tool is registered', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(noop('my_tool'));
       expect(registry.has('my_tool')).toBe(true);
       expect(registry.getDefinition('my_tool')?.name).toBe('my_tool');
@@ -20,7 +20,7 @@ describe('ToolRegistry', () => {
     });
 
     it('throws ToolAlreadyRegisteredError and keeps the first tool when a name is registered twice', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(noop('my_tool', { description: 'first' }));
       const second = () => registry.register(noop('my_tool', { description: 'second' }));
       expect(second).toThrow(ToolAlreadyRegisteredError);
@@ -35,45 +35,45 @@ describe('ToolRegistry', () => {
     });
 
     it('stores scopes, mutating and the 30 s default timeout when options are given', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(noop('writer', { scopes: ['read'], mutating: true }));
       const definition = registry.getDefinition('writer');
       expect(definition).toMatchObject({ name: 'writer', description: 'writer tool', scopes: ['read'], mutating: true, timeoutMs: 30_000 });
     });
 
     it('throws a MilpaError at registration, not at call time, when the input schema is invalid', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const broken = { ...noop('broken'), inputSchema: { type: 'object', properties: { a: { type: 'strng' } } } };
       expect(() => registry.register(broken)).toThrow(MilpaError);
       expect(registry.has('broken')).toBe(false);
     });
 
     it('throws a MilpaError when a schema uses an unknown keyword (a typo)', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const typo = { ...noop('typo'), inputSchema: { type: 'object', properties: { a: { type: 'string', maxLenght: 3 } } } };
       expect(() => registry.register(typo)).toThrow(MilpaError);
     });
 
     it('throws a MilpaError when the output schema is invalid', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       expect(() => registry.register({ ...noop('out'), outputSchema: { type: 42 } })).toThrow(MilpaError);
       expect(registry.has('out')).toBe(false);
     });
 
     it('rejects a hand-built definition with an unknown option key', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       expect(() => registry.register({ ...noop('cat'), category: 'x' } as AnyToolDefinition)).toThrow(/category/);
     });
 
     it('rejects non-positive rate-limit settings in the constructor', () => {
-      expect(() => new ToolRegistry({ rateLimit: { maxTokens: 0 } })).toThrow(MilpaError);
-      expect(() => new ToolRegistry({ rateLimit: { windowSeconds: Number.NaN } })).toThrow(MilpaError);
+      expect(() => new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimit: { maxTokens: 0 } })).toThrow(MilpaError);
+      expect(() => new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimit: { windowSeconds: Number.NaN } })).toThrow(MilpaError);
     });
   });
 
   describe('getToolDefinitions', () => {
     it('returns definitions in registration order, and [] for an empty registry', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       expect(registry.getToolDefinitions()).toEqual([]);
       for (const name of ['c', 'a', 'b']) registry.register(noop(name));
       expect(registry.getToolDefinitions().map((definition) => definition.name)).toEqual(['c', 'a', 'b']);
@@ -82,7 +82,7 @@ describe('ToolRegistry', () => {
 
   describe('getToolSummaries', () => {
     it('lists {name, description, inputSchema} in registration order with schemas as registered', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const input = Type.Object({ q: Type.String() });
       registry.register(noop('one', { input }));
       registry.register(noop('two'));
@@ -94,7 +94,7 @@ describe('ToolRegistry', () => {
     });
 
     it('serializes an empty properties map as {} and never as []', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(noop('no_params'));
       const json = JSON.stringify(registry.getToolSummaries());
       expect(json).toContain('"inputSchema":{"type":"object","properties":{}}');
@@ -102,13 +102,13 @@ describe('ToolRegistry', () => {
     });
 
     it('lists an empty input schema as {type:"object"}', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register({ ...noop('empty'), inputSchema: {} });
       expect(registry.getToolSummaries()[0]?.inputSchema).toEqual({ type: 'object' });
     });
 
     it('includes version and outputSchema only when they are set', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const outputSchema = { type: 'object', properties: { id: { type: 'integer' } } };
       registry.register(noop('versioned', { version: '2.0.0', outputSchema }));
       registry.register(noop('plain'));
@@ -123,7 +123,7 @@ describe('ToolRegistry', () => {
 
   describe('getToolsByScopes', () => {
     it('returns tools without scopes and tools sharing an exact scope', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(noop('open'));
       registry.register(noop('reader', { scopes: ['x'] }));
       registry.register(noop('admin', { scopes: ['admin'] }));
@@ -136,7 +136,7 @@ describe('ToolRegistry', () => {
     });
 
     it('returns every tool when the scopes hold the * wildcard', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(noop('open'));
       registry.register(noop('admin', { scopes: ['admin'] }));
       expect(registry.getToolsByScopes(['*']).map((tool) => tool.name)).toEqual(['open', 'admin']);
@@ -145,7 +145,7 @@ describe('ToolRegistry', () => {
 
   describe('getToolsByPrefix', () => {
     it('returns the tools whose name starts with the prefix', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       for (const name of ['list_notes', 'get_note', 'list_users']) registry.register(noop(name));
       expect(registry.getToolsByPrefix('list_').map((tool) => tool.name)).toEqual(['list_notes', 'list_users']);
     });
@@ -156,7 +156,7 @@ describe('ToolRegistry', () => {
       noop(name, { description: 'x'.repeat(4000), input: Type.Object({ q: Type.String({ description: 'y'.repeat(2000) }) }) });
 
     it('puts priority tools first, keeps the rest in order and reports {tools, excluded, tokens_used, budget}', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       for (const name of ['a', 'b', 'c']) registry.register(noop(name));
       const result = registry.getToolsWithinBudget('gpt-4', ['c']);
       expect(result.tools.map((tool) => tool.name)).toEqual(['c', 'a', 'b']);
@@ -167,7 +167,7 @@ describe('ToolRegistry', () => {
 
     it('logs a warning naming the first five excluded tools and "..." when more were excluded', () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       for (let index = 0; index < 8; index += 1) registry.register(bulky(`bulky_${index}`));
       const result = registry.getToolsWithinBudget('gpt-3.5-turbo');
       expect(result.excluded.length).toBe(8);
@@ -178,7 +178,7 @@ describe('ToolRegistry', () => {
 
     it('logs the excluded tools without "..." when five or fewer were excluded', () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(bulky('only'));
       registry.getToolsWithinBudget('gpt-3.5-turbo');
       expect(logger.messages('warn')).toContain('[ToolRegistry] Token budget exceeded. Excluded 1 tools: only');
@@ -187,7 +187,7 @@ describe('ToolRegistry', () => {
 
   describe('accessors', () => {
     it('reports no rate limiter until one is set, then returns that same instance', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       expect(registry.getRateLimiter()).toBeNull();
       expect(registry.hasRateLimiter()).toBe(false);
       const limiter = { consume: () => ({ allowed: true }) as never, getUsage: () => 0, reset: () => undefined };
@@ -197,13 +197,13 @@ describe('ToolRegistry', () => {
     });
 
     it('reports a dispatcher only when one was passed to the constructor', () => {
-      expect(new ToolRegistry().hasDispatcher()).toBe(false);
+      expect(new ToolRegistry({ defaultContext: () => ToolContext.cli() }).hasDispatcher()).toBe(false);
       const dispatcher = { subscribe: () => () => undefined, dispatch: async () => undefined, hasSubscribers: () => false, getSubscribers: () => [] };
-      expect(new ToolRegistry({ dispatcher }).hasDispatcher()).toBe(true);
+      expect(new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher }).hasDispatcher()).toBe(true);
     });
 
     it('exposes its policy gate and confirmation store', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       expect(registry.getPolicyGate().channelPolicy('web')).toEqual({ allow_all: false, require_auth: true });
       expect(registry.getConfirmationStore()).toBeDefined();
     });

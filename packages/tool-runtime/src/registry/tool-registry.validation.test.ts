@@ -7,7 +7,7 @@ import { ToolRegistry } from './tool-registry.js';
 describe('ToolRegistry', () => {
   describe('call: validate', () => {
     it('skips validation entirely and passes any args when the input schema is empty', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const handler = vi.fn((args: unknown) => args);
       registry.register({ ...defineTool({ name: 'anything', description: 'd', handler }), inputSchema: {} });
       const result = await registry.call('anything', { foo: 'bar', n: [1] });
@@ -20,7 +20,7 @@ describe('ToolRegistry', () => {
       const listener = vi.fn();
       dispatcher.subscribe('tool.*', listener);
       const handler = vi.fn();
-      const registry = new ToolRegistry({ logger, dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher });
       registry.register(defineTool({ name: 'greet', description: 'd', scopes: ['x'], input: Type.Object({ name: Type.String() }), handler }));
       const result = await registry.call('greet', {}, ToolContext.web('u', []));
       expect(result.meta['code']).toBe('VALIDATION_ERROR');
@@ -33,7 +33,7 @@ describe('ToolRegistry', () => {
     });
 
     it('accepts a present null for a required nullable field', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'n', description: 'd', input: Type.Object({ name: Type.Union([Type.String(), Type.Null()]) }), handler: ({ name }) => name }),
       );
@@ -41,13 +41,13 @@ describe('ToolRegistry', () => {
     });
 
     it('names the field and the types with the seed message form', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 't', description: 'd', input: Type.Object({ name: Type.String() }), handler: () => 1 }));
       expect((await registry.call('t', { name: 123 })).error).toBe('name: Expected string, got integer');
     });
 
     it('rejects unknown properties when additionalProperties is false and passes them through otherwise', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'strict', description: 'd', input: Type.Object({}, { additionalProperties: false }), handler: (args) => args }),
       );
@@ -57,7 +57,7 @@ describe('ToolRegistry', () => {
     });
 
     it('validates nested objects and arrays and names nested fields by path in message and meta.errors', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({
           name: 'nested',
@@ -89,7 +89,7 @@ describe('ToolRegistry', () => {
       });
 
     it('bounds numbers to the clamp before the handler sees them', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(pager());
       expect((await registry.call('list_items', { page: 500 })).data).toBe(100);
       expect((await registry.call('list_items', { page: -5 })).data).toBe(1);
@@ -97,7 +97,7 @@ describe('ToolRegistry', () => {
     });
 
     it('clamps before validating, so a clamped field is never rejected by a matching schema bound', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({
           name: 'bounded',
@@ -113,7 +113,7 @@ describe('ToolRegistry', () => {
     });
 
     it('still rejects with the schema bound when the clamp allows more than the schema', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({
           name: 'loose_clamp',
@@ -133,7 +133,7 @@ describe('ToolRegistry', () => {
       dispatcher.subscribe('tool.executing', (_name, payload) => {
         seen.push((payload['event'] as { args: unknown }).args);
       });
-      const registry = new ToolRegistry({ dispatcher });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       registry.register({ ...pager(), requiresConfirmation: true, name: 'clamped_confirm' });
       const plan = await registry.call('clamped_confirm', { page: 999 }, ToolContext.cli().asPlan());
       expect((plan.data as { plan: { args: unknown } }).plan.args).toEqual({ page: 100 });

@@ -59,7 +59,7 @@ describe('readRuntimeResultShape', () => {
 
   describe('with the runtime ToolRegistry', () => {
     function registryWithPublish(): ToolRegistry {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({
           name: 'publish',

@@ -1,4 +1,4 @@
-import { ToolResult, Type, tool, type ToolInvocation } from '@milpa/core';
+import { ToolContext, ToolResult, Type, tool, type ToolInvocation } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
 import { ToolAlreadyRegisteredError } from '../registry/tool-already-registered-error.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -47,14 +47,14 @@ class EmptyService {
 describe('ToolScanner', () => {
   describe('scan', () => {
     it('registers every decorated method and returns the count', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       expect(new ToolScanner(registry).scan(new ItemService())).toBe(4);
       expect(registry.getToolDefinitions().map((definition) => definition.name)).toEqual(['list_items', 'create_item', 'delete_item', 'whoami']);
       expect(registry.has('helper')).toBe(false);
     });
 
     it('returns 0 for an object without tools and accumulates across scans', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const scanner = new ToolScanner(registry);
       expect(scanner.scan(new EmptyService())).toBe(0);
       class Other {
@@ -69,7 +69,7 @@ describe('ToolScanner', () => {
     });
 
     it('binds handlers to the scanned instance and passes args by name', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       new ToolScanner(registry).scan(new ItemService());
       expect((await registry.call('list_items', { page: 2, limit: 10 })).data).toEqual({ page: 2, limit: 10, prefix: 'item' });
       expect((await registry.call('list_items', {})).data).toEqual({ page: 1, limit: 20, prefix: 'item' });
@@ -79,20 +79,20 @@ describe('ToolScanner', () => {
     });
 
     it('fails validation naming a missing required parameter', async () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       new ToolScanner(registry).scan(new ItemService());
       const result = await registry.call('create_item', {});
       expect(result.error).toBe('Missing required field: description');
     });
 
     it('keeps mutating, timeoutMs and scopes declared on the decorator', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       new ToolScanner(registry).scan(new ItemService());
       expect(registry.getDefinition('delete_item')).toMatchObject({ mutating: true, timeoutMs: 5000, scopes: ['items:write'] });
     });
 
     it('registers nothing and throws when one of the names is already taken', () => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const scanner = new ToolScanner(registry);
       class Clash {
         @tool({ name: 'fresh', description: 'x' })

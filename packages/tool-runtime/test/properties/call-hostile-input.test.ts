@@ -1,5 +1,5 @@
 import { EventDispatcher } from '@milpa/events';
-import { ToolResult, Type, defineTool, isToolErrorCode, type LogContext, type Logger, type ToolContext } from '@milpa/core';
+import { ToolResult, Type, defineTool, isToolErrorCode, type LogContext, type Logger, ToolContext } from '@milpa/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InMemoryRateLimiter } from '../../src/rate-limiting/in-memory-rate-limiter.js';
@@ -39,6 +39,7 @@ const TOOL_NAMES = ['echo', 'open', 'strict', 'mutate', 'confirm', 'scoped', 'th
 
 function hostileRegistry(logger: Logger): ToolRegistry {
   const registry = new ToolRegistry({
+    defaultContext: () => ToolContext.cli(),
     logger,
     dispatcher: new EventDispatcher({ logger: quietLogger }),
     rateLimiter: new InMemoryRateLimiter(),

@@ -12,7 +12,7 @@ const validator = new SchemaValidator();
 
 /** A registry with two confirmed tools whose handlers record the arguments they ran with. */
 function confirmRegistry(store: ConfirmationStore): { registry: ToolRegistry; runs: { tool: string; args: ToolArgs }[] } {
-  const registry = new ToolRegistry({ confirmationStore: store, validator });
+  const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), confirmationStore: store, validator });
   const runs: { tool: string; args: ToolArgs }[] = [];
   for (const name of ['delete_note', 'delete_user']) {
     registry.register(

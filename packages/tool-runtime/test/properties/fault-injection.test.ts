@@ -175,6 +175,7 @@ function faultyRegistry(setup: Plan): { registry: ToolRegistry; handled: () => n
     dispatcher = events;
   }
   const registry = new ToolRegistry({
+    defaultContext: () => ToolContext.cli(),
     logger: setup.logger === null ? quietLogger : faultyLogger(setup.logger),
     validator,
     rateLimiter,

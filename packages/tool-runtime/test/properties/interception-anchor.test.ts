@@ -103,6 +103,7 @@ describe('ToolRegistry', () => {
           const limiter = new RecordingLimiter();
           const answers = Object.fromEntries(tools.map(([, answer], index) => [`t${index}`, answer]));
           const registry = new ToolRegistry({
+            defaultContext: () => ToolContext.cli(),
             dispatcher,
             validator,
             rateLimiter: limiter,

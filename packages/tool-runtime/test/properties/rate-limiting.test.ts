@@ -14,6 +14,7 @@ type ToolName = keyof typeof COSTS;
 /** A registry with a cheap `read` and a mutating `write` tool; handlers count their executions per key. */
 function limitedRegistry(limiter: RateLimiter, budget: number, windowSeconds: number, pause: () => Promise<unknown>) {
   const registry = new ToolRegistry({
+    defaultContext: () => ToolContext.cli(),
     validator,
     rateLimiter: limiter,
     rateLimit: { maxTokens: budget, windowSeconds, cost: COSTS.read, mutatingCost: COSTS.write },

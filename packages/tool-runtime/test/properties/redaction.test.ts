@@ -155,6 +155,7 @@ function redactionRegistry(sink: RecordingLogger, storeFails: boolean): ToolRegi
     isValid: () => false,
   };
   const registry = new ToolRegistry({
+    defaultContext: () => ToolContext.cli(),
     logger: sink,
     dispatcher: new EventDispatcher({ logger: quietLogger }),
     rateLimiter: denyLimited,

@@ -41,7 +41,7 @@ describe('ToolRegistry', () => {
       vi.setSystemTime(Date.UTC(2026, 7, 15, 14, 0, 0));
       const store = new ConfirmationTokenStore({ ttlSeconds: TTL_SECONDS });
       const limiter = new InMemoryRateLimiter();
-      const registry = new ToolRegistry({ confirmationStore: store, rateLimiter: limiter, rateLimit: { windowSeconds: WINDOW_SECONDS, maxTokens: 20 } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), confirmationStore: store, rateLimiter: limiter, rateLimit: { windowSeconds: WINDOW_SECONDS, maxTokens: 20 } });
       let executed = 0;
       registry.register(defineTool({ name: 'read_note', description: 'Reads', input: Type.Object({ id: Type.Integer() }), handler: ({ id }) => id }));
       registry.register(

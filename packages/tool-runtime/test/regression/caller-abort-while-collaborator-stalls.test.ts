@@ -4,7 +4,8 @@ import { EventDispatcher } from '@milpa/events';
 import { ToolContext, defineTool, type ConfirmationStore, type RateLimiter } from '@milpa/core';
 import { describe, expect, it, vi } from 'vitest';
 import { ConfirmationTokenStore } from '../../src/confirmation/confirmation-token-store.js';
-import { ToolRegistry, type ToolRegistryOptions } from '../../src/registry/tool-registry.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import type { ToolRegistryOptions } from '../../src/registry/tool-registry-options.js';
 
 const never = <T>() => new Promise<T>(() => undefined);
 
@@ -52,6 +53,7 @@ describe('regression: caller abort while a collaborator stalls', () => {
 
   it('still waits for a slow collaborator when the caller does not abort', async () => {
     const registry = new ToolRegistry({
+      defaultContext: () => ToolContext.cli(),
       ruleProvider: { findMatchingRule: () => new Promise((resolve) => setTimeout(() => resolve(null), 5)) },
     });
     registry.register(defineTool({ name: 'guarded', description: 'd', handler: () => 'ran' }));

@@ -48,7 +48,7 @@ describe('ToolRegistry', () => {
   describe('call (regression: deep secret in a handler error)', () => {
     it.each([40, 20_000])('scrubs a password nested %i levels deep from the error message and the logs', async (depth) => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(
         defineTool({
           name: 'login',

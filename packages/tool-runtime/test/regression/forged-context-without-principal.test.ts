@@ -26,7 +26,7 @@ describe('ToolRegistry', () => {
       ['web', 42],
       ['mcp', { id: 'admin' }],
     ])('refuses with FORBIDDEN on %s when the principal is %j', async (channel, principal) => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       let runs = 0;
       registry.register(
         defineTool({

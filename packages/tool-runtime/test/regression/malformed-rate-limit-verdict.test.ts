@@ -16,6 +16,7 @@ describe('ToolRegistry', () => {
       ['null', null],
     ])('refuses with INTERNAL_ERROR and runs nothing when the verdict is %s', async (_label, verdict) => {
       const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
         rateLimiter: { consume: () => verdict as RateLimitResult, getUsage: () => 0, reset: () => undefined },
       });
       let runs = 0;

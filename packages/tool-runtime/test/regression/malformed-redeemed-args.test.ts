@@ -21,7 +21,7 @@ describe('ToolRegistry', () => {
         consume: () => answer as unknown as null,
         isValid: () => false,
       };
-      const registry = new ToolRegistry({ confirmationStore: store });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), confirmationStore: store });
       let runs = 0;
       registry.register(
         defineTool({

@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 // big integer, 20,000 levels of nesting, one object shared along every path) made the result
 // impossible to serialize — or, shared, enormous.
 function planRegistry(): ToolRegistry {
-  const registry = new ToolRegistry();
+  const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
   registry.register(defineTool({ name: 'save', description: 'Saves anything', handler: () => 'saved' }));
   return registry;
 }

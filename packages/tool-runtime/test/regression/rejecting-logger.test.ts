@@ -22,8 +22,8 @@ describe('ToolRegistry', () => {
           throw new Error('rules offline');
         },
       };
-      const registry = new ToolRegistry({ logger: rejectingLogger() });
-      const guarded = new ToolRegistry({ logger: rejectingLogger(), ruleProvider: failingRules });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger: rejectingLogger() });
+      const guarded = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger: rejectingLogger(), ruleProvider: failingRules });
       for (const target of [registry, guarded]) {
         target.register(defineTool({ name: 'ok', description: 'Succeeds', handler: () => 'fine' }));
         target.register(

@@ -33,7 +33,7 @@ describe('ToolRegistry', () => {
   describe('call (regression: shared references)', () => {
     it('settles and audits a bounded line when the arguments share one object along every path', async () => {
       const logger = new RecordingLogger();
-      const registry = new ToolRegistry({ logger });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'store', description: 'Stores a tree', handler: () => 'stored' }));
       const result = await registry.call('store', sharedDiamonds(20), ToolContext.cli());
       expect(result.success).toBe(true);

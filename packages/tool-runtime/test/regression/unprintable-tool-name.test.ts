@@ -19,7 +19,7 @@ const unprintableNames: [string, unknown][] = [
 describe('ToolRegistry', () => {
   describe('call (regression: unprintable tool name)', () => {
     it.each(unprintableNames)('resolves to TOOL_NOT_FOUND when the name is %s', async (_label, name) => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 'echo', description: 'Echo', handler: () => 'ran' }));
       const result = await registry.call(name as string, {}, ToolContext.cli());
       expect(result.success).toBe(false);
@@ -28,7 +28,7 @@ describe('ToolRegistry', () => {
     });
 
     it.each(unprintableNames)('resolves to VALIDATION_ERROR when the name is %s and the context is invalid', async (_label, name) => {
-      const registry = new ToolRegistry();
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       const result = await registry.call(name as string, {}, { channel: 42 } as never);
       expect(result.success).toBe(false);
       expect(result.meta['code']).toBe('VALIDATION_ERROR');

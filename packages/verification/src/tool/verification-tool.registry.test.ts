@@ -11,7 +11,7 @@ function setup(resolveScopes: readonly string[] = []) {
   const tool = new VerificationTool(new HumanVerifier({ dispatcher }), { resolveScopes });
   const requestSpy = vi.spyOn(tool, 'handleRequest');
   const resolveSpy = vi.spyOn(tool, 'handleResolve');
-  const registry = new ToolRegistry();
+  const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
   tool.register(registry);
   return { registry, events, requestSpy, resolveSpy };
 }
@@ -171,7 +171,7 @@ describe('VerificationTool through a ToolRegistry', () => {
       const record = (_context: unknown, message: string) => {
         lines.push(message);
       };
-      const registry = new ToolRegistry({ logger: { debug: record, info: record, warn: record, error: record } });
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger: { debug: record, info: record, warn: record, error: record } });
       new VerificationTool(new HumanVerifier()).register(registry);
       const result = await registry.call('request_verification', { subject: '   ' }, ToolContext.cli());
       expect(result.success).toBe(false);

@@ -120,7 +120,7 @@ describe('VerificationTool through a ToolRegistry', () => {
       const claimed = fc.constantFrom('user:ana', ' user:ana', 'user:ana ', 'USER:ANA', 'user:luis', 'agent:worker', '*');
       await fc.assert(
         fc.asyncProperty(fc.array(claimed, { minLength: 1, maxLength: 10 }), async (principals) => {
-          const registry = new ToolRegistry({ validator });
+          const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), validator });
           new VerificationTool(new HumanVerifier()).register(registry);
           const worker = ToolContext.web('agent:worker', ['verify']);
           const opened = await registry.call('request_verification', { subject: 'gate:deploy', policy: 'dual' }, worker);

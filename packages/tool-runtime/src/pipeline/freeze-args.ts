@@ -1,0 +1,74 @@
+import type { ToolArgs } from '@milpa/core';
+
+function isPlainContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return true;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** Sets `key` as an own data property, so a `__proto__` key stays data and never swaps the prototype. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+function emptyLike(source: object): Record<string, unknown> | unknown[] {
+  if (Array.isArray(source)) return [];
+  return Object.getPrototypeOf(source) === null ? (Object.create(null) as Record<string, unknown>) : {};
+}
+
+/**
+ * Copies a nested graph without recursion (arguments nested tens of thousands of levels deep must
+ * not overflow the stack): each container is copied once (shared values stay shared, cycles stay
+ * cycles), then every copy is frozen, innermost first.
+ */
+function copyGraph(root: object): unknown {
+  const copies = new Map<object, Record<string, unknown> | unknown[]>();
+  const pending: object[] = [root];
+  const order: (Record<string, unknown> | unknown[])[] = [];
+  copies.set(root, emptyLike(root));
+  while (pending.length > 0) {
+    const source = pending.pop() as Record<string, unknown>;
+    const copy = copies.get(source) as Record<string, unknown>;
+    order.push(copy);
+    const keys = Object.keys(source);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const value = source[key];
+      if (!isPlainContainer(value)) {
+        put(copy, key, value);
+        continue;
+      }
+      let child = copies.get(value);
+      if (child === undefined) {
+        child = emptyLike(value);
+        copies.set(value, child);
+        pending.push(value);
+      }
+      put(copy, key, child);
+    }
+  }
+  for (let index = order.length - 1; index >= 0; index--) Object.freeze(order[index]);
+  return copies.get(root);
+}
+
+/**
+ * A deeply frozen copy of validated arguments: the exact values every later stage, every listener
+ * and the handler see. Plain objects and arrays are copied (a value shared along several paths is
+ * copied once, and a cycle stays a cycle); anything else — a Date, a Map, a class instance an
+ * in-process caller passed — is kept by reference, since it cannot be copied faithfully. The
+ * caller's own object is never touched.
+ */
+export function freezeArgs(args: Readonly<Record<string, unknown>>): ToolArgs {
+  const keys = Object.keys(args);
+  // Flat arguments (the common case) need no bookkeeping for shared or cyclic values.
+  const copy: Record<string, unknown> = {};
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    const value = args[key];
+    if (isPlainContainer(value)) return copyGraph(args) as ToolArgs;
+    put(copy, key, value);
+  }
+  return Object.freeze(copy);
+}

@@ -1,0 +1,159 @@
+import { ToolErrorCode, ToolResult, type ToolArgs, type ToolCaller, type ToolContext, type ToolResultMeta } from '@milpa/core';
+import type { PipelineServices } from './pipeline-services.js';
+import type { RegisteredTool } from './registered-tool.js';
+import { messageOf, nameOf } from './settle.js';
+import { STOP } from './stage.js';
+
+/** Options of a single `call()`. */
+export interface ToolCallOptions {
+  /**
+   * Aborting it aborts the handler's `signal`. Before the handler starts, an abort refuses the call
+   * with `TIMEOUT` — also while the call waits on a rule provider, limiter, confirmation store, host
+   * stage or `tool.executing` listener that never answers.
+   */
+  readonly signal?: AbortSignal;
+  /** What the caller's channel can do (progress, logging, elicitation, sampling). */
+  readonly caller?: ToolCaller;
+}
+
+/**
+ * How a call ended, which decides the audit record the audit exit writes: one value per terminal
+ * path, refusals and answers alike.
+ */
+export type CallOutcome =
+  | 'not_found'
+  | 'validation_failed'
+  | 'auth_denied'
+  | 'rate_limited'
+  | 'refused'
+  | 'plan'
+  | 'confirmation_requested'
+  | 'invalid_token'
+  | 'vetoed'
+  | 'internal_error'
+  | 'aborted'
+  | 'timeout'
+  | 'executed'
+  | 'failed';
+
+const EMPTY_ERRORS: readonly string[] = Object.freeze([]);
+
+/**
+ * One call on its way through the stages. Each field is written by one stage (named on the field)
+ * and read by the later ones; the terminal fields are written once, by whichever stage ends the call.
+ */
+export class PipelineCall {
+  /** The registry's collaborators. */
+  readonly services: PipelineServices;
+  /** The name the caller asked for, as given (anything, from a hostile caller). */
+  readonly requestedName: unknown;
+  /** The arguments as given. */
+  readonly rawArgs: unknown;
+  /** Who is calling, from where. */
+  readonly context: ToolContext;
+  /** The caller's abort signal and channel capabilities. */
+  readonly options: ToolCallOptions | undefined;
+  /** `performance.now()` when the call started. */
+  readonly startedAt: number;
+
+  /** resolve: the registered tool. */
+  entry: RegisteredTool | null = null;
+  /** clamp: whether this call must be confirmed before it runs. */
+  needsConfirmation = false;
+  /** clamp: a non-null `confirm_token` came with the arguments. */
+  hasToken = false;
+  /** clamp: the `confirm_token` argument as given (it is not in the arguments). */
+  confirmToken: unknown = undefined;
+  /** clamp: the arguments without `confirm_token`, clamps applied, not yet validated. */
+  input: Readonly<Record<string, unknown>> | null = null;
+  /**
+   * validate: the validated arguments, a deeply frozen copy; confirm replaces them with the first
+   * call's arguments when a token is redeemed. Everything after validation sees exactly these.
+   */
+  args: ToolArgs | null = null;
+
+  /** Terminal: the result the caller gets. */
+  result: ToolResult | null = null;
+  /** Terminal: how the call ended. */
+  outcome: CallOutcome | null = null;
+  /** Terminal: the refusal's reason, for the audit record. */
+  reason: string | undefined = undefined;
+  /** Terminal: the validation messages of a `validation_failed` outcome. */
+  errors: readonly string[] = EMPTY_ERRORS;
+  /** Terminal: what a handler threw (`failed`). */
+  thrown: unknown = undefined;
+  /** Terminal: a `tool.executing` listener answered instead of the handler. */
+  cacheServed = false;
+  /** events: the audit record was written by the registry's audit listener during the dispatch. */
+  audited = false;
+
+  constructor(services: PipelineServices, name: unknown, rawArgs: unknown, context: ToolContext, options: ToolCallOptions | undefined, startedAt: number) {
+    this.services = services;
+    this.requestedName = name;
+    this.rawArgs = rawArgs;
+    this.context = context;
+    this.options = options;
+    this.startedAt = startedAt;
+  }
+
+  /** The tool's name for messages, meta and audit (the requested name, as text, before resolve). */
+  get toolName(): string {
+    return this.entry !== null ? this.entry.definition.name : nameOf(this.requestedName);
+  }
+
+  /** The arguments as far as the call got: validated, else prepared, else as given. */
+  get auditArgs(): unknown {
+    if (this.args !== null) return this.args;
+    if (this.input !== null) return this.input;
+    return this.rawArgs;
+  }
+
+  /**
+   * Standard meta: `{tool, took_ms, request_id, channel, principal}`, frozen as built. `ToolResult`
+   * keeps a frozen meta as it is; an unfrozen one it copies with a spread and freezes, which on V8
+   * costs several times the rest of the pipeline.
+   */
+  meta(): ToolResultMeta {
+    return this.metaAfter(performance.now() - this.startedAt);
+  }
+
+  /** {@link PipelineCall.meta} for a call that has taken `elapsedMs` so far. */
+  metaAfter(elapsedMs: number): ToolResultMeta {
+    return Object.freeze({
+      tool: this.toolName,
+      took_ms: Math.round(elapsedMs),
+      request_id: this.context.requestId,
+      channel: this.context.channel,
+      principal: this.context.principal,
+    });
+  }
+
+  /** Ends the call with `result`; returns the runner's stop signal. */
+  end(result: ToolResult, outcome: CallOutcome, reason?: string): typeof STOP {
+    this.result = result;
+    this.outcome = outcome;
+    this.reason = reason;
+    return STOP;
+  }
+
+  /** Ends the call with a refusal: `message`, `meta.code` and any extra meta. */
+  refuse(code: ToolErrorCode, message: string, outcome: CallOutcome, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
+    const meta = extraMeta === undefined ? { ...this.meta(), code } : { ...this.meta(), code, ...extraMeta };
+    return this.end(ToolResult.error(message, null, meta), outcome, message);
+  }
+
+  /** A collaborator failed: the call is refused, fail-closed, naming what failed. */
+  failClosed(collaborator: string, error: unknown): typeof STOP {
+    const detail = this.services.scrub(messageOf(error), this.auditArgs, this.toolName);
+    const message = `Tool call refused: the ${collaborator} failed (fail-closed): ${detail}`;
+    return this.refuse(ToolErrorCode.INTERNAL_ERROR, message, 'internal_error');
+  }
+
+  /**
+   * The caller's signal aborted before the handler started: the call is refused with `TIMEOUT` (the
+   * caller's deadline, not the tool's) and nothing runs.
+   */
+  callerAborted(): typeof STOP {
+    return this.refuse(ToolErrorCode.TIMEOUT, `Call to '${this.toolName}' was aborted by the caller before execution`, 'aborted');
+  }
+}

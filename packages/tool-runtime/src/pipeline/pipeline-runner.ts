@@ -1,0 +1,105 @@
+import { MilpaError, type ToolResult } from '@milpa/core';
+import type { PipelineCall } from './pipeline-call.js';
+import { CALLER_ABORTED, isPromiseLike, messageOf, untilCallerAborts } from './settle.js';
+import { STOP, type Stage, type StageVerdict } from './stage.js';
+
+/**
+ * Walks a list of stages for one call. Gate stages run in order until one ends the call; exit
+ * stages then run for every outcome. The walk stays synchronous until a stage answers with a
+ * promise, so a call through synchronous collaborators costs one promise: `call()`'s own. Every
+ * throw and rejection is contained: a gate that fails refuses the call (fail-closed), an exit that
+ * fails is logged and never changes the result. While a gate waits, the caller's abort refuses the
+ * call with `TIMEOUT`.
+ */
+export class PipelineRunner {
+  readonly #gates: readonly Stage[];
+  readonly #exits: readonly Stage[];
+
+  /** @throws MilpaError `INVALID_ARGUMENT` when the list has no gate or no exit stage. */
+  constructor(stages: readonly Stage[]) {
+    this.#gates = stages.filter((stage) => stage.phase === 'gate');
+    this.#exits = stages.filter((stage) => stage.phase === 'exit');
+    if (this.#gates.length === 0 || this.#exits.length === 0) {
+      throw new MilpaError('PipelineRunner: the stage list needs at least one gate and one exit stage.', { code: 'INVALID_ARGUMENT' });
+    }
+  }
+
+  /** Runs `call` through every stage; resolves to its result. Never throws. */
+  run(call: PipelineCall): ToolResult | Promise<ToolResult> {
+    const gated = this.#runGates(call, 0);
+    if (gated !== undefined) return gated.then(() => this.#runExits(call, 0));
+    return this.#runExits(call, 0);
+  }
+
+  #runGates(call: PipelineCall, from: number): Promise<void> | undefined {
+    const gates = this.#gates;
+    for (let index = from; index < gates.length; index++) {
+      const stage = gates[index] as Stage;
+      let verdict: StageVerdict;
+      try {
+        verdict = stage.run(call);
+      } catch (error) {
+        call.failClosed(stage.collaborator, error);
+        return undefined;
+      }
+      if (verdict === undefined) continue;
+      if (verdict === STOP) return undefined;
+      if (isPromiseLike(verdict)) return this.#awaitGate(call, index, verdict);
+      call.failClosed(stage.collaborator, new Error(`stage '${stage.name}' answered ${messageOf(verdict)}`));
+      return undefined;
+    }
+    // The last gate (execute) always ends the call; reaching here means the list was built wrong.
+    if (call.result === null) call.failClosed('pipeline', new Error('no stage ended the call'));
+    return undefined;
+  }
+
+  async #awaitGate(call: PipelineCall, index: number, pending: PromiseLike<undefined | typeof STOP>): Promise<void> {
+    const stage = this.#gates[index] as Stage;
+    let verdict: undefined | typeof STOP;
+    try {
+      verdict = await (stage.refusesOnAbort ? untilCallerAborts(pending, call.options?.signal) : pending);
+    } catch (error) {
+      // A stalled collaborator must not outlive a caller who gave up: the call is refused, never run.
+      if (error === CALLER_ABORTED) call.callerAborted();
+      else call.failClosed(stage.collaborator, error);
+      return;
+    }
+    if (verdict === STOP) return;
+    if (verdict !== undefined) {
+      call.failClosed(stage.collaborator, new Error(`stage '${stage.name}' answered ${messageOf(verdict)}`));
+      return;
+    }
+    const rest = this.#runGates(call, index + 1);
+    if (rest !== undefined) await rest;
+  }
+
+  #runExits(call: PipelineCall, from: number): ToolResult | Promise<ToolResult> {
+    const exits = this.#exits;
+    for (let index = from; index < exits.length; index++) {
+      const stage = exits[index] as Stage;
+      let verdict: StageVerdict;
+      try {
+        verdict = stage.run(call);
+      } catch (error) {
+        this.#exitFailed(call, stage, error);
+        continue;
+      }
+      if (isPromiseLike(verdict)) return this.#awaitExit(call, index, verdict);
+    }
+    return call.result as ToolResult;
+  }
+
+  async #awaitExit(call: PipelineCall, index: number, pending: PromiseLike<unknown>): Promise<ToolResult> {
+    try {
+      await pending;
+    } catch (error) {
+      this.#exitFailed(call, this.#exits[index] as Stage, error);
+    }
+    return this.#runExits(call, index + 1);
+  }
+
+  /** An exit stage never changes a settled result; its failure is only logged. */
+  #exitFailed(call: PipelineCall, stage: Stage, error: unknown): void {
+    call.services.safeLog('error', { tool: call.toolName, stage: stage.name, error: messageOf(error) }, `[ToolRegistry] the ${stage.collaborator} failed after the call settled: ${messageOf(error)}`);
+  }
+}

@@ -1,0 +1,153 @@
+import {
+  ToolEvents,
+  type ConfirmationStore,
+  type EventDispatcher,
+  type EventListener,
+  type EventPayload,
+  type Logger,
+  type RateLimiter,
+} from '@milpa/core';
+import { swallowRejection } from '../audit/swallow-rejection.js';
+import type { ToolAuditLogger } from '../audit/tool-audit-logger.js';
+import type { PolicyGate } from '../policy/policy-gate.js';
+import type { SchemaValidator } from '../validation/schema-validator.js';
+import type { RegisteredTool } from './registered-tool.js';
+import { isPromiseLike, messageOf } from './settle.js';
+
+/** Window, budget and costs the rate-limit stage passes to the limiter. */
+export interface RateLimitSettingsResolved {
+  readonly windowSeconds: number;
+  readonly maxTokens: number;
+  readonly cost: number;
+  readonly mutatingCost: number;
+}
+
+/** What {@link PipelineServices} is built from. */
+export interface PipelineServicesInit {
+  readonly tools: ReadonlyMap<string, RegisteredTool>;
+  readonly logger: Logger;
+  readonly dispatcher: EventDispatcher | null;
+  readonly gate: PolicyGate;
+  readonly validator: SchemaValidator;
+  readonly confirmationStore: ConfirmationStore;
+  readonly audit: ToolAuditLogger;
+  readonly rateLimiter: RateLimiter | null;
+  readonly rateLimit: RateLimitSettingsResolved;
+  readonly exposeErrorMessages: boolean;
+}
+
+/**
+ * The collaborators of one registry, shared by every stage through the call state: the stages
+ * themselves hold nothing, so one list of stages serves every registry and inspection alike.
+ */
+export class PipelineServices {
+  readonly tools: ReadonlyMap<string, RegisteredTool>;
+  readonly logger: Logger;
+  readonly dispatcher: EventDispatcher | null;
+  readonly gate: PolicyGate;
+  readonly validator: SchemaValidator;
+  readonly confirmationStore: ConfirmationStore;
+  readonly audit: ToolAuditLogger;
+  readonly rateLimit: RateLimitSettingsResolved;
+  readonly exposeErrorMessages: boolean;
+  /** Set through the registry's `setRateLimiter()`. */
+  rateLimiter: RateLimiter | null;
+  /** Events this registry is dispatching, so its audit listener ignores other registries' events on a shared dispatcher. */
+  readonly #ownEvents = new Set<object>();
+  /** This registry's audit subscription to `tool.executed`. */
+  readonly auditExecuted: EventListener = (eventName, payload) => {
+    if (this.#ownEvents.has(payload['event'] as object)) this.audit.onToolExecuted(eventName, payload);
+  };
+  /** This registry's audit subscription to `tool.failed`. */
+  readonly auditFailed: EventListener = (eventName, payload) => {
+    if (this.#ownEvents.has(payload['event'] as object)) this.audit.onToolFailed(eventName, payload);
+  };
+
+  constructor(init: PipelineServicesInit) {
+    this.tools = init.tools;
+    this.logger = init.logger;
+    this.dispatcher = init.dispatcher;
+    this.gate = init.gate;
+    this.validator = init.validator;
+    this.confirmationStore = init.confirmationStore;
+    this.audit = init.audit;
+    this.rateLimiter = init.rateLimiter;
+    this.rateLimit = init.rateLimit;
+    this.exposeErrorMessages = init.exposeErrorMessages;
+    if (this.dispatcher !== null) {
+      // The audit logger is a listener, subscribed before any host listener, at priority 0.
+      this.dispatcher.subscribe(ToolEvents.EXECUTED, this.auditExecuted, 0);
+      this.dispatcher.subscribe(ToolEvents.FAILED, this.auditFailed, 0);
+    }
+  }
+
+  /**
+   * True when nobody but this registry's own audit listener would see `eventName`: there is no
+   * dispatcher ("no dispatcher" never means "no audit"), or the dispatcher lists exactly that
+   * listener (by contract `getSubscribers` is what `dispatch` would run). The audit exit then
+   * writes the record itself, with the same outcome as a dispatch and without building the event.
+   */
+  auditsAlone(eventName: string): boolean {
+    const dispatcher = this.dispatcher;
+    if (dispatcher === null) return true;
+    const own = eventName === ToolEvents.EXECUTED ? this.auditExecuted : this.auditFailed;
+    try {
+      const subscribers = dispatcher.getSubscribers(eventName);
+      return subscribers.length === 1 && subscribers[0] === own;
+    } catch {
+      // A dispatcher that cannot list its subscribers gets the event dispatched.
+      return false;
+    }
+  }
+
+  /**
+   * Post-execution notification, isolated: a throwing listener (or dispatcher) can never turn a
+   * settled result into a failure.
+   */
+  async emit(eventName: string, event: object): Promise<void> {
+    const dispatcher = this.dispatcher;
+    if (dispatcher === null) return;
+    // Held only while the dispatch runs (by contract every listener has run when it settles), in a
+    // strong Set: a WeakSet entry per call cost about 1 µs on V8, more than the rest of the pipeline.
+    this.#ownEvents.add(event);
+    try {
+      const payload: EventPayload = { event };
+      const pending = dispatcher.dispatch(eventName, payload);
+      if (isPromiseLike(pending)) await pending;
+    } catch (error) {
+      this.safeLog('warn', { event: eventName, error: messageOf(error) }, `[ToolRegistry] ${eventName} listener failed: ${messageOf(error)}`);
+    } finally {
+      this.#ownEvents.delete(event);
+    }
+  }
+
+  /** False only when the logger says debug is off (a logger without `isLevelEnabled` gets every line). */
+  isDebugEnabled(): boolean {
+    return this.logger.isLevelEnabled?.('debug') !== false;
+  }
+
+  /** A debug line, built only when debug is on. */
+  debug(context: Record<string, unknown>, message: string): void {
+    if (this.isDebugEnabled()) this.safeLog('debug', context, message);
+  }
+
+  /** A throwing or rejecting logger must never make `call()` reject. */
+  safeLog(level: 'debug' | 'info' | 'warn' | 'error', context: Record<string, unknown>, message: string): void {
+    try {
+      swallowRejection(this.logger[level](context, message));
+    } catch {
+      // Deliberately ignored: logging is best effort, the call's outcome is not.
+    }
+  }
+
+  /** Removes the call's secret values from text the runtime writes. */
+  scrub(text: string, args: unknown, name: string): string {
+    try {
+      const schema = this.tools.get(name)?.definition.inputSchema ?? null;
+      const secrets = this.audit.redactor.collectSecrets(args, schema);
+      return secrets.length === 0 ? text : this.audit.redactor.scrub(text, secrets);
+    } catch {
+      return text;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { AnyToolDefinition } from '@milpa/core';
+import type { CompiledValidator } from '../validation/schema-validator.js';
+
+/** The rate-limit key of one caller of one tool. */
+export interface RateLimitKeyMemo {
+  readonly channel: string;
+  readonly principal: string | null;
+  readonly key: string;
+}
+
+/** A registered tool with what the pipeline prepared for it at registration. */
+export interface RegisteredTool {
+  /** The normalized definition. */
+  readonly definition: AnyToolDefinition;
+  /** Null when the input schema is empty: there is nothing to validate. */
+  readonly validate: CompiledValidator | null;
+  /** Whether the tool declares any clamp. */
+  readonly hasClamps: boolean;
+  /**
+   * The key of the tool's last caller, reused while calls keep coming from the same channel and
+   * principal: a freshly built key string must be flattened and hashed by the limiter's map on every
+   * call, which costs more than the rest of the limiter. Null until the first rate-limited call.
+   */
+  rateLimitKey: RateLimitKeyMemo | null;
+}

@@ -1,0 +1,56 @@
+import type { AnyToolDefinition } from '@milpa/core';
+import { describeStep } from '../describe-step.js';
+import type { PipelineCall } from '../pipeline-call.js';
+import { isPlainArgs } from '../settle.js';
+import type { Stage, StageVerdict } from '../stage.js';
+
+function describeClamps(clamps: AnyToolDefinition['clamps']): string {
+  return Object.entries(clamps)
+    .map(([field, rule]) => {
+      const bounds = (['min', 'max', 'maxLength'] as const)
+        .filter((key) => rule[key] !== undefined)
+        .map((key) => `${key}=${String(rule[key])}`);
+      return `${field} {${bounds.join(', ')}}`;
+    })
+    .join(', ');
+}
+
+/**
+ * Prepares the arguments for validation: takes `confirm_token` out when the call may need
+ * confirmation (so strict schemas still accept the replay), then applies the tool's clamps, which
+ * coerce before validation so a clamped field is never rejected for its range. Arguments that are
+ * not an object are left for validate to refuse.
+ */
+export const clampStage: Stage = {
+  name: 'clamp',
+  phase: 'gate',
+  collaborator: 'argument clamping',
+  refusesOnAbort: true,
+  run(call: PipelineCall): StageVerdict {
+    const raw = call.rawArgs;
+    if (!isPlainArgs(raw)) return undefined;
+    const entry = call.entry!;
+    const tool = entry.definition;
+    const services = call.services;
+    const needsConfirmation = services.gate.requiresConfirmation(call.context, tool);
+    call.needsConfirmation = needsConfirmation;
+    let input: Readonly<Record<string, unknown>> = raw;
+    if (needsConfirmation && Object.hasOwn(raw, 'confirm_token')) {
+      const { confirm_token: token, ...rest } = raw;
+      input = rest;
+      call.confirmToken = token;
+      call.hasToken = token !== null && token !== undefined;
+    }
+    if (entry.hasClamps) input = services.validator.applyClamps(input, tool.clamps);
+    call.input = input;
+    return undefined;
+  },
+  describe({ tool }) {
+    const clamped = Object.keys(tool.clamps).length > 0;
+    return [
+      clamped
+        ? describeStep('clamp', 'transform', 'active', false, true, `tool clamps: ${describeClamps(tool.clamps)}; applied before validation, they coerce and never reject`)
+        : describeStep('clamp', 'transform', 'skipped', false, false, 'tool declares no clamps'),
+    ];
+  },
+};

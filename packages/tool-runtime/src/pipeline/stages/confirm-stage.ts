@@ -1,0 +1,85 @@
+import { ToolErrorCode, ToolResult, type ConfirmationBinding, type ConfirmationToken, type ToolArgs } from '@milpa/core';
+import { formatExpiresAt } from '../../confirmation/format-expires-at.js';
+import type { ChannelPolicy } from '../../policy/channel-policy.js';
+import { describeActionSummary } from '../action-summary.js';
+import { describeStep } from '../describe-step.js';
+import { freezeArgs } from '../freeze-args.js';
+import type { PipelineCall } from '../pipeline-call.js';
+import { isPlainArgs, isPromiseLike } from '../settle.js';
+import type { STOP, Stage, StageSubject, StageVerdict } from '../stage.js';
+import type { InvocationStepInit } from '../../inspection/invocation-step.js';
+
+const INVALID_TOKEN_MESSAGE = 'Invalid or expired confirmation token';
+
+function tokenIssued(call: PipelineCall, token: ConfirmationToken): typeof STOP {
+  const result = new ToolResult(
+    true,
+    {
+      requires_confirmation: true,
+      confirm_token: token.token,
+      action_summary: token.actionSummary,
+      expires_at: formatExpiresAt(token.expiresAt),
+    },
+    token.actionSummary,
+    null,
+    { ...call.meta(), type: 'confirmation', requires_confirmation: true },
+  );
+  return call.end(result, 'confirmation_requested');
+}
+
+function redeemed(call: PipelineCall, args: ToolArgs | null | undefined): undefined | typeof STOP {
+  // Only an object is redeemed arguments: `undefined` (a store's `map.get()` miss) or any other
+  // value means no such token, never a call that runs without its confirmation.
+  if (!isPlainArgs(args)) return call.refuse(ToolErrorCode.VALIDATION_ERROR, INVALID_TOKEN_MESSAGE, 'invalid_token');
+  // The first call's validated arguments win; the replay's other arguments are inert. A store may
+  // hand back any object (a shared store deserializes it), so it is copied and frozen again.
+  call.args = freezeArgs(args);
+  return undefined;
+}
+
+function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): InvocationStepInit {
+  if (tool.requiresConfirmation) {
+    return describeStep('confirm', 'branch', 'conditional', true, false, "tool.requiresConfirmation → a call without confirm_token returns a token instead of executing; the replay runs the first call's args");
+  }
+  const forMutating = policy.require_confirmation_for_mutating === true;
+  if (forMutating && tool.mutating) {
+    return describeStep('confirm', 'branch', 'conditional', true, false, 'channel policy require_confirmation_for_mutating + tool.mutating → a call without confirm_token returns a token instead of executing (although the tool does not ask for it)');
+  }
+  if (forMutating) {
+    return describeStep('confirm', 'branch', 'dormant', false, false, 'channel policy require_confirmation_for_mutating exists, but mutating=false makes it impossible');
+  }
+  return describeStep('confirm', 'branch', 'dormant', false, false, 'neither tool.requiresConfirmation nor channel policy require_confirmation_for_mutating applies');
+}
+
+/**
+ * When the tool or the channel asks for confirmation: a call without `confirm_token` mints a
+ * one-use token bound to the caller's principal and channel and returns it instead of running; a
+ * call with a valid token runs the first call's arguments; any other token is refused. A store
+ * that throws or rejects refuses the call (fail-closed).
+ */
+export const confirmStage: Stage = {
+  name: 'confirm',
+  phase: 'gate',
+  collaborator: 'confirmation store',
+  refusesOnAbort: true,
+  run(call: PipelineCall): StageVerdict {
+    if (!call.needsConfirmation) return undefined;
+    const tool = call.entry!.definition;
+    const services = call.services;
+    const binding: ConfirmationBinding = { principal: call.context.principal, channel: call.context.channel };
+    if (!call.hasToken) {
+      const summary = describeActionSummary(tool.name, call.args!, services.audit.redactor, tool.inputSchema);
+      const token = services.confirmationStore.create(tool.name, call.args!, summary, binding);
+      if (isPromiseLike<ConfirmationToken>(token)) return token.then((issued) => tokenIssued(call, issued));
+      return tokenIssued(call, token);
+    }
+    const presented = call.confirmToken;
+    if (typeof presented !== 'string') return redeemed(call, null);
+    const args = services.confirmationStore.consume(presented, tool.name, binding);
+    if (isPromiseLike<ToolArgs | null>(args)) return args.then((answer) => redeemed(call, answer));
+    return redeemed(call, args);
+  },
+  describe({ tool, channelPolicy }) {
+    return [describeConfirm(tool, channelPolicy)];
+  },
+};

@@ -1,0 +1,47 @@
+import { InterceptionSlot, ToolEvents, ToolExecutingEvent, ToolResult } from '@milpa/core';
+import { describeStep } from '../describe-step.js';
+import type { PipelineCall } from '../pipeline-call.js';
+import { isPromiseLike } from '../settle.js';
+import type { STOP, Stage, StageVerdict } from '../stage.js';
+
+const VETO_MESSAGE = 'Tool execution vetoed by an event listener';
+
+function applySlot(call: PipelineCall, slot: InterceptionSlot): undefined | typeof STOP {
+  if (!slot.isStopped()) return undefined;
+  if (slot.hasResult()) {
+    const value = slot.getResult();
+    const result = ToolResult.isToolResult(value) ? value : ToolResult.success(value, null, call.meta());
+    call.cacheServed = true;
+    return call.end(result, 'executed');
+  }
+  return call.end(ToolResult.blocked(VETO_MESSAGE).withMeta(call.meta()), 'vetoed', VETO_MESSAGE);
+}
+
+/**
+ * Fires `tool.executing` — only ever after every gate said yes — with the frozen arguments and an
+ * interception slot: a listener may answer instead of the handler (a cache) or veto the call. A
+ * dispatcher that throws or rejects refuses the call (fail-closed), never lets it through
+ * unintercepted. Skipped when nobody listens.
+ */
+export const emitExecutingStage: Stage = {
+  name: 'emit_executing',
+  phase: 'gate',
+  collaborator: 'tool.executing dispatch',
+  refusesOnAbort: true,
+  run(call: PipelineCall): StageVerdict {
+    const dispatcher = call.services.dispatcher;
+    if (dispatcher === null || !dispatcher.hasSubscribers(ToolEvents.EXECUTING)) return undefined;
+    const slot = new InterceptionSlot();
+    const event = new ToolExecutingEvent(call.entry!.definition.name, call.context, call.args!);
+    const dispatched = dispatcher.dispatch(ToolEvents.EXECUTING, { event, slot });
+    if (isPromiseLike(dispatched)) return dispatched.then(() => applySlot(call, slot));
+    return applySlot(call, slot);
+  },
+  describe({ wiring }) {
+    return [
+      wiring.hasDispatcher
+        ? describeStep('emit_executing', 'hook', 'active', true, false, 'host wiring: dispatcher present; tool.executing fires after every gate, and a listener may short-circuit (cache) or veto')
+        : describeStep('emit_executing', 'hook', 'skipped', true, false, 'host wiring: dispatcher absent; nothing can intercept the call'),
+    ];
+  },
+};

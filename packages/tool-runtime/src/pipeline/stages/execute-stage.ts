@@ -1,0 +1,129 @@
+import { ToolErrorCode, ToolResult, unsupportedCaller, type AnyToolDefinition } from '@milpa/core';
+import { describeStep } from '../describe-step.js';
+import type { PipelineCall } from '../pipeline-call.js';
+import { isPromiseLike, messageOf } from '../settle.js';
+import type { STOP, Stage, StageVerdict } from '../stage.js';
+import { ToolInvocationState } from '../tool-invocation-state.js';
+
+/** Sentinel rejection of a hard-timeout race. */
+const HARD_TIMEOUT: unique symbol = Symbol('milpa.hardTimeout');
+
+/** The result of a handler that returned `value`, with the soft-timeout meta when it ran late. */
+function executed(call: PipelineCall, tool: AnyToolDefinition, value: unknown): typeof STOP {
+  // One clock read serves took_ms and the soft-timeout check (a clock read is not free on every host).
+  const elapsedMs = performance.now() - call.startedAt;
+  const meta = call.metaAfter(elapsedMs);
+  let result = ToolResult.isToolResult(value)
+    ? new ToolResult(value.success, value.data, value.message, value.error, Object.freeze(Object.assign({}, meta, value.meta)))
+    : ToolResult.success(value, null, meta);
+  if (elapsedMs > tool.timeoutMs) {
+    result = result.withMeta({
+      timeout_exceeded: true,
+      execution_time: Math.round(elapsedMs) / 1000,
+      timeout_limit: tool.timeoutMs / 1000,
+    });
+  }
+  return call.end(result, 'executed');
+}
+
+/** The handler threw (or rejected): `INTERNAL_ERROR`, with the message unless the host hides it. */
+function failed(call: PipelineCall, tool: AnyToolDefinition, error: unknown): typeof STOP {
+  const services = call.services;
+  const detail = services.scrub(messageOf(error), call.args, tool.name);
+  services.safeLog('error', { tool: tool.name, request_id: call.context.requestId, error: detail }, `[ToolRegistry] ${tool.name} threw exception: ${detail}`);
+  const message = services.exposeErrorMessages ? detail : `Tool '${tool.name}' failed (request ${call.context.requestId})`;
+  call.thrown = error;
+  return call.end(ToolResult.error(message, null, { ...call.meta(), code: ToolErrorCode.INTERNAL_ERROR }), 'failed');
+}
+
+function hardTimeout(call: PipelineCall, tool: AnyToolDefinition): typeof STOP {
+  const result = ToolResult.error(`Tool '${tool.name}' timed out after ${tool.timeoutMs} ms`, null, {
+    ...call.meta(),
+    code: ToolErrorCode.TIMEOUT,
+    timeout_exceeded: true,
+    timeout_limit: tool.timeoutMs / 1000,
+  });
+  return call.end(result, 'timeout');
+}
+
+function raceDeadline(pending: PromiseLike<unknown>, invocation: ToolInvocationState, timeoutMs: number, startedAt: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => {
+        invocation.abortForTimeout();
+        reject(HARD_TIMEOUT);
+      },
+      Math.max(0, startedAt + timeoutMs - performance.now()),
+    );
+    Promise.resolve(pending).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Awaits an asynchronous handler (racing the deadline for a hard timeout), contained. */
+async function settle(call: PipelineCall, tool: AnyToolDefinition, pending: PromiseLike<unknown>, invocation: ToolInvocationState): Promise<typeof STOP> {
+  let value: unknown;
+  try {
+    value = tool.hardTimeout ? await raceDeadline(pending, invocation, tool.timeoutMs, call.startedAt) : await pending;
+  } catch (error) {
+    invocation.finish();
+    return error === HARD_TIMEOUT ? hardTimeout(call, tool) : failed(call, tool, error);
+  }
+  invocation.finish();
+  return executed(call, tool, value);
+}
+
+/**
+ * Runs the handler with the frozen arguments and `{ context, signal, caller }`, contained: any
+ * throw or rejection (an Error or any other value) becomes `INTERNAL_ERROR`, so `call()` never
+ * rejects. The signal aborts at the tool's deadline or on the caller's abort; a hard timeout
+ * returns `TIMEOUT` at the deadline without waiting. Synchronous when the handler is.
+ */
+export const executeStage: Stage = {
+  name: 'execute',
+  phase: 'gate',
+  collaborator: 'handler',
+  // The handler is told of an abort through its own signal; its answer is never abandoned.
+  refusesOnAbort: false,
+  run(call: PipelineCall): StageVerdict {
+    const tool = call.entry!.definition;
+    const callerSignal = call.options?.signal;
+    if (callerSignal?.aborted) return call.callerAborted();
+    const invocation = new ToolInvocationState(call.context, call.options?.caller ?? unsupportedCaller, call.startedAt, tool.timeoutMs, callerSignal);
+    let value: unknown;
+    try {
+      value = tool.handler(call.args!, invocation);
+    } catch (error) {
+      invocation.finish();
+      return failed(call, tool, error);
+    }
+    if (isPromiseLike(value)) return settle(call, tool, value, invocation);
+    invocation.finish();
+    return executed(call, tool, value);
+  },
+  describe({ tool }) {
+    const timeout = tool.hardTimeout
+      ? `timeout ${tool.timeoutMs} ms, hard: TIMEOUT is returned at the deadline without waiting for the handler`
+      : `timeout ${tool.timeoutMs} ms, soft: the signal aborts at the deadline and a late result carries meta.timeout_exceeded`;
+    return [
+      describeStep('execute', 'execution', 'active', true, tool.mutating, `handler(args, { context, signal, caller }); no _ctx in args; ${timeout}`),
+      describeStep(
+        'contain_exception',
+        'boundary',
+        'active',
+        false,
+        false,
+        'wraps execute; any throw (an Error or any other value) is mapped to INTERNAL_ERROR, so call() never rejects',
+        'execute',
+      ),
+    ];
+  },
+};

@@ -1,0 +1,38 @@
+import { ToolErrorCode, ToolResult } from '@milpa/core';
+import { describeStep } from '../describe-step.js';
+import type { HostStage, HostStageAnswer } from '../host-stage.js';
+import type { PipelineCall } from '../pipeline-call.js';
+import { isPromiseLike } from '../settle.js';
+import type { STOP, Stage, StageVerdict } from '../stage.js';
+
+function answered(call: PipelineCall, name: string, answer: HostStageAnswer): undefined | typeof STOP {
+  if (answer === undefined) return undefined;
+  if (!ToolResult.isToolResult(answer) || answer.success) {
+    const error = new Error('it must answer nothing to let the call go on, or a failed ToolResult to refuse it');
+    return call.failClosed(`host stage '${name}'`, error);
+  }
+  const code = typeof answer.meta['code'] === 'string' ? answer.meta['code'] : ToolErrorCode.FORBIDDEN;
+  const meta = Object.freeze(Object.assign({}, call.meta(), answer.meta, { code, stage: name }));
+  const message = answer.error ?? answer.message ?? `Refused by the '${name}' stage`;
+  return call.end(new ToolResult(false, answer.data, answer.message, message, meta), 'refused', message);
+}
+
+/** Wraps a host's guard as a pipeline stage, contained and inspectable like the built-in ones. */
+export function createHostGuardStage(host: HostStage): Stage {
+  const name = host.name;
+  const description = host.description === undefined ? 'a guard of the host' : host.description;
+  return {
+    name,
+    phase: 'gate',
+    collaborator: `host stage '${name}'`,
+    refusesOnAbort: true,
+    run(call: PipelineCall): StageVerdict {
+      const answer = host.check({ tool: call.entry!.definition, args: call.args!, context: call.context, signal: call.options?.signal });
+      if (isPromiseLike<HostStageAnswer>(answer)) return answer.then((settled) => answered(call, name, settled));
+      return answered(call, name, answer);
+    },
+    describe() {
+      return [describeStep(`host:${name}`, 'guard', 'active', true, false, `host stage '${name}': ${description}; a failed result refuses the call, a throw refuses it fail-closed`)];
+    },
+  };
+}

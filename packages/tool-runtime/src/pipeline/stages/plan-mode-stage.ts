@@ -1,0 +1,44 @@
+import { ToolResult } from '@milpa/core';
+import { describeStep } from '../describe-step.js';
+import type { PipelineCall } from '../pipeline-call.js';
+import { planArgs } from '../plan-args.js';
+import type { Stage, StageVerdict } from '../stage.js';
+
+/**
+ * In plan mode (`context.mode === 'plan'`) the call ends here with what would run — tool, mutating,
+ * whether it needs confirmation, scopes, timeout and the validated arguments — after every gate
+ * above has run for real and before anything below runs.
+ */
+export const planModeStage: Stage = {
+  name: 'plan_mode',
+  phase: 'gate',
+  collaborator: 'plan mode',
+  refusesOnAbort: true,
+  run(call: PipelineCall): StageVerdict {
+    if (!call.context.isPlanMode()) return undefined;
+    const tool = call.entry!.definition;
+    const services = call.services;
+    services.debug({ tool: tool.name }, `[ToolRegistry] Plan mode for ${tool.name} - returning plan without execution`);
+    const result = ToolResult.success(
+      {
+        plan: {
+          tool: tool.name,
+          mutating: tool.mutating,
+          requires_confirmation: call.needsConfirmation,
+          scopes_required: tool.scopes,
+          timeout: tool.timeoutMs / 1000,
+          timeout_ms: tool.timeoutMs,
+          args: planArgs(call.args!, services.audit.redactor, tool.inputSchema),
+        },
+      },
+      null,
+      call.meta(),
+    );
+    return call.end(result, 'plan');
+  },
+  describe({ context }) {
+    return [
+      describeStep('plan_mode', 'branch', 'conditional', false, false, `context.mode == 'plan'; actual: ${context.mode} (plan mode returns the plan before confirm and execute)`),
+    ];
+  },
+};

@@ -1,0 +1,79 @@
+import type { ConfirmationStore, EventDispatcher, JsonSchema, Logger, PolicyRuleProvider, RateLimiter, ToolContext, ToolSummary } from '@milpa/core';
+import type { HostStagePlacement } from '../pipeline/host-stage.js';
+import type { ChannelPolicy } from '../policy/channel-policy.js';
+import type { SchemaValidator } from '../validation/schema-validator.js';
+
+/** Rate-limit settings the registry passes to its limiter on every call. */
+export interface RateLimitSettings {
+  /** Window length in seconds (default 60). */
+  readonly windowSeconds?: number;
+  /** Budget per window (default 100). */
+  readonly maxTokens?: number;
+  /** Cost of a non-mutating call (default 1). */
+  readonly cost?: number;
+  /** Cost of a mutating call (default 5). */
+  readonly mutatingCost?: number;
+}
+
+/** Options of `new ToolRegistry({...})`; every one is optional. */
+export interface ToolRegistryOptions {
+  /** Where audit lines, warnings and debug lines go (pino or `console` both work). Default: silent. */
+  readonly logger?: Logger;
+  /** Wire a dispatcher to enable `tool.executing` interception and the `tool.executed`/`tool.failed` events. */
+  readonly dispatcher?: EventDispatcher | null;
+  /** Throttles calls by `channel:principal:tool`. */
+  readonly rateLimiter?: RateLimiter | null;
+  /** Window, budget and costs for the limiter. */
+  readonly rateLimit?: RateLimitSettings;
+  /** Host rules consulted after require_auth and scopes. */
+  readonly ruleProvider?: PolicyRuleProvider | null;
+  /** Where pending confirmations live (default an in-memory `ConfirmationTokenStore`, 60 s TTL). */
+  readonly confirmationStore?: ConfirmationStore;
+  /** Channel policies replacing the default policies of those channels. */
+  readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
+  /**
+   * Return a handler's own exception message to the caller (default true).
+   * When false the caller gets a generic message with the request id and the detail is only logged.
+   */
+  readonly exposeErrorMessages?: boolean;
+  /** Extra argument names to redact in logs and runtime-written messages. */
+  readonly sensitiveFields?: readonly string[];
+  /** A validator to share between registries (identical schemas compile once). */
+  readonly validator?: SchemaValidator;
+  /**
+   * The context of a `call()` that passes none. Without it such a call is refused
+   * (`VALIDATION_ERROR`): a governed runtime never grants rights by omission. A function is called
+   * once per such call (`() => ToolContext.cli()` gives each call its own request id); a context is
+   * used as it is, request id included. For scripts and tests that opt in knowingly.
+   */
+  readonly defaultContext?: ToolContext | (() => ToolContext);
+  /**
+   * Guards of the host's own, each placed right before or after a built-in stage between
+   * validation and `tool.executing`; they are contained like every collaborator and listed by
+   * `inspect()`. A placement after `tool.executing` is refused here, at construction.
+   * @example [{ before: 'rate_limit', stage: tenantGuard }]
+   */
+  readonly stages?: readonly HostStagePlacement[];
+}
+
+/** The result of `getToolsWithinBudget()`. */
+export interface ToolsWithinBudget {
+  /** The selected tool summaries, priority tools first. */
+  readonly tools: readonly ToolSummary[];
+  /** Names of tools that did not fit. */
+  readonly excluded: readonly string[];
+  /** Estimated tokens of the selected tools. */
+  readonly tokens_used: number;
+  /** The model's tool budget in tokens. */
+  readonly budget: number;
+}
+
+/** A tool as returned by `getToolsByScopes()` and `getToolsByPrefix()`. */
+export interface ToolListing {
+  /** The tool's name. */
+  readonly name: string;
+  /** What it does. */
+  readonly description: string;
+  /** Its input schema. */
+  readonly inputSchema: JsonSchema;
+}
