@@ -195,6 +195,19 @@ describe('ConfirmationTokenStore', () => {
       expect(largest).toBeLessThanOrEqual(1_000);
     });
 
+    it('clears a mass expiry over the following calls instead of in the first one', () => {
+      const store = new ConfirmationTokenStore({ ttlSeconds: 1 });
+      for (let index = 0; index < 20_000; index += 1) store.create('t', {}, 's', alice);
+      vi.advanceTimersByTime(3_000);
+      const fresh = store.create('t', {}, 's', alice);
+      // The first create after the expiry removes a bounded share, not all 20,000 at once...
+      expect(store.size()).toBeGreaterThan(10_000);
+      expect(store.isValid(fresh.token, 't', alice)).toBe(true);
+      // ...and ordinary traffic removes the rest within a few dozen calls.
+      for (let call = 0; call < 20; call += 1) store.consume('0'.repeat(32), 't', alice);
+      expect(store.size()).toBe(1);
+    });
+
     it('sweeps expired tokens during consumes even when nothing new is created', () => {
       const store = new ConfirmationTokenStore({ ttlSeconds: 3600 });
       for (let index = 0; index < 300; index += 1) store.create('t', {}, 's', alice);

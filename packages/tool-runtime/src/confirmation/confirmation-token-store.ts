@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import {
+  ExpiringMap,
   MilpaError,
+  generateRandomId,
   type ConfirmationBinding,
   type ConfirmationStore,
   type ConfirmationToken,
@@ -19,14 +20,7 @@ interface PendingConfirmation {
   readonly actionSummary: string;
   readonly principal: string | null;
   readonly channel: string;
-  /** Epoch second of expiry; the token is valid while the current second is not past it. */
-  readonly expiresAtSecond: number;
 }
-
-// Besides dropping the expired oldest tokens on every create, a full sweep runs after this many
-// creates and consumes, or after as many as there were tokens left by the previous sweep, whichever
-// is larger: each O(n) sweep is paid for by n operations, so the map stays bounded at O(1) per call.
-const SWEEP_INTERVAL = 256;
 
 function invalid(message: string, cause?: unknown): MilpaError {
   return new MilpaError(message, { code: 'INVALID_ARGUMENT', cause });
@@ -61,14 +55,15 @@ function isBinding(binding: unknown): binding is ConfirmationBinding {
  * The in-memory {@link ConfirmationStore}: pending confirmations of one process, each redeemable
  * exactly once, for the same tool, principal and channel that asked, until it expires.
  *
- * - A token is 32 lowercase hex characters from a cryptographic random source.
+ * - A token is 32 lowercase hex characters (128 random bits) from `generateRandomId`.
  * - It expires at its creation second plus the TTL (60 s by default) and is still valid during
  *   its expiry second; expiry is at whole-second resolution.
  * - The arguments are deep-copied and frozen at creation: the first call's arguments win.
  * - A token presented for another tool, or by another principal or channel, is refused and stays
  *   redeemable by its rightful caller; an expired one is deleted.
- * - Expired tokens are swept on `create()` and, amortized, during `consume()`, so the map stays
- *   bounded by the tokens alive within one TTL.
+ * - Tokens live in an `ExpiringMap`: every `create()`, `consume()` and `isValid()` removes a bounded
+ *   number of expired tokens, earliest first, so the map stays bounded by the tokens alive within
+ *   one TTL and no call stalls to clear a mass expiry.
  *
  * Everything is synchronous, so a redemption is atomic: however many callers race to redeem one
  * token, exactly one gets the arguments.
@@ -81,10 +76,8 @@ function isBinding(binding: unknown): binding is ConfirmationBinding {
  * store.consume(token, 'delete_note', binding); // null — used
  */
 export class ConfirmationTokenStore implements ConfirmationStore {
-  readonly #pending = new Map<string, PendingConfirmation>();
+  readonly #pending = new ExpiringMap<string, PendingConfirmation>();
   #ttlSeconds: number;
-  #operationsSinceSweep = 0;
-  #nextSweepAfter = SWEEP_INTERVAL;
 
   /** @throws MilpaError `INVALID_ARGUMENT` for a TTL that is not a whole number of seconds ≥ 1. */
   constructor(options: ConfirmationTokenStoreOptions = {}) {
@@ -110,20 +103,15 @@ export class ConfirmationTokenStore implements ConfirmationStore {
       throw invalid('Confirmation args must be plain data (structured-cloneable): no functions or symbols.', error);
     }
 
-    const createdAt = nowSecond();
-    this.#dropExpiredOldest(createdAt);
-    this.#sweepWhenDue(createdAt);
-    let token = randomBytes(16).toString('hex');
-    while (this.#pending.has(token)) token = randomBytes(16).toString('hex');
-    const expiresAtSecond = createdAt + this.#ttlSeconds;
-    this.#pending.set(token, {
-      toolName,
-      args: snapshot,
-      actionSummary,
-      principal: binding.principal,
-      channel: binding.channel,
-      expiresAtSecond,
-    });
+    const expiresAtSecond = nowSecond() + this.#ttlSeconds;
+    let token = generateRandomId();
+    while (this.#pending.has(token)) token = generateRandomId();
+    // Valid throughout its expiry second: gone from the first millisecond of the next one.
+    this.#pending.set(
+      token,
+      { toolName, args: snapshot, actionSummary, principal: binding.principal, channel: binding.channel },
+      (expiresAtSecond + 1) * 1000,
+    );
     return Object.freeze({ token, expiresAt: new Date(expiresAtSecond * 1000), actionSummary });
   }
 
@@ -133,9 +121,7 @@ export class ConfirmationTokenStore implements ConfirmationStore {
    * Never throws.
    */
   consume(token: unknown, toolName: string, binding: ConfirmationBinding): ToolArgs | null {
-    const now = nowSecond();
-    this.#sweepWhenDue(now);
-    const pending = this.#redeemable(token, toolName, binding, now);
+    const pending = this.#redeemable(token, toolName, binding);
     if (pending === null) return null;
     this.#pending.delete(token as string);
     return pending.args;
@@ -143,7 +129,7 @@ export class ConfirmationTokenStore implements ConfirmationStore {
 
   /** True when `consume` would succeed now; consumes nothing. Never throws. */
   isValid(token: unknown, toolName: string, binding: ConfirmationBinding): boolean {
-    return this.#redeemable(token, toolName, binding, nowSecond()) !== null;
+    return this.#redeemable(token, toolName, binding) !== null;
   }
 
   /**
@@ -160,45 +146,19 @@ export class ConfirmationTokenStore implements ConfirmationStore {
     return this.#ttlSeconds;
   }
 
-  /** The number of tokens held (expired ones go at the next sweep). */
+  /** The number of tokens held, including expired ones not swept yet. */
   size(): number {
     return this.#pending.size;
   }
 
-  #redeemable(token: unknown, toolName: string, binding: ConfirmationBinding, now: number): PendingConfirmation | null {
-    if (typeof token !== 'string') return null;
-    const pending = this.#pending.get(token);
+  #redeemable(token: unknown, toolName: string, binding: ConfirmationBinding): PendingConfirmation | null {
+    // A non-string token is looked up as '' (never a token) so that it sweeps like any other call.
+    const pending = this.#pending.get(typeof token === 'string' ? token : '');
     if (pending === undefined) return null;
-    if (now > pending.expiresAtSecond) {
-      this.#pending.delete(token);
-      return null;
-    }
     // A token is bound to its tool and to the caller that asked: anyone else gets a refusal, and
     // the token stays redeemable by its rightful caller (a wrong guess must not burn it).
     if (pending.toolName !== toolName || !isBinding(binding)) return null;
     if (pending.principal !== binding.principal || pending.channel !== binding.channel) return null;
     return pending;
-  }
-
-  /**
-   * Deletes expired tokens from the oldest on, stopping at the first live one. With one TTL the map
-   * is in expiry order, so this removes every expired token; after a TTL change the periodic full
-   * sweep catches the rest.
-   */
-  #dropExpiredOldest(now: number): void {
-    for (const [token, pending] of this.#pending) {
-      if (now <= pending.expiresAtSecond) return;
-      this.#pending.delete(token);
-    }
-  }
-
-  #sweepWhenDue(now: number): void {
-    this.#operationsSinceSweep += 1;
-    if (this.#operationsSinceSweep < this.#nextSweepAfter) return;
-    this.#operationsSinceSweep = 0;
-    for (const [token, pending] of this.#pending) {
-      if (now > pending.expiresAtSecond) this.#pending.delete(token);
-    }
-    this.#nextSweepAfter = Math.max(SWEEP_INTERVAL, this.#pending.size);
   }
 }

@@ -209,6 +209,18 @@ describe('InMemoryRateLimiter', () => {
       expect(largest).toBeLessThanOrEqual(3_000);
     });
 
+    it('clears a mass expiry in bounded steps as later consumes go by', () => {
+      const limiter = new InMemoryRateLimiter();
+      for (let call = 0; call < 20_000; call += 1) limiter.consume(`k${call}`, 1, 1, 100);
+      vi.advanceTimersByTime(2_000);
+      limiter.consume('hot', 1, 1, 100);
+      // No single consume pays for all 20,000 expired buckets...
+      expect(limiter.size()).toBeGreaterThan(15_000);
+      // ...yet they are all gone after as many consumes again.
+      for (let call = 0; call < 25_000; call += 1) limiter.consume('hot', 0, 1, 100);
+      expect(limiter.size()).toBe(1);
+    });
+
     it('keeps every bucket that is still inside its window', () => {
       const limiter = new InMemoryRateLimiter();
       for (let call = 0; call < 5_000; call += 1) limiter.consume(`k${call}`);

@@ -1,4 +1,4 @@
-import { MilpaError, RateLimitResult, type RateLimiter } from '@milpa/core';
+import { ExpiringMap, MilpaError, RateLimitResult, type RateLimiter } from '@milpa/core';
 
 interface Bucket {
   /** Epoch milliseconds at which the current window opened. */
@@ -9,10 +9,12 @@ interface Bucket {
   used: number;
 }
 
-// Expired buckets are swept after this many consumes, or after as many consumes as there were
-// buckets left by the previous sweep, whichever is larger: each O(n) sweep is paid for by at least
-// n consumes (amortized O(1) per call), and at most twice the live keys are ever held.
-const SWEEP_INTERVAL = 1024;
+// The limiter is on every call's path, so its map sweeps once per SWEEP_INTERVAL operations rather
+// than on each: between sweeps a lookup costs one counter step. A sweep removes up to SWEEP_LIMIT
+// expired buckets, sixteen per operation on average, so a mass expiry drains quickly while no
+// single call removes more than a few hundred.
+const SWEEP_INTERVAL = 16;
+const SWEEP_LIMIT = 256;
 
 function invalid(message: string): MilpaError {
   return new MilpaError(message, { code: 'INVALID_ARGUMENT' });
@@ -31,8 +33,10 @@ function requireNumber(name: string, value: unknown, { integer, positive }: { in
  * `windowSeconds`; the window restarts at the first consume after it has elapsed. A denied consume
  * deducts nothing. Synchronous, so a consume is atomic per key within the process.
  *
- * Expired buckets are swept automatically (amortized over consumes), so a long-running process
- * serving many distinct callers does not grow without bound; `cleanup()` sweeps on demand.
+ * Buckets live in an `ExpiringMap` that expires each one when its window has elapsed: a bucket is
+ * dropped when it is next looked up, and expired buckets are swept in bounded steps as consumes go
+ * by, so a long-running process serving many distinct callers does not grow without bound and no
+ * consume stalls to clear a mass expiry; `cleanup()` sweeps on demand.
  *
  * @example
  * const limiter = new InMemoryRateLimiter();
@@ -40,9 +44,13 @@ function requireNumber(name: string, value: unknown, { integer, positive }: { in
  * if (!result.allowed) console.log(result.reason, result.retryAfterSeconds);
  */
 export class InMemoryRateLimiter implements RateLimiter {
-  readonly #buckets = new Map<string, Bucket>();
-  #consumesSinceSweep = 0;
-  #nextSweepAfter = SWEEP_INTERVAL;
+  /** The time of the current operation; the map reads it instead of a second clock read. */
+  #now = 0;
+  readonly #buckets = new ExpiringMap<string, Bucket>({
+    now: () => this.#now,
+    sweepInterval: SWEEP_INTERVAL,
+    sweepLimit: SWEEP_LIMIT,
+  });
 
   /**
    * Spends `cost` tokens of `key`'s budget of `maxTokens` per `windowSeconds`, or denies without
@@ -59,18 +67,22 @@ export class InMemoryRateLimiter implements RateLimiter {
     requireNumber('maxTokens', maxTokens, { integer: true, positive: false });
 
     const now = Date.now();
+    this.#now = now;
     const windowMs = windowSeconds * 1000;
-    this.#sweepWhenDue(now);
 
     let bucket = this.#buckets.get(key);
     if (bucket === undefined) {
       bucket = { start: now, windowMs, used: 0 };
-      this.#buckets.set(key, bucket);
+      this.#buckets.set(key, bucket, now + windowMs);
     } else if (now - bucket.start >= windowMs) {
       bucket.start = now;
       bucket.used = 0;
+      bucket.windowMs = windowMs;
+      this.#buckets.set(key, bucket, now + windowMs);
+    } else if (bucket.windowMs !== windowMs) {
+      bucket.windowMs = windowMs;
+      this.#buckets.set(key, bucket, bucket.start + windowMs);
     }
-    bucket.windowMs = windowMs;
 
     if (bucket.used + cost > maxTokens) {
       const retryAfterSeconds = Math.max(1, Math.ceil((bucket.start + windowMs - now) / 1000));
@@ -88,14 +100,17 @@ export class InMemoryRateLimiter implements RateLimiter {
    * defaults to the one the key was last consumed with.
    */
   getUsage(key: string, windowSeconds?: number): number {
+    const now = Date.now();
+    this.#now = now;
     const bucket = this.#buckets.get(key);
     if (bucket === undefined) return 0;
     const windowMs = windowSeconds === undefined ? bucket.windowMs : windowSeconds * 1000;
-    return Date.now() - bucket.start >= windowMs ? 0 : bucket.used;
+    return now - bucket.start >= windowMs ? 0 : bucket.used;
   }
 
   /** Forgets `key`'s usage. */
   reset(key: string): void {
+    this.#now = Date.now();
     this.#buckets.delete(key);
   }
 
@@ -108,35 +123,20 @@ export class InMemoryRateLimiter implements RateLimiter {
   cleanup(maxAgeSeconds = 300): number {
     requireNumber('maxAgeSeconds', maxAgeSeconds, { integer: false, positive: false });
     const now = Date.now();
+    this.#now = now;
     const maxAgeMs = maxAgeSeconds * 1000;
-    let removed = 0;
-    for (const [key, bucket] of this.#buckets) {
-      if (now - bucket.start > maxAgeMs) {
-        this.#buckets.delete(key);
-        removed += 1;
-      }
-    }
-    return removed;
+    // Collected first: a delete may also sweep, and a bucket it sweeps still counts as removed here.
+    const stale: string[] = [];
+    for (const [key, bucket] of this.#buckets.entries()) if (now - bucket.start > maxAgeMs) stale.push(key);
+    for (const key of stale) this.#buckets.delete(key);
+    return stale.length;
   }
 
   /**
-   * The number of buckets held. A bucket whose window has elapsed is held until the next automatic
-   * sweep or `cleanup()`, so this is also the limiter's memory footprint in buckets.
+   * The number of buckets held. A bucket whose window has elapsed is held until it is looked up,
+   * the next automatic sweep or `cleanup()`, so this is also the limiter's memory footprint in buckets.
    */
   size(): number {
     return this.#buckets.size;
-  }
-
-  #sweepWhenDue(now: number): void {
-    this.#consumesSinceSweep += 1;
-    if (this.#consumesSinceSweep >= this.#nextSweepAfter) this.#sweepExpired(now);
-  }
-
-  #sweepExpired(now: number): void {
-    this.#consumesSinceSweep = 0;
-    for (const [key, bucket] of this.#buckets) {
-      if (now - bucket.start >= bucket.windowMs) this.#buckets.delete(key);
-    }
-    this.#nextSweepAfter = Math.max(SWEEP_INTERVAL, this.#buckets.size);
   }
 }
