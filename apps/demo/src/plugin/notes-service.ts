@@ -18,7 +18,7 @@ export interface Note {
 const DEFAULT_PER_PAGE = 3;
 
 /** The notes every demo registry starts with, so the tour's output is the same on every run. */
-const SEED_NOTES: readonly Omit<Note, 'id'>[] = [
+const STARTING_NOTES: readonly Omit<Note, 'id'>[] = [
   { title: 'Plant the milpa', body: 'Maize, beans and squash share one plot.', tags: ['field'], pinned: true },
   { title: 'Sow beans beside the maize', body: 'The stalks are their trellis.', tags: ['beans'], pinned: false },
   { title: 'Squash shades the soil', body: 'Broad leaves keep the weeds down.', tags: ['squash'], pinned: false },
@@ -54,9 +54,9 @@ export class NotesService {
   readonly #notes = new Map<number, Note>();
   #nextId = 1;
 
-  /** Starts with the five seed notes. */
+  /** Starts with the same five sample notes every time. */
   constructor() {
-    for (const note of SEED_NOTES) this.#add(note);
+    for (const note of STARTING_NOTES) this.#add(note);
   }
 
   /** The number of notes held. */
