@@ -66,6 +66,15 @@ describe('InMemoryVerificationStore', () => {
       expect(store.get('forever')).not.toBeNull();
     });
 
+    it('keeps a finished record through the last millisecond of its retention and forgets it one millisecond later', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: HOUR });
+      store.open(record('done', T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
+      store.open(record('at-boundary', after(HOUR)));
+      expect(store.get('done')).not.toBeNull();
+      store.open(record('past-boundary', after(HOUR + 1)));
+      expect(store.get('done')).toBeNull();
+    });
+
     it('frees a swept id for reuse', () => {
       const store = new InMemoryVerificationStore({ retentionMs: 0 });
       store.open(record('a', T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
@@ -97,6 +106,21 @@ describe('InMemoryVerificationStore', () => {
       expect(outcome.status).toBe('resolved');
       expect(store.get('a')).toBe(outcome.record);
       expect(store.get('a')?.result).toBe(decision.result);
+    });
+
+    it('forgets a record resolved by a decision once its retention has passed', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: HOUR });
+      store.open(record('a', T0));
+      store.decide('a', decision);
+      store.open(record('later', after(1 + HOUR + 1)));
+      expect(store.get('a')).toBeNull();
+    });
+
+    it('refuses a decision as not_found when the record finished longer ago than the retention', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: HOUR });
+      store.open(record('a', T0, { expiresAt: after(1_000) }));
+      expect(store.decide('a', { ...decision, at: after(2_000) })).toMatchObject({ status: 'refused', refusal: 'expired' });
+      expect(store.decide('a', { ...decision, at: after(1_000 + HOUR + 1) })).toEqual({ status: 'refused', refusal: 'not_found', record: null });
     });
 
     it('changes nothing when the decision is refused', () => {

@@ -1,4 +1,4 @@
-import { MilpaError } from '@milpa/core';
+import { ExpiringMap, MilpaError } from '@milpa/core';
 import type { VerificationDecision, VerificationDecisionOutcome, VerificationRecord, VerificationStore } from '@milpa/core';
 import { applyVerificationDecision } from './apply-verification-decision.js';
 
@@ -16,16 +16,22 @@ export interface InMemoryVerificationStoreOptions {
 const DEFAULT_RETENTION_MS = 3_600_000;
 
 /**
- * The default {@link VerificationStore}: records in a `Map`, in this process only. Every operation
- * runs synchronously, so each is atomic. Finished records are swept lazily when a new request is
- * opened, once they have been finished for longer than `retentionMs`.
+ * The default {@link VerificationStore}: records in an `ExpiringMap`, in this process only. Every
+ * operation runs synchronously, so each is atomic. A finished record expires once it has been
+ * finished for longer than `retentionMs`; a pending record without a deadline never does. Expired
+ * records are dropped when looked up and swept in bounded steps by every operation.
+ *
+ * The store's clock is the latest time it has been told: the `createdAt` of an opened record or the
+ * `at` of a decision, so it follows the verifier's clock rather than reading one of its own.
  *
  * @example
  * const store = new InMemoryVerificationStore({ retentionMs: 24 * 3_600_000 });
  * const verifier = new HumanVerifier({ store });
  */
 export class InMemoryVerificationStore implements VerificationStore {
-  readonly #records = new Map<string, VerificationRecord>();
+  /** The latest time the store has been told, in epoch milliseconds. */
+  #now = Number.NEGATIVE_INFINITY;
+  readonly #records = new ExpiringMap<string, VerificationRecord>({ now: () => this.#now });
   readonly #retentionMs: number;
 
   /**
@@ -43,16 +49,16 @@ export class InMemoryVerificationStore implements VerificationStore {
     this.#retentionMs = retentionMs;
   }
 
-  /** Number of records held, pending or finished. */
+  /** Number of records held, pending or finished (expired ones not swept yet included). */
   get size(): number {
     return this.#records.size;
   }
 
-  /** Stores `record` unless its id is taken; sweeps finished records past their retention first. */
+  /** Stores `record` unless its id is taken by a record still within its retention. */
   open(record: VerificationRecord): boolean {
-    this.#sweep(record.createdAt.getTime());
+    this.#advance(record.createdAt);
     if (this.#records.has(record.id)) return false;
-    this.#records.set(record.id, record);
+    this.#records.set(record.id, record, this.#expiryOf(record));
     return true;
   }
 
@@ -63,16 +69,20 @@ export class InMemoryVerificationStore implements VerificationStore {
 
   /** Applies `decision` with {@link applyVerificationDecision} and stores the next record. */
   decide(id: string, decision: VerificationDecision): VerificationDecisionOutcome {
+    this.#advance(decision.at);
     const outcome = applyVerificationDecision(this.#records.get(id) ?? null, decision);
-    if (outcome.status !== 'refused') this.#records.set(id, outcome.record);
+    if (outcome.status !== 'refused') this.#records.set(id, outcome.record, this.#expiryOf(outcome.record));
     return outcome;
   }
 
-  #sweep(now: number): void {
-    const cutoff = now - this.#retentionMs;
-    for (const [id, record] of this.#records) {
-      const finishedAt = record.resolvedAt ?? record.expiresAt;
-      if (finishedAt !== null && finishedAt.getTime() < cutoff) this.#records.delete(id);
-    }
+  #advance(at: Date): void {
+    const time = at.getTime();
+    if (time > this.#now) this.#now = time;
+  }
+
+  /** Gone once finished (resolved, or past its deadline) for longer than the retention; never while pending without a deadline. */
+  #expiryOf(record: VerificationRecord): number | null {
+    const finishedAt = record.resolvedAt ?? record.expiresAt;
+    return finishedAt === null ? null : finishedAt.getTime() + this.#retentionMs + 1;
   }
 }
