@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolRegistry } from '@milpa/tool-runtime';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MilpaError } from '@milpa/core';
+import { ExpiringMap, MilpaError, generateRandomId } from '@milpa/core';
 import { createMcpServer } from '../server/create-mcp-server.js';
 import type { HttpServeOptions } from './http-serve-options.js';
 import { HostOriginGuard } from './host-origin-guard.js';
@@ -19,7 +18,6 @@ interface Session {
   readonly server: Server;
   /** The principal that opened the session; every later request must come from the same one. */
   readonly principal: string | null;
-  lastSeen: number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -53,7 +51,10 @@ export class McpHttpEndpoint {
   readonly #guard: HostOriginGuard | null;
   readonly #maxBodyBytes: number;
   readonly #idleMs: number;
-  readonly #sessions = new Map<string, Session>();
+  /** Open sessions, each expiring `sessionIdleTimeoutMs` after its last request; an expired one is closed. */
+  readonly #sessions = new ExpiringMap<string, Session>({
+    onExpire: (_id, session) => void session.server.close().catch(() => undefined),
+  });
   readonly #sweep: ReturnType<typeof setInterval>;
   #closed = false;
 
@@ -69,7 +70,8 @@ export class McpHttpEndpoint {
     this.#guard = protect ? new HostOriginGuard(options.allowedHosts, options.allowedOrigins) : null;
     this.#maxBodyBytes = McpHttpEndpoint.#positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     this.#idleMs = McpHttpEndpoint.#positive('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS);
-    this.#sweep = setInterval(() => this.#closeIdleSessions(), Math.min(this.#idleMs, 60_000));
+    // Requests sweep as they come; the timer closes idle sessions while no request comes at all.
+    this.#sweep = setInterval(() => this.#sessions.sweep(), Math.min(this.#idleMs, 60_000));
     this.#sweep.unref();
   }
 
@@ -98,7 +100,7 @@ export class McpHttpEndpoint {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweep);
-    const sessions = [...this.#sessions.values()];
+    const sessions = [...this.#sessions.entries()].map(([, session]) => session);
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
   }
@@ -180,7 +182,7 @@ export class McpHttpEndpoint {
       sendError(response, 403, -32000, 'Forbidden: this session belongs to another principal');
       return null;
     }
-    session.lastSeen = Date.now();
+    this.#sessions.set(sessionId, session, Date.now() + this.#idleMs);
     return session;
   }
 
@@ -188,10 +190,10 @@ export class McpHttpEndpoint {
     const server = createMcpServer(this.#registry, this.#options);
     let session: Session | null = null;
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => generateRandomId('uuid'),
       onsessioninitialized: (id) => {
-        session = { transport, server, principal: identity.principal, lastSeen: Date.now() };
-        this.#sessions.set(id, session);
+        session = { transport, server, principal: identity.principal };
+        this.#sessions.set(id, session, Date.now() + this.#idleMs);
       },
     });
     transport.onclose = () => {
@@ -202,15 +204,5 @@ export class McpHttpEndpoint {
     await transport.handleRequest(request, response, body);
     // A refused initialize (e.g. an unsupported protocol version) opens no session: release it.
     if (session === null) await server.close();
-  }
-
-  #closeIdleSessions(): void {
-    const cutoff = Date.now() - this.#idleMs;
-    for (const [id, session] of this.#sessions) {
-      if (session.lastSeen <= cutoff) {
-        this.#sessions.delete(id);
-        void session.server.close().catch(() => undefined);
-      }
-    }
   }
 }

@@ -215,6 +215,24 @@ describe('serveHttp', () => {
       expect(gone.status).toBe(404);
     });
 
+    it('answers 404 for a session idle past sessionIdleTimeoutMs even before the idle sweep has run', async () => {
+      // Only the clock moves: the sweep timer never fires, so the lookup itself must expire the session.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const { handle } = await serve({ sessionIdleTimeoutMs: 60_000 });
+      const idle = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer reader-token' });
+      const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+      const headers = {
+        Authorization: 'Bearer reader-token',
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': idle.headers['mcp-session-id'] as string,
+      };
+      vi.setSystemTime(Date.now() + 59_999);
+      expect((await rawPost(handle.url, ping, headers)).status).toBe(200);
+      vi.setSystemTime(Date.now() + 60_000);
+      expect((await rawPost(handle.url, ping, headers)).status).toBe(404);
+      expect(handle.sessionCount).toBe(0);
+    });
+
     it('rejects invalid options', async () => {
       const notes = createNotesRegistry();
       await expect(serveHttp(notes.registry, { maxBodyBytes: 0 })).rejects.toThrow('serveHttp option maxBodyBytes must be a positive number, got 0.');
