@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateRandomId } from '@milpa/core';
 import { serveHttp, serveStdio, staticTokenAuthenticator } from '@milpa/mcp';
 import { DemoUsageError } from '../cli/demo-usage-error.js';
 import type { CliIo } from '../cli/cli-io.js';
@@ -64,7 +64,7 @@ export async function serveDemoMcp(options: ServeDemoMcpOptions, io: CliIo): Pro
     return;
   }
 
-  const token = options.token ?? io.env['MILPA_DEMO_MCP_TOKEN'] ?? randomBytes(24).toString('hex');
+  const token = options.token ?? io.env['MILPA_DEMO_MCP_TOKEN'] ?? generateRandomId();
   if (token.trim() === '') throw new DemoUsageError('the bearer token must not be empty', 'pass --token <token>, or omit it for a random one', 'INVALID_OPTION');
   const principal = options.actor ?? 'agent:mcp-client';
   const scopes = options.scopes ?? [...new Set(demo.registry.getToolDefinitions().flatMap((definition) => definition.scopes))];
