@@ -1,3 +1,4 @@
+import { Type } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
 import { InvalidSchemaError } from './invalid-schema-error.js';
 import { schemaCacheKey } from './schema-cache-key.js';
@@ -9,24 +10,50 @@ describe('schemaCacheKey', () => {
       expect(schemaCacheKey(build())).toBe(schemaCacheKey(build()));
     });
 
+    it('gives two TypeBox schemas built alike the same key', () => {
+      const build = () => Type.Object({ id: Type.Integer(), tags: Type.Optional(Type.Array(Type.String())) });
+      expect(schemaCacheKey(build())).toBe(schemaCacheKey(build()));
+      expect(schemaCacheKey(build(), false)).toBe(JSON.stringify(build()));
+    });
+
     it('renders the schema as compact JSON text', () => {
       const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'], additionalProperties: false };
       expect(schemaCacheKey(schema, false)).toBe(JSON.stringify(schema));
     });
 
-    it('ignores key order when sorting keys and keeps it otherwise', () => {
-      const first = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } } };
-      const second = { properties: { b: { type: 'number' }, a: { type: 'string' } }, type: 'object' };
+    it('ignores key order at every depth when sorting keys and keeps it otherwise', () => {
+      const first = { type: 'object', properties: { a: { type: 'string', minLength: 1 }, b: { type: 'number' } } };
+      const second = { properties: { b: { type: 'number' }, a: { minLength: 1, type: 'string' } }, type: 'object' };
       expect(schemaCacheKey(first)).toBe(schemaCacheKey(second));
       expect(schemaCacheKey(first, false)).not.toBe(schemaCacheKey(second, false));
     });
 
-    it('keeps functions, undefined and array holes apart from null', () => {
-      const keys = [{ x: null }, { x: undefined }, { x: () => 1 }].map((schema) => schemaCacheKey(schema));
-      expect(new Set(keys).size).toBe(3);
+    it('keeps array order, which is meaningful, when sorting keys', () => {
+      expect(schemaCacheKey({ enum: ['a', 'b'] })).not.toBe(schemaCacheKey({ enum: ['b', 'a'] }));
+    });
+
+    it('gives a key with an undefined value the key of the schema without it, as ajv reads them alike', () => {
+      expect(schemaCacheKey({ type: 'string', description: undefined })).toBe(schemaCacheKey({ type: 'string' }));
+    });
+
+    it.each([
+      ['a function', { type: 'string', default: () => 'x' }],
+      ['NaN', { type: 'number', maximum: Number.NaN }],
+      ['Infinity', { type: 'number', maximum: Number.POSITIVE_INFINITY }],
+      ['a bigint', { const: 1n }],
       // eslint-disable-next-line no-sparse-arrays
-      expect(schemaCacheKey({ enum: [1, , 3] })).toBe('{"enum":[1,,3]}');
-      expect(schemaCacheKey({ enum: [1, null, 3] })).toBe('{"enum":[1,null,3]}');
+      ['an array hole', { enum: [1, , 3] }],
+      ['an undefined array item', { enum: [1, undefined, 3] }],
+      ['a Date', { const: new Date(0) }],
+      ['a class instance', { const: new (class Point {})() }],
+    ])('returns no key for a schema holding %s, so it never shares a validator', (_case, schema) => {
+      expect(schemaCacheKey(schema)).toBeNull();
+      expect(schemaCacheKey(schema, false)).toBeNull();
+    });
+
+    it('gives a key to a schema object without a prototype', () => {
+      const schema = Object.assign(Object.create(null) as Record<string, unknown>, { type: 'string' });
+      expect(schemaCacheKey(schema)).toBe('{"type":"string"}');
     });
 
     it('accepts an object shared by two branches (a DAG is not a cycle)', () => {
@@ -56,6 +83,12 @@ describe('schemaCacheKey', () => {
       const schema: Record<string, unknown> = {};
       schema['self'] = schema;
       expect(() => schemaCacheKey(schema)).toThrow('Invalid input schema at #/self: the schema object is cyclic');
+    });
+
+    it('reports a cycle even where a function elsewhere would have made the schema keyless', () => {
+      const schema: Record<string, unknown> = { default: () => 1, properties: {} };
+      (schema['properties'] as Record<string, unknown>)['loop'] = schema;
+      expect(() => schemaCacheKey(schema, false)).toThrow(InvalidSchemaError);
     });
   });
 });

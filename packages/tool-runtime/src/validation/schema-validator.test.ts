@@ -56,6 +56,15 @@ describe('SchemaValidator', () => {
       expect(b({ a: 1, b: 2 }).errors).toEqual(['b: Expected string, got integer', 'a: Expected string, got integer']);
     });
 
+    it('keeps apart schemas that differ only where their JSON text would look the same', () => {
+      const own = new SchemaValidator();
+      const isoString = own.compile(props({ at: { const: '1970-01-01T00:00:00.000Z' } }));
+      const date = own.compile(props({ at: { const: new Date(0) } }));
+      expect(isoString({ at: '1970-01-01T00:00:00.000Z' }).valid).toBe(true);
+      expect(date).not.toBe(isoString);
+      expect(date({ at: '1970-01-01T00:00:00.000Z' }).valid).toBe(false);
+    });
+
     it('accepts a TypeBox schema', () => {
       const check = validator.compile(
         Type.Object({ name: Type.String({ minLength: 2 }), age: Type.Optional(Type.Integer({ minimum: 0 })) }),

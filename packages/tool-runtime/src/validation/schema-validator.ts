@@ -158,17 +158,18 @@ export class SchemaValidator {
     if (known !== undefined) return known;
 
     const effective = Object.keys(schema).length === 0 ? EMPTY_SCHEMA : schema;
+    // A schema that is not plain JSON data has no key (null) and is compiled on its own.
     const orderedKey = schemaCacheKey(effective, false);
-    let validator = this.#byStructure.get(orderedKey);
+    let validator = orderedKey === null ? undefined : this.#byStructure.get(orderedKey);
     if (validator === undefined) {
-      const sortedKey = schemaCacheKey(effective, true);
-      let check = this.#functions.get(sortedKey);
+      const sortedKey = orderedKey === null ? null : schemaCacheKey(effective, true);
+      let check = sortedKey === null ? undefined : this.#functions.get(sortedKey);
       if (check === undefined) {
         check = this.#compileWithAjv(effective);
-        this.#functions.set(sortedKey, check);
+        if (sortedKey !== null) this.#functions.set(sortedKey, check);
       }
       validator = createValidator(check, effective);
-      this.#byStructure.set(orderedKey, validator);
+      if (orderedKey !== null) this.#byStructure.set(orderedKey, validator);
     }
     this.#byIdentity.set(schema, validator);
     return validator;
