@@ -10,7 +10,7 @@ export type RandomIdFormat = 'hex' | 'uuid';
 const HEX_PAIRS: readonly string[] = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 const ID_BYTES = 16;
 
-// One Web Crypto call costs about as much as formatting ten ids, so random bytes are fetched 4 KiB
+// One Web Crypto call costs about as much as fifteen whole ids, so random bytes are fetched 4 KiB
 // at a time (as Node does for its own randomUUID) and every id takes 16 of them. Each byte is used
 // once; the pool is private to this module and never leaves it except as ids.
 const POOL = new Uint8Array(4096);
