@@ -10,8 +10,8 @@ function clocked<V = string>(options: Omit<ExpiringMapOptions<string, V>, 'now'>
 }
 
 /** A small deterministic pseudo-random sequence, so a failing run can be replayed. */
-function sequence(seed: number): (below: number) => number {
-  let state = seed >>> 0;
+function sequence(start: number): (below: number) => number {
+  let state = start >>> 0;
   return (below) => {
     state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
     // The high bits: the low bits of this generator repeat with short periods.
