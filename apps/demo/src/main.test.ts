@@ -74,7 +74,7 @@ describe('pnpm demo (spawned)', () => {
     }
   });
 
-  it('inspect --json prints the whole plan: 11 steps and the anonymous-actor assumption on mcp', async ({ expect }) => {
+  it('inspect --json prints the whole plan: 12 steps and the anonymous-actor assumption on mcp', async ({ expect }) => {
     const result = await demo('inspect', 'delete_note', '--channel', 'mcp', '--json');
     expect(result.code).toBe(0);
     const plan = JSON.parse(result.stdout) as { schemaVersion: string; context: unknown; assumptions: string[]; steps: { kind: string }[] };
@@ -82,7 +82,7 @@ describe('pnpm demo (spawned)', () => {
     expect(plan.schemaVersion).toBe('1.0');
     expect(plan.context).toEqual({ actor: null, scopes: [], mode: 'execute' });
     expect(plan.assumptions).toContain('anonymous actor; mcp requires auth → authorize would deny');
-    expect(plan.steps).toHaveLength(11);
+    expect(plan.steps).toHaveLength(12);
     expect(plan.steps.map((step) => step.kind)).toContain('emit_executing');
   });
 

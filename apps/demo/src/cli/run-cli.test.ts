@@ -1,3 +1,4 @@
+import { InvocationStepKind } from '@milpa/tool-runtime';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
@@ -48,13 +49,24 @@ describe('runCli', () => {
   });
 
   describe('inspect', () => {
+    it('lists the stages in the order a call runs them, for every demo tool and channel', async () => {
+      const tools = (JSON.parse((await run('list', '--json')).stdout) as { name: string }[]).map((summary) => summary.name);
+      expect(tools).toHaveLength(9);
+      for (const tool of tools) {
+        for (const channel of ['cli', 'mcp', 'web', 'telegram']) {
+          const plan = JSON.parse((await run('inspect', tool, '--channel', channel, '--json')).stdout) as { steps: { kind: string }[] };
+          expect(plan.steps.map((step) => step.kind), `${tool} on ${channel}`).toEqual(InvocationStepKind.inspectionOrder());
+        }
+      }
+    });
+
     it('prints the whole plan as JSON, with a null actor and the anonymous assumption on mcp', async () => {
       const result = await run('inspect', 'delete_note', '--channel', 'mcp', '--json');
       const plan = JSON.parse(result.stdout) as Record<string, unknown> & { steps: unknown[] };
       expect(Object.keys(plan)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(plan.context).toEqual({ actor: null, scopes: [], mode: 'execute' });
       expect(plan.assumptions).toEqual(['anonymous actor; mcp requires auth → authorize would deny']);
-      expect(plan.steps).toHaveLength(11);
+      expect(plan.steps).toHaveLength(12);
     });
 
     it('reports the caller given by --actor and every --scope, comma lists included', async () => {

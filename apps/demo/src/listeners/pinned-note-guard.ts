@@ -8,7 +8,7 @@ import type { NotesService } from '../plugin/notes-service.js';
  *
  * @example
  * const guard = new PinnedNoteGuard(notes).attach(dispatcher);
- * await registry.call('delete_note', { id: 1 }); // blocked: 'Tool execution vetoed by an event listener'
+ * await registry.call('delete_note', { id: 1 }, ToolContext.cli()); // blocked: 'Tool execution vetoed by an event listener'
  * guard.vetoes; // 1
  */
 export class PinnedNoteGuard {

@@ -31,7 +31,7 @@ const AUDIT_PREFIX = '[ToolAudit]';
  * @example
  * const logger = new MemoryLogger();
  * const registry = new ToolRegistry({ logger });
- * await registry.call('list_notes', {});
+ * await registry.call('list_notes', {}, ToolContext.cli());
  * logger.auditLines(); // ['[ToolAudit] … | cli | list_notes | cli | 0ms | OK | args={}']
  */
 export class MemoryLogger implements Logger {

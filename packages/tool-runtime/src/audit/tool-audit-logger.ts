@@ -13,6 +13,7 @@ import {
 import { describeError } from './describe-error.js';
 import { Redactor } from './redactor.js';
 import { swallowRejection } from './swallow-rejection.js';
+import { EXTRA_OUTCOMES, clean, isExecutedEvent, isFailedEvent, principalLabel, toJson, wholeMs, type ExtraOutcome } from './audit-line-format.js';
 import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
 
 /** Options of {@link ToolAuditLogger}. */
@@ -21,58 +22,6 @@ export interface ToolAuditLoggerOptions {
   readonly redactor?: Redactor;
   /** The input schema of a tool, so properties marked `writeOnly` / `x-milpa-secret` are redacted too. */
   readonly schemaOf?: (toolName: string) => JsonSchema | TSchema | null;
-}
-
-/** The outcomes written by {@link ToolAuditLogger.logOutcome}: the paths that end before or instead of the handler. */
-type ExtraOutcome = 'not_found' | 'refused' | 'plan' | 'confirmation_requested' | 'invalid_token' | 'vetoed' | 'internal_error';
-
-const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: LogLevel; readonly code: string | null }>> = Object.freeze({
-  not_found: { level: 'warn', code: 'TOOL_NOT_FOUND' },
-  refused: { level: 'warn', code: 'FORBIDDEN' },
-  plan: { level: 'info', code: null },
-  confirmation_requested: { level: 'info', code: null },
-  invalid_token: { level: 'warn', code: 'VALIDATION_ERROR' },
-  vetoed: { level: 'warn', code: null },
-  internal_error: { level: 'error', code: 'INTERNAL_ERROR' },
-});
-
-// Control characters in a caller-supplied field (a principal with a newline) could forge extra
-// lines in a plain-text log; they are escaped in messages (the structured record keeps the value).
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
-
-const HAS_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/;
-
-function clean(text: string): string {
-  // Most fields have nothing to escape: a test is much cheaper than a replace with a callback.
-  if (!HAS_CONTROL_CHARACTERS.test(text)) return text;
-  return text.replace(CONTROL_CHARACTERS, (character) => JSON.stringify(character).slice(1, -1));
-}
-
-function wholeMs(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
-
-function principalLabel(principal: string | null): string {
-  return principal === null || principal === '' ? 'anonymous' : principal;
-}
-
-function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch {
-    return '"[unserializable]"';
-  }
-}
-
-function isExecutedEvent(value: unknown): value is ToolExecutedEvent {
-  const event = value as Partial<ToolExecutedEvent> | null;
-  return typeof event?.name === 'string' && typeof event.context === 'object' && typeof event.result === 'object' && event.result !== null;
-}
-
-function isFailedEvent(value: unknown): value is ToolFailedEvent {
-  const event = value as Partial<ToolFailedEvent> | null;
-  return typeof event?.name === 'string' && typeof event.context === 'object' && event.context !== null;
 }
 
 /**

@@ -1,14 +1,14 @@
 import { MilpaError, ToolContext, Type, defineTool, type AnyToolDefinition } from '@milpa/core';
 import { describe, expect, it, vi } from 'vitest';
-import { FAIL_CLOSED_CHANNEL_POLICY, SEED_CHANNEL_POLICIES, type ChannelPolicy } from '../policy/channel-policy.js';
+import { FAIL_CLOSED_CHANNEL_POLICY, DEFAULT_CHANNEL_POLICIES, type ChannelPolicy } from '../policy/channel-policy.js';
 import { PolicyGate } from '../policy/policy-gate.js';
 import type { InspectablePolicy } from './inspectable-policy.js';
 import { InvocationPlanBuilder } from './invocation-plan-builder.js';
 import { RegistryWiring } from './registry-wiring.js';
 
-/** A read-only gate over the seed policies, with spies to prove the builder only reads. */
-function seedGate(options: { ruleProvider?: boolean; extra?: Record<string, ChannelPolicy> } = {}) {
-  const policies: Record<string, ChannelPolicy> = { ...SEED_CHANNEL_POLICIES, ...options.extra };
+/** A read-only gate over the default policies, with spies to prove the builder only reads. */
+function defaultGate(options: { ruleProvider?: boolean; extra?: Record<string, ChannelPolicy> } = {}) {
+  const policies: Record<string, ChannelPolicy> = { ...DEFAULT_CHANNEL_POLICIES, ...options.extra };
   return {
     channelPolicy: vi.fn((channel: string) => (Object.hasOwn(policies, channel) ? policies[channel]! : FAIL_CLOSED_CHANNEL_POLICY)),
     hasRuleProvider: vi.fn(() => options.ruleProvider === true),
@@ -40,7 +40,7 @@ function mutatingTool(): AnyToolDefinition {
 type StepRow = [kind: string, role: string, presence: string, blocking: boolean, mutates: boolean, wraps: string | null];
 
 function rows(tool: AnyToolDefinition, context: ToolContext, wiring = noWiring): StepRow[] {
-  return new InvocationPlanBuilder(seedGate())
+  return new InvocationPlanBuilder(defaultGate())
     .build(tool, context, wiring)
     .steps.map((step) => [step.kind, step.role, step.presence, step.blocking, step.mutates, step.wraps]);
 }
@@ -55,7 +55,7 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build', () => {
     it('returns schemaVersion 1.0, the channel, absent wiring and 12 steps when built for web with nothing wired', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.schemaVersion).toBe('1.0');
       expect(plan.operation).toBe('settings_update');
       expect(plan.channel).toBe('web');
@@ -82,13 +82,13 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('names the channel in authorize and mentions resolve in audit when built for web', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.getStep('authorize').source).toContain('web');
       expect(plan.getStep('audit').source).toContain('resolve');
     });
 
-    it('serializes the whole plan with the seed key order when stringified', () => {
-      const json = JSON.parse(JSON.stringify(new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.web('u', ['read']), fullWiring)));
+    it('serializes the whole plan with the published key order when stringified', () => {
+      const json = JSON.parse(JSON.stringify(new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', ['read']), fullWiring)));
       expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(json.context).toEqual({ actor: 'u', scopes: ['read'], mode: 'execute' });
       expect(json.wiring).toEqual({ rateLimiter: 'present', dispatcher: 'present', ruleProvider: 'present' });
@@ -101,14 +101,14 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: authorize', () => {
     it('states require_auth, allow_all, the missing scopes and the missing rule provider when built for web', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.getStep('authorize').source).toBe(
         "channel 'web': require_auth=true, allow_all=false, block_mutating=false; tool has no declared scopes; rule provider: absent, rules skipped",
       );
     });
 
     it('says honestly what allow_all skips when built for cli', () => {
-      const source = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('authorize').source;
+      const source = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('authorize').source;
       expect(source).toContain("channel 'cli': require_auth=false, allow_all=true");
       expect(source).toContain(
         'allow_all only skips the final channel-policy step (block_mutating); require_auth, scopes, rules and confirmation still apply',
@@ -118,7 +118,7 @@ describe('InvocationPlanBuilder', () => {
 
     it('lists the tool scopes and a consulted rule provider when both exist', () => {
       const tool = defineTool({ name: 'notes_write', description: 'Write', scopes: ['notes:write', 'notes:admin'], handler: () => null });
-      const source = new InvocationPlanBuilder(seedGate({ ruleProvider: true }))
+      const source = new InvocationPlanBuilder(defaultGate({ ruleProvider: true }))
         .build(tool, ToolContext.web('u', ['notes:write']), noWiring)
         .getStep('authorize').source;
       expect(source).toContain('tool requires one of the scopes: notes:write, notes:admin');
@@ -126,7 +126,7 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('shows block_mutating=true when the channel policy blocks mutating tools', () => {
-      const gate = seedGate({ extra: { kiosk: { require_auth: false, block_mutating: true } } });
+      const gate = defaultGate({ extra: { kiosk: { require_auth: false, block_mutating: true } } });
       const source = new InvocationPlanBuilder(gate)
         .build(mutatingTool(), new ToolContext({ principal: 'k', channel: 'kiosk' }), noWiring)
         .getStep('authorize').source;
@@ -136,7 +136,7 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: confirm', () => {
     it('is conditional, a blocking branch naming require_confirmation_for_mutating when a mutating tool runs on telegram', () => {
-      const confirm = new InvocationPlanBuilder(seedGate()).build(mutatingTool(), ToolContext.telegram('chat-1'), noWiring).getStep('confirm');
+      const confirm = new InvocationPlanBuilder(defaultGate()).build(mutatingTool(), ToolContext.telegram('chat-1'), noWiring).getStep('confirm');
       expect(confirm.presence).toBe('conditional');
       expect(confirm.role).toBe('branch');
       expect(confirm.blocking).toBe(true);
@@ -145,7 +145,7 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('is dormant and non-blocking when the channel confirms mutating tools but the tool does not mutate', () => {
-      const confirm = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.telegram('chat-1'), noWiring).getStep('confirm');
+      const confirm = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.telegram('chat-1'), noWiring).getStep('confirm');
       expect(confirm.presence).toBe('dormant');
       expect(confirm.blocking).toBe(false);
       expect(confirm.source).toBe('channel policy require_confirmation_for_mutating exists, but mutating=false makes it impossible');
@@ -153,14 +153,14 @@ describe('InvocationPlanBuilder', () => {
 
     it('is conditional on any channel when the tool itself requires confirmation', () => {
       const tool = defineTool({ name: 'purge', description: 'Purge', requiresConfirmation: true, handler: () => null });
-      const confirm = new InvocationPlanBuilder(seedGate()).build(tool, ToolContext.web('u', []), noWiring).getStep('confirm');
+      const confirm = new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.web('u', []), noWiring).getStep('confirm');
       expect(confirm.presence).toBe('conditional');
       expect(confirm.blocking).toBe(true);
       expect(confirm.source).toContain('tool.requiresConfirmation');
     });
 
     it('is dormant and says neither rule applies when a mutating tool runs on web', () => {
-      const confirm = new InvocationPlanBuilder(seedGate()).build(mutatingTool(), ToolContext.web('u', []), noWiring).getStep('confirm');
+      const confirm = new InvocationPlanBuilder(defaultGate()).build(mutatingTool(), ToolContext.web('u', []), noWiring).getStep('confirm');
       expect(confirm.presence).toBe('dormant');
       expect(confirm.source).toBe('neither tool.requiresConfirmation nor channel policy require_confirmation_for_mutating applies');
     });
@@ -168,20 +168,20 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: assumptions', () => {
     it('predicts the denial when the web actor is anonymous (principal null)', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), new ToolContext({ principal: null, channel: 'web' }), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), new ToolContext({ principal: null, channel: 'web' }), noWiring);
       expect(plan.assumptions).toEqual(['anonymous actor; web requires auth → authorize would deny']);
       expect(plan.context.actor).toBeNull();
     });
 
     it('predicts the denial when an mcp caller has no principal, without inventing one', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.mcp('req-1', null, []), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.mcp('req-1', null, []), noWiring);
       expect(plan.assumptions).toEqual(['anonymous actor; mcp requires auth → authorize would deny']);
       expect(plan.context.actor).toBeNull();
       expect(JSON.parse(JSON.stringify(plan)).context.actor).toBeNull();
     });
 
     it('treats an empty principal as anonymous when the channel requires auth', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), new ToolContext({ principal: '', channel: 'mcp' }), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), new ToolContext({ principal: '', channel: 'mcp' }), noWiring);
       expect(plan.assumptions).toEqual(['anonymous actor; mcp requires auth → authorize would deny']);
     });
 
@@ -191,16 +191,16 @@ describe('InvocationPlanBuilder', () => {
       ['the channel does not require auth', new ToolContext({ principal: null, channel: 'telegram' })],
       ['the channel is cli', ToolContext.cli()],
     ])('adds no assumption when %s', (_label, context) => {
-      expect(new InvocationPlanBuilder(seedGate()).build(settingsTool(), context, noWiring).assumptions).toEqual([]);
+      expect(new InvocationPlanBuilder(defaultGate()).build(settingsTool(), context, noWiring).assumptions).toEqual([]);
     });
 
     it('says the fail-closed policy is in effect when the channel has no registered policy', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), new ToolContext({ principal: 'u', channel: 'sms' }), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), new ToolContext({ principal: 'u', channel: 'sms' }), noWiring);
       expect(plan.assumptions).toEqual(["channel 'sms' has no registered policy; the fail-closed policy (require_auth) is in effect"]);
     });
 
     it('adds both assumptions, anonymous first, when an anonymous caller uses an unregistered channel', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), new ToolContext({ channel: 'unknown' }), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), new ToolContext({ channel: 'unknown' }), noWiring);
       expect(plan.assumptions).toEqual([
         'anonymous actor; unknown requires auth → authorize would deny',
         "channel 'unknown' has no registered policy; the fail-closed policy (require_auth) is in effect",
@@ -208,7 +208,7 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('asks hasChannelPolicy when the policy offers it', () => {
-      const gate = { ...seedGate(), hasChannelPolicy: vi.fn((channel: string) => channel !== 'web') };
+      const gate = { ...defaultGate(), hasChannelPolicy: vi.fn((channel: string) => channel !== 'web') };
       const web = new InvocationPlanBuilder(gate).build(settingsTool(), ToolContext.web('u', []), noWiring);
       const sms = new InvocationPlanBuilder(gate).build(settingsTool(), new ToolContext({ principal: 'u', channel: 'sms' }), noWiring);
       expect(web.assumptions).toEqual(["channel 'web' has no registered policy; the fail-closed policy (require_auth) is in effect"]);
@@ -219,21 +219,21 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: wiring and rate costs', () => {
     it('activates rate_limit and emit_executing when a limiter and a dispatcher are wired', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.web('u', []), fullWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), fullWiring);
       expect(plan.getStep('rate_limit').presence).toBe('active');
       expect(plan.getStep('emit_executing').presence).toBe('active');
       expect(plan.getStep('emit_executing').source).toContain('dispatcher present');
     });
 
-    it('states the seed cost 5 when a mutating tool meets a wired limiter', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(mutatingTool(), ToolContext.web('u', []), fullWiring);
+    it('states the default cost 5 when a mutating tool meets a wired limiter', () => {
+      const plan = new InvocationPlanBuilder(defaultGate()).build(mutatingTool(), ToolContext.web('u', []), fullWiring);
       expect(plan.getStep('rate_limit').source).toBe(
         'host wiring: rateLimiter present; cost mutating ? 5 : 1 (mutating=true → cost 5); key channel:principal:tool',
       );
     });
 
-    it('states the seed cost 1 and the absent limiter when nothing is wired', () => {
-      const plan = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
+    it('states the default cost 1 and the absent limiter when nothing is wired', () => {
+      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.getStep('rate_limit').source).toContain('rateLimiter absent');
       expect(plan.getStep('rate_limit').source).toContain('(mutating=false → cost 1)');
       expect(plan.getStep('emit_executing').source).toContain('dispatcher absent');
@@ -241,7 +241,7 @@ describe('InvocationPlanBuilder', () => {
 
     it('uses the configured costs when the registry charges differently', () => {
       const wiring = new RegistryWiring(true, false, false, { call: 2, mutating: 10 });
-      const builder = new InvocationPlanBuilder(seedGate());
+      const builder = new InvocationPlanBuilder(defaultGate());
       expect(builder.build(mutatingTool(), ToolContext.web('u', []), wiring).getStep('rate_limit').source).toContain(
         'cost mutating ? 10 : 2 (mutating=true → cost 10)',
       );
@@ -251,7 +251,7 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('reports the wiring flags, not the policy, in plan.wiring when they differ', () => {
-      const plan = new InvocationPlanBuilder(seedGate({ ruleProvider: true })).build(settingsTool(), ToolContext.web('u', []), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate({ ruleProvider: true })).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.wiring.ruleProvider).toBe('absent');
       expect(plan.getStep('authorize').source).toContain('rule provider: present, consulted');
     });
@@ -259,19 +259,19 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: validate and clamp', () => {
     it('skips validate when the tool has an empty schema', () => {
-      const validate = new InvocationPlanBuilder(seedGate()).build(mutatingTool(), ToolContext.web('u', []), noWiring).getStep('validate');
+      const validate = new InvocationPlanBuilder(defaultGate()).build(mutatingTool(), ToolContext.web('u', []), noWiring).getStep('validate');
       expect(validate.presence).toBe('skipped');
       expect(validate.source).toContain('empty');
     });
 
     it('keeps validate skipped when the schema only carries annotations', () => {
       const tool = defineTool({ name: 'annotated', description: 'd', input: Type.Object({}, { description: 'no args', title: 'None' }), handler: () => null });
-      expect(new InvocationPlanBuilder(seedGate()).build(tool, ToolContext.cli(), noWiring).getStep('validate').presence).toBe('skipped');
+      expect(new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.cli(), noWiring).getStep('validate').presence).toBe('skipped');
     });
 
     it('activates validate when an empty schema still forbids additional properties', () => {
       const tool = defineTool({ name: 'strict', description: 'd', input: Type.Object({}, { additionalProperties: false }), handler: () => null });
-      expect(new InvocationPlanBuilder(seedGate()).build(tool, ToolContext.cli(), noWiring).getStep('validate').presence).toBe('active');
+      expect(new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.cli(), noWiring).getStep('validate').presence).toBe('active');
     });
 
     it('activates clamp with mutates true and lists the clamps when the tool has them', () => {
@@ -282,7 +282,7 @@ describe('InvocationPlanBuilder', () => {
         clamps: { page: [1, 100], title: { maxLength: 80 } },
         handler: () => null,
       });
-      const clamp = new InvocationPlanBuilder(seedGate()).build(tool, ToolContext.cli(), noWiring).getStep('clamp');
+      const clamp = new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.cli(), noWiring).getStep('clamp');
       expect(clamp.presence).toBe('active');
       expect(clamp.mutates).toBe(true);
       expect(clamp.blocking).toBe(false);
@@ -292,7 +292,7 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: plan mode, execute, boundary and audit', () => {
     it("reads context.mode == 'plan' with the actual mode when built", () => {
-      const builder = new InvocationPlanBuilder(seedGate());
+      const builder = new InvocationPlanBuilder(defaultGate());
       expect(builder.build(settingsTool(), ToolContext.cli(), noWiring).getStep('plan_mode').source).toContain(
         "context.mode == 'plan'; actual: execute",
       );
@@ -302,7 +302,7 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('describes the handler call and the soft default timeout when the tool has no hard timeout', () => {
-      const execute = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('execute');
+      const execute = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('execute');
       expect(execute.source).toContain('handler(args, { context, signal, caller }); no _ctx in args');
       expect(execute.source).toContain('timeout 30000 ms, soft');
       expect(execute.mutates).toBe(false);
@@ -310,19 +310,19 @@ describe('InvocationPlanBuilder', () => {
 
     it('describes a hard timeout and mutates true when the tool opts into both', () => {
       const tool = defineTool({ name: 'slow', description: 'd', mutating: true, timeoutMs: 5000, hardTimeout: true, handler: () => null });
-      const execute = new InvocationPlanBuilder(seedGate()).build(tool, ToolContext.cli(), noWiring).getStep('execute');
+      const execute = new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.cli(), noWiring).getStep('execute');
       expect(execute.source).toContain('timeout 5000 ms, hard: TIMEOUT is returned at the deadline');
       expect(execute.mutates).toBe(true);
     });
 
     it('maps any throw to INTERNAL_ERROR in the boundary source', () => {
-      const boundary = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('contain_exception');
+      const boundary = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('contain_exception');
       expect(boundary.wraps).toBe('execute');
       expect(boundary.source).toContain('INTERNAL_ERROR');
     });
 
-    it('lists every terminal path as audited when built, per DESIGN decision 3', () => {
-      const source = new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('audit').source;
+    it('lists every terminal path as audited when built', () => {
+      const source = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('audit').source;
       expect(source).toContain('every terminal path');
       for (const path of [
         'resolve-miss',
@@ -346,7 +346,7 @@ describe('InvocationPlanBuilder', () => {
   describe('build: side effects', () => {
     it('never runs the handler, authorizes or evaluates a live call when building', () => {
       const handler = vi.fn();
-      const gate = seedGate({ ruleProvider: true });
+      const gate = defaultGate({ ruleProvider: true });
       const context = new ToolContext({ principal: null, channel: 'telegram' });
       new InvocationPlanBuilder(gate).build(settingsTool(handler), context, fullWiring);
       expect(handler).not.toHaveBeenCalled();
@@ -358,17 +358,17 @@ describe('InvocationPlanBuilder', () => {
 
     it('throws INVALID_ARGUMENT when the wiring is not a RegistryWiring', () => {
       const build = () =>
-        new InvocationPlanBuilder(seedGate()).build(settingsTool(), ToolContext.cli(), { hasRateLimiter: true } as unknown as RegistryWiring);
+        new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), { hasRateLimiter: true } as unknown as RegistryWiring);
       expect(build).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     });
 
     it('throws INVALID_ARGUMENT when the tool is not a definition', () => {
-      expect(() => new InvocationPlanBuilder(seedGate()).build({} as AnyToolDefinition, ToolContext.cli(), noWiring)).toThrow(MilpaError);
+      expect(() => new InvocationPlanBuilder(defaultGate()).build({} as AnyToolDefinition, ToolContext.cli(), noWiring)).toThrow(MilpaError);
     });
   });
 
   describe('build: with the runtime PolicyGate', () => {
-    it('reads the real gate structurally when the seed policies are in force', () => {
+    it('reads the real gate structurally when the default policies are in force', () => {
       const builder = new InvocationPlanBuilder(new PolicyGate());
       expect(builder.build(mutatingTool(), ToolContext.telegram(42), noWiring).getStep('confirm').presence).toBe('conditional');
       expect(builder.build(settingsTool(), ToolContext.cli(), noWiring).getStep('authorize').source).toContain('allow_all=true');

@@ -45,7 +45,7 @@ export interface InvocationPlanInit {
 
 /**
  * The wire shape of an {@link InvocationPlan}, keys in the order of {@link InvocationPlanInit}
- * (reference §2.14), with each step as `{kind, role, presence, blocking, mutates, wraps, source}`.
+ * (the plan's published format), with each step as `{kind, role, presence, blocking, mutates, wraps, source}`.
  */
 export type InvocationPlanJson = Omit<InvocationPlanInit, 'steps'> & {
   /** The steps as JSON. */

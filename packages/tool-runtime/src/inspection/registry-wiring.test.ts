@@ -4,7 +4,7 @@ import { RegistryWiring } from './registry-wiring.js';
 
 describe('RegistryWiring', () => {
   describe('constructor', () => {
-    it('keeps the three flags and the seed costs when no costs are given', () => {
+    it('keeps the three flags and the default costs when no costs are given', () => {
       const wiring = new RegistryWiring(true, false, true);
       expect([wiring.hasRateLimiter, wiring.hasDispatcher, wiring.hasRuleProvider]).toEqual([true, false, true]);
       expect(wiring.costs).toEqual({ call: 1, mutating: 5 });

@@ -2,13 +2,13 @@ import { MilpaError } from '@milpa/core';
 
 /** What one call costs the rate limiter's bucket. */
 export interface RateCosts {
-  /** Cost of a call to a non-mutating tool (seed: 1). */
+  /** Cost of a call to a non-mutating tool (default 1). */
   readonly call: number;
-  /** Cost of a call to a mutating tool (seed: 5). */
+  /** Cost of a call to a mutating tool (default 5). */
   readonly mutating: number;
 }
 
-const SEED_COSTS: RateCosts = Object.freeze({ call: 1, mutating: 5 });
+const DEFAULT_COSTS: RateCosts = Object.freeze({ call: 1, mutating: 5 });
 
 function invalid(message: string): MilpaError {
   return new MilpaError(`RegistryWiring: ${message}`, { code: 'INVALID_ARGUMENT' });
@@ -33,7 +33,7 @@ export class RegistryWiring {
   readonly costs: RateCosts;
 
   /** @throws MilpaError `INVALID_ARGUMENT` for a non-boolean flag or a negative or non-finite cost. */
-  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = SEED_COSTS) {
+  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = DEFAULT_COSTS) {
     if (typeof hasRateLimiter !== 'boolean' || typeof hasDispatcher !== 'boolean' || typeof hasRuleProvider !== 'boolean') {
       throw invalid('hasRateLimiter, hasDispatcher and hasRuleProvider must be booleans.');
     }
@@ -47,7 +47,7 @@ export class RegistryWiring {
     this.hasRateLimiter = hasRateLimiter;
     this.hasDispatcher = hasDispatcher;
     this.hasRuleProvider = hasRuleProvider;
-    this.costs = costs === SEED_COSTS ? SEED_COSTS : Object.freeze({ call: costs.call, mutating: costs.mutating });
+    this.costs = costs === DEFAULT_COSTS ? DEFAULT_COSTS : Object.freeze({ call: costs.call, mutating: costs.mutating });
     Object.freeze(this);
   }
 

@@ -6,7 +6,7 @@ const PRESENCES: readonly StepPresence[] = Object.freeze(['active', 'conditional
 /**
  * How present a step is: `active` runs, `conditional` depends on data known only at call time,
  * `dormant` exists but the static facts make it impossible to fire, `skipped` is not wired at all.
- * (The seed's earlier value `inert` is gone and is not accepted.)
+ * (An earlier value, `inert`, is gone and is not accepted.)
  */
 export const StepPresence = Object.freeze({
   ACTIVE: 'active',

@@ -2,7 +2,7 @@ import type { JsonSchema, ToolArgs } from '@milpa/core';
 import type { Redactor } from '../audit/redactor.js';
 
 function formatScalar(value: string | number | boolean): string {
-  // The seed prints PHP's string form, where true is "1"; false prints "0" rather than PHP's "".
+  // Booleans print as 1 and 0, so a summary reads the same whatever language wrote the caller.
   if (typeof value === 'boolean') return value ? '1' : '0';
   return String(value);
 }

@@ -61,14 +61,14 @@ function copyGraph(root: object): unknown {
  * caller's own object is never touched.
  */
 export function freezeArgs(args: Readonly<Record<string, unknown>>): ToolArgs {
-  const keys = Object.keys(args);
-  // Flat arguments (the common case) need no bookkeeping for shared or cyclic values.
   const copy: Record<string, unknown> = {};
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
+  // Flat arguments (the common case) need no bookkeeping for shared or cyclic values.
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
     const value = args[key];
-    if (isPlainContainer(value)) return copyGraph(args) as ToolArgs;
-    put(copy, key, value);
+    if (typeof value === 'object' && value !== null && isPlainContainer(value)) return copyGraph(args) as ToolArgs;
+    if (key === '__proto__') put(copy, key, value);
+    else copy[key] = value;
   }
   return Object.freeze(copy);
 }

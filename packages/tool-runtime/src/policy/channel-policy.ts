@@ -30,11 +30,3 @@ export const DEFAULT_CHANNEL_POLICIES: Readonly<Record<string, ChannelPolicy>> =
 
 /** The fail-closed policy an unregistered channel gets: authentication required, nothing else. */
 export const FAIL_CLOSED_CHANNEL_POLICY: ChannelPolicy = Object.freeze({ require_auth: true });
-
-/**
- * The former name of {@link DEFAULT_CHANNEL_POLICIES}, kept only inside this package until its
- * last internal user moves to the new name; not exported from the package.
- *
- * @deprecated Use {@link DEFAULT_CHANNEL_POLICIES}.
- */
-export const SEED_CHANNEL_POLICIES = DEFAULT_CHANNEL_POLICIES;

@@ -7,7 +7,7 @@ import { ToolRegistry } from './tool-registry.js';
 
 describe('ToolRegistry', () => {
   describe('audit', () => {
-    it('writes the seed call line for a success with request id, channel, tool, principal, ms and args', async () => {
+    it('writes the call line for a success with request id, channel, tool, principal, ms and args', async () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'test_tool', description: 'd', handler: () => 'x' }));

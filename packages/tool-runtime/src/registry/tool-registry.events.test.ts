@@ -30,7 +30,7 @@ function reportRegistry(options: { logger?: RecordingLogger } = {}) {
 
 describe('ToolRegistry', () => {
   describe('events: the security anchor', () => {
-    it('never lets a cache listener answer a call the policy denied (the seed cache recipe)', async () => {
+    it('never lets a cache listener answer a call the policy denied (the cache recipe)', async () => {
       const { dispatcher, registry, callback, executed } = reportRegistry();
       let cacheInvocations = 0;
       dispatcher.subscribe('tool.executing', (_name, payload) => {

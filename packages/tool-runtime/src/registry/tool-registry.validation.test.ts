@@ -40,7 +40,7 @@ describe('ToolRegistry', () => {
       expect((await registry.call('n', { name: null })).success).toBe(true);
     });
 
-    it('names the field and the types with the seed message form', async () => {
+    it('names the field and the types in the plain message form', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 't', description: 'd', input: Type.Object({ name: Type.String() }), handler: () => 1 }));
       expect((await registry.call('t', { name: 123 })).error).toBe('name: Expected string, got integer');

@@ -1,0 +1,63 @@
+import type { LogLevel, ToolExecutedEvent, ToolFailedEvent } from '@milpa/core';
+
+// The small formatting rules of audit lines, shared by every line the audit logger writes.
+
+/** The outcomes written by {@link ToolAuditLogger.logOutcome}: the paths that end before or instead of the handler. */
+export type ExtraOutcome = 'not_found' | 'refused' | 'plan' | 'confirmation_requested' | 'invalid_token' | 'vetoed' | 'internal_error';
+
+/** Level and default code of each outcome `logOutcome` writes. */
+export const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: LogLevel; readonly code: string | null }>> = Object.freeze({
+  not_found: { level: 'warn', code: 'TOOL_NOT_FOUND' },
+  refused: { level: 'warn', code: 'FORBIDDEN' },
+  plan: { level: 'info', code: null },
+  confirmation_requested: { level: 'info', code: null },
+  invalid_token: { level: 'warn', code: 'VALIDATION_ERROR' },
+  vetoed: { level: 'warn', code: null },
+  internal_error: { level: 'error', code: 'INTERNAL_ERROR' },
+});
+
+// Control characters in a caller-supplied field (a principal with a newline) could forge extra
+// lines in a plain-text log; they are escaped in messages (the structured record keeps the value).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+
+const HAS_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/;
+
+/** `text` with control characters escaped, so a caller-supplied field cannot forge log lines. */
+export function clean(text: string): string {
+  // Most fields have nothing to escape: a test is much cheaper than a replace with a callback.
+  if (!HAS_CONTROL_CHARACTERS.test(text)) return text;
+  return text.replace(CONTROL_CHARACTERS, (character) => JSON.stringify(character).slice(1, -1));
+}
+
+/** A duration as whole milliseconds (0 for anything that is not a positive number). */
+export function wholeMs(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+
+/** The principal as printed in a line: `anonymous` for none. */
+export function principalLabel(principal: string | null): string {
+  return principal === null || principal === '' ? 'anonymous' : principal;
+}
+
+/** JSON of a value that may not serialize, without ever throwing. */
+export function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return '"[unserializable]"';
+  }
+}
+
+/** True for an object shaped like a `ToolExecutedEvent`. */
+export function isExecutedEvent(value: unknown): value is ToolExecutedEvent {
+  const event = value as Partial<ToolExecutedEvent> | null;
+  return typeof event?.name === 'string' && typeof event.context === 'object' && typeof event.result === 'object' && event.result !== null;
+}
+
+/** True for an object shaped like a `ToolFailedEvent`. */
+export function isFailedEvent(value: unknown): value is ToolFailedEvent {
+  const event = value as Partial<ToolFailedEvent> | null;
+  return typeof event?.name === 'string' && typeof event.context === 'object' && event.context !== null;
+}
+
