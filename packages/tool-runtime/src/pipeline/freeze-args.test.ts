@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { freezeArgs } from './freeze-args.js';
+import { Type } from '@milpa/core';
+import { compileArgsFreezer, freezeArgs } from './freeze-args.js';
 
 describe('freezeArgs', () => {
   it('returns an equal, frozen copy when the arguments are flat', () => {
@@ -73,5 +74,45 @@ describe('freezeArgs', () => {
     expect(frozen['map']).toBe(map);
     expect(frozen['money']).toBe(money);
     expect(Object.isFrozen(frozen)).toBe(true);
+  });
+});
+
+describe('compileArgsFreezer', () => {
+  const closed = Type.Object(
+    { name: Type.String(), count: Type.Optional(Type.Integer()), mode: Type.Union([Type.Literal('a'), Type.Literal('b')]), note: Type.Union([Type.String(), Type.Null()]) },
+    { additionalProperties: false },
+  );
+
+  it('builds a specialised copier for a closed schema of primitives, with the same result as freezeArgs', () => {
+    const freeze = compileArgsFreezer(closed);
+    expect(freeze).not.toBe(freezeArgs);
+    const args = { name: 'x', mode: 'a', note: null };
+    const frozen = freeze(args);
+    expect(frozen).toEqual(freezeArgs(args));
+    expect(Object.isFrozen(frozen)).toBe(true);
+    expect(frozen).not.toBe(args);
+    expect('count' in frozen).toBe(false);
+  });
+
+  it.each([
+    ['an open schema', Type.Object({ name: Type.String() })],
+    ['a nested object', Type.Object({ user: Type.Object({ id: Type.String() }) }, { additionalProperties: false })],
+    ['an array property', Type.Object({ ids: Type.Array(Type.Integer()) }, { additionalProperties: false })],
+    ['a property of any type', Type.Object({ anything: Type.Unknown() }, { additionalProperties: false })],
+    ['pattern properties', { type: 'object', properties: { a: { type: 'string' } }, patternProperties: { '^x': {} }, additionalProperties: false }],
+    ['a __proto__ property', { type: 'object', properties: { ['__proto__']: { type: 'string' } }, additionalProperties: false }],
+    ['no properties', { type: 'object', additionalProperties: false }],
+  ])('falls back to freezeArgs for %s', (_label, schema) => {
+    expect(compileArgsFreezer(schema)).toBe(freezeArgs);
+  });
+
+  it('copies property names that look like code as plain names, and runs none of them', () => {
+    const hostile = 'x"]; globalThis.__milpaInjected = true; //';
+    const names = [hostile, 'new\nline', "it's", '\\', 'a b', ''];
+    const schema = { type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])), additionalProperties: false };
+    const args = Object.fromEntries(names.map((name, index) => [name, `v${index}`]));
+    const frozen = compileArgsFreezer(schema)(args);
+    expect(frozen).toEqual(args);
+    expect((globalThis as Record<string, unknown>)['__milpaInjected']).toBeUndefined();
   });
 });

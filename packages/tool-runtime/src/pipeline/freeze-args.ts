@@ -72,3 +72,47 @@ export function freezeArgs(args: Readonly<Record<string, unknown>>): ToolArgs {
   }
   return Object.freeze(copy);
 }
+
+const PRIMITIVE_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+function isPrimitiveValue(value: unknown): boolean {
+  return value === null || (typeof value !== 'object' && typeof value !== 'function');
+}
+
+/** True when every value the property schema accepts is a primitive (so it needs no copy). */
+function acceptsOnlyPrimitives(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
+  const { type, enum: choices, const: constant, anyOf, oneOf } = schema as Record<string, unknown>;
+  if (Array.isArray(anyOf) || Array.isArray(oneOf)) {
+    const branches = (Array.isArray(anyOf) ? anyOf : oneOf) as unknown[];
+    return branches.length > 0 && branches.every(acceptsOnlyPrimitives);
+  }
+  if (typeof type === 'string') return PRIMITIVE_TYPES.has(type);
+  if (Array.isArray(type)) return type.length > 0 && type.every((entry) => PRIMITIVE_TYPES.has(entry));
+  if (Array.isArray(choices)) return choices.every(isPrimitiveValue);
+  return 'const' in (schema as object) && isPrimitiveValue(constant);
+}
+
+/**
+ * The fastest way to freeze arguments that passed `schema`. For a closed object schema
+ * (`additionalProperties: false`) whose properties all hold primitives, the arguments can only be
+ * those properties with primitive values, so a copier specialised to the property names builds
+ * the frozen copy with plain property writes (about a quarter of the generic copy's cost); it is
+ * generated from the names alone, each written as a JSON string. Any other schema gets
+ * {@link freezeArgs}. Only valid for arguments the schema has accepted.
+ */
+export function compileArgsFreezer(schema: unknown): (args: Readonly<Record<string, unknown>>) => ToolArgs {
+  if (typeof schema !== 'object' || schema === null) return freezeArgs;
+  const { properties, additionalProperties, patternProperties } = schema as Record<string, unknown>;
+  if (additionalProperties !== false || patternProperties !== undefined) return freezeArgs;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return freezeArgs;
+  const names = Object.keys(properties);
+  if (names.length === 0 || names.length > 64 || names.includes('__proto__')) return freezeArgs;
+  if (!names.every((name) => acceptsOnlyPrimitives((properties as Record<string, unknown>)[name]))) return freezeArgs;
+  const writes = names.map((name) => {
+    const key = JSON.stringify(name);
+    return `if (hasOwn(args, ${key})) copy[${key}] = args[${key}];`;
+  });
+  const build = new Function('hasOwn', 'freeze', `return function freezeValidatedArgs(args) { const copy = {}; ${writes.join(' ')} return freeze(copy); };`);
+  return build(Object.hasOwn, Object.freeze) as (args: Readonly<Record<string, unknown>>) => ToolArgs;
+}

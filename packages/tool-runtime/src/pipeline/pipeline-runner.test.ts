@@ -5,6 +5,7 @@ import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store
 import { PolicyGate } from '../policy/policy-gate.js';
 import { SchemaValidator } from '../validation/schema-validator.js';
 import { RecordingLogger } from '../../test/support/recording-logger.js';
+import { freezeArgs } from './freeze-args.js';
 import { PipelineCall } from './pipeline-call.js';
 import { PipelineRunner } from './pipeline-runner.js';
 import { PipelineServices } from './pipeline-services.js';
@@ -18,7 +19,7 @@ import { DEFAULT_CHANNEL_POLICIES } from '../policy/channel-policy.js';
 function services(logger = new RecordingLogger()) {
   const tools = new Map<string, RegisteredTool>();
   const definition = defineTool({ name: 't', description: 'd', input: Type.Object({}), handler: () => 'ok' });
-  tools.set('t', { definition: definition as never, validate: null, hasClamps: false, rateLimitKey: null });
+  tools.set('t', { definition: definition as never, validate: null, freezeArgs, hasClamps: false, rateLimitKey: null });
   return new PipelineServices({
     tools,
     logger,

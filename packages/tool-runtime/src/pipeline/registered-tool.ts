@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '@milpa/core';
+import type { AnyToolDefinition, ToolArgs } from '@milpa/core';
 import type { CompiledValidator } from '../validation/schema-validator.js';
 
 /** The rate-limit key of one caller of one tool. */
@@ -14,6 +14,8 @@ export interface RegisteredTool {
   readonly definition: AnyToolDefinition;
   /** Null when the input schema is empty: there is nothing to validate. */
   readonly validate: CompiledValidator | null;
+  /** Freezes arguments that passed `validate` (specialised to the schema where it can be). */
+  readonly freezeArgs: (args: Readonly<Record<string, unknown>>) => ToolArgs;
   /** Whether the tool declares any clamp. */
   readonly hasClamps: boolean;
   /**

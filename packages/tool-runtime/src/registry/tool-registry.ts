@@ -21,6 +21,7 @@ import { RegistryWiring } from '../inspection/registry-wiring.js';
 import { PipelineCall, type ToolCallOptions } from '../pipeline/pipeline-call.js';
 import { PipelineRunner } from '../pipeline/pipeline-runner.js';
 import { PipelineServices } from '../pipeline/pipeline-services.js';
+import { compileArgsFreezer } from '../pipeline/freeze-args.js';
 import type { RegisteredTool } from '../pipeline/registered-tool.js';
 import { isPromiseLike, messageOf, nameOf } from '../pipeline/settle.js';
 import type { Stage } from '../pipeline/stage.js';
@@ -118,6 +119,7 @@ export class ToolRegistry implements ToolRegistryContract {
     this.#tools.set(normalized.name, {
       definition: normalized,
       validate,
+      freezeArgs: compileArgsFreezer(normalized.inputSchema),
       hasClamps: Object.keys(normalized.clamps).length > 0,
       rateLimitKey: null,
     });

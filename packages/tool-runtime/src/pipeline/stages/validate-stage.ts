@@ -58,12 +58,15 @@ export const validateStage: Stage = {
       const message = `Arguments must be an object, got ${describeType(call.rawArgs)}`;
       return refuse(call, [{ path: '', message }], [message]);
     }
-    const validate = call.entry!.validate;
-    if (validate !== null) {
-      const validation = validate(input);
-      if (!validation.valid) return refuse(call, validation.issues, validation.errors);
+    const entry = call.entry!;
+    const validate = entry.validate;
+    if (validate === null) {
+      call.args = freezeArgs(input);
+      return undefined;
     }
-    call.args = freezeArgs(input);
+    const validation = validate(input);
+    if (!validation.valid) return refuse(call, validation.issues, validation.errors);
+    call.args = entry.freezeArgs(input);
     return undefined;
   },
   describe({ tool }) {
