@@ -4,20 +4,21 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { InterceptionSlot, silentLogger, type EventListener } from '@milpa/core';
-import pino from 'pino';
+import { InterceptionSlot, defineTool, silentLogger, type EventListener } from '@milpa/core';
 import type { CallRow } from './harness/call-row.js';
 import { measureRegistration } from './harness/measure-registration.js';
-import { measureRows, type MeasureSettings } from './harness/measure-rows.js';
+import { measureRows, type MeasureSettings, type RowMeasurement } from './harness/measure-rows.js';
 import { pairedRatio } from './harness/sample-stats.js';
-import { BENCH_RESULT } from './fixtures/bench-tool.js';
-import { createMilpaSetup } from './fixtures/milpa-setup.js';
+import { BENCH_ARGS, BENCH_RESULT } from './fixtures/bench-tool.js';
+import { createProductionLogger } from './fixtures/discard-stream.js';
+import { createMilpaSetup, distinctToolOptions, fillerToolOptions } from './fixtures/milpa-setup.js';
 import { describeEnvironment } from './report/environment.js';
 import { renderMarkdown } from './report/render-markdown.js';
 import { renderTerminal } from './report/render-terminal.js';
 import { buildSuiteReport } from './report/suite-report.js';
 import { createFloorRow } from './rows/floor-row.js';
 import { createHandWrittenRow } from './rows/hand-written-row.js';
+import { createMilpaMcpRow } from './rows/milpa-mcp-row.js';
 import { createMilpaRow } from './rows/milpa-row.js';
 import { createLangChainRow } from './rows/peers/langchain-row.js';
 import { createMcpSdkRow } from './rows/peers/mcp-sdk-row.js';
@@ -25,9 +26,9 @@ import { createOpenAiAgentsRow } from './rows/peers/openai-agents-row.js';
 import { createVercelAiRow } from './rows/peers/vercel-ai-row.js';
 
 const COMMAND = 'pnpm bench';
-// BENCH_QUICK=1: rows 1–5 and 9 (or BENCH_ROWS=1,2,3), fewer repeats, nothing written — for before/after checks while optimizing.
+// BENCH_QUICK=1: rows 1–5 and 11 (or BENCH_ROWS=1,2,3), fewer repeats, nothing written — for before/after checks while optimizing.
 const QUICK = process.env['BENCH_QUICK'] === '1';
-const QUICK_ROWS: ReadonlySet<string> = new Set((process.env['BENCH_ROWS'] ?? '1,2,3,4,5,9').split(','));
+const QUICK_ROWS: ReadonlySet<string> = new Set((process.env['BENCH_ROWS'] ?? '1,2,3,4,5,11').split(','));
 const SETTINGS: MeasureSettings = QUICK ? { batchMs: 60, warmupMs: 300, repeats: 15 } : { batchMs: 60, warmupMs: 500, repeats: 41 };
 const REGISTRATION_TOOLS = 10_000;
 const REGISTRATION_REPEATS = 5;
@@ -38,21 +39,29 @@ const CACHED_VALUE = 'cached';
 const METHOD = [
   `Every row makes the same call to a no-op tool (input: one required string, one integer bounded 0–100,`,
   `additionalProperties false) with valid arguments, awaited one after another. Each row is checked once`,
-  `before timing (the expected result, and a refusal of invalid arguments), warmed up for at least`,
-  `${SETTINGS.warmupMs} ms, then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns batch by`,
-  `batch. A batch is timed in process CPU time (user + system), not wall time, so that time the machine`,
-  `gives to other processes is not counted; no GC is forced between batches. Reported: the median batch`,
-  `in µs per call and the spread (fastest–slowest batch, ± half that range in % of the median). Ratios`,
-  `are paired: the median, over the repeats, of one row's batch divided by the other row's batch of the`,
-  `same repeat (they ran back to back), so the shared machine's fast and slow moments divide out.`,
+  `before timing (the expected result, one log line per call where it logs, and a refusal of invalid`,
+  `arguments), warmed up for at least ${SETTINGS.warmupMs} ms, then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns`,
+  `batch by batch. A batch is timed in process CPU time (user + system), not wall time, so that time the`,
+  `machine gives to other processes is not counted; no GC is forced between batches. Reported: the median`,
+  `batch in µs per call and the spread (fastest–slowest batch, ± half that range in % of the median).`,
+  `Ratios are paired: the median, over the repeats, of one row's batch divided by the other row's batch of`,
+  `the same repeat (they ran back to back), so the shared machine's fast and slow moments divide out.`,
+  `"× hand-written" divides by the hand-written row with the same logging, named in brackets.`,
+  `The headline rows 2 and 3 are the production configuration: pino at info writing to a stream that`,
+  `discards the bytes, on both sides; row 2 writes one pino line per call with tool, principal, channel,`,
+  `took_ms and args. Rows 4–6 and the scale rows log nothing (row 4 calls a no-op hook, Milpa audits to a`,
+  `logger that disables every level, so no audit line is built).`,
   `Milpa rows: \`ToolRegistry\` with an \`EventDispatcher\` (no host listeners), an \`InMemoryRateLimiter\``,
   `whose budget (${BUDGET.toExponential(0)} per 60 s) never trips, audit on, an authenticated \`mcp\` context holding the`,
-  `tool's scope, reused for every call. Row 4 logs through pino at info to a stream that discards the`,
-  `bytes. Peers get zod 4 strict objects for the same schema. Registration: ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools, each with`,
-  `its own TypeBox schema object and handler (identical shapes, so compiled validators are shared), are`,
-  `\`registry.register(defineTool(options))\`ed into a fresh registry, ${REGISTRATION_REPEATS} times (wall time; building the options`,
-  `is the host's code and timed apart); retained heap is measured after two full GCs, beyond the empty`,
-  `registry, and includes the options, schemas and handlers.`,
+  `tool's scope, reused for every call. MCP rows: an SDK \`Client\` calls over the SDK's linked in-memory`,
+  `transports either a bare SDK \`McpServer\` (zod strict object) or \`@milpa/mcp\`'s \`createMcpServer\``,
+  `serving a row 3 (or row 5) registry, which builds a \`ToolContext\` with a fresh request id per call.`,
+  `Peers get zod 4 strict objects for the same schema. Registration: ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools, each with its own`,
+  `TypeBox schema object and handler, are \`registry.register(defineTool(options))\`ed into a fresh registry,`,
+  `${REGISTRATION_REPEATS} times (wall time; building the options is the host's code and timed apart); once with`,
+  `identical shapes (compiled validators can be shared) and once with schemas that all differ (property`,
+  `names, bounds, literals, a pattern). Retained heap is measured after two full GCs, beyond the empty`,
+  `registry, and includes the options, schemas and handlers; then the last tool is called once.`,
 ].join('\n');
 
 function progress(message: string): void {
@@ -60,9 +69,11 @@ function progress(message: string): void {
 }
 
 async function buildRows(): Promise<CallRow[]> {
+  const handWrittenLog = createProductionLogger();
+  const milpaLog = createProductionLogger();
+  const mcpLog = createProductionLogger();
+  const logged = createMilpaSetup({ logger: milpaLog.logger, budget: BUDGET });
   const silent = createMilpaSetup({ logger: silentLogger, budget: BUDGET });
-  const discard = { write: (): void => undefined };
-  const logged = createMilpaSetup({ logger: pino({ level: 'info' }, discard), budget: BUDGET });
   const answerFromCache: EventListener = (_eventName, payload) => {
     const slot = payload['slot'];
     if (InterceptionSlot.isInstance(slot)) slot.shortCircuit(CACHED_VALUE);
@@ -72,11 +83,31 @@ async function buildRows(): Promise<CallRow[]> {
 
   return [
     createFloorRow(),
-    createHandWrittenRow(BUDGET),
-    createMilpaRow({ id: '3', label: 'Milpa registry.call (silent audit)', group: 'suite', ...silent, expectedData: BENCH_RESULT }),
-    createMilpaRow({ id: '4', label: 'Milpa registry.call (pino, info, null dest)', group: 'suite', ...logged, expectedData: BENCH_RESULT }),
-    createMilpaRow({ id: '5', label: 'Milpa registry.call (cache listener answers)', group: 'suite', ...cached, expectedData: CACHED_VALUE }),
+    createHandWrittenRow({ id: '2', label: 'hand-written pipeline + one pino line', budget: BUDGET, production: handWrittenLog }),
+    createMilpaRow({
+      id: '3',
+      label: 'Milpa registry.call, audit line to pino',
+      group: 'production',
+      baseline: '2',
+      ...logged,
+      stream: milpaLog.stream,
+      expectedData: BENCH_RESULT,
+    }),
+    createHandWrittenRow({ id: '4', label: 'hand-written pipeline (~60 lines), no log line', budget: BUDGET, production: null }),
+    createMilpaRow({ id: '5', label: 'Milpa registry.call (silent audit)', group: 'suite', ...silent, expectedData: BENCH_RESULT }),
+    createMilpaRow({ id: '6', label: 'Milpa registry.call (cache listener answers)', group: 'suite', ...cached, expectedData: CACHED_VALUE }),
     await createMcpSdkRow(),
+    await createMilpaMcpRow({
+      id: '8',
+      label: 'Milpa createMcpServer, audit line to pino',
+      registry: createMilpaSetup({ logger: mcpLog.logger, budget: BUDGET }).registry,
+      stream: mcpLog.stream,
+    }),
+    await createMilpaMcpRow({
+      id: '8s',
+      label: 'Milpa createMcpServer (silent audit)',
+      registry: createMilpaSetup({ logger: silentLogger, budget: BUDGET }).registry,
+    }),
     createLangChainRow(),
     createOpenAiAgentsRow(),
     createVercelAiRow(),
@@ -111,17 +142,30 @@ async function main(): Promise<void> {
       SETTINGS,
       progress,
     );
-    const [floor, handWritten] = measurements;
+    const floor = measurements.find((measurement) => measurement.row.id === '1');
     for (const { row, stats, samples } of measurements) {
-      const ratios = `×${pairedRatio(samples, floor!.samples).toFixed(2)} floor  ×${pairedRatio(samples, handWritten!.samples).toFixed(2)} row 2`;
+      const baseline = measurements.find((measurement) => measurement.row.id === (row.baseline ?? '4'));
+      const versus = (other: RowMeasurement | undefined, name: string): string =>
+        other === undefined ? '' : `×${pairedRatio(samples, other.samples).toFixed(2)} ${name}  `;
+      const ratios = `${versus(floor, 'floor')}${versus(baseline, `row ${row.baseline ?? '4'}`)}`;
       process.stdout.write(`${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs  ±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${ratios}\n`);
     }
     return;
   }
   const measurements = await measureRows(rows, SETTINGS, progress);
-  progress(`registering ${REGISTRATION_TOOLS} tools × ${REGISTRATION_REPEATS}`);
-  const registration = measureRegistration(REGISTRATION_TOOLS, REGISTRATION_REPEATS);
-  const report = buildSuiteReport(environment, METHOD, measurements, registration);
+  progress(`registering ${REGISTRATION_TOOLS} tools with identical shapes × ${REGISTRATION_REPEATS}`);
+  const identical = await measureRegistration(REGISTRATION_TOOLS, REGISTRATION_REPEATS, {
+    optionsOf: fillerToolOptions,
+    define: (options) => defineTool(options),
+    argsOf: () => ({ ...BENCH_ARGS }),
+  });
+  progress(`registering ${REGISTRATION_TOOLS} tools with distinct schemas × ${REGISTRATION_REPEATS}`);
+  const distinct = await measureRegistration(REGISTRATION_TOOLS, REGISTRATION_REPEATS, {
+    optionsOf: distinctToolOptions,
+    define: (options) => defineTool(options),
+    argsOf: (index) => ({ [`title_${index}`]: 'Ada', [`count_${index}`]: 3, tags: [`t${index}-x`] }),
+  });
+  const report = buildSuiteReport(environment, METHOD, measurements, { identical, distinct });
 
   process.stdout.write(`${renderTerminal(report)}\n`);
   const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));

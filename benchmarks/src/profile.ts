@@ -1,6 +1,7 @@
 /**
- * Runs one Milpa row (3, 4 or 5) alone for a few seconds under `node --cpu-prof`, to find where a
- * call's time goes: `pnpm --filter @milpa/benchmarks run profile 3 5` writes a `.cpuprofile` to
+ * Runs one Milpa row (3: audit line to pino, 5: silent audit, 6: cache listener answers) alone for a
+ * few seconds under `node --cpu-prof`, to find where a call's time goes:
+ * `pnpm --filter @milpa/benchmarks run profile 3 5` writes a `.cpuprofile` to
  * `$TMPDIR/milpa-bench-profiles` (open it in Chrome DevTools → Performance).
  */
 import { InterceptionSlot, silentLogger, type EventListener } from '@milpa/core';
@@ -12,8 +13,8 @@ import { createMilpaRow } from './rows/milpa-row.js';
 const BUDGET = 1_000_000_000_000;
 
 function setupFor(id: string): ReturnType<typeof createMilpaSetup> {
-  if (id === '4') return createMilpaSetup({ logger: pino({ level: 'info' }, { write: (): void => undefined }), budget: BUDGET });
-  if (id === '5') {
+  if (id === '3') return createMilpaSetup({ logger: pino({ level: 'info' }, { write: (): void => undefined }), budget: BUDGET });
+  if (id === '6') {
     const answer: EventListener = (_eventName, payload) => {
       const slot = payload['slot'];
       if (InterceptionSlot.isInstance(slot)) slot.shortCircuit(BENCH_RESULT);
@@ -24,7 +25,7 @@ function setupFor(id: string): ReturnType<typeof createMilpaSetup> {
 }
 
 async function main(): Promise<void> {
-  const id = process.argv[2] ?? '3';
+  const id = process.argv[2] ?? '5';
   const seconds = Number(process.argv[3] ?? '5');
   const row = createMilpaRow({ id, label: `row ${id}`, group: 'suite', ...setupFor(id), expectedData: BENCH_RESULT });
   await row.check();

@@ -1,17 +1,22 @@
 /** Which table section a timed row belongs to. */
-export type RowGroup = 'suite' | 'tool-count' | 'listener-count';
+export type RowGroup = 'production' | 'suite' | 'mcp' | 'peers' | 'tool-count' | 'listener-count';
 
 /**
  * One timed row: something that makes the same call `n` times in a loop of its own (so every row
  * keeps its own inline caches), plus a correctness check run once before any timing.
  */
 export interface CallRow {
-  /** Short id shown in the table (`1` … `9`, `T1000`, `L10`). */
+  /** Short id shown in the table (`1` … `11`, `T1000`, `L10`). */
   readonly id: string;
   /** What is measured, in a few words. */
   readonly label: string;
   /** The table section. */
   readonly group: RowGroup;
+  /**
+   * The id of the hand-written row this row's "× hand-written" ratio divides by: the one with the
+   * same logging (row 2 writes a pino line, row 4 none). Default row 4.
+   */
+  readonly baseline?: string;
   /** Throws when one call does not produce the expected result (or an invalid call is not refused). */
   readonly check: () => Promise<void>;
   /** Makes `n` sequential calls, awaiting each. */

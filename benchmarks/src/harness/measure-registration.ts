@@ -1,7 +1,7 @@
-import { defineTool, silentLogger } from '@milpa/core';
+import { ToolContext, silentLogger, type AnyToolDefinition } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import { InMemoryRateLimiter, ToolRegistry } from '@milpa/tool-runtime';
-import { fillerToolOptions } from '../fixtures/milpa-setup.js';
+import { BENCH_SCOPE } from '../fixtures/bench-tool.js';
 import { summarizeSamples, type SampleStats } from './sample-stats.js';
 
 /** Registration cost of many tools: time for all of them and heap retained per tool. */
@@ -16,6 +16,16 @@ export interface RegistrationMeasurement {
   readonly heapBytesPerTool: SampleStats;
 }
 
+/** The `defineTool()` options of tool number `index`, and the arguments one valid call to it takes. */
+export interface RegistrationFixture<Options extends { readonly name: string }> {
+  /** Builds the options of tool `index` (a fresh schema object and handler each time). */
+  readonly optionsOf: (index: number) => Options;
+  /** `defineTool(options)`, typed for these options. */
+  readonly define: (options: Options) => AnyToolDefinition;
+  /** Valid arguments for tool `index`, used to check one registered tool really answers. */
+  readonly argsOf: (index: number) => Record<string, unknown>;
+}
+
 function collectGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('Run with --expose-gc (the bench script does) to measure retained heap.');
@@ -25,15 +35,22 @@ function collectGarbage(): void {
 }
 
 /**
- * Registers `toolCount` tools (each `defineTool()`d with its own TypeBox schema object and handler)
- * into a fresh, fully wired registry, `repeats` times. Each repeat builds the options first, then
- * times the define-and-register loop, then measures the heap retained after GC beyond the empty
- * registry (the options, schemas and handlers included).
+ * Registers `toolCount` tools (each `defineTool()`d with the options `fixture` builds) into a fresh,
+ * fully wired registry, `repeats` times. Each repeat builds the options first, then times the
+ * define-and-register loop, then measures the heap retained after GC beyond the empty registry
+ * (the options, schemas and handlers included), then calls the last tool once to prove it answers.
+ *
+ * @throws Error when a registered tool is missing or its call fails.
  */
-export function measureRegistration(toolCount: number, repeats: number): RegistrationMeasurement {
+export async function measureRegistration<Options extends { readonly name: string }>(
+  toolCount: number,
+  repeats: number,
+  fixture: RegistrationFixture<Options>,
+): Promise<RegistrationMeasurement> {
   const totals: number[] = [];
   const building: number[] = [];
   const perTool: number[] = [];
+  const last = toolCount - 1;
   for (let repeat = 0; repeat < repeats; repeat++) {
     const registry = new ToolRegistry({
       logger: silentLogger,
@@ -44,16 +61,18 @@ export function measureRegistration(toolCount: number, repeats: number): Registr
     collectGarbage();
     const heapBefore = process.memoryUsage().heapUsed;
     const buildingFrom = performance.now();
-    const options = Array.from({ length: toolCount }, (_, index) => fillerToolOptions(index));
+    const options = Array.from({ length: toolCount }, (_, index) => fixture.optionsOf(index));
     building.push(performance.now() - buildingFrom);
     const startedAt = performance.now();
-    for (let index = 0; index < toolCount; index++) registry.register(defineTool(options[index]!));
+    for (let index = 0; index < toolCount; index++) registry.register(fixture.define(options[index]!));
     totals.push(performance.now() - startedAt);
     options.length = 0;
     collectGarbage();
     const heapAfter = process.memoryUsage().heapUsed;
-    if (!registry.has(fillerToolOptions(toolCount - 1).name)) throw new Error('registration lost a tool');
     perTool.push((heapAfter - heapBefore) / toolCount);
+    const name = fixture.optionsOf(last).name;
+    const result = await registry.call(name, fixture.argsOf(last), ToolContext.mcp('bench-registration', 'user:42', [BENCH_SCOPE]));
+    if (!result.success) throw new Error(`registered tool ${name} did not answer: ${JSON.stringify(result)}`);
   }
   return {
     toolCount,

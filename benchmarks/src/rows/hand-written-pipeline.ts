@@ -10,6 +10,20 @@ export interface HandWrittenCaller {
   readonly scopes: readonly string[];
 }
 
+/** What the hand-written pipeline's audit hook receives once per executed call. */
+export interface HandWrittenAuditEntry {
+  /** The caller. */
+  readonly caller: HandWrittenCaller;
+  /** The tool's name. */
+  readonly tool: string;
+  /** Whether the handler succeeded. */
+  readonly ok: boolean;
+  /** Milliseconds from the start of the call, as measured with `performance.now()`. */
+  readonly tookMs: number;
+  /** The arguments as given (no redaction). */
+  readonly args: Record<string, unknown>;
+}
+
 /** What the hand-written pipeline returns. */
 export interface HandWrittenResult {
   /** Whether the call ran and succeeded. */
@@ -29,19 +43,19 @@ interface Entry {
 const WINDOW_MS = 60_000;
 
 /**
- * Row 2: the governance a user could write by hand in about sixty lines — a map lookup, an ajv
- * compiled validator, a scope check, a fixed-window counter, try/catch around the handler and a
- * no-op audit call — with none of Milpa's guarantees (no redaction, no events, no containment of
- * collaborators, no confirmation, no timeouts).
+ * The governance a user could write by hand in about sixty lines — a map lookup, an ajv compiled
+ * validator, a scope check, a fixed-window counter, try/catch around the handler and an audit hook
+ * (one pino line in the production row, a no-op in the silent one) — with none of Milpa's
+ * guarantees (no redaction, no events, no containment of collaborators, no confirmation, no timeouts).
  */
 export class HandWrittenPipeline {
   readonly #ajv = new Ajv();
   readonly #tools = new Map<string, Entry>();
   readonly #windows = new Map<string, { start: number; used: number }>();
   readonly #budget: number;
-  readonly #audit: (caller: HandWrittenCaller, tool: string, ok: boolean) => void;
+  readonly #audit: (entry: HandWrittenAuditEntry) => void;
 
-  constructor(budget: number, audit: (caller: HandWrittenCaller, tool: string, ok: boolean) => void) {
+  constructor(budget: number, audit: (entry: HandWrittenAuditEntry) => void) {
     this.#budget = budget;
     this.#audit = audit;
   }
@@ -53,6 +67,7 @@ export class HandWrittenPipeline {
 
   /** Runs one call; never rejects. */
   async call(name: string, args: Record<string, unknown>, caller: HandWrittenCaller): Promise<HandWrittenResult> {
+    const startedAt = performance.now();
     const entry = this.#tools.get(name);
     if (entry === undefined) return { success: false, data: null, error: `Tool not found: ${name}` };
     if (!entry.validate(args)) return { success: false, data: null, error: this.#ajv.errorsText(entry.validate.errors) };
@@ -70,10 +85,10 @@ export class HandWrittenPipeline {
     window.used += 1;
     try {
       const data = await entry.handler(args);
-      this.#audit(caller, name, true);
+      this.#audit({ caller, tool: name, ok: true, tookMs: performance.now() - startedAt, args });
       return { success: true, data, error: null };
     } catch (error) {
-      this.#audit(caller, name, false);
+      this.#audit({ caller, tool: name, ok: false, tookMs: performance.now() - startedAt, args });
       return { success: false, data: null, error: error instanceof Error ? error.message : String(error) };
     }
   }

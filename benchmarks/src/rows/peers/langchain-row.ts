@@ -3,14 +3,14 @@ import type { CallRow } from '../../harness/call-row.js';
 import { assertCheck } from '../../harness/assert-check.js';
 import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_DESCRIPTION, BENCH_TOOL_NAME, INVALID_ARGS, benchZodSchema } from '../../fixtures/bench-tool.js';
 
-/** Row 7: `@langchain/core` — `tool(fn, { schema }).invoke(args)` with a zod strict object schema. */
+/** Row 9: `@langchain/core` — `tool(fn, { schema }).invoke(args)` with a zod strict object schema. */
 export function createLangChainRow(): CallRow {
   const lookup = tool(() => BENCH_RESULT, { name: BENCH_TOOL_NAME, description: BENCH_TOOL_DESCRIPTION, schema: benchZodSchema() });
   const args = { ...BENCH_ARGS };
   return {
-    id: '7',
+    id: '9',
     label: 'LangChain tool().invoke(args)',
-    group: 'suite',
+    group: 'peers',
     check: async () => {
       const result: unknown = await lookup.invoke(args);
       assertCheck(result === BENCH_RESULT, `unexpected result ${JSON.stringify(result)}`);

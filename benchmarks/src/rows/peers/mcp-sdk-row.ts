@@ -11,7 +11,7 @@ function textOf(result: unknown): string | undefined {
 }
 
 /**
- * Row 6: `@modelcontextprotocol/sdk` — `client.callTool()` round trip over the SDK's linked
+ * Row 7: `@modelcontextprotocol/sdk` — `client.callTool()` round trip over the SDK's linked
  * in-memory transports to an `McpServer` serving the same tool (zod strict object input).
  */
 export async function createMcpSdkRow(): Promise<CallRow> {
@@ -24,9 +24,9 @@ export async function createMcpSdkRow(): Promise<CallRow> {
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   const params = { name: BENCH_TOOL_NAME, arguments: { ...BENCH_ARGS } };
   return {
-    id: '6',
-    label: 'MCP SDK client.callTool (in-memory)',
-    group: 'suite',
+    id: '7',
+    label: 'bare SDK McpServer, client.callTool (in-memory)',
+    group: 'mcp',
     check: async () => {
       const result = await client.callTool(params);
       assertCheck(result.isError !== true && textOf(result) === BENCH_RESULT, `unexpected result ${JSON.stringify(result)}`);

@@ -4,7 +4,7 @@ import { assertCheck } from '../../harness/assert-check.js';
 import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_DESCRIPTION, BENCH_TOOL_NAME, INVALID_ARGS, benchZodSchema } from '../../fixtures/bench-tool.js';
 
 /**
- * Row 8: `@openai/agents` — `invokeFunctionTool()`, the call the agent runner makes to run a
+ * Row 10: `@openai/agents` — `invokeFunctionTool()`, the call the agent runner makes to run a
  * function tool from the model's JSON arguments (parse, zod-validate, execute, timeout wrapper).
  */
 export function createOpenAiAgentsRow(): CallRow {
@@ -17,9 +17,9 @@ export function createOpenAiAgentsRow(): CallRow {
   const runContext = new RunContext();
   const input = JSON.stringify(BENCH_ARGS);
   return {
-    id: '8',
+    id: '10',
     label: 'OpenAI Agents invokeFunctionTool (JSON args)',
-    group: 'suite',
+    group: 'peers',
     check: async () => {
       const result: unknown = await invokeFunctionTool({ tool: lookup, runContext, input });
       assertCheck(result === BENCH_RESULT, `unexpected result ${JSON.stringify(result)}`);

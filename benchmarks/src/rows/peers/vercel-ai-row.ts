@@ -6,7 +6,7 @@ import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_DESCRIPTION, INVALID_ARGS, benchZo
 const EXECUTION_OPTIONS = { toolCallId: 'bench-call', messages: [] };
 
 /**
- * Row 9: the Vercel `ai` package — a `tool()`'s public validate-and-execute path:
+ * Row 11: the Vercel `ai` package — a `tool()`'s public validate-and-execute path:
  * `asSchema(tool.inputSchema).validate(args)` then `tool.execute(value, options)`. The schema
  * wrapper is built once, outside the loop (the SDK's own loop rebuilds it per call, so this is the
  * generous reading).
@@ -27,9 +27,9 @@ export function createVercelAiRow(): CallRow {
     return execute(parsed.value, EXECUTION_OPTIONS);
   };
   return {
-    id: '9',
+    id: '11',
     label: 'Vercel ai tool(): validate + execute',
-    group: 'suite',
+    group: 'peers',
     check: async () => {
       const result = await call(args);
       assertCheck(result === BENCH_RESULT, `unexpected result ${JSON.stringify(result)}`);
