@@ -29,6 +29,7 @@ describe('@milpa/tool-runtime', () => {
         "RendererRegistry",
         "SchemaValidator",
         "StepPresence",
+        "TELEMETRY_NAMES",
         "TokenEstimator",
         "ToolAlreadyRegisteredError",
         "ToolAuditLogger",

@@ -53,3 +53,7 @@ export type { ToolCallOptions } from './pipeline/pipeline-call.js';
 export type { HostStage, HostStageAnchor, HostStageAnswer, HostStageCall, HostStagePlacement } from './pipeline/host-stage.js';
 export { ToolAlreadyRegisteredError } from './registry/tool-already-registered-error.js';
 export { ToolScanner } from './scanner/tool-scanner.js';
+
+// --- telemetry (OpenTelemetry API) ---
+export { TELEMETRY_NAMES } from './telemetry/telemetry-names.js';
+export type { ToolTelemetryOptions } from './telemetry/tool-telemetry-options.js';

@@ -1,4 +1,5 @@
 import { ToolErrorCode, ToolResult, type ToolArgs, type ToolCaller, type ToolContext, type ToolResultMeta } from '@milpa/core';
+import type { Context } from '@opentelemetry/api';
 import type { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { messageOf, nameOf } from './settle.js';
@@ -86,6 +87,11 @@ export class PipelineCall {
   cacheServed = false;
   /** events: the audit record was written by the registry's audit listener during the dispatch. */
   audited = false;
+  /**
+   * call(): the OpenTelemetry context of the call's span, which execute runs the handler in; null
+   * when telemetry is off or there is no SDK to propagate to.
+   */
+  telemetryContext: Context | null = null;
 
   constructor(services: PipelineServices, name: unknown, rawArgs: unknown, context: ToolContext, options: ToolCallOptions | undefined, startedAt: number) {
     this.services = services;

@@ -1,6 +1,7 @@
 import type { ConfirmationStore, EventDispatcher, JsonSchema, Logger, PolicyRuleProvider, RateLimiter, ToolContext, ToolSummary } from '@milpa/core';
 import type { HostStagePlacement } from '../pipeline/host-stage.js';
 import type { ChannelPolicy } from '../policy/channel-policy.js';
+import type { ToolTelemetryOptions } from '../telemetry/tool-telemetry-options.js';
 import type { SchemaValidator } from '../validation/schema-validator.js';
 
 /** Rate-limit settings the registry passes to its limiter on every call. */
@@ -54,6 +55,13 @@ export interface ToolRegistryOptions {
    * @example [{ before: 'rate_limit', stage: tenantGuard }]
    */
   readonly stages?: readonly HostStagePlacement[];
+  /**
+   * OpenTelemetry: an `execute_tool <tool>` span per call and the `milpa.tool.calls` /
+   * `milpa.tool.duration` metrics. Default: the global API's tracer and meter named
+   * `@milpa/tool-runtime` (no-ops until an SDK is registered); `false` turns telemetry off.
+   * @example { tracer: provider.getTracer('my-app') }
+   */
+  readonly telemetry?: ToolTelemetryOptions | false;
 }
 
 /** The result of `getToolsWithinBudget()`. */

@@ -12,6 +12,7 @@ import {
   type ToolRegistry as ToolRegistryContract,
   type ToolSummary,
 } from '@milpa/core';
+import type { Span } from '@opentelemetry/api';
 import { ToolAuditLogger } from '../audit/tool-audit-logger.js';
 import { TokenEstimator } from '../budget/token-estimator.js';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
@@ -27,6 +28,7 @@ import { isPromiseLike, messageOf, nameOf } from '../pipeline/settle.js';
 import type { Stage } from '../pipeline/stage.js';
 import { composeStages } from '../pipeline/stage-list.js';
 import { PolicyGate } from '../policy/policy-gate.js';
+import { ToolCallTelemetry } from '../telemetry/tool-call-telemetry.js';
 import { SchemaValidator } from '../validation/schema-validator.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
 import type { ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
@@ -69,6 +71,7 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #runner: PipelineRunner;
   readonly #defaultContext: ToolContext | (() => ToolContext) | null;
   readonly #estimator = new TokenEstimator();
+  readonly #telemetry: ToolCallTelemetry | null;
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` for non-positive rate-limit settings, a `defaultContext`
@@ -80,6 +83,7 @@ export class ToolRegistry implements ToolRegistryContract {
     this.#defaultContext = ToolRegistry.#defaultContextOf(options.defaultContext);
     this.#stages = composeStages(options.stages);
     this.#runner = new PipelineRunner(this.#stages);
+    this.#telemetry = ToolCallTelemetry.from(options.telemetry);
     const audit = new ToolAuditLogger(logger, { schemaOf: (name) => this.#tools.get(name)?.definition.inputSchema ?? null });
     for (const field of options.sensitiveFields ?? []) audit.addSensitiveField(field);
     this.#services = new PipelineServices({
@@ -297,27 +301,41 @@ export class ToolRegistry implements ToolRegistryContract {
    */
   async call(name: string, args: unknown = EMPTY_ARGS, context?: ToolContext, options?: ToolCallOptions): Promise<ToolResult> {
     const startedAt = performance.now();
+    const telemetry = this.#telemetry;
+    const span = telemetry === null ? null : telemetry.start(name, this.#tools.get(name));
     let callContext: ToolContext;
     try {
       if (context === undefined || context === null) {
         const fallback = this.#defaultContext;
-        if (fallback === null) return this.#contextRequired(name);
+        if (fallback === null) return this.#withoutContext(span, startedAt, this.#contextRequired(name));
         callContext = typeof fallback === 'function' ? ToolRegistry.#toContext(fallback()) : fallback;
       } else {
         callContext = context instanceof ToolContext ? context : ToolRegistry.#toContext(context);
       }
     } catch (error) {
-      return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, { tool: nameOf(name), took_ms: 0 });
+      const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, { tool: nameOf(name), took_ms: 0 });
+      return this.#withoutContext(span, startedAt, invalid);
     }
     const call = new PipelineCall(this.#services, name, args, callContext, options, startedAt);
+    if (telemetry !== null && span !== null) call.telemetryContext = telemetry.contextOf(span);
+    let result: ToolResult;
     try {
       const outcome = this.#runner.run(call);
-      return isPromiseLike(outcome) ? await outcome : outcome;
+      result = isPromiseLike(outcome) ? await outcome : outcome;
     } catch (error) {
       // Last line of containment: a fault in the runner itself must still be a result.
       call.failClosed('pipeline', error);
-      return call.result as ToolResult;
+      result = call.result as ToolResult;
     }
+    // After the exits (audit included): the span ends once, with the call's final result.
+    if (telemetry !== null) telemetry.finish(span, call, result);
+    return result;
+  }
+
+  /** A call refused before it had a context: its span and metrics still record it. */
+  #withoutContext(span: Span | null, startedAt: number, result: ToolResult): ToolResult {
+    if (this.#telemetry !== null) this.#telemetry.finishWithoutContext(span, result, startedAt);
+    return result;
   }
 
   #contextRequired(name: unknown): ToolResult {

@@ -4,6 +4,7 @@ import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike, messageOf } from '../settle.js';
 import type { STOP, Stage, StageVerdict } from '../stage.js';
 import { ToolInvocationState } from '../tool-invocation-state.js';
+import { runInTelemetryContext } from '../../telemetry/run-in-telemetry-context.js';
 
 /** Sentinel rejection of a hard-timeout race. */
 const HARD_TIMEOUT: unique symbol = Symbol('milpa.hardTimeout');
@@ -100,7 +101,8 @@ export const executeStage: Stage = {
     const invocation = new ToolInvocationState(call.context, call.options?.caller ?? unsupportedCaller, call.startedAt, tool.timeoutMs, callerSignal);
     let value: unknown;
     try {
-      value = tool.handler(call.args!, invocation);
+      // Inside the tool span's context, so spans the handler starts nest under it.
+      value = call.telemetryContext === null ? tool.handler(call.args!, invocation) : runInTelemetryContext(call.telemetryContext, tool, call.args!, invocation);
     } catch (error) {
       invocation.finish();
       return failed(call, tool, error);
