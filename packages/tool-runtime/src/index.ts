@@ -5,7 +5,7 @@
 export { DEFAULT_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
 
 // --- gates: validation, policy gate, rate limiting, confirmation, audit ---
-export { SchemaValidator, type CompiledValidator, type SchemaValidatorOptions } from './validation/schema-validator.js';
+export { SchemaValidator, type CompiledValidator, type SafeCompileResult, type SchemaValidatorOptions } from './validation/schema-validator.js';
 export { ValidationResult, type ValidationIssue } from './validation/validation-result.js';
 export { InvalidSchemaError } from './validation/invalid-schema-error.js';
 export { AuthorizationResult } from './policy/authorization-result.js';

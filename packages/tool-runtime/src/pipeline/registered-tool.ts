@@ -8,14 +8,24 @@ export interface RateLimitKeyMemo {
   readonly key: string;
 }
 
-/** A registered tool with what the pipeline prepared for it at registration. */
+/**
+ * A registered tool with what the pipeline prepared for it. Registration only checks the schemas;
+ * the validator and the argument copier are built by the validate stage on the tool's first call
+ * and kept here, so a registry of thousands of tools pays for the tools that are actually called.
+ */
 export interface RegisteredTool {
   /** The normalized definition. */
   readonly definition: AnyToolDefinition;
-  /** Null when the input schema is empty: there is nothing to validate. */
-  readonly validate: CompiledValidator | null;
-  /** Freezes arguments that passed `validate` (specialised to the schema where it can be). */
-  readonly freezeArgs: (args: Readonly<Record<string, unknown>>) => ToolArgs;
+  /**
+   * The compiled input validator; null when the input schema is empty (there is nothing to
+   * validate); undefined until the tool's first call compiles it (written by the validate stage).
+   */
+  validate: CompiledValidator | null | undefined;
+  /**
+   * Freezes arguments that passed `validate` (specialised to the schema where it can be); undefined
+   * until the validate stage builds it on the tool's first call.
+   */
+  freezeArgs: ((args: Readonly<Record<string, unknown>>) => ToolArgs) | undefined;
   /** Whether the tool declares any clamp. */
   readonly hasClamps: boolean;
   /**

@@ -22,7 +22,6 @@ import { RegistryWiring } from '../inspection/registry-wiring.js';
 import { PipelineCall, type ToolCallOptions } from '../pipeline/pipeline-call.js';
 import { PipelineRunner } from '../pipeline/pipeline-runner.js';
 import { PipelineServices } from '../pipeline/pipeline-services.js';
-import { compileArgsFreezer } from '../pipeline/freeze-args.js';
 import type { RegisteredTool } from '../pipeline/registered-tool.js';
 import { isPromiseLike, messageOf, nameOf } from '../pipeline/settle.js';
 import type { Stage } from '../pipeline/stage.js';
@@ -110,7 +109,8 @@ export class ToolRegistry implements ToolRegistryContract {
 
   /**
    * Registers a tool (from `defineTool`, the `tool` decorator, or a hand-built object). The input
-   * schema is compiled now, so an invalid schema fails here and never at call time.
+   * and output schemas are checked now (`SchemaValidator.assertSchema`), so an invalid schema fails
+   * here and never at call time; the input validator itself is compiled on the tool's first call.
    *
    * @throws ToolAlreadyRegisteredError for a duplicate name (the first registration stays).
    * @throws MilpaError `INVALID_TOOL_DEFINITION` / `INVALID_SCHEMA` for an invalid definition or schema.
@@ -118,12 +118,14 @@ export class ToolRegistry implements ToolRegistryContract {
   register(definition: AnyToolDefinition): void {
     const normalized = normalizeToolDefinition(definition);
     if (this.#tools.has(normalized.name)) throw new ToolAlreadyRegisteredError(normalized.name);
-    const validate = isEmptySchema(normalized.inputSchema) ? null : this.#services.validator.compile(normalized.inputSchema);
-    if (normalized.outputSchema !== null) this.#services.validator.compile(normalized.outputSchema);
+    const empty = isEmptySchema(normalized.inputSchema);
+    if (!empty) this.#services.validator.assertSchema(normalized.inputSchema);
+    if (normalized.outputSchema !== null) this.#services.validator.assertSchema(normalized.outputSchema);
     this.#tools.set(normalized.name, {
       definition: normalized,
-      validate,
-      freezeArgs: compileArgsFreezer(normalized.inputSchema),
+      // Compiled by the validate stage on the first call; null: nothing to validate.
+      validate: empty ? null : undefined,
+      freezeArgs: undefined,
       hasClamps: Object.keys(normalized.clamps).length > 0,
       rateLimitKey: null,
     });

@@ -1,5 +1,7 @@
 import { MilpaError, Type, type JsonSchema, type TSchema } from '@milpa/core';
-import { describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidSchemaError } from './invalid-schema-error.js';
 import { SchemaValidator } from './schema-validator.js';
 import { ValidationResult } from './validation-result.js';
@@ -131,6 +133,181 @@ describe('SchemaValidator', () => {
       const bad = props({ a: { type: 'string', minLenght: 1 } });
       expect(() => own.compile(bad)).toThrow(InvalidSchemaError);
       expect(() => own.compile(bad)).toThrow(InvalidSchemaError);
+    });
+  });
+
+  describe('assertSchema', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    function countAjvCompiles() {
+      return vi.spyOn(Ajv2020.prototype, 'compile');
+    }
+
+    function assertError(schema: unknown): string {
+      try {
+        new SchemaValidator().assertSchema(schema as JsonSchema);
+      } catch (error) {
+        if (error instanceof InvalidSchemaError) return error.message;
+        throw error;
+      }
+      throw new Error('expected assertSchema() to throw');
+    }
+
+    it('compiles nothing when the schema uses only keywords the meta-schema settles', () => {
+      const compiles = countAjvCompiles();
+      const own = new SchemaValidator();
+      own.assertSchema(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z]+$', format: 'email' }),
+            count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+            mode: Type.Union([Type.Literal('fast'), Type.Literal('safe')]),
+            tags: Type.Array(Type.String(), { maxItems: 8, uniqueItems: true }),
+            pair: Type.Unsafe<[string, number]>({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false }),
+            choice: Type.Optional(Type.Union([Type.Null(), Type.Boolean()])),
+            secret: Type.String({ writeOnly: true, 'x-milpa-secret': true }),
+          },
+          { additionalProperties: false, $schema: 'https://json-schema.org/draft/2020-12/schema' },
+        ),
+      );
+      expect(compiles).not.toHaveBeenCalled();
+    });
+
+    it('compiles once, now, when only a compile can settle the schema', () => {
+      const compiles = countAjvCompiles();
+      const own = new SchemaValidator();
+      const schema = { type: 'object', $defs: { id: { type: 'integer' } }, properties: { id: { $ref: '#/$defs/id' } } };
+      own.assertSchema(schema);
+      expect(compiles).toHaveBeenCalledTimes(1);
+      // The validator compiled here is the one the first use gets.
+      expect(own.compile(schema)({ id: 'x' }).errors).toEqual(['id: Expected integer, got string']);
+      expect(compiles).toHaveBeenCalledTimes(1);
+    });
+
+    it('checks a schema object once however many times it is asserted', () => {
+      const own = new SchemaValidator();
+      const schema = props({ name: { type: 'string' } });
+      own.assertSchema(schema);
+      const meta = vi.spyOn(Ajv2020.prototype, 'validateSchema');
+      own.assertSchema(schema);
+      expect(meta).not.toHaveBeenCalled();
+    });
+
+    it.each<[string, unknown]>([
+      ['a misspelled keyword', props({ name: { type: 'string', minLenght: 3 } })],
+      ['a misspelled keyword in a list of subschemas', props({ v: { anyOf: [{ type: 'string' }, { tpye: 'integer' }] } })],
+      ['an unknown format', props({ mail: { type: 'string', format: 'emial' } })],
+      ['a malformed keyword value', props({ kind: { type: 'strin' } })],
+      ['a malformed bound', props({ n: { minimum: 'ten' } })],
+      ['a pattern that is not a regular expression', props({ code: { type: 'string', pattern: '([a-z' } })],
+      ['an empty enum', props({ status: { enum: [] } })],
+      ['an unresolvable $ref', props({ id: { $ref: '#/$defs/missing' } })],
+      ['"then" without "if" (strict mode)', props({ v: { then: { type: 'string' } } })],
+      ['"minContains" without "contains" (strict mode)', props({ list: { type: 'array', minContains: 1 } })],
+      ['the unsupported "id" keyword', { type: 'object', id: 'x' }],
+      ['an unknown $schema', { $schema: 'https://example.com/not-a-meta-schema', type: 'object' }],
+      ['an x- name ajv cannot take as a keyword', props({ a: { type: 'string', 'x-a b': 1 } })],
+      ['a non-object schema', null],
+      ['an array schema', []],
+    ])('throws what compile() throws for %s', (_case, schema) => {
+      expect(assertError(schema)).toBe(compileError(schema).message);
+    });
+
+    it('throws what compile() throws when the schema object contains itself', () => {
+      const schema: Record<string, unknown> = { type: 'object', properties: {} };
+      (schema['properties'] as Record<string, unknown>)['self'] = schema;
+      expect(assertError(schema)).toContain('cyclic');
+      expect(assertError(schema)).toBe(compileError(schema).message);
+    });
+
+    it('throws exactly when compile() throws, with the same message, for generated schemas', () => {
+      // Valid and invalid keywords and values mixed at every depth.
+      const leaf = fc.oneof(
+        fc.record({ type: fc.constantFrom('string', 'integer', 'number', 'boolean', 'null', 'object', 'array', 'strin') }, { requiredKeys: [] }),
+        fc.record({ minLength: fc.constantFrom(0, 3, -1, 'x'), maxLength: fc.constantFrom(5, 1.5) }, { requiredKeys: [] }),
+        fc.record({ pattern: fc.constantFrom('^a+$', '([a-z', '\\p{L}', '\\Z') }),
+        fc.record({ format: fc.constantFrom('email', 'uri', 'date-time', 'emial', 'regex') }),
+        fc.record({ enum: fc.constantFrom([], ['a'], [1, null], 'a') }),
+        fc.record({ const: fc.constantFrom('a', 1, null, { nested: true }) }),
+        fc.record({ minLenght: fc.constant(1) }),
+        fc.record({ 'x-note': fc.constant(true), title: fc.constantFrom('t', 3) }, { requiredKeys: [] }),
+        fc.record({ $ref: fc.constantFrom('#', '#/$defs/a', '#/properties/missing') }),
+        fc.record({ minContains: fc.constant(1) }),
+        fc.record({ then: fc.constant({ type: 'string' }) }),
+        fc.constantFrom(true, false),
+      );
+      const { node } = fc.letrec<{ node: unknown }>((tie) => ({
+        node: fc.oneof(
+          { depthSize: 'small', withCrossShrink: true },
+          leaf,
+          fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 }) }, { requiredKeys: ['properties'] }),
+          fc.record({ anyOf: fc.array(tie('node'), { minLength: 0, maxLength: 3 }) }),
+          fc.record({ items: tie('node'), minItems: fc.constantFrom(0, 2) }, { requiredKeys: ['items'] }),
+          fc.record({ not: tie('node'), additionalProperties: tie('node') }, { requiredKeys: [] }),
+          fc.record({ $defs: fc.record({ a: tie('node') }), allOf: fc.array(tie('node'), { maxLength: 2 }) }, { requiredKeys: ['$defs'] }),
+        ),
+      }));
+      const outcome = (run: () => void): string => {
+        try {
+          run();
+          return 'ok';
+        } catch (error) {
+          return error instanceof InvalidSchemaError ? error.message : `not an InvalidSchemaError: ${String(error)}`;
+        }
+      };
+      const asserting = new SchemaValidator();
+      const compiling = new SchemaValidator();
+      fc.assert(
+        fc.property(node, (schema) => {
+          fc.pre(typeof schema === 'object');
+          const asserted = outcome(() => asserting.assertSchema(schema as JsonSchema));
+          const compiled = outcome(() => compiling.compile(schema as JsonSchema));
+          expect(asserted).toBe(compiled);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('accepts what compile() accepts, compiled or not', () => {
+      const own = new SchemaValidator();
+      const schemas: JsonSchema[] = [
+        {},
+        props({ at: { const: new Date(0) } }),
+        props({ v: { if: { type: 'string' }, then: { minLength: 2 } } }),
+        { type: 'object', patternProperties: { '^x_': { type: 'string' } } },
+        props({ list: { type: 'array', contains: { type: 'integer' }, minContains: 2 } }),
+        props({ note: { type: 'string', 'x-vendor-hint': { any: 'shape' } } }),
+      ];
+      for (const schema of schemas) expect(() => own.assertSchema(schema)).not.toThrow();
+    });
+  });
+
+  describe('safeCompile', () => {
+    it('returns the validator compile() returns when the schema is valid', () => {
+      const own = new SchemaValidator();
+      const schema = props({ name: { type: 'string' } });
+      const compiled = own.safeCompile(schema);
+      expect(compiled.ok && compiled.value).toBe(own.compile(schema));
+    });
+
+    it('returns the InvalidSchemaError instead of throwing when the schema is invalid', () => {
+      const compiled = new SchemaValidator().safeCompile(props({ name: { type: 'string', minLenght: 3 } }));
+      expect(compiled.ok).toBe(false);
+      expect(!compiled.ok && compiled.error).toBeInstanceOf(InvalidSchemaError);
+      expect(!compiled.ok && compiled.error.message).toContain('unknown keyword "minLenght"');
+    });
+
+    it('wraps anything else compile() throws in an InvalidSchemaError', () => {
+      class Failing extends SchemaValidator {
+        override compile(): never {
+          throw new TypeError('boom');
+        }
+      }
+      const compiled = new Failing().safeCompile(props({ name: { type: 'string' } }));
+      expect(!compiled.ok && compiled.error.code).toBe('INVALID_SCHEMA');
+      expect(!compiled.ok && compiled.error.message).toContain('boom');
     });
   });
 

@@ -28,6 +28,50 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The meta-schema ajv checks a schema against when it names none. */
+const DEFAULT_META_SCHEMA = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * Keywords whose every value the meta-schema accepts is also one ajv compiles without complaint
+ * (under the options below): annotations and plain constraints. Checking them needs no compile.
+ */
+const SETTLED_BY_META_SCHEMA: ReadonlySet<string> = new Set([
+  'type', 'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', 'deprecated', '$comment',
+  'required', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+]);
+
+/** Keywords holding one subschema. */
+const ONE_SUBSCHEMA: ReadonlySet<string> = new Set(['not', 'items', 'additionalProperties', 'propertyNames']);
+
+/** Keywords holding a list of subschemas. */
+const SUBSCHEMA_LIST: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+
+/** Deeper than this, a schema is left to the compile (which reports what is wrong, if anything). */
+const MAX_SETTLED_DEPTH = 64;
+
+function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (!isRecord(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** True when `pattern` is a regular expression ajv can build (it adds the `u` flag). */
+function isUnicodePattern(pattern: unknown): boolean {
+  if (typeof pattern !== 'string') return false;
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A non-throwing compile: the validator, or why the schema cannot be compiled. */
+export type SafeCompileResult =
+  | { readonly ok: true; readonly value: CompiledValidator }
+  | { readonly ok: false; readonly error: InvalidSchemaError };
+
 /** The JSON Pointer of the first schema object that has `keyword` as an own key. */
 function findKeyword(node: unknown, keyword: string, path: string, seen: Set<object>): string | null {
   if (typeof node !== 'object' || node === null || seen.has(node)) return null;
@@ -122,6 +166,10 @@ export class SchemaValidator {
   /** By sorted key: ajv functions are shared even when only key order differs. */
   readonly #functions = new Map<string, ValidateFunction>();
   readonly #annotationKeywords = new Set<string>();
+  /** `x-` names ajv refused as keywords: a schema using one is left to the compile to report. */
+  readonly #refusedAnnotationKeywords = new Set<string>();
+  /** Schemas {@link SchemaValidator.assertSchema} accepted without compiling them. */
+  readonly #checked = new WeakSet<object>();
 
   constructor(options: SchemaValidatorOptions = {}) {
     const formats = options.formats ?? true;
@@ -176,6 +224,52 @@ export class SchemaValidator {
   }
 
   /**
+   * Throws exactly when {@link SchemaValidator.compile} would, but compiles nothing when it can
+   * tell without: the schema is checked against the JSON Schema 2020-12 meta-schema and walked for
+   * what strict mode refuses (unknown keywords and formats, patterns that are not regular
+   * expressions, cycles). A schema whose validity only a compile can settle — one with `$ref`,
+   * `$id`, `$defs`, `if`/`then`/`else`, `patternProperties`, `contains`, `dependentSchemas`,
+   * `unevaluated*`, a `$schema` other than 2020-12, or nesting deeper than 64 levels — is compiled
+   * now (and the validator cached), so an invalid schema always fails here and never at first use.
+   *
+   * A registry calls this at registration and compiles on the tool's first call: registering many
+   * tools then costs a schema check each instead of a generated validator each.
+   *
+   * @throws InvalidSchemaError as {@link SchemaValidator.compile}.
+   * @example
+   * validator.assertSchema(Type.Object({ name: Type.String() }));      // passes, compiles nothing
+   * validator.assertSchema({ type: 'object', properties: { a: { minLenght: 1 } } }); // throws
+   */
+  assertSchema(schema: JsonSchema | TSchema): void {
+    if (!isRecord(schema)) {
+      throw new InvalidSchemaError(`Invalid input schema at #: a schema must be a JSON object, got ${jsonTypeName(schema)}.`, {
+        schemaPath: '#',
+      });
+    }
+    if (this.#checked.has(schema) || this.#byIdentity.has(schema)) return;
+    if (Object.keys(schema).length === 0) return;
+    if (!this.#isSettledWithoutCompile(schema, 0, [])) {
+      this.compile(schema);
+      return;
+    }
+    this.#assertMetaSchema(schema);
+    this.#checked.add(schema);
+  }
+
+  /**
+   * {@link SchemaValidator.compile} that never throws: the validator, or the
+   * {@link InvalidSchemaError} it would have thrown (any other failure is wrapped in one).
+   */
+  safeCompile(schema: JsonSchema | TSchema): SafeCompileResult {
+    try {
+      return { ok: true, value: this.compile(schema) };
+    } catch (error) {
+      if (error instanceof InvalidSchemaError) return { ok: false, error };
+      return { ok: false, error: new InvalidSchemaError(`Invalid input schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error }) };
+    }
+  }
+
+  /**
    * Validates `args` against `schema`, compiling it on first use.
    *
    * @throws InvalidSchemaError when the schema itself is invalid.
@@ -198,6 +292,15 @@ export class SchemaValidator {
 
   #compileWithAjv(schema: JsonSchema): ValidateFunction {
     this.#allowAnnotationKeywords(schema);
+    this.#assertMetaSchema(schema);
+    try {
+      return this.#ajv.compile(schema);
+    } catch (error) {
+      throw toInvalidSchemaError(error, schema);
+    }
+  }
+
+  #assertMetaSchema(schema: JsonSchema): void {
     let metaValid: boolean;
     try {
       metaValid = this.#ajv.validateSchema(schema) as boolean;
@@ -208,10 +311,44 @@ export class SchemaValidator {
       const { message, path } = describeMetaSchemaErrors(this.#ajv.errors ?? []);
       throw new InvalidSchemaError(`Invalid input schema ${message}`, { schemaPath: path });
     }
+  }
+
+  /**
+   * True when passing the meta-schema is enough for ajv to compile `node` under strict mode: every
+   * keyword is one whose valid values ajv always accepts, every format is known, every pattern is a
+   * regular expression. False means "only a compile can tell", never "invalid". It follows ajv's
+   * own reading of a schema (`for…in` over the keys, `undefined` values ignored).
+   */
+  #isSettledWithoutCompile(node: unknown, depth: number, ancestors: object[]): boolean {
+    if (typeof node === 'boolean') return true;
+    if (!isPlainObject(node) || depth > MAX_SETTLED_DEPTH || ancestors.includes(node)) return false;
+    ancestors.push(node);
     try {
-      return this.#ajv.compile(schema);
-    } catch (error) {
-      throw toInvalidSchemaError(error, schema);
+      for (const key in node) {
+        const value = node[key];
+        if (SETTLED_BY_META_SCHEMA.has(key) || (value === undefined && this.#ajv.RULES.keywords[key] !== undefined)) continue;
+        if (ONE_SUBSCHEMA.has(key)) {
+          if (!this.#isSettledWithoutCompile(value, depth + 1, ancestors)) return false;
+        } else if (SUBSCHEMA_LIST.has(key)) {
+          if (!Array.isArray(value) || !value.every((child: unknown) => this.#isSettledWithoutCompile(child, depth + 1, ancestors))) return false;
+        } else if (key === 'properties') {
+          if (!isPlainObject(value) || Object.hasOwn(value, '__proto__')) return false;
+          for (const name in value) if (!this.#isSettledWithoutCompile(value[name], depth + 1, ancestors)) return false;
+        } else if (key === 'enum') {
+          if (!Array.isArray(value) || value.length === 0) return false;
+        } else if (key === 'pattern') {
+          if (!isUnicodePattern(value)) return false;
+        } else if (key === 'format') {
+          if (typeof value !== 'string' || (this.#ajv.opts.validateFormats && this.#ajv.formats[value] === undefined)) return false;
+        } else if (key === '$schema') {
+          if (depth !== 0 || value !== DEFAULT_META_SCHEMA) return false;
+        } else if (!key.startsWith('x-') || !this.#allowAnnotationKeyword(key)) {
+          return false;
+        }
+      }
+      return true;
+    } finally {
+      ancestors.pop();
     }
   }
 
@@ -219,15 +356,22 @@ export class SchemaValidator {
   #allowAnnotationKeywords(node: unknown): void {
     if (typeof node !== 'object' || node === null) return;
     for (const [key, child] of Object.entries(node)) {
-      if (key.startsWith('x-') && !this.#annotationKeywords.has(key)) {
-        this.#annotationKeywords.add(key);
-        try {
-          this.#ajv.addKeyword({ keyword: key });
-        } catch {
-          // A name ajv cannot take as a keyword; compile then reports it as unknown, with its path.
-        }
-      }
+      if (key.startsWith('x-')) this.#allowAnnotationKeyword(key);
       this.#allowAnnotationKeywords(child);
     }
+  }
+
+  /** Registers `key` as an annotation-only ajv keyword, once; false when ajv cannot take the name. */
+  #allowAnnotationKeyword(key: string): boolean {
+    if (!this.#annotationKeywords.has(key)) {
+      this.#annotationKeywords.add(key);
+      try {
+        this.#ajv.addKeyword({ keyword: key });
+      } catch {
+        // A name ajv cannot take as a keyword; compile then reports it as unknown, with its path.
+        this.#refusedAnnotationKeywords.add(key);
+      }
+    }
+    return !this.#refusedAnnotationKeywords.has(key);
   }
 }

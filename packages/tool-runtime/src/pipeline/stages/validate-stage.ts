@@ -1,7 +1,7 @@
 import { ToolErrorCode, type JsonSchema } from '@milpa/core';
 import type { ValidationIssue } from '../../validation/validation-result.js';
 import { describeStep } from '../describe-step.js';
-import { freezeArgs } from '../freeze-args.js';
+import { compileArgsFreezer, freezeArgs } from '../freeze-args.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import type { Stage, StageVerdict } from '../stage.js';
 
@@ -59,14 +59,28 @@ export const validateStage: Stage = {
       return refuse(call, [{ path: '', message }], [message]);
     }
     const entry = call.entry!;
-    const validate = entry.validate;
+    let validate = entry.validate;
     if (validate === null) {
       call.args = freezeArgs(input);
       return undefined;
     }
+    if (validate === undefined) {
+      // The first call compiles: registration only checked the schema (SchemaValidator.assertSchema),
+      // which throws whenever the compile would, so this cannot fail. Should it ever, the call is
+      // refused like any failing collaborator and the next call tries again.
+      const compiled = call.services.validator.safeCompile(entry.definition.inputSchema);
+      if (!compiled.ok) return call.failClosed('schema validator', compiled.error);
+      validate = compiled.value;
+      entry.validate = validate;
+    }
     const validation = validate(input);
     if (!validation.valid) return refuse(call, validation.issues, validation.errors);
-    call.args = entry.freezeArgs(input);
+    let freeze = entry.freezeArgs;
+    if (freeze === undefined) {
+      freeze = compileArgsFreezer(entry.definition.inputSchema);
+      entry.freezeArgs = freeze;
+    }
+    call.args = freeze(input);
     return undefined;
   },
   describe({ tool }) {
