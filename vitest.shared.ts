@@ -8,7 +8,9 @@ import { availableParallelism } from 'node:os';
 import { transform } from 'esbuild';
 import { defaultServerConditions, type Plugin } from 'vite';
 
-const conditions = ['@milpa/source', ...defaultServerConditions];
+// Without Vite's `module` condition, which Node does not know: dependencies resolve as they do at
+// run time (the OpenTelemetry packages' `module` builds use extension-less imports Node cannot load).
+const conditions = ['@milpa/source', ...defaultServerConditions.filter((condition) => condition !== 'module')];
 
 const esbuildTypeScript: Plugin = {
   name: 'milpa:esbuild-typescript',

@@ -58,11 +58,15 @@ interface CallReport {
   readonly cacheHit: boolean;
 }
 
-/** `error.type`: the result's code, or `tool_error` for an error result without one. */
-function errorTypeOf(result: ToolResult): string | undefined {
+/**
+ * `error.type`: the result's code; without one, the outcome of a refusal (a veto carries no code)
+ * or `tool_error` for an error result the handler or a listener returned.
+ */
+function errorTypeOf(result: ToolResult, outcome: CallOutcome): string | undefined {
   if (result.success) return undefined;
   const code = result.meta['code'];
-  return typeof code === 'string' && code !== '' ? code : 'tool_error';
+  if (typeof code === 'string' && code !== '') return code;
+  return outcome === 'executed' ? 'tool_error' : outcome;
 }
 
 /**
@@ -167,7 +171,7 @@ export class ToolCallTelemetry {
   }
 
   #report(span: Span | null, result: ToolResult, startedAt: number, report: CallReport, failedCall: PipelineCall | null): void {
-    const errorType = errorTypeOf(result);
+    const errorType = errorTypeOf(result, report.outcome);
     if (span !== null) {
       try {
         if (span.isRecording()) this.#describe(span, report, errorType, failedCall);
