@@ -6,6 +6,7 @@ import {
   RendererRegistry,
   ToolRegistry,
   type RateLimitSettings,
+  type ToolTelemetryOptions,
 } from '@milpa/tool-runtime';
 import { HumanVerifier, VerificationTool } from '@milpa/verification';
 import { LookupCache } from '../listeners/lookup-cache.js';
@@ -34,6 +35,8 @@ export interface DemoRuntimeOptions {
   readonly rateLimit?: RateLimitSettings;
   /** Receives every log line as it is written (e.g. to stream audit lines to stderr). */
   readonly onLog?: (entry: LogEntry) => void;
+  /** Where the registry's OpenTelemetry spans and metrics go; default the global API (no-ops without an SDK). */
+  readonly telemetry?: ToolTelemetryOptions | false;
 }
 
 /** A demo registry wired the way a host wires one, with handles on every part the tour shows. */
@@ -84,6 +87,7 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     dispatcher,
     rateLimiter: new InMemoryRateLimiter(),
     rateLimit: options.rateLimit ?? DEMO_RATE_LIMIT,
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
 
   const notes = new NotesService();
