@@ -2,13 +2,14 @@ import { MilpaError, type ToolErrorCode, type VerificationRefusal } from '@milpa
 
 /**
  * Why a {@link VerificationError} was raised: a store refusal, a request id that is already taken
- * (`duplicate_id`), or a request that cannot be opened (`invalid_request`, e.g. no subject or id).
+ * (`duplicate_id`), a request that cannot be opened (`invalid_request`, e.g. no subject or id), or
+ * a store that holds as many pending requests as it may (`too_many_pending`).
  */
-export type VerificationErrorKind = VerificationRefusal | 'duplicate_id' | 'invalid_request';
+export type VerificationErrorKind = VerificationRefusal | 'duplicate_id' | 'invalid_request' | 'too_many_pending';
 
 /** Options of a {@link VerificationError}. */
 export interface VerificationErrorOptions {
-  /** The error code in `ToolErrorCode` terms (`NOT_FOUND`, `CONFLICT`, `FORBIDDEN`, `VALIDATION_ERROR`). */
+  /** The error code in `ToolErrorCode` terms (`NOT_FOUND`, `CONFLICT`, `FORBIDDEN`, `VALIDATION_ERROR`, `RATE_LIMITED`). */
   readonly code: ToolErrorCode;
   /** Why the operation was refused. */
   readonly kind: VerificationErrorKind;

@@ -1,5 +1,6 @@
 import { MilpaError, VerificationRequest, VerificationResult, type VerificationRecord } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
+import { VerificationError } from '../errors/verification-error.js';
 import { InMemoryVerificationStore } from './in-memory-verification-store.js';
 
 const HOUR = 3_600_000;
@@ -27,6 +28,90 @@ describe('InMemoryVerificationStore', () => {
   describe('constructor', () => {
     it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('throws INVALID_ARGUMENT when retentionMs is %s', (retentionMs) => {
       expect(() => new InMemoryVerificationStore({ retentionMs })).toThrow(MilpaError);
+    });
+
+    it.each([0, -1, 1.5, Number.NaN])('throws INVALID_ARGUMENT when maxPending is %s', (maxPending) => {
+      expect(() => new InMemoryVerificationStore({ maxPending })).toThrow(/maxPending must be a whole number/);
+    });
+  });
+
+  describe('open: maxPending', () => {
+    const decision = {
+      kind: 'grant' as const,
+      principal: 'agent:reviewer',
+      reason: null,
+      at: after(10),
+      subject: null,
+      result: VerificationResult.pass('human_verifier', 'agent:reviewer'),
+    };
+
+    function refusal(store: InMemoryVerificationStore, opened: VerificationRecord): VerificationError {
+      try {
+        store.open(opened);
+      } catch (error) {
+        if (VerificationError.isVerificationError(error)) return error;
+        throw error;
+      }
+      throw new Error('expected open() to throw');
+    }
+
+    it('refuses a request without a deadline with RATE_LIMITED when maxPending of them are pending', () => {
+      const store = new InMemoryVerificationStore({ maxPending: 2 });
+      store.open(record('a', T0));
+      store.open(record('b', T0));
+      const error = refusal(store, record('c', T0));
+      expect(error).toMatchObject({ code: 'RATE_LIMITED', kind: 'too_many_pending', requestId: 'c' });
+      expect(store.get('c')).toBeNull();
+      expect(store.size).toBe(2);
+    });
+
+    it('takes a new request once a pending one is decided', () => {
+      const store = new InMemoryVerificationStore({ maxPending: 1 });
+      store.open(record('a', T0));
+      expect(store.decide('a', decision).status).toBe('resolved');
+      expect(store.open(record('b', after(20)))).toBe(true);
+      expect(store.pendingWithoutDeadline).toBe(1);
+    });
+
+    it('keeps counting a request that a grant leaves pending', () => {
+      const store = new InMemoryVerificationStore({ maxPending: 1 });
+      store.open(record('a', T0, { requiredApprovals: 2 }));
+      expect(store.decide('a', decision).status).toBe('recorded');
+      expect(store.pendingWithoutDeadline).toBe(1);
+      expect(refusal(store, record('b', after(20))).kind).toBe('too_many_pending');
+    });
+
+    it('does not count requests with a deadline or already resolved', () => {
+      const store = new InMemoryVerificationStore({ maxPending: 1 });
+      store.open(record('open-ended', T0));
+      expect(store.open(record('deadline', T0, { expiresAt: after(60_000) }))).toBe(true);
+      expect(store.open(record('auto', T0, { result: VerificationResult.pass(), resolvedAt: T0 }))).toBe(true);
+      expect(store.pendingWithoutDeadline).toBe(1);
+    });
+
+    it('holds 10,000 requests without a deadline by default and refuses the next', () => {
+      const store = new InMemoryVerificationStore();
+      for (let index = 0; index < 10_000; index++) store.open(record(`r${index}`, T0));
+      expect(refusal(store, record('one-too-many', T0)).code).toBe('RATE_LIMITED');
+    });
+
+    it('never refuses when maxPending is Infinity', () => {
+      const store = new InMemoryVerificationStore({ maxPending: Number.POSITIVE_INFINITY });
+      for (let index = 0; index < 10_001; index++) store.open(record(`r${index}`, T0));
+      expect(store.pendingWithoutDeadline).toBe(10_001);
+    });
+  });
+
+  describe('open: expiry at scale', () => {
+    it('removes a bounded number of expired records per operation after a mass expiry, and all of them over later ones', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: HOUR });
+      for (let index = 0; index < 5_000; index++) store.open(record(`done${index}`, T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
+      store.open(record('first-after', after(HOUR + 1)));
+      // One open (a lookup and an insert, each sweeping up to 1,024) never visits all 5,000...
+      expect(store.size).toBe(5_000 - 2 * 1_024 + 1);
+      for (let index = 0; index < 4; index++) store.open(record(`next${index}`, after(HOUR + 2 + index)));
+      // ...and the rest go within a few more operations.
+      expect(store.size).toBe(5);
     });
   });
 

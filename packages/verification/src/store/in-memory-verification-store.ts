@@ -1,5 +1,6 @@
 import { ExpiringMap, MilpaError } from '@milpa/core';
 import type { VerificationDecision, VerificationDecisionOutcome, VerificationRecord, VerificationStore } from '@milpa/core';
+import { VerificationError } from '../errors/verification-error.js';
 import { applyVerificationDecision } from './apply-verification-decision.js';
 
 /** Options of {@link InMemoryVerificationStore}. */
@@ -10,16 +11,34 @@ export interface InMemoryVerificationStoreOptions {
    * resolved or expired; afterwards its id is unknown (and free to reuse).
    */
   readonly retentionMs?: number;
+  /**
+   * The most requests opened without a deadline that may be pending at once, a whole number ≥ 1 or
+   * `Infinity`. Default 10,000. Such a request never expires, so this is what keeps the store from
+   * growing without bound: `open` refuses the next one with a `VerificationError` `RATE_LIMITED`
+   * (`too_many_pending`) until one of them is decided. Requests with a deadline do not count: they
+   * leave the store on their own.
+   */
+  readonly maxPending?: number;
 }
 
 /** The default retention of finished records: one hour. */
 const DEFAULT_RETENTION_MS = 3_600_000;
 
+/** The default cap on pending requests without a deadline. */
+const DEFAULT_MAX_PENDING = 10_000;
+
+/** True while `record` awaits a decision and has no deadline: nothing but a decision ends it. */
+function isOpenEnded(record: VerificationRecord | undefined): boolean {
+  return record !== undefined && record.result === null && record.expiresAt === null;
+}
+
 /**
  * The default {@link VerificationStore}: records in an `ExpiringMap`, in this process only. Every
- * operation runs synchronously, so each is atomic. A finished record expires once it has been
- * finished for longer than `retentionMs`; a pending record without a deadline never does. Expired
- * records are dropped when looked up and swept in bounded steps by every operation.
+ * operation runs synchronously, so each is atomic, and costs O(log n) amortized however many
+ * records are held. A finished record expires once it has been finished for longer than `retentionMs`;
+ * a pending record without a deadline never does, so at most `maxPending` of those are held and
+ * `open` refuses more. Expired records are dropped when looked up and swept in bounded steps
+ * (at most 2,048 per operation) by every operation.
  *
  * The store's clock is the latest time it has been told: the `createdAt` of an opened record or the
  * `at` of a decision, so it follows the verifier's clock rather than reading one of its own.
@@ -33,10 +52,14 @@ export class InMemoryVerificationStore implements VerificationStore {
   #now = Number.NEGATIVE_INFINITY;
   readonly #records = new ExpiringMap<string, VerificationRecord>({ now: () => this.#now });
   readonly #retentionMs: number;
+  readonly #maxPending: number;
+  /** Pending records without a deadline (see {@link isOpenEnded}). */
+  #openEnded = 0;
 
   /**
    * Creates an empty store.
-   * @throws MilpaError `INVALID_ARGUMENT` when `retentionMs` is not a non-negative finite number.
+   * @throws MilpaError `INVALID_ARGUMENT` when `retentionMs` is not a non-negative finite number, or
+   *   `maxPending` is not a whole number ≥ 1 or `Infinity`.
    */
   constructor(options: InMemoryVerificationStoreOptions = {}) {
     const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
@@ -47,6 +70,13 @@ export class InMemoryVerificationStore implements VerificationStore {
       );
     }
     this.#retentionMs = retentionMs;
+    const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    if (typeof maxPending !== 'number' || !(Number.isInteger(maxPending) || maxPending === Number.POSITIVE_INFINITY) || maxPending < 1) {
+      throw new MilpaError(`InMemoryVerificationStore maxPending must be a whole number of at least 1 or Infinity, got ${String(maxPending)}.`, {
+        code: 'INVALID_ARGUMENT',
+      });
+    }
+    this.#maxPending = maxPending;
   }
 
   /** Number of records held, pending or finished (expired ones not swept yet included). */
@@ -54,11 +84,29 @@ export class InMemoryVerificationStore implements VerificationStore {
     return this.#records.size;
   }
 
-  /** Stores `record` unless its id is taken by a record still within its retention. */
+  /** Pending records without a deadline; `open` refuses a new one once there are `maxPending`. */
+  get pendingWithoutDeadline(): number {
+    return this.#openEnded;
+  }
+
+  /**
+   * Stores `record` unless its id is taken by a record still within its retention.
+   *
+   * @throws VerificationError `RATE_LIMITED` (`too_many_pending`) when `record` is pending without
+   *   a deadline and `maxPending` such records are already pending; nothing is stored.
+   */
   open(record: VerificationRecord): boolean {
     this.#advance(record.createdAt);
     if (this.#records.has(record.id)) return false;
+    const openEnded = isOpenEnded(record);
+    if (openEnded && this.#openEnded >= this.#maxPending) {
+      throw new VerificationError(
+        `Verification request '${record.id}' refused: ${String(this.#maxPending)} requests without a deadline are already pending; decide some, or give requests a deadline (HumanVerifier ttlMs).`,
+        { code: 'RATE_LIMITED', kind: 'too_many_pending', requestId: record.id },
+      );
+    }
     this.#records.set(record.id, record, this.#expiryOf(record));
+    if (openEnded) this.#openEnded += 1;
     return true;
   }
 
@@ -70,8 +118,12 @@ export class InMemoryVerificationStore implements VerificationStore {
   /** Applies `decision` with {@link applyVerificationDecision} and stores the next record. */
   decide(id: string, decision: VerificationDecision): VerificationDecisionOutcome {
     this.#advance(decision.at);
-    const outcome = applyVerificationDecision(this.#records.get(id) ?? null, decision);
-    if (outcome.status !== 'refused') this.#records.set(id, outcome.record, this.#expiryOf(outcome.record));
+    const current = this.#records.get(id);
+    const outcome = applyVerificationDecision(current ?? null, decision);
+    if (outcome.status !== 'refused') {
+      this.#records.set(id, outcome.record, this.#expiryOf(outcome.record));
+      if (isOpenEnded(current) && !isOpenEnded(outcome.record)) this.#openEnded -= 1;
+    }
     return outcome;
   }
 

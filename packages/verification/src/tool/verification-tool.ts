@@ -78,6 +78,7 @@ const REFUSAL_FIELDS: Readonly<Record<VerificationErrorKind, string>> = Object.f
   subject_mismatch: 'subject',
   self_approval: 'principal',
   duplicate_approval: 'principal',
+  too_many_pending: 'request_id',
 });
 
 /**

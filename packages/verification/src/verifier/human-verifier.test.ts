@@ -132,6 +132,19 @@ describe('HumanVerifier', () => {
       expect((await record(verifier))?.request.subject).toBe('gate:first');
     });
 
+    it('rejects with RATE_LIMITED and dispatches nothing when the store holds its maximum of requests without a deadline', async () => {
+      const { dispatcher, events } = recordVerificationEvents();
+      const verifier = new HumanVerifier({ dispatcher, store: new InMemoryVerificationStore({ maxPending: 1 }) });
+      await verifier.verify(open('gate:first', 'single', 'agent:worker', 'req-1'));
+      const error = await refusalOf(verifier.verify(open('gate:second', 'single', 'agent:worker', 'req-2')));
+      expect(error).toMatchObject({ code: 'RATE_LIMITED', kind: 'too_many_pending', requestId: 'req-2' });
+      expect(events).toHaveLength(1);
+      expect(await record(verifier, 'req-2')).toBeNull();
+      // A request with a deadline is still taken: it leaves the store on its own.
+      const timed = new HumanVerifier({ ttlMs: 60_000, store: verifier.store });
+      expect((await timed.verify(open('gate:third', 'single', 'agent:worker', 'req-3'))).status).toBe('pending');
+    });
+
     it('rejects with CONFLICT when the id was already resolved', async () => {
       const verifier = new HumanVerifier();
       await verifier.verify(open());

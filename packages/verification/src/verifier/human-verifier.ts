@@ -27,7 +27,10 @@ export interface HumanVerifierOptions {
   readonly store?: VerificationStore;
   /** Grants from distinct principals a `quorum` request needs; a positive integer, default 2. */
   readonly quorum?: number;
-  /** Milliseconds after which a pending request can no longer be resolved; default never. */
+  /**
+   * Milliseconds after which a pending request can no longer be resolved; default never (the
+   * default store then holds at most 10,000 such requests pending at once).
+   */
   readonly ttlMs?: number;
 }
 
@@ -111,7 +114,9 @@ export class HumanVerifier implements Verifier {
    * pass. The requester is `request.requestedBy`, else `context.principal`.
    *
    * @throws VerificationError `VALIDATION_ERROR` (`invalid_request`) when the request has no subject
-   *   or no id; `CONFLICT` (`duplicate_id`) when a request with that id exists.
+   *   or no id; `CONFLICT` (`duplicate_id`) when a request with that id exists; `RATE_LIMITED`
+   *   (`too_many_pending`) when the store holds as many pending requests without a deadline as it
+   *   may (`InMemoryVerificationStore` `maxPending`, 10,000 by default).
    */
   async verify(request: VerificationRequest, context?: VerificationContext): Promise<VerificationResult> {
     if (request.subject === null) {
