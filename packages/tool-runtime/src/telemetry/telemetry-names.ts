@@ -28,17 +28,29 @@ export const TELEMETRY_NAMES = Object.freeze({
   }),
   /** Attribute keys. */
   attributes: Object.freeze({
+    /** Always `execute_tool`; set when the span starts, so samplers see it. */
     operationName: 'gen_ai.operation.name',
+    /** The tool's name (for an unknown tool, the requested name, cut to 128 characters). */
     toolName: 'gen_ai.tool.name',
+    /** The call's request id (`context.requestId`). */
     toolCallId: 'gen_ai.tool.call.id',
+    /** Always `function`. */
     toolType: 'gen_ai.tool.type',
+    /** The tool's description. */
     toolDescription: 'gen_ai.tool.description',
+    /** On a refusal or failure: the result's `meta.code` (else the outcome, or `tool_error`). */
     errorType: 'error.type',
+    /** The caller's channel (`cli`, `mcp`, `web`, …). */
     channel: 'milpa.channel',
+    /** How the pipeline ended the call (`executed`, `rate_limited`, `vetoed`, …). */
     outcome: 'milpa.outcome',
+    /** True when a `tool.executing` listener answered instead of the handler. */
     cacheHit: 'milpa.cache.hit',
+    /** Exception event: the thrown value's class name (or its `typeof`). */
     exceptionType: 'exception.type',
+    /** Exception event: the message, scrubbed of the call's secrets. */
     exceptionMessage: 'exception.message',
+    /** Exception event: the stack, scrubbed of the call's secrets. */
     exceptionStacktrace: 'exception.stacktrace',
   }),
 } as const);
