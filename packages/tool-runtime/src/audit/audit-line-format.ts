@@ -23,11 +23,29 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
 
 const HAS_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/;
 
+// JSON's short escapes; every other control character becomes `\uXXXX`. JSON.stringify itself
+// would leave U+007F, U+2028 and U+2029 as they are, and some viewers break lines at the last two.
+const SHORT_ESCAPES: Readonly<Record<string, string>> = Object.freeze({ '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' });
+
+function escapeControlCharacter(character: string): string {
+  return SHORT_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 /** `text` with control characters escaped, so a caller-supplied field cannot forge log lines. */
 export function clean(text: string): string {
   // Most fields have nothing to escape: a test is much cheaper than a replace with a callback.
   if (!HAS_CONTROL_CHARACTERS.test(text)) return text;
-  return text.replace(CONTROL_CHARACTERS, (character) => JSON.stringify(character).slice(1, -1));
+  return text.replace(CONTROL_CHARACTERS, escapeControlCharacter);
+}
+
+const JSON_LEFT_UNESCAPED = /[\u007f\u2028\u2029]/;
+
+/**
+ * JSON text with the line-breaking characters `JSON.stringify` leaves as they are (U+007F, U+2028,
+ * U+2029) escaped; it escapes every other control character itself.
+ */
+export function cleanJson(json: string): string {
+  return JSON_LEFT_UNESCAPED.test(json) ? clean(json) : json;
 }
 
 /** A duration as whole milliseconds (0 for anything that is not a positive number). */

@@ -56,6 +56,15 @@ describe('Redactor', () => {
     it('uses only the given fields when constructed with a list', () => {
       expect(new Redactor(['pin']).redact({ pin: 1234, password: 'visible' })).toEqual({ pin: REDACTED, password: 'visible' });
     });
+
+    it('redacts a field added after the same key was already judged public', () => {
+      const own = new Redactor();
+      expect(own.redact({ iban: 'DE89' })).toEqual({ iban: 'DE89' });
+      expect(own.collectSecrets({ iban: 'DE89' })).toEqual([]);
+      own.addSensitiveField('IBAN');
+      expect(own.redact({ iban: 'DE89' })).toEqual({ iban: REDACTED });
+      expect(own.collectSecrets({ iban: 'DE89' })).toEqual(['DE89']);
+    });
   });
 
   describe('redact', () => {
@@ -175,6 +184,53 @@ describe('Redactor', () => {
       expect(redactor.redact(withGetter)).toEqual({ ok: 1, bad: '[Unreadable]' });
       const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
       expect(redactor.redact({ hostile })).toBe(REDACTED);
+    });
+
+    it('redacts sensitive keys of flat arguments in every spelling, by name and by schema', () => {
+      const schema = Type.Object({ pin: Type.String({ writeOnly: true }), note: Type.String() }, { additionalProperties: Type.String({ 'x-milpa-secret': true }) });
+      const args = { Pass_Word: 'p1', 'API-KEY': 'k1', apiKey: 'k2', CLIENT_SECRET: 's1', _Token_: 't1', pin: '4321', note: 'hi', other: 'o1' };
+      expect(redactor.redact(args, schema)).toEqual({
+        Pass_Word: REDACTED,
+        'API-KEY': REDACTED,
+        apiKey: REDACTED,
+        CLIENT_SECRET: REDACTED,
+        _Token_: REDACTED,
+        pin: REDACTED,
+        note: 'hi',
+        other: REDACTED,
+      });
+      expect(redactor.collectSecrets(args, schema).sort()).toEqual(['4321', 'k1', 'k2', 'o1', 'p1', 's1', 't1']);
+    });
+
+    it('copies each value of flat arguments as read once, so a getter cannot swap in a nested secret', () => {
+      let reads = 0;
+      const args = Object.defineProperty({ name: 'ada' }, 'shifty', {
+        enumerable: true,
+        get() {
+          reads += 1;
+          return reads === 1 ? 'plain' : { password: 'leaked' };
+        },
+      });
+      const copy = redactor.redact(args);
+      expect(copy).toEqual({ name: 'ada', shifty: 'plain' });
+      expect(JSON.stringify(copy)).not.toContain('leaked');
+      expect(reads).toBe(1);
+    });
+
+    it('never reads the value of a sensitive key of flat arguments', () => {
+      const args = Object.defineProperty({ name: 'ada' }, 'password', {
+        enumerable: true,
+        get() {
+          throw new Error('read');
+        },
+      });
+      expect(redactor.redact(args)).toEqual({ name: 'ada', password: REDACTED });
+    });
+
+    it('stays correct past the keys it remembers', () => {
+      const own = new Redactor();
+      for (let index = 0; index < 5_000; index += 1) own.redact({ [`field_${index}`]: index });
+      expect(own.redact({ field_1: 1, Api_Key: 'k' })).toEqual({ field_1: 1, Api_Key: REDACTED });
     });
 
     it('passes primitives through', () => {

@@ -1,4 +1,5 @@
 import { MilpaError, type JsonSchema, type TSchema } from '@milpa/core';
+import { NO_SCHEMAS, isObject, isSecretSchema, itemSchemas, propertySchemas, schemasOf, topLevelSecretsOf } from './schema-secrets.js';
 
 /** The value that replaces a secret in logs, audit records and runtime-written messages. */
 export const REDACTED = '***REDACTED***';
@@ -32,7 +33,8 @@ const MAX_COPIED_OBJECTS = 10_000;
 /** Steps a secret collection may take under a schema before it drops the schema: only a cyclic schema object (which no registry compiles) gets near it. */
 const MAX_SCHEMA_STEPS = 1_000_000;
 const CONTEXT_KEY = '_ctx';
-const NO_SCHEMAS: readonly object[] = Object.freeze([]);
+/** Key verdicts the redactor remembers before starting over: enough for every tool's own names, bounded against callers that invent keys. */
+const MAX_REMEMBERED_KEYS = 4_096;
 
 /** One value waiting in the secret collection's walk. */
 interface CollectStep {
@@ -46,57 +48,20 @@ function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, '');
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+/** A plain object (`{…}` or `Object.create(null)`): the usual shape of a call's arguments. */
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isObject(value) || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }
 
-function ownField(container: unknown, key: string): unknown {
-  return isObject(container) && Object.hasOwn(container, key) ? container[key] : undefined;
+/** A value the copy keeps as it is and JSON writes without looking inside. */
+function isFlatValue(value: unknown): boolean {
+  return value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-/** The schema and its `allOf` / `anyOf` / `oneOf` branches: a property marked secret in any of them is secret. */
-function expand(schema: unknown, into: object[], depth = 0): void {
-  if (!isObject(schema) || depth > 8) return;
-  into.push(schema);
-  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
-    const branches = ownField(schema, keyword);
-    if (Array.isArray(branches)) for (const branch of branches) expand(branch, into, depth + 1);
-  }
-}
-
-function schemasOf(schema: unknown): readonly object[] {
-  if (!isObject(schema)) return NO_SCHEMAS;
-  const found: object[] = [];
-  expand(schema, found);
-  return found;
-}
-
-function propertySchemas(schemas: readonly object[], key: string): readonly object[] {
-  if (schemas.length === 0) return NO_SCHEMAS;
-  const found: object[] = [];
-  for (const schema of schemas) {
-    const properties = ownField(schema, 'properties');
-    const declared = ownField(properties, key);
-    if (declared !== undefined) expand(declared, found);
-    else expand(ownField(schema, 'additionalProperties'), found);
-  }
-  return found;
-}
-
-function itemSchemas(schemas: readonly object[], index: number): readonly object[] {
-  if (schemas.length === 0) return NO_SCHEMAS;
-  const found: object[] = [];
-  for (const schema of schemas) {
-    const prefixItems = ownField(schema, 'prefixItems');
-    if (Array.isArray(prefixItems) && index < prefixItems.length) expand(prefixItems[index], found);
-    else expand(ownField(schema, 'items'), found);
-  }
-  return found;
-}
-
-function isSecretSchema(schemas: readonly object[]): boolean {
-  return schemas.some((schema) => ownField(schema, 'writeOnly') === true || ownField(schema, 'x-milpa-secret') === true);
-}
+/** Marks "not flat": the caller takes the full walk instead. */
+const NOT_FLAT: unique symbol = Symbol('not flat');
 
 function setField(target: Record<string, unknown>, key: string, value: unknown): void {
   // A `__proto__` key from JSON.parse must stay an ordinary field, never reach the prototype.
@@ -123,6 +88,8 @@ function escapeRegExp(text: string): string {
  */
 export class Redactor {
   readonly #fields = new Set<string>();
+  /** Raw key → whether it is sensitive: normalizing costs a regex replace, and calls repeat the same few keys. */
+  readonly #keyVerdicts = new Map<string, boolean>();
   /** Objects the running `redact()` may still copy. */
   #copiesLeft = 0;
 
@@ -143,11 +110,19 @@ export class Redactor {
       });
     }
     this.#fields.add(normalizeKey(name));
+    this.#keyVerdicts.clear();
   }
 
   /** True when `key` names a sensitive field (`Password`, `api-key`, `clientSecret`, …). */
   isSensitiveKey(key: string): boolean {
-    return typeof key === 'string' && this.#fields.has(normalizeKey(key));
+    if (typeof key !== 'string') return false;
+    let verdict = this.#keyVerdicts.get(key);
+    if (verdict === undefined) {
+      verdict = this.#fields.has(normalizeKey(key));
+      if (this.#keyVerdicts.size >= MAX_REMEMBERED_KEYS) this.#keyVerdicts.clear();
+      this.#keyVerdicts.set(key, verdict);
+    }
+    return verdict;
   }
 
   /**
@@ -155,8 +130,14 @@ export class Redactor {
    * become `'[Circular]'`, structures deeper than 32 levels (or past the first 10,000 objects)
    * `'[Truncated]'`, unreadable fields `'[Unreadable]'`. Never throws (if copying fails, the whole
    * value is redacted).
+   *
+   * Flat arguments (a plain object of strings, numbers, booleans and nulls, the usual case) take a
+   * shorter path with the same result: one shallow copy, each key checked by name and against the
+   * schema's top-level secret properties.
    */
   redact(value: unknown, schema: JsonSchema | TSchema | null = null): unknown {
+    const flat = this.#redactFlat(value, schema);
+    if (flat !== NOT_FLAT) return flat;
     this.#copiesLeft = MAX_COPIED_OBJECTS;
     try {
       return this.#copy(value, schemasOf(schema), 0, new Set());
@@ -170,6 +151,8 @@ export class Redactor {
    * {@link Redactor.scrub}bing free text such as error messages. Never throws.
    */
   collectSecrets(value: unknown, schema: JsonSchema | TSchema | null = null): string[] {
+    const flat = this.#collectFlat(value, schema);
+    if (flat !== NOT_FLAT) return flat;
     const secrets = new Set<string>();
     try {
       this.#collect(value, schemasOf(schema), secrets);
@@ -201,6 +184,54 @@ export class Redactor {
       return String(text).replace(new RegExp(pattern, 'g'), REDACTED);
     } catch {
       return REDACTED;
+    }
+  }
+
+  /**
+   * The copy of flat arguments, or {@link NOT_FLAT} for anything else (a nested value, an array, a
+   * class instance, a getter that throws): the full walk then starts over. A secret key's value is
+   * never read; every other value is read once and copied as read, so a getter cannot show one
+   * value to the check and another to the log.
+   */
+  #redactFlat(value: unknown, schema: unknown): unknown {
+    try {
+      if (!isPlainRecord(value)) return NOT_FLAT;
+      const secrets = topLevelSecretsOf(schema);
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        if (key === CONTEXT_KEY) continue;
+        if (this.isSensitiveKey(key) || (secrets.declared.get(key) ?? secrets.undeclaredSecret)) {
+          setField(copy, key, REDACTED);
+          continue;
+        }
+        const inner = value[key];
+        if (!isFlatValue(inner)) return NOT_FLAT;
+        setField(copy, key, inner);
+      }
+      return copy;
+    } catch {
+      return NOT_FLAT;
+    }
+  }
+
+  /** The secret values of flat arguments (see {@link Redactor.redact}), or {@link NOT_FLAT}. */
+  #collectFlat(value: unknown, schema: unknown): string[] | typeof NOT_FLAT {
+    try {
+      if (!isPlainRecord(value)) return NOT_FLAT;
+      const secrets = topLevelSecretsOf(schema);
+      const found: string[] = [];
+      for (const key of Object.keys(value)) {
+        const inner = value[key];
+        if (isObject(inner)) return NOT_FLAT;
+        if (!(this.isSensitiveKey(key) || (secrets.declared.get(key) ?? secrets.undeclaredSecret))) continue;
+        if (typeof inner === 'string' || typeof inner === 'bigint' || (typeof inner === 'number' && Number.isFinite(inner))) {
+          const text = String(inner);
+          if (text !== '' && !found.includes(text)) found.push(text);
+        }
+      }
+      return found;
+    } catch {
+      return NOT_FLAT;
     }
   }
 

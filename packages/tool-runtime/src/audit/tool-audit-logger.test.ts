@@ -71,7 +71,6 @@ describe('ToolAuditLogger', () => {
           took_ms: 150,
           args: { name: 'John' },
           cache_served: false,
-          timestamp: '2026-08-15T14:07:11.000Z',
           output_size: 12,
         },
       });

@@ -13,8 +13,10 @@ import {
 import { describeError } from './describe-error.js';
 import { Redactor } from './redactor.js';
 import { swallowRejection } from './swallow-rejection.js';
-import { EXTRA_OUTCOMES, clean, isExecutedEvent, isFailedEvent, principalLabel, toJson, wholeMs, type ExtraOutcome } from './audit-line-format.js';
+import { EXTRA_OUTCOMES, clean, cleanJson, isExecutedEvent, isFailedEvent, principalLabel, toJson, wholeMs, type ExtraOutcome } from './audit-line-format.js';
 import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
+
+const NO_SECRETS: readonly string[] = Object.freeze([]);
 
 /** Options of {@link ToolAuditLogger}. */
 export interface ToolAuditLoggerOptions {
@@ -195,13 +197,13 @@ export class ToolAuditLogger {
       if (this.#isEnabled(result.success ? 'info' : 'warn')) {
         const extra = { output_size: typeof result.data === 'string' ? result.data.length : null, cache_served: cacheServed };
         if (result.success) {
-          this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra);
+          this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra, true);
         } else {
           const rawCode = meta['code'] ?? result.error ?? 'ERROR';
           this.#writeCall('warn', 'error', context, tool, args, String(rawCode), meta['took_ms'], {
             ...extra,
             ...(typeof result.error === 'string' ? { reason: result.error } : {}),
-          });
+          }, true);
         }
       }
       if (meta['timeout_exceeded'] === true) {
@@ -232,7 +234,12 @@ export class ToolAuditLogger {
     }
   }
 
-  /** The `[ToolAudit]` call line, shared by every executed, failed and rate-limited outcome. */
+  /**
+   * The `[ToolAudit]` call line, shared by every executed, failed and rate-limited outcome: the
+   * hottest path of the audit, so it builds its record in one literal, and cleans the caller-supplied
+   * part of its message in one pass (the separators hold nothing to escape, so that equals cleaning
+   * each part).
+   */
   #writeCall(
     level: LogLevel,
     outcome: AuditOutcome,
@@ -242,25 +249,36 @@ export class ToolAuditLogger {
     code: string | null,
     tookMs: unknown,
     extra: { readonly output_size?: number | null; readonly cache_served?: boolean; readonly reason?: string },
+    levelChecked = false,
   ): void {
-    this.#write(level, () => {
+    try {
+      if (!levelChecked && !this.#isEnabled(level)) return;
       const schema = this.#schemaFor(tool);
-      const secrets = code !== null || extra.reason !== undefined ? this.redactor.collectSecrets(args, schema) : [];
+      const secrets = code !== null || extra.reason !== undefined ? this.redactor.collectSecrets(args, schema) : NO_SECRETS;
       const safeCode = code === null ? null : this.redactor.scrub(code, secrets);
       const safeArgs = this.redactor.redact(args ?? null, schema);
       const took = wholeMs(tookMs);
-      const status = safeCode === null ? 'OK' : `ERROR:${clean(safeCode)}`;
-      const record = this.#record(outcome, safeCode, context, tool, safeArgs, took, {
-        ...(extra.reason === undefined ? {} : { reason: this.redactor.scrub(extra.reason, secrets) }),
-        ...('output_size' in extra ? { output_size: extra.output_size ?? null } : {}),
+      const record: { -readonly [Key in keyof ToolAuditRecord]: ToolAuditRecord[Key] } = {
+        outcome,
+        code: safeCode,
+        tool,
+        request_id: context.requestId,
+        channel: context.channel,
+        principal: context.principal,
+        ip: context.ip ?? null,
+        took_ms: took,
+        args: safeArgs,
         cache_served: extra.cache_served === true,
-        redacted: true,
-      });
-      return {
-        message: `[ToolAudit] ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | ${took}ms | ${status} | args=${toJson(safeArgs)}`,
-        record,
       };
-    });
+      if (extra.reason !== undefined) record.reason = this.redactor.scrub(extra.reason, secrets);
+      if ('output_size' in extra) record.output_size = extra.output_size ?? null;
+      const status = safeCode === null ? 'OK' : `ERROR:${safeCode}`;
+      const head = clean(`${context.requestId} | ${context.channel} | ${String(tool)} | ${principalLabel(context.principal)} | ${took}ms | ${status}`);
+      const message = `[ToolAudit] ${head} | args=${cleanJson(toJson(safeArgs))}`;
+      swallowRejection(this.#logger[level]({ audit: Object.freeze(record) }, message));
+    } catch {
+      // A failing logger (or an unreadable context) must never turn into a failed call.
+    }
   }
 
   #record(
@@ -275,10 +293,9 @@ export class ToolAuditLogger {
       readonly errors?: readonly string[];
       readonly output_size?: number | null;
       readonly cache_served?: boolean;
-      readonly redacted?: boolean;
     },
   ): ToolAuditRecord {
-    const { redacted, cache_served: cacheServed, ...optional } = extra;
+    const { cache_served: cacheServed, ...optional } = extra;
     const record: ToolAuditRecord = {
       outcome,
       code,
@@ -288,9 +305,8 @@ export class ToolAuditLogger {
       principal: context.principal,
       ip: context.ip ?? null,
       took_ms: wholeMs(tookMs),
-      args: redacted === true ? args : this.redactor.redact(args ?? null, this.#schemaFor(tool)),
+      args: this.redactor.redact(args ?? null, this.#schemaFor(tool)),
       cache_served: cacheServed === true,
-      timestamp: new Date().toISOString(),
     };
     // Object.assign onto the literal, not a spread into it: V8 freezes a spread copy on a slow path
     // that costs more than building the whole record.

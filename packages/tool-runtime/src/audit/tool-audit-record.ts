@@ -30,6 +30,10 @@ export type AuditOutcome =
 /**
  * The structured audit entry of one call, passed to the logger as `{ audit: record }` next to the
  * human-readable `[ToolAudit] …` message. Wire keys are snake_case; secrets are already redacted.
+ *
+ * It carries no timestamp: the logger stamps the line it writes (pino's `time`, winston's and
+ * bunyan's too), so a second, ISO-formatted copy would only cost time on every call. With a logger
+ * that writes no time of its own (`console`), add one there.
  */
 export interface ToolAuditRecord {
   /** How the call ended. */
@@ -52,8 +56,6 @@ export interface ToolAuditRecord {
   readonly args: unknown;
   /** True when a `tool.executing` listener (a cache) answered instead of the handler. */
   readonly cache_served: boolean;
-  /** When the record was written, ISO-8601 UTC. */
-  readonly timestamp: string;
   /** Why the call was refused or failed (scrubbed of the call's secret values), when there is one. */
   readonly reason?: string;
   /** The validation messages (scrubbed), on `validation_failed`. */
