@@ -25,7 +25,7 @@ export interface Environment {
 const BENCHMARKS_ROOT = new URL('../../', import.meta.url);
 
 const PEER_PACKAGES = ['@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'ai', 'zod', 'ajv', 'pino', 'tsx'] as const;
-const MILPA_PACKAGES = ['core', 'events', 'tool-runtime'] as const;
+const MILPA_PACKAGES = ['core', 'events', 'tool-runtime', 'mcp'] as const;
 
 /** `1.2.3`, with ` (node >=18)` when the package declares the Node versions it supports. */
 function versionAt(url: URL): string {

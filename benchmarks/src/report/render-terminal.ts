@@ -1,6 +1,6 @@
 import type { ReportLine, SuiteReport } from './suite-report.js';
 
-const HEADERS: readonly string[] = ['#', 'row', 'median', 'spread (min–max)', '× floor', '× hand-written'];
+const HEADERS: readonly string[] = ['#', 'row', 'median', 'spread (min–max)', '× floor', '× hand-written (same logging)'];
 
 function cells(line: ReportLine): string[] {
   return [line.id, line.label, line.median, line.spread, line.vsFloor, line.vsHandWritten];
