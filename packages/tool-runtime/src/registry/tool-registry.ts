@@ -304,7 +304,7 @@ export class ToolRegistry implements ToolRegistryContract {
   async call(name: string, args: unknown = EMPTY_ARGS, context?: ToolContext, options?: ToolCallOptions): Promise<ToolResult> {
     const startedAt = performance.now();
     const telemetry = this.#telemetry;
-    const span = telemetry === null ? null : telemetry.start(name, this.#tools.get(name));
+    const span = telemetry === null ? null : telemetry.start(name, this.#tools);
     let callContext: ToolContext;
     try {
       if (context === undefined || context === null) {

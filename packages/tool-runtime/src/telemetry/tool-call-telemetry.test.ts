@@ -123,9 +123,16 @@ describe('ToolCallTelemetry', () => {
       expect(await telemetry.points('milpa.tool.calls')).toHaveLength(0);
     });
 
-    it('starts only a non-recording span and propagates nothing without an SDK', () => {
+    it('starts no span at all from the global API while no SDK is registered, and one once it is', () => {
+      const global = ToolCallTelemetry.from(undefined)!;
+      expect(global.start('list_notes', new Map())).toBeNull();
+      trace.setGlobalTracerProvider(telemetry.tracerProvider);
+      expect(global.start('list_notes', new Map())?.isRecording()).toBe(true);
+    });
+
+    it("propagates no context for a given tracer's non-recording no-op span", () => {
       const noSdk = new ToolCallTelemetry(trace.getTracer('x'), metrics.getMeter('x'));
-      const span = noSdk.start('list_notes', undefined);
+      const span = noSdk.start('list_notes', new Map());
       expect(span?.isRecording()).toBe(false);
       expect(noSdk.contextOf(span!)).toBeNull();
     });

@@ -1,5 +1,6 @@
 import {
   INVALID_TRACEID,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   context as contextApi,
@@ -29,6 +30,9 @@ const START_OPTIONS = Object.freeze({
   // Set at creation so that samplers can see it.
   attributes: Object.freeze({ [NAMES.operationName]: TELEMETRY_NAMES.operation }),
 });
+
+/** The provider a global proxy hands spans to while no SDK is registered. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
 /** A requested name is anything a caller sent: bounded before it becomes an attribute. */
 const MAX_UNKNOWN_NAME_LENGTH = 128;
@@ -92,6 +96,11 @@ function exceptionAttributes(call: PipelineCall, toolName: string): Attributes {
  */
 export class ToolCallTelemetry {
   readonly #tracer: Tracer;
+  /**
+   * The global API's proxy provider behind `#tracer`, when that is where spans go: while it has no
+   * SDK to delegate to, a call skips its span entirely instead of asking the API for a no-op span.
+   */
+  readonly #globalProxy: ProxyTracerProvider | null;
   readonly #calls: Counter | null;
   readonly #duration: Histogram | null;
 
@@ -99,18 +108,24 @@ export class ToolCallTelemetry {
   static from(option: ToolTelemetryOptions | false | undefined): ToolCallTelemetry | null {
     if (option === false) return null;
     try {
-      const tracer = option?.tracer ?? trace.getTracer(TELEMETRY_NAMES.scope);
       const meter = option?.meter ?? metrics.getMeter(TELEMETRY_NAMES.scope);
-      return new ToolCallTelemetry(tracer, meter);
+      if (option?.tracer !== undefined) return new ToolCallTelemetry(option.tracer, meter);
+      // The global proxy's tracer follows an SDK registered after the registry was built.
+      const provider = trace.getTracerProvider();
+      return new ToolCallTelemetry(provider.getTracer(TELEMETRY_NAMES.scope), meter, provider instanceof ProxyTracerProvider ? provider : null);
     } catch {
       // A provider that throws while handing out a tracer or meter leaves the registry uninstrumented.
       return null;
     }
   }
 
-  /** Uses `tracer` for spans and `meter` for the two instruments. */
-  constructor(tracer: Tracer, meter: Meter) {
+  /**
+   * Uses `tracer` for spans and `meter` for the two instruments; `globalProxy` is the global API's
+   * provider that `tracer` came from, if it did.
+   */
+  constructor(tracer: Tracer, meter: Meter, globalProxy: ProxyTracerProvider | null = null) {
     this.#tracer = tracer;
+    this.#globalProxy = globalProxy;
     if (meter === createNoopMeter()) {
       this.#calls = null;
       this.#duration = null;
@@ -124,10 +139,12 @@ export class ToolCallTelemetry {
     }
   }
 
-  /** Starts the span of a call to `name` (`entry`: the registered tool, if there is one). */
-  start(name: unknown, entry: RegisteredTool | undefined): Span | null {
+  /** Starts the span of a call to `name`, one of `tools` or not; null when there is none to start. */
+  start(name: unknown, tools: ReadonlyMap<unknown, RegisteredTool>): Span | null {
     try {
-      const definition = entry?.definition;
+      const proxy = this.#globalProxy;
+      if (proxy !== null && proxy.getDelegate() === NOOP_TRACER_PROVIDER) return null;
+      const definition = tools.get(name)?.definition;
       // An unknown name stays out of the span name: span names must keep a bounded cardinality.
       const span = this.#tracer.startSpan(definition === undefined ? TELEMETRY_NAMES.operation : `${TELEMETRY_NAMES.operation} ${definition.name}`, START_OPTIONS);
       if (span.isRecording()) {
@@ -160,6 +177,7 @@ export class ToolCallTelemetry {
 
   /** Ends the span and records the metrics of a call that went through the pipeline. */
   finish(span: Span | null, call: PipelineCall, result: ToolResult): void {
+    if (span === null && this.#calls === null) return;
     const toolName = call.entry === null ? null : call.entry.definition.name;
     const outcome = call.outcome ?? 'internal_error';
     this.#report(span, result, call.startedAt, { toolName, requestId: call.context.requestId, channel: call.context.channel, outcome, cacheHit: call.cacheServed }, outcome === 'failed' ? call : null);
@@ -167,6 +185,7 @@ export class ToolCallTelemetry {
 
   /** Ends the span and records the metrics of a call refused before its context was known. */
   finishWithoutContext(span: Span | null, result: ToolResult, startedAt: number): void {
+    if (span === null && this.#calls === null) return;
     this.#report(span, result, startedAt, { toolName: null, requestId: undefined, channel: undefined, outcome: 'validation_failed', cacheHit: false }, null);
   }
 
