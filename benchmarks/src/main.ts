@@ -54,7 +54,7 @@ const METHOD = [
   `Milpa rows: \`ToolRegistry\` with an \`EventDispatcher\` (no host listeners), an \`InMemoryRateLimiter\``,
   `whose budget (${BUDGET.toExponential(0)} per 60 s) never trips, audit on, an authenticated \`mcp\` context holding the`,
   `tool's scope, reused for every call. MCP rows: an SDK \`Client\` calls over the SDK's linked in-memory`,
-  `transports either a bare SDK \`McpServer\` (zod strict object) or \`@milpa/mcp\`'s \`createMcpServer\``,
+  `transports either a bare SDK \`McpServer\` (zod strict object; row 7p's handler writes row 2's pino line) or \`@milpa/mcp\`'s \`createMcpServer\``,
   `serving a row 3 (or row 5) registry, which builds a \`ToolContext\` with a fresh request id per call.`,
   `Peers get zod 4 strict objects for the same schema. Registration: ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools, each with its own`,
   `TypeBox schema object and handler, are \`registry.register(defineTool(options))\`ed into a fresh registry,`,
@@ -96,7 +96,8 @@ async function buildRows(): Promise<CallRow[]> {
     createHandWrittenRow({ id: '4', label: 'hand-written pipeline (~60 lines), no log line', budget: BUDGET, production: null }),
     createMilpaRow({ id: '5', label: 'Milpa registry.call (silent audit)', group: 'suite', ...silent, expectedData: BENCH_RESULT }),
     createMilpaRow({ id: '6', label: 'Milpa registry.call (cache listener answers)', group: 'suite', ...cached, expectedData: CACHED_VALUE }),
-    await createMcpSdkRow(),
+    await createMcpSdkRow({ id: '7', label: 'bare SDK McpServer, client.callTool (in-memory)', production: null }),
+    await createMcpSdkRow({ id: '7p', label: 'bare SDK McpServer, handler writes one pino line', production: createProductionLogger() }),
     await createMilpaMcpRow({
       id: '8',
       label: 'Milpa createMcpServer, audit line to pino',

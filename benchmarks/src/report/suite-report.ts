@@ -188,8 +188,14 @@ export function buildSuiteReport(
   const fastestPeer = peers.reduce((best, peer) => (peer.speedup < best.speedup ? peer : best));
   const bareMcp = peers.find((peer) => peer.id === '7')!;
   const peerVersusHandWritten = pairedRatio(measurementOf(measurements, fastestPeer.id).samples, handWritten.samples);
-  const milpaMcp = measurementOf(measurements, '8');
-  const mcpRatio = pairedRatio(milpaMcp.samples, measurementOf(measurements, '7').samples);
+  const mcpRatio = (milpaId: string, bareId: string): { readonly ratio: number; readonly text: string } => {
+    const milpaRow = measurementOf(measurements, milpaId);
+    const bareRow = measurementOf(measurements, bareId);
+    const ratio = pairedRatio(milpaRow.samples, bareRow.samples);
+    return { ratio, text: `${formatMicros(milpaRow.stats.median)} µs vs ${formatMicros(bareRow.stats.median)} µs: ${formatRatio(ratio)}` };
+  };
+  const mcpLogged = mcpRatio('8', '7p');
+  const mcpSilent = mcpRatio('8s', '7');
   const largest = measurements.find((measurement) => measurement.row.id === 'T10000');
   const targets: TargetVerdict[] = [
     {
@@ -201,10 +207,16 @@ export function buildSuiteReport(
         `the hand-written line (row 2 − row 4) ${formatMicros(handWrittenLine)} µs`,
     },
     {
-      target: 'Milpa over MCP: row 8 ≤ 1.15× row 7 (bare SDK McpServer)',
-      measured: `${formatMicros(milpaMcp.stats.median)} µs vs ${formatMicros(bareMcp.median)} µs: ${formatRatio(mcpRatio)}`,
-      met: mcpRatio <= 1.15,
-      note: `row 8 would need to be ${fasterBy(mcpRatio, 1.15)}`,
+      target: 'Milpa over MCP, production: row 8 ≤ 1.15× row 7p (bare SDK McpServer; both log one pino line)',
+      measured: mcpLogged.text,
+      met: mcpLogged.ratio <= 1.15,
+      note: `row 8 would need to be ${fasterBy(mcpLogged.ratio, 1.15)}`,
+    },
+    {
+      target: 'Milpa over MCP, no log line: row 8s ≤ 1.15× row 7 (bare SDK McpServer)',
+      measured: mcpSilent.text,
+      met: mcpSilent.ratio <= 1.15,
+      note: `row 8s would need to be ${fasterBy(mcpSilent.ratio, 1.15)}`,
     },
     {
       target: 'without a log line: row 5 ≤ 2× row 4 (hand-written)',
