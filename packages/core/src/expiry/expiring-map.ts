@@ -16,7 +16,11 @@ export interface ExpiringMapOptions<K, V> {
   readonly onExpire?: (key: K, value: V) => void;
   /** Operations between two automatic sweep steps, a whole number ≥ 1. Default 1: every operation. */
   readonly sweepInterval?: number;
-  /** The most expired entries one sweep step removes, a whole number ≥ 1 or `Infinity`. Default 1024. */
+  /**
+   * The most expired entries one sweep step removes, a whole number ≥ 1 or `Infinity`. Default 256:
+   * at 100,000 entries a step of 256 costs well under a millisecond, and a store operation that
+   * makes two map operations still stays far from a 5 ms pause after a mass expiry.
+   */
   readonly sweepLimit?: number;
 }
 
@@ -29,7 +33,10 @@ interface Entry<K, V> {
   index: number;
 }
 
-const DEFAULT_SWEEP_LIMIT = 1024;
+// Each removal is a heap step over entries scattered in memory (about a microsecond at 100k
+// entries on a busy machine), so the step is kept small; the map still drains expired entries
+// hundreds of times faster than any caller can add them.
+const DEFAULT_SWEEP_LIMIT = 256;
 
 function invalid(message: string): MilpaError {
   return new MilpaError(message, { code: 'INVALID_ARGUMENT' });

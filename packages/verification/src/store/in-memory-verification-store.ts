@@ -38,7 +38,7 @@ function isOpenEnded(record: VerificationRecord | undefined): boolean {
  * records are held. A finished record expires once it has been finished for longer than `retentionMs`;
  * a pending record without a deadline never does, so at most `maxPending` of those are held and
  * `open` refuses more. Expired records are dropped when looked up and swept in bounded steps
- * (at most 2,048 per operation) by every operation.
+ * (at most 512 per operation) by every operation.
  *
  * The store's clock is the latest time it has been told: the `createdAt` of an opened record or the
  * `at` of a decision, so it follows the verifier's clock rather than reading one of its own.
