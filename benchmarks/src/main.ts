@@ -61,7 +61,8 @@ const METHOD = [
   `${REGISTRATION_REPEATS} times (wall time; building the options is the host's code and timed apart); once with`,
   `identical shapes (compiled validators can be shared) and once with schemas that all differ (property`,
   `names, bounds, literals, a pattern). Retained heap is measured after two full GCs, beyond the empty`,
-  `registry, and includes the options, schemas and handlers; then the last tool is called once.`,
+  `registry, and includes the options, schemas and handlers (the options alone are measured too, before`,
+  `registering); then the last tool is called once.`,
 ].join('\n');
 
 function progress(message: string): void {

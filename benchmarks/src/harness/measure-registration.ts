@@ -14,6 +14,8 @@ export interface RegistrationMeasurement {
   readonly optionsMs: SampleStats;
   /** Bytes of heap retained per tool after a full GC: options, schema, definition, handler and registry entry. */
   readonly heapBytesPerTool: SampleStats;
+  /** Bytes of heap the host's options alone (schema objects, handlers) hold per tool, before registration: part of `heapBytesPerTool`. */
+  readonly optionsBytesPerTool: SampleStats;
 }
 
 /** The `defineTool()` options of tool number `index`, and the arguments one valid call to it takes. */
@@ -50,6 +52,7 @@ export async function measureRegistration<Options extends { readonly name: strin
   const totals: number[] = [];
   const building: number[] = [];
   const perTool: number[] = [];
+  const optionsPerTool: number[] = [];
   const last = toolCount - 1;
   for (let repeat = 0; repeat < repeats; repeat++) {
     const registry = new ToolRegistry({
@@ -63,6 +66,8 @@ export async function measureRegistration<Options extends { readonly name: strin
     const buildingFrom = performance.now();
     const options = Array.from({ length: toolCount }, (_, index) => fixture.optionsOf(index));
     building.push(performance.now() - buildingFrom);
+    collectGarbage();
+    optionsPerTool.push((process.memoryUsage().heapUsed - heapBefore) / toolCount);
     const startedAt = performance.now();
     for (let index = 0; index < toolCount; index++) registry.register(fixture.define(options[index]!));
     totals.push(performance.now() - startedAt);
@@ -79,5 +84,6 @@ export async function measureRegistration<Options extends { readonly name: strin
     totalMs: summarizeSamples(totals),
     optionsMs: summarizeSamples(building),
     heapBytesPerTool: summarizeSamples(perTool),
+    optionsBytesPerTool: summarizeSamples(optionsPerTool),
   };
 }

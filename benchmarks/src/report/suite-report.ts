@@ -119,6 +119,13 @@ function registrationLines(
       spread: spreadText(registration.heapBytesPerTool, (value) => Math.round(value).toString()),
       ...none,
     },
+    {
+      id: `${prefix}O`,
+      label: `of which the host's options alone (schema objects, handlers)`,
+      median: formatBytes(registration.optionsBytesPerTool.median),
+      spread: spreadText(registration.optionsBytesPerTool, (value) => Math.round(value).toString()),
+      ...none,
+    },
   ];
 }
 
@@ -255,7 +262,9 @@ export function buildSuiteReport(
     },
     {
       target: 'distinct schemas: retained heap ≤ 2 KB (2,000 B) per tool',
-      measured: formatBytes(distinct.heapBytesPerTool.median),
+      measured:
+        `${formatBytes(distinct.heapBytesPerTool.median)}, of which ${formatBytes(distinct.optionsBytesPerTool.median)} are the host's options ` +
+        `(the registry's own share: ${formatBytes(distinct.heapBytesPerTool.median - distinct.optionsBytesPerTool.median)})`,
       met: distinct.heapBytesPerTool.median <= 2000,
     },
   ];
