@@ -114,6 +114,8 @@ describe('ToolRegistry', () => {
       vi.setSystemTime(Date.now() + (TTL_SECONDS + WINDOW_SECONDS + 1) * 1000);
       const probe = contexts[0]!;
       await registry.call('delete_note', { id: 1 }, probe);
+      // Each redemption attempt sweeps one bounded step of the token store (256 expired tokens).
+      for (let call = 0; call < 16; call += 1) await registry.call('delete_note', { id: 1, confirm_token: 'f'.repeat(32) }, probe);
       for (let call = 0; call < 1_100; call += 1) await registry.call('read_note', { id: call }, ToolContext.cli());
       expect(store.size()).toBe(1);
       expect(limiter.size()).toBeLessThanOrEqual(2);
