@@ -1,5 +1,5 @@
 import { MilpaError, VerificationRequest, VerificationResult, type VerificationRecord } from '@milpa/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VerificationError } from '../errors/verification-error.js';
 import { InMemoryVerificationStore } from './in-memory-verification-store.js';
 
@@ -103,6 +103,25 @@ describe('InMemoryVerificationStore', () => {
   });
 
   describe('open: expiry at scale', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('never walks the held records when it opens and decides requests among 20,000 pending ones', () => {
+      const store = new InMemoryVerificationStore({ maxPending: Number.POSITIVE_INFINITY });
+      const walks = [
+        vi.spyOn(Map.prototype, 'values'),
+        vi.spyOn(Map.prototype, 'entries'),
+        vi.spyOn(Map.prototype, 'keys'),
+        vi.spyOn(Map.prototype, 'forEach'),
+        vi.spyOn(Map.prototype, Symbol.iterator),
+      ];
+      for (let index = 0; index < 20_000; index++) store.open(record(`r${index}`, after(index)));
+      store.decide('r0', { kind: 'reject', principal: 'agent:reviewer', reason: null, at: after(20_000), subject: null, result: VerificationResult.fail('no') });
+      for (const walk of walks) expect(walk).not.toHaveBeenCalled();
+      expect(store.size).toBe(20_000);
+    });
+
     it('removes a bounded number of expired records per operation after a mass expiry, and all of them over later ones', () => {
       const store = new InMemoryVerificationStore({ retentionMs: HOUR });
       for (let index = 0; index < 5_000; index++) store.open(record(`done${index}`, T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
