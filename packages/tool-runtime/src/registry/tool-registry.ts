@@ -29,7 +29,9 @@ import { composeStages } from '../pipeline/stage-list.js';
 import { PolicyGate } from '../policy/policy-gate.js';
 import { ToolCallTelemetry } from '../telemetry/tool-call-telemetry.js';
 import { SchemaValidator } from '../validation/schema-validator.js';
+import { checkDefaultContext, resolveCallContext, type DefaultContext } from './call-context.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
+import { listTool, summarizeTool } from './tool-listing.js';
 import type { ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
 
 const EMPTY_ARGS = Object.freeze({});
@@ -68,7 +70,7 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #services: PipelineServices;
   readonly #stages: readonly Stage[];
   readonly #runner: PipelineRunner;
-  readonly #defaultContext: ToolContext | (() => ToolContext) | null;
+  readonly #defaultContext: DefaultContext;
   readonly #estimator = new TokenEstimator();
   readonly #telemetry: ToolCallTelemetry | null;
 
@@ -79,7 +81,7 @@ export class ToolRegistry implements ToolRegistryContract {
   constructor(options: ToolRegistryOptions = {}) {
     const logger = options.logger ?? silentLogger;
     const rateLimit = options.rateLimit ?? {};
-    this.#defaultContext = ToolRegistry.#defaultContextOf(options.defaultContext);
+    this.#defaultContext = checkDefaultContext(options.defaultContext);
     this.#stages = composeStages(options.stages);
     this.#runner = new PipelineRunner(this.#stages);
     this.#telemetry = ToolCallTelemetry.from(options.telemetry);
@@ -151,18 +153,7 @@ export class ToolRegistry implements ToolRegistryContract {
    * registration order. An empty input schema is listed as `{type:'object'}`.
    */
   getToolSummaries(): ToolSummary[] {
-    return this.getToolDefinitions().map((definition) => ToolRegistry.#summarize(definition));
-  }
-
-  static #summarize(definition: AnyToolDefinition): ToolSummary {
-    const summary: { -readonly [K in keyof ToolSummary]: ToolSummary[K] } = {
-      name: definition.name,
-      description: definition.description,
-      inputSchema: isEmptySchema(definition.inputSchema) ? { type: 'object' } : definition.inputSchema,
-    };
-    if (definition.version !== null) summary.version = definition.version;
-    if (definition.outputSchema !== null) summary.outputSchema = definition.outputSchema;
-    return summary;
+    return this.getToolDefinitions().map(summarizeTool);
   }
 
   /**
@@ -173,18 +164,14 @@ export class ToolRegistry implements ToolRegistryContract {
     const all = scopes.includes('*');
     return this.getToolDefinitions()
       .filter((definition) => all || definition.scopes.length === 0 || definition.scopes.some((scope) => scopes.includes(scope)))
-      .map(ToolRegistry.#listing);
+      .map(listTool);
   }
 
   /** Tools whose name starts with `prefix`. */
   getToolsByPrefix(prefix: string): ToolListing[] {
     return this.getToolDefinitions()
       .filter((definition) => definition.name.startsWith(prefix))
-      .map(ToolRegistry.#listing);
-  }
-
-  static #listing(definition: AnyToolDefinition): ToolListing {
-    return { name: definition.name, description: definition.description, inputSchema: definition.inputSchema };
+      .map(listTool);
   }
 
   // ---------------------------------------------------------------- token budgets
@@ -305,19 +292,14 @@ export class ToolRegistry implements ToolRegistryContract {
     const startedAt = performance.now();
     const telemetry = this.#telemetry;
     const span = telemetry === null ? null : telemetry.start(name, this.#tools);
-    let callContext: ToolContext;
+    let callContext: ToolContext | null;
     try {
-      if (context === undefined || context === null) {
-        const fallback = this.#defaultContext;
-        if (fallback === null) return this.#withoutContext(span, startedAt, this.#contextRequired(name));
-        callContext = typeof fallback === 'function' ? ToolRegistry.#toContext(fallback()) : fallback;
-      } else {
-        callContext = context instanceof ToolContext ? context : ToolRegistry.#toContext(context);
-      }
+      callContext = resolveCallContext(context, this.#defaultContext);
     } catch (error) {
       const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, { tool: nameOf(name), took_ms: 0 });
       return this.#withoutContext(span, startedAt, invalid);
     }
+    if (callContext === null) return this.#withoutContext(span, startedAt, this.#contextRequired(name));
     const call = new PipelineCall(this.#services, name, args, callContext, options, startedAt);
     if (telemetry !== null && span !== null) call.telemetryContext = telemetry.contextOf(span);
     let result: ToolResult;
@@ -345,21 +327,5 @@ export class ToolRegistry implements ToolRegistryContract {
     const message = `Tool call refused: a context is required to call '${tool}' (pass a ToolContext, or build the registry with defaultContext)`;
     this.#services.safeLog('warn', { tool }, `[ToolRegistry] ${message}`);
     return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, { tool, took_ms: 0 });
-  }
-
-  static #defaultContextOf(context: unknown): ToolContext | (() => ToolContext) | null {
-    if (context === undefined || context === null) return null;
-    if (typeof context === 'function') return context as () => ToolContext;
-    try {
-      return context instanceof ToolContext ? context : ToolRegistry.#toContext(context);
-    } catch (error) {
-      throw new MilpaError(`ToolRegistry option defaultContext must be a ToolContext: ${messageOf(error)}`, { code: 'INVALID_ARGUMENT', cause: error });
-    }
-  }
-
-  static #toContext(context: unknown): ToolContext {
-    if (context instanceof ToolContext) return context;
-    // A context from another copy of core, or a plain object: rebuild it (and validate it).
-    return new ToolContext(context as ConstructorParameters<typeof ToolContext>[0]);
   }
 }
