@@ -97,6 +97,13 @@ async function buildRows(): Promise<CallRow[]> {
     createHandWrittenRow({ id: '4', label: 'hand-written pipeline (~60 lines), no log line', budget: BUDGET, production: null }),
     createMilpaRow({ id: '5', label: 'Milpa registry.call (silent audit)', group: 'suite', ...silent, expectedData: BENCH_RESULT }),
     createMilpaRow({ id: '6', label: 'Milpa registry.call (cache listener answers)', group: 'suite', ...cached, expectedData: CACHED_VALUE }),
+    createMilpaRow({
+      id: '5t',
+      label: 'Milpa registry.call (silent audit, telemetry off)',
+      group: 'suite',
+      ...createMilpaSetup({ logger: silentLogger, budget: BUDGET, telemetry: false }),
+      expectedData: BENCH_RESULT,
+    }),
     await createMcpSdkRow({ id: '7', label: 'bare SDK McpServer, client.callTool (in-memory)', production: null }),
     await createMcpSdkRow({ id: '7p', label: 'bare SDK McpServer, handler writes one pino line', production: createProductionLogger() }),
     await createMilpaMcpRow({

@@ -28,6 +28,19 @@ export interface ReportSection {
   readonly lines: readonly ReportLine[];
 }
 
+/** Row 5 (telemetry on, no OpenTelemetry SDK registered) against row 5t (telemetry off). */
+function telemetryTarget(measurements: readonly RowMeasurement[]): TargetVerdict {
+  const on = measurementOf(measurements, '5');
+  const off = measurementOf(measurements, '5t');
+  const ratio = pairedRatio(on.samples, off.samples);
+  return {
+    target: 'telemetry with no SDK registered: row 5 within 3 % of row 5t (telemetry off)',
+    measured: `${formatMicros(on.stats.median)} µs vs ${formatMicros(off.stats.median)} µs: ${formatRatio(ratio)}`,
+    met: ratio <= 1.03,
+    note: `row 5 would need to be ${fasterBy(ratio, 1.03)}`,
+  };
+}
+
 /** One target, evaluated on this run. */
 export interface TargetVerdict {
   /** The target as stated. */
@@ -225,6 +238,7 @@ export function buildSuiteReport(
       met: mcpSilent.ratio <= 1.15,
       note: `row 8s would need to be ${fasterBy(mcpSilent.ratio, 1.15)}`,
     },
+    telemetryTarget(measurements),
     {
       target: 'without a log line: row 5 ≤ 2× row 4 (hand-written)',
       measured: `${formatMicros(milpa.stats.median)} µs vs ${formatMicros(handWritten.stats.median)} µs: ${formatRatio(versusHandWritten)}`,
