@@ -1,0 +1,14 @@
+// Mutation testing of this package's security core: run `pnpm mutation tool-runtime [file]` from
+// the repository root (see ../../stryker.shared.mjs and CONTRIBUTING.md).
+import { strykerConfig } from '../../stryker.shared.mjs';
+
+export default strykerConfig('tool-runtime', [
+  'src/policy/policy-gate.ts',
+  'src/confirmation/confirmation-token-store.ts',
+  'src/audit/redactor.ts',
+  'src/rate-limiting/in-memory-rate-limiter.ts',
+  'src/rate-limiting/rate-limit-key.ts',
+  'src/validation/apply-clamps.ts',
+  'src/pipeline/stages/authorize-stage.ts',
+  'src/pipeline/stages/confirm-stage.ts',
+]);
