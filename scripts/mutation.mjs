@@ -11,10 +11,11 @@
 // package's own vitest config. Exits non-zero as soon as one run fails (a failed run, not a low
 // score: the score is read from the reports, see docs/mutation.md).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportFolder } from '../stryker.shared.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGES = ['tool-runtime', 'verification', 'mcp'];
@@ -43,6 +44,11 @@ for (const name of only === undefined ? PACKAGES : [only]) {
     stdio: 'inherit',
     env: { ...process.env, MILPA_MUTATE: file ?? '' },
   });
-  console.log(`== @milpa/${name}: ${Math.round((Date.now() - started) / 1000)} s ==`);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`== @milpa/${name}: ${seconds} s ==`);
   if (run.status !== 0) process.exit(run.status ?? 1);
+  // Beside the reports, for scripts/mutation-summary.mjs: Stryker's JSON report has no run time.
+  const folder = reportFolder(name, file);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'run.json'), `${JSON.stringify({ seconds, finishedAt: new Date().toISOString() })}\n`);
 }
