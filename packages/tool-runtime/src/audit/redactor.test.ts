@@ -263,6 +263,178 @@ describe('Redactor', () => {
     });
   });
 
+  describe('collectSecrets (containers and schemas)', () => {
+    it('collects secrets held in a Map, under a sensitive key or as a sensitive entry', () => {
+      expect(redactor.collectSecrets({ creds: new Map<unknown, unknown>([['token', 'm-1'], ['user', 'ada']]) })).toEqual(['m-1']);
+      expect(redactor.collectSecrets({ secret: new Map<unknown, unknown>([[1, 'm-2'], ['x', 7]]) })).toEqual(['m-2', '7']);
+      expect(redactor.collectSecrets(new Map([['password', 'm-3']]))).toEqual(['m-3']);
+    });
+
+    it('collects secrets held in a Set, under a sensitive key or in an item the schema marks secret', () => {
+      expect(redactor.collectSecrets({ secret: new Set(['s-1', 's-2']), other: new Set(['visible']) })).toEqual(['s-1', 's-2']);
+      const schema = { type: 'object', properties: { pins: { type: 'array', items: { type: 'object', properties: { pin: { type: 'string', writeOnly: true } } } } } };
+      expect(redactor.collectSecrets({ pins: new Set([{ pin: 'p-1', label: 'a' }, { pin: 'p-2', label: 'b' }]) }, schema)).toEqual(['p-1', 'p-2']);
+    });
+
+    it('collects a bigint under a sensitive key and skips non-finite numbers', () => {
+      expect(redactor.collectSecrets({ token: 12n })).toEqual(['12']);
+      expect(redactor.collectSecrets({ nested: { token: 34n } })).toEqual(['34']);
+      expect(redactor.collectSecrets({ token: Number.POSITIVE_INFINITY, secret: Number.NaN, password: true })).toEqual([]);
+      expect(redactor.collectSecrets({ nested: { token: Number.NEGATIVE_INFINITY, secret: Number.NaN, password: false } })).toEqual([]);
+      expect(redactor.collectSecrets({ nested: { token: 0, secret: -1.5 } })).toEqual(['0', '-1.5']);
+    });
+
+    it('collects the prefixItems entry the schema marks secret and falls back to items past them', () => {
+      const plain = { type: 'object', properties: { v: { type: 'string' } } };
+      const hidden = { type: 'object', properties: { v: { type: 'string', writeOnly: true } } };
+      const schema = { type: 'object', properties: { pair: { type: 'array', prefixItems: [plain, hidden], items: hidden } } };
+      const pair = [{ v: 'public' }, { v: 'hidden' }, { v: 'extra' }];
+      expect(redactor.collectSecrets({ pair }, schema)).toEqual(['hidden', 'extra']);
+      expect(redactor.redact({ pair }, schema)).toEqual({ pair: [{ v: 'public' }, { v: REDACTED }, { v: REDACTED }] });
+      const open = { type: 'object', properties: { pair: { type: 'array', prefixItems: [hidden], items: plain } } };
+      expect(redactor.collectSecrets({ pair: [{ v: 'first' }, { v: 'second' }] }, open)).toEqual(['first']);
+      expect(redactor.redact({ pair: [{ v: 'first' }, { v: 'second' }] }, open)).toEqual({ pair: [{ v: REDACTED }, { v: 'second' }] });
+    });
+
+    it('collects from one object reached as plain first and as secret later', () => {
+      const shared = { value: 'shared-1' };
+      expect(redactor.collectSecrets({ first: shared, token: shared })).toEqual(['shared-1']);
+      expect(redactor.collectSecrets({ token: shared, later: shared })).toEqual(['shared-1']);
+    });
+
+    it('collects from one object reached through two schema paths when only the second marks it secret', () => {
+      const shared = { value: 'shared-2' };
+      const schema = {
+        type: 'object',
+        properties: {
+          open: { type: 'object', properties: { value: { type: 'string' } } },
+          closed: { type: 'object', properties: { value: { type: 'string', writeOnly: true } } },
+        },
+      };
+      expect(redactor.collectSecrets({ open: shared, closed: shared }, schema)).toEqual(['shared-2']);
+    });
+
+    it('ends on a cyclic schema with a cyclic value and still collects the secret', () => {
+      const schema: Record<string, unknown> = { type: 'object' };
+      schema['properties'] = { self: schema };
+      const value: Record<string, unknown> = { token: 'cyclic-1' };
+      value['self'] = value;
+      expect(redactor.collectSecrets(value, schema)).toEqual(['cyclic-1']);
+    });
+
+    it('collects secrets nested deeper than the copy cuts off', () => {
+      let deep: unknown = { token: 'deep-1' };
+      for (let level = 0; level < 100; level += 1) deep = [deep];
+      expect(redactor.collectSecrets({ deep })).toEqual(['deep-1']);
+    });
+
+    it('skips an unreadable field and a container that cannot be listed, and keeps the rest', () => {
+      const withGetter = Object.defineProperty({ token: 'kept-1' }, 'secret', {
+        enumerable: true,
+        get() {
+          throw new Error('no');
+        },
+      });
+      expect(redactor.collectSecrets({ nested: withGetter })).toEqual(['kept-1']);
+      const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+      expect(redactor.collectSecrets({ a: { token: 'kept-2' }, hostile, b: { token: 'kept-3' } })).toEqual(['kept-2', 'kept-3']);
+    });
+
+    it('collects in document order', () => {
+      expect(redactor.collectSecrets({ a: { token: 'one' }, b: [{ token: 'two' }, { token: 'three' }], token: 'four' })).toEqual(['one', 'two', 'three', 'four']);
+    });
+
+    it('collects flat arguments by name and schema and skips the rest', () => {
+      const schema = { type: 'object', properties: { pin: { type: 'string', writeOnly: true }, note: { type: 'string' } } };
+      expect(redactor.collectSecrets({ pin: '1', note: 'n', password: 'p', user: 'u', token: '', secret: 'p' }, schema)).toEqual(['1', 'p']);
+      expect(redactor.collectSecrets({ token: Number.NaN, secret: Number.POSITIVE_INFINITY, password: 5, api_key: 6n, cookie: null })).toEqual(['5', '6']);
+      expect(redactor.collectSecrets('token')).toEqual([]);
+      expect(redactor.collectSecrets(null)).toEqual([]);
+    });
+  });
+
+  describe('redact (limits and special values)', () => {
+    const nestArrays = (levels: number): unknown => {
+      let value: unknown = 'bottom';
+      for (let level = 0; level < levels; level += 1) value = [value];
+      return value;
+    };
+    const innermost = (value: unknown): unknown => {
+      let current = value;
+      while (Array.isArray(current)) current = current[0];
+      return current;
+    };
+
+    it('keeps arrays nested 32 deep and cuts the 33rd level', () => {
+      expect(innermost(redactor.redact(nestArrays(32)))).toBe('bottom');
+      expect(innermost(redactor.redact(nestArrays(33)))).toBe('[Truncated]');
+      expect(JSON.stringify(redactor.redact(nestArrays(40)))).not.toContain('bottom');
+    });
+
+    it('keeps the first 10,000 objects of one copy and cuts the rest, anew on every call', () => {
+      const fits = Array.from({ length: 9_999 }, (_, index) => ({ index }));
+      const copied = redactor.redact(fits) as unknown[];
+      expect(copied[9_998]).toEqual({ index: 9_998 });
+      expect(redactor.redact(fits)).toEqual(fits);
+      const over = Array.from({ length: 10_000 }, (_, index) => ({ index }));
+      const cut = redactor.redact(over) as unknown[];
+      expect(cut[9_998]).toEqual({ index: 9_998 });
+      expect(cut[9_999]).toBe('[Truncated]');
+    });
+
+    it('converts an invalid date to null, a buffer to its size and a symbol to its text', () => {
+      expect(redactor.redact({ when: new Date(Number.NaN), buffer: new ArrayBuffer(3), view: new DataView(new ArrayBuffer(2)), sym: Symbol('s') })).toEqual({
+        when: null,
+        buffer: '[Binary 3 bytes]',
+        view: '[Binary 2 bytes]',
+        sym: 'Symbol(s)',
+      });
+      expect(redactor.redact(new Date('2026-01-02T03:04:05Z'))).toBe('2026-01-02T03:04:05.000Z');
+      expect(redactor.redact(7n)).toBe('7');
+    });
+
+    it('copies arrays as arrays and redacts sensitive entries of Maps and Errors', () => {
+      expect(redactor.redact(['a', 'b'])).toEqual(['a', 'b']);
+      expect(Array.isArray(redactor.redact(['a']))).toBe(true);
+      expect(redactor.redact(new Map<unknown, unknown>([[1, 'one'], ['_ctx', 'dropped'], ['secret', 's']]))).toEqual({ 1: 'one', secret: REDACTED });
+      const error = Object.assign(new Error('boom'), { token: 't', code: 'E' });
+      expect(redactor.redact({ error })).toEqual({ error: { token: REDACTED, code: 'E', name: 'Error', message: 'boom' } });
+    });
+
+    it('redacts properties the schema marks secret inside Set items', () => {
+      const schema = { type: 'object', properties: { pins: { type: 'array', items: { type: 'object', properties: { pin: { type: 'string', writeOnly: true } } } } } };
+      expect(redactor.redact({ pins: new Set([{ pin: '1', label: 'a' }]) }, schema)).toEqual({ pins: [{ pin: REDACTED, label: 'a' }] });
+    });
+
+    it('drops _ctx from flat arguments and keeps declared properties visible beside secret extra ones', () => {
+      const schema = { type: 'object', properties: { note: { type: 'string' } }, additionalProperties: { type: 'string', writeOnly: true } };
+      expect(redactor.redact({ _ctx: 'c', note: 'n', extra: 'e', flag: true, none: null }, schema)).toEqual({ note: 'n', extra: REDACTED, flag: REDACTED, none: REDACTED });
+      expect(redactor.redact({ _ctx: 'c', a: 1, b: null, c: undefined, d: false })).toEqual({ a: 1, b: null, c: undefined, d: false });
+    });
+
+    it('copies an object without a prototype like a plain one', () => {
+      const args = Object.assign(Object.create(null) as Record<string, unknown>, { password: 'p', name: 'n' });
+      expect(redactor.redact(args)).toEqual({ password: REDACTED, name: 'n' });
+      expect(redactor.collectSecrets(args)).toEqual(['p']);
+    });
+  });
+
+  describe('isSensitiveKey (inputs)', () => {
+    it('returns false for a key that is not a string', () => {
+      expect(redactor.isSensitiveKey(5 as never)).toBe(false);
+      expect(redactor.isSensitiveKey(undefined as never)).toBe(false);
+    });
+  });
+
+  describe('scrub (inputs)', () => {
+    it('replaces a secret in text that is not a string and redacts everything when it cannot scrub', () => {
+      expect(redactor.scrub(12345 as never, ['234'])).toBe(`1${REDACTED}5`);
+      const hostile = { toString: () => { throw new Error('no'); } };
+      expect(redactor.scrub(hostile as never, ['x'])).toBe(REDACTED);
+      expect(redactor.scrub('a\nb and a\\nb', ['a\nb'])).toBe(`${REDACTED} and ${REDACTED}`);
+    });
+  });
+
   describe('scrub', () => {
     it('replaces every occurrence of each secret', () => {
       expect(redactor.scrub('login failed for pw-1 (pw-1)', ['pw-1'])).toBe(`login failed for ${REDACTED} (${REDACTED})`);
