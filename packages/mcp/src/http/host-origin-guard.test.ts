@@ -36,5 +36,36 @@ describe('HostOriginGuard', () => {
         'Invalid Origin header: https://app.example.com:444',
       );
     });
+
+    it.each(['[', 'a b', 'localhost:port', ''])('refuses the unparsable Host %j', (host) => {
+      expect(guard.check({ host })).toBe(`Invalid Host header: ${host}`);
+    });
+
+    it.each(['HTTP://LOCALHOST:5173', 'http://LocalHost', 'https://127.0.0.1:443/'])('accepts the loopback Origin %s in any case', (origin) => {
+      expect(guard.check({ host: 'localhost', origin })).toBeNull();
+    });
+
+    it.each(['ws://localhost:3000', 'file://localhost/x', 'ftp://127.0.0.1'])('refuses the Origin %s on a loopback host with another scheme', (origin) => {
+      expect(guard.check({ host: 'localhost', origin })).toBe(`Invalid Origin header: ${origin}`);
+    });
+
+    it('quotes a refused Origin as sent', () => {
+      expect(guard.check({ host: 'localhost', origin: 'HTTP://Evil.Example' })).toBe('Invalid Origin header: HTTP://Evil.Example');
+    });
+
+    it('accepts a configured origin in any case and with trailing slashes configured', () => {
+      const configured = new HostOriginGuard([], ['https://app.example.com//', 'HTTP://Other.Example']);
+      expect(configured.check({ host: 'localhost', origin: 'HTTPS://APP.EXAMPLE.COM' })).toBeNull();
+      expect(configured.check({ host: 'localhost', origin: 'http://other.example' })).toBeNull();
+      expect(configured.check({ host: 'localhost', origin: 'https://app.example.com/' })).toBe('Invalid Origin header: https://app.example.com/');
+      expect(configured.check({ host: 'app.example.com' })).toBe('Invalid Host header: app.example.com');
+    });
+
+    it('accepts an Origin on a configured hostname, and keeps the loopback names beside configured ones', () => {
+      const configured = new HostOriginGuard(['mcp.internal']);
+      expect(configured.check({ host: 'localhost', origin: 'https://MCP.internal:8443' })).toBeNull();
+      expect(configured.check({ host: '127.0.0.1' })).toBeNull();
+      expect(configured.check({ host: 'mcp.internal', origin: 'https://other.internal' })).toBe('Invalid Origin header: https://other.internal');
+    });
   });
 });
