@@ -104,5 +104,52 @@ describe('applyVerificationDecision', () => {
       expect(Object.isFrozen(outcome.record)).toBe(true);
       expect(Object.isFrozen(outcome.record?.approvals)).toBe(true);
     });
+
+    it('records the approval with its principal, time and reason', () => {
+      const decision = grant('a', { reason: 'looks right' });
+      const outcome = applyVerificationDecision(pending({ requiredApprovals: 3 }), decision);
+      expect(outcome.record?.approvals).toEqual([{ principal: 'a', at: decision.at, reason: 'looks right' }]);
+      expect(outcome.record).toMatchObject({ requiredApprovals: 3, result: null, resolvedAt: null });
+    });
+
+    it('resolves a reject with the reject result and time and no new approval', () => {
+      const decision = reject('c');
+      const outcome = applyVerificationDecision(pending({ requiredApprovals: 2 }), decision);
+      expect(outcome).toEqual({ status: 'resolved', record: { ...pending({ requiredApprovals: 2 }), result: decision.result, resolvedAt: decision.at } });
+    });
+  });
+
+  describe('principals and subjects', () => {
+    it('refuses a padded spelling of the requester as self_approval', () => {
+      expect(applyVerificationDecision(pending(), grant(' agent:worker\t'))).toMatchObject({ status: 'refused', refusal: 'self_approval' });
+      const padded = pending({ request: new VerificationRequest('gate:x', 'single', {}, '  agent:worker ', 'req-1') });
+      expect(applyVerificationDecision(padded, grant('agent:worker'))).toMatchObject({ refusal: 'self_approval' });
+    });
+
+    it('refuses a padded spelling of an earlier approver as duplicate_approval', () => {
+      const record = pending({ requiredApprovals: 3, approvals: [{ principal: ' a ', at: T0, reason: null }] });
+      expect(applyVerificationDecision(record, grant('a'))).toMatchObject({ refusal: 'duplicate_approval' });
+      const other = pending({ requiredApprovals: 3, approvals: [{ principal: 'a', at: T0, reason: null }] });
+      expect(applyVerificationDecision(other, grant('a '))).toMatchObject({ refusal: 'duplicate_approval' });
+      expect(applyVerificationDecision(other, grant('b')).status).toBe('recorded');
+    });
+
+    it('accepts a decision without a subject whatever the stored subject', () => {
+      expect(applyVerificationDecision(pending(), grant('a', { subject: null })).status).toBe('resolved');
+    });
+
+    it('lets the requester reject its own request', () => {
+      expect(applyVerificationDecision(pending(), reject('agent:worker')).status).toBe('resolved');
+    });
+
+    it('refuses an expired decision before checking the subject', () => {
+      const record = pending({ expiresAt: T0 });
+      expect(applyVerificationDecision(record, grant('a', { subject: 'gate:y' }))).toMatchObject({ refusal: 'expired' });
+    });
+
+    it('refuses an already resolved record before checking the expiry', () => {
+      const record = pending({ result: VerificationResult.pass('human_verifier', 'b'), resolvedAt: T0, expiresAt: T0 });
+      expect(applyVerificationDecision(record, grant('agent:worker', { subject: 'gate:y' }))).toMatchObject({ refusal: 'already_resolved' });
+    });
   });
 });

@@ -236,5 +236,49 @@ describe('InMemoryVerificationStore', () => {
       expect(store.decide('missing', decision)).toEqual({ status: 'refused', refusal: 'not_found', record: null });
       expect(store.size).toBe(1);
     });
+
+    it('stops counting a request without a deadline once it is resolved, and never counts one with a deadline', () => {
+      const store = new InMemoryVerificationStore({ maxPending: 2 });
+      store.open(record('open-ended', T0));
+      store.open(record('deadline', T0, { expiresAt: after(HOUR) }));
+      expect(store.pendingWithoutDeadline).toBe(1);
+      expect(store.decide('deadline', decision).status).toBe('resolved');
+      expect(store.pendingWithoutDeadline).toBe(1);
+      expect(store.decide('open-ended', decision).status).toBe('resolved');
+      expect(store.pendingWithoutDeadline).toBe(0);
+      expect(store.decide('open-ended', decision).status).toBe('refused');
+      expect(store.decide('missing', decision).status).toBe('refused');
+      expect(store.pendingWithoutDeadline).toBe(0);
+    });
+
+    it('keeps counting a request without a deadline while a grant leaves it pending', () => {
+      const store = new InMemoryVerificationStore({ maxPending: 1 });
+      store.open(record('two', T0, { requiredApprovals: 2 }));
+      expect(store.decide('two', decision).status).toBe('recorded');
+      expect(store.pendingWithoutDeadline).toBe(1);
+      expect(() => store.open(record('next', after(2)))).toThrow(VerificationError);
+    });
+
+    it('keeps a resolved record for the retention after its resolution, not after its deadline', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: HOUR });
+      store.open(record('a', T0, { expiresAt: after(10 * 60_000) }));
+      store.decide('a', decision);
+      store.open(record('probe-1', after(1 + HOUR)));
+      expect(store.get('a')).not.toBeNull();
+      store.open(record('probe-2', after(1 + HOUR + 1)));
+      expect(store.get('a')).toBeNull();
+    });
+
+    it('never turns its clock back when a decision carries an earlier time', () => {
+      // More expired records than one operation sweeps, so some are still held when the early decisions come.
+      const store = new InMemoryVerificationStore({ retentionMs: 0 });
+      const ids = Array.from({ length: 2_000 }, (_, index) => `r-${index}`);
+      for (const id of ids) store.open(record(id, T0, { expiresAt: after(1_000) }));
+      store.open(record('b', after(5_000)));
+      expect(store.size).toBeGreaterThan(1);
+      const statuses = new Set(ids.map((id) => store.decide(id, { ...decision, at: after(500) }).status));
+      expect([...statuses]).toEqual(['refused']);
+      expect(ids.every((id) => store.get(id) === null)).toBe(true);
+    });
   });
 });
