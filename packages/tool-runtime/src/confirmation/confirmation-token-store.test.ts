@@ -78,6 +78,36 @@ describe('ConfirmationTokenStore', () => {
       expect(codeOf(action)).toBe('INVALID_ARGUMENT');
     });
 
+    it.each([
+      ['a string', 'id=1'],
+      ['a number', 42],
+      ['null', null],
+      ['undefined', undefined],
+    ])('throws INVALID_ARGUMENT and stores nothing when the args are %s', (_case, args) => {
+      const store = new ConfirmationTokenStore();
+      expect(codeOf(() => store.create('t', args as never, 's', alice))).toBe('INVALID_ARGUMENT');
+      expect(store.size()).toBe(0);
+    });
+
+    it.each([
+      ['null', null],
+      ['a string', 'telegram'],
+      ['a numeric channel', { principal: 'p', channel: 7 }],
+      ['a numeric principal', { principal: 7, channel: 'telegram' }],
+      ['a missing principal', { channel: 'telegram' }],
+    ])('throws INVALID_ARGUMENT and stores nothing when the binding is %s', (_case, binding) => {
+      const store = new ConfirmationTokenStore();
+      expect(codeOf(() => store.create('t', {}, 's', binding as never))).toBe('INVALID_ARGUMENT');
+      expect(store.size()).toBe(0);
+    });
+
+    it('accepts an anonymous binding (null principal)', () => {
+      const store = new ConfirmationTokenStore();
+      const anonymous = { principal: null, channel: 'web' };
+      const { token } = store.create('t', { n: 1 }, 's', anonymous);
+      expect(store.consume(token, 't', anonymous)).toEqual({ n: 1 });
+    });
+
     it('stores nothing when it throws', () => {
       const store = new ConfirmationTokenStore();
       expect(() => store.create('t', { run: () => 1 }, 's', alice)).toThrow(MilpaError);
@@ -167,6 +197,25 @@ describe('ConfirmationTokenStore', () => {
       expect(store.isValid(late.token, 't', alice)).toBe(false);
       expect(store.consume(late.token, 't', alice)).toBeNull();
       expect(store.size()).toBe(0);
+    });
+
+    it('stays redeemable through its last valid second when a sweep runs in that second', () => {
+      const store = new ConfirmationTokenStore({ ttlSeconds: 1 });
+      const { token } = store.create('t', { n: 1 }, 's', alice);
+      vi.setSystemTime(new Date('2026-08-15T14:07:12.999Z'));
+      // create() sweeps expired tokens; one still in its expiry second must survive the sweep.
+      store.create('t', { n: 2 }, 's', alice);
+      expect(store.size()).toBe(2);
+      expect(store.consume(token, 't', alice)).toEqual({ n: 1 });
+    });
+
+    it('returns null for a malformed binding presented with a known token', () => {
+      const store = new ConfirmationTokenStore();
+      const { token } = store.create('t', {}, 's', alice);
+      expect(store.consume(token, 't', 'telegram' as never)).toBeNull();
+      expect(store.consume(token, 't', { principal: 7, channel: 'telegram' } as never)).toBeNull();
+      expect(store.consume(token, 't', { principal: 'user:alice', channel: 7 } as never)).toBeNull();
+      expect(store.consume(token, 't', alice)).toEqual({});
     });
 
     it('redeems exactly once when many consumers race for one token', async () => {

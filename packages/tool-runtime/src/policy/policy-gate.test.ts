@@ -240,6 +240,22 @@ describe('PolicyGate', () => {
         expect(sync(gate.authorize(context, subject({ mutating: true }))).allowed).toBe(false);
       });
 
+      it('falls through to the channel policy when the provider answers undefined (a find() miss)', () => {
+        const gate = new PolicyGate({ ruleProvider: provider(() => undefined as never) });
+        gate.setChannelPolicy('api', { block_mutating: true });
+        const context = new ToolContext({ channel: 'api', principal: 'p' });
+        expect(sync(gate.authorize(context, subject()))).toEqual(AuthorizationResult.allow());
+        expect(reasonOf(gate.authorize(context, subject({ mutating: true })))).toBe(
+          "Mutating tool 'test_tool' is blocked on channel 'api' (block_mutating policy).",
+        );
+      });
+
+      it('allows on an allow rule that has no description', () => {
+        const { description: _omitted, ...bare } = rule({ effect: 'allow' });
+        const gate = new PolicyGate({ ruleProvider: provider(() => bare as PolicyRule) });
+        expect(sync(gate.authorize(webUser, subject())).allowed).toBe(true);
+      });
+
       it('allows at once on an allow rule, bypassing block_mutating', () => {
         const gate = new PolicyGate({ ruleProvider: provider(() => rule({ effect: 'allow' })) });
         gate.setChannelPolicy('api', { block_mutating: true });
@@ -404,6 +420,9 @@ describe('PolicyGate', () => {
     it.each([
       ['', { allow_all: true }, /non-empty channel/],
       ['api', null, /must be an object/],
+      ['web', 5, /The policy for channel 'web' must be an object/],
+      ['web', 'allow_all', /must be an object/],
+      ['web', [], /must be an object/],
       ['api', { allow_all: 'yes' }, /'allow_all' .* must be a boolean, got string/],
       ['api', { require_auht: true }, /Unknown key 'require_auht'.*Known keys: allow_all, require_auth/],
       ['api', { confirmation_requires_signature: true }, /Unknown key 'confirmation_requires_signature'/],
@@ -475,6 +494,34 @@ describe('PolicyGate', () => {
   describe('setLogger', () => {
     it('throws INVALID_ARGUMENT for a logger without warn', () => {
       expect(() => new PolicyGate().setLogger({} as Logger)).toThrow(MilpaError);
+    });
+
+    it.each<[string, unknown]>([
+      ['only warn', { warn: () => undefined }],
+      ['only error', { error: () => undefined }],
+      ['a non-function warn', { warn: 'x', error: () => undefined }],
+      ['null', null],
+      ['a function', () => undefined],
+    ])('throws INVALID_ARGUMENT and keeps the previous logger for a logger with %s', (_case, logger) => {
+      const kept = new RecordingLogger();
+      const gate = new PolicyGate({ logger: kept });
+      let code: unknown = null;
+      try {
+        gate.setLogger(logger as never);
+      } catch (error) {
+        code = MilpaError.isInstance(error) ? error.code : 'NOT_MILPA';
+      }
+      expect(code).toBe('INVALID_ARGUMENT');
+      gate.authorize(new ToolContext({ channel: 'nowhere', principal: 'p' }), subject());
+      expect(kept.lines).toHaveLength(1);
+    });
+
+    it('accepts a logger with warn and error only and writes the warning through it', () => {
+      const warn = vi.fn();
+      const gate = new PolicyGate();
+      gate.setLogger({ warn, error: vi.fn() } as unknown as Logger);
+      gate.authorize(new ToolContext({ channel: 'nowhere', principal: 'p' }), subject());
+      expect(warn).toHaveBeenCalledWith({ channel: 'nowhere' }, UNKNOWN_CHANNEL_WARNING('nowhere'));
     });
   });
 });

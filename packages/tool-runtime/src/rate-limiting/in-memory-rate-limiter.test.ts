@@ -133,6 +133,32 @@ describe('InMemoryRateLimiter', () => {
       expect(limiter.size()).toBe(0);
     });
 
+    it('denies every positive cost without throwing when maxTokens is 0', () => {
+      const limiter = new InMemoryRateLimiter();
+      const result = limiter.consume('k', 1, 60, 0);
+      expect(result.allowed).toBe(false);
+      expect(result.reason).toBe("Rate limit exceeded for 'k': max 0 tokens per 60s.");
+      expect(limiter.consume('k', 0, 60, 0).remainingTokens).toBe(0);
+    });
+
+    it('spends a fractional cost exactly when the cost is not a whole number', () => {
+      const limiter = new InMemoryRateLimiter();
+      expect(limiter.consume('k', 0.5, 60, 1).remainingTokens).toBe(0.5);
+      expect(limiter.consume('k', 0.5, 60, 1).remainingTokens).toBe(0);
+      expect(limiter.consume('k', 0.5, 60, 1).allowed).toBe(false);
+    });
+
+    it('resets after a fractional window when the window is not a whole number of seconds', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('k', 1, 0.5, 1);
+      vi.advanceTimersByTime(499);
+      const denied = limiter.consume('k', 1, 0.5, 1);
+      expect(denied.allowed).toBe(false);
+      expect(denied.reason).toBe("Rate limit exceeded for 'k': max 1 tokens per 0.5s.");
+      vi.advanceTimersByTime(1);
+      expect(limiter.consume('k', 1, 0.5, 1).allowed).toBe(true);
+    });
+
     it('throws INVALID_ARGUMENT for a non-string key', () => {
       expect(() => new InMemoryRateLimiter().consume(42 as never)).toThrow(MilpaError);
     });
@@ -166,6 +192,16 @@ describe('InMemoryRateLimiter', () => {
       expect(limiter.getUsage('j')).toBe(5);
       expect(limiter.getUsage('j', 60)).toBe(0);
     });
+
+    it('measures against an explicit window shorter than the bucket\'s when one is given', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('k', 5, 600);
+      vi.advanceTimersByTime(30_000);
+      expect(limiter.getUsage('k', 60)).toBe(5);
+      vi.advanceTimersByTime(30_000);
+      expect(limiter.getUsage('k', 60)).toBe(0);
+      expect(limiter.getUsage('k')).toBe(5);
+    });
   });
 
   describe('reset', () => {
@@ -188,6 +224,25 @@ describe('InMemoryRateLimiter', () => {
       expect(limiter.size()).toBe(1);
       expect(limiter.cleanup(0)).toBe(0);
       expect(limiter.getUsage('fresh')).toBe(1);
+    });
+
+    it('keeps a bucket made a second ago when maxAge is a few seconds', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('k', 7, 600);
+      vi.advanceTimersByTime(1_000);
+      expect(limiter.cleanup(2)).toBe(0);
+      expect(limiter.size()).toBe(1);
+      expect(limiter.getUsage('k')).toBe(7);
+    });
+
+    it('keeps a bucket exactly maxAge old and removes it one millisecond later', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('k', 7, 600);
+      vi.advanceTimersByTime(2_000);
+      expect(limiter.cleanup(2)).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(limiter.cleanup(2)).toBe(1);
+      expect(limiter.size()).toBe(0);
     });
 
     it('throws INVALID_ARGUMENT for a negative age', () => {
