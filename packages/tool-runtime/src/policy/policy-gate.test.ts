@@ -80,6 +80,14 @@ describe('PolicyGate', () => {
         );
       });
 
+      it('lists every held scope, comma-separated, when no scope matches', () => {
+        const gate = new PolicyGate();
+        const context = ToolContext.web('user:1', ['tasks:write', 'notes:read']);
+        expect(reasonOf(gate.authorize(context, subject({ scopes: ['admin', 'root'] })))).toBe(
+          "Missing required scope for tool 'test_tool'. Need one of: admin, root — context has: tasks:write, notes:read.",
+        );
+      });
+
       it('allows when any one of the tool scopes is held', () => {
         const context = ToolContext.web('user:1', ['users:read']);
         expect(sync(new PolicyGate().authorize(context, subject({ scopes: ['users:read', 'admin:read'] }))).allowed).toBe(true);
@@ -269,6 +277,13 @@ describe('PolicyGate', () => {
         );
       });
 
+      it.each([undefined, ''])("renders a rule whose id is %j as '(no id)'", (id) => {
+        const gate = new PolicyGate({ ruleProvider: provider(() => rule({ id: id as never })) });
+        expect(reasonOf(gate.authorize(ToolContext.web('u'), subject()))).toBe(
+          "Denied by policy rule (no id) for tool 'test_tool' on channel 'web' (principal: u).",
+        );
+      });
+
       it("renders a rule without an id as '(no id)'", () => {
         const gate = new PolicyGate({ ruleProvider: provider(() => rule({ id: null, requiresScopes: ['root'] })) });
         expect(reasonOf(gate.authorize(ToolContext.web('u'), subject()))).toBe(
@@ -328,6 +343,45 @@ describe('PolicyGate', () => {
           "Policy rule provider failed for tool 'get_report' on channel 'web' — denying (fail-closed): database unreachable",
         );
         expect(logger.messages('error')[0]).toContain('database unreachable');
+      });
+
+      it('logs the tool, channel, request id and error of a provider failure', () => {
+        const logger = new RecordingLogger();
+        const failure = new Error('database unreachable');
+        const gate = new PolicyGate({
+          logger,
+          ruleProvider: provider(() => {
+            throw failure;
+          }),
+        });
+        gate.authorize(webUser, subject({ name: 'get_report' }));
+        expect(logger.lines.filter((line) => line.level === 'error').map((line) => line.context)).toEqual([
+          { tool: 'get_report', channel: 'web', request_id: webUser.requestId, error: failure },
+        ]);
+      });
+
+      it('treats a function with a then method as an asynchronous answer', async () => {
+        const thenable = Object.assign(() => undefined, {
+          then: (resolve: (rule: PolicyRule) => void) => resolve(rule({ description: 'thenable no' })),
+        });
+        const gate = new PolicyGate({ ruleProvider: provider(() => thenable as never) });
+        const verdict = gate.authorize(webUser, subject());
+        expect(verdict).toBeInstanceOf(Promise);
+        expect((await verdict).reason).toBe('thenable no');
+      });
+
+      it.each<[string, unknown]>([
+        ['a number', 5],
+        ['a string', 'allow'],
+        ['a function carrying rule fields', Object.assign(() => undefined, { effect: 'allow', requiresScopes: [], description: null })],
+        ['a rule with a numeric effect', { id: 1, effect: 5, requiresScopes: [], description: null }],
+        ['a rule without requiresScopes', { id: 1, effect: 'allow', description: null }],
+        ['an allow rule with a numeric description', { id: 1, effect: 'allow', requiresScopes: [], description: 5 }],
+      ])('denies fail-closed as a malformed rule when the provider answers %s', (_case, answer) => {
+        const gate = new PolicyGate({ ruleProvider: provider(() => answer as never) });
+        expect(reasonOf(gate.authorize(webUser, subject({ name: 'get_report' })))).toBe(
+          "Policy rule provider failed for tool 'get_report' on channel 'web' — denying (fail-closed): it returned a malformed rule (need effect, requiresScopes, description)",
+        );
       });
 
       it('denies fail-closed when the provider rejects', async () => {
@@ -422,6 +476,7 @@ describe('PolicyGate', () => {
       ['api', null, /must be an object/],
       ['web', 5, /The policy for channel 'web' must be an object/],
       ['web', 'allow_all', /must be an object/],
+      [5, { allow_all: true }, /non-empty channel/],
       ['web', [], /must be an object/],
       ['api', { allow_all: 'yes' }, /'allow_all' .* must be a boolean, got string/],
       ['api', { require_auht: true }, /Unknown key 'require_auht'.*Known keys: allow_all, require_auth/],
@@ -430,7 +485,7 @@ describe('PolicyGate', () => {
       const gate = new PolicyGate();
       gate.setChannelPolicy('api', { block_mutating: true });
       try {
-        gate.setChannelPolicy(channel, policy as never);
+        gate.setChannelPolicy(channel as string, policy as never);
         expect.unreachable();
       } catch (error) {
         expect(MilpaError.isInstance(error) && error.code).toBe('INVALID_CHANNEL_POLICY');
@@ -489,6 +544,20 @@ describe('PolicyGate', () => {
     it('throws INVALID_ARGUMENT for an object without findMatchingRule', () => {
       expect(() => new PolicyGate().setRuleProvider({} as PolicyRuleProvider)).toThrow(/findMatchingRule/);
     });
+
+    it('throws INVALID_ARGUMENT and keeps the previous provider for a function carrying findMatchingRule', () => {
+      const gate = new PolicyGate();
+      const rules = provider(() => null);
+      gate.setRuleProvider(rules);
+      let code: unknown = null;
+      try {
+        gate.setRuleProvider(Object.assign(() => undefined, { findMatchingRule: () => null }) as never);
+      } catch (error) {
+        code = MilpaError.isInstance(error) ? error.code : 'NOT_MILPA';
+      }
+      expect(code).toBe('INVALID_ARGUMENT');
+      expect(gate.getRuleProvider()).toBe(rules);
+    });
   });
 
   describe('setLogger', () => {
@@ -502,16 +571,20 @@ describe('PolicyGate', () => {
       ['a non-function warn', { warn: 'x', error: () => undefined }],
       ['null', null],
       ['a function', () => undefined],
+      ['a function carrying warn and error', Object.assign(() => undefined, { warn: () => undefined, error: () => undefined })],
     ])('throws INVALID_ARGUMENT and keeps the previous logger for a logger with %s', (_case, logger) => {
       const kept = new RecordingLogger();
       const gate = new PolicyGate({ logger: kept });
       let code: unknown = null;
+      let message = '';
       try {
         gate.setLogger(logger as never);
       } catch (error) {
         code = MilpaError.isInstance(error) ? error.code : 'NOT_MILPA';
+        message = (error as Error).message;
       }
       expect(code).toBe('INVALID_ARGUMENT');
+      expect(message).toBe('PolicyGate logger must have warn() and error() methods.');
       gate.authorize(new ToolContext({ channel: 'nowhere', principal: 'p' }), subject());
       expect(kept.lines).toHaveLength(1);
     });
