@@ -8,6 +8,7 @@ import type { STOP, Stage, StageSubject, StageVerdict } from '../stage.js';
 function apply(call: PipelineCall, authorization: AuthorizationResult): undefined | typeof STOP {
   const services = call.services;
   if (!authorization.allowed) {
+    // Stryker disable next-line StringLiteral: equivalent through the public API: the policy gate gives every denial a reason, so the fallback is never read.
     const reason = authorization.reason ?? 'Forbidden';
     services.debug({ tool: call.toolName }, `[ToolRegistry] Auth result: DENIED: ${reason}`);
     return call.refuse(ToolErrorCode.FORBIDDEN, reason, 'auth_denied');
