@@ -340,6 +340,10 @@ describe('Redactor', () => {
       expect(redactor.collectSecrets({ a: { token: 'kept-2' }, hostile, b: { token: 'kept-3' } })).toEqual(['kept-2', 'kept-3']);
     });
 
+    it('skips empty strings and duplicates below the top level', () => {
+      expect(redactor.collectSecrets({ nested: { token: '', secret: 'dup', password: 'dup' }, list: [{ token: 'dup' }] })).toEqual(['dup']);
+    });
+
     it('collects in document order', () => {
       expect(redactor.collectSecrets({ a: { token: 'one' }, b: [{ token: 'two' }, { token: 'three' }], token: 'four' })).toEqual(['one', 'two', 'three', 'four']);
     });
