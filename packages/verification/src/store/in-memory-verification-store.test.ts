@@ -35,6 +35,32 @@ describe('InMemoryVerificationStore', () => {
     });
   });
 
+  describe('constructor: messages', () => {
+    it('names the bad retentionMs and the INVALID_ARGUMENT code', () => {
+      expect(() => new InMemoryVerificationStore({ retentionMs: -5 })).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_ARGUMENT',
+          message: 'InMemoryVerificationStore retentionMs must be a non-negative number of milliseconds, got -5.',
+        }),
+      );
+    });
+
+    it('names the bad maxPending and the INVALID_ARGUMENT code', () => {
+      expect(() => new InMemoryVerificationStore({ maxPending: 0.5 })).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_ARGUMENT',
+          message: 'InMemoryVerificationStore maxPending must be a whole number of at least 1 or Infinity, got 0.5.',
+        }),
+      );
+    });
+
+    it('accepts a retention of 0 and a maxPending of 1', () => {
+      const store = new InMemoryVerificationStore({ retentionMs: 0, maxPending: 1 });
+      expect(store.open(record('a', T0))).toBe(true);
+      expect(() => store.open(record('b', T0))).toThrow(VerificationError);
+    });
+  });
+
   describe('open: maxPending', () => {
     const decision = {
       kind: 'grant' as const,
@@ -61,6 +87,9 @@ describe('InMemoryVerificationStore', () => {
       store.open(record('b', T0));
       const error = refusal(store, record('c', T0));
       expect(error).toMatchObject({ code: 'RATE_LIMITED', kind: 'too_many_pending', requestId: 'c' });
+      expect(error.message).toBe(
+        "Verification request 'c' refused: 2 requests without a deadline are already pending; decide some, or give requests a deadline (HumanVerifier ttlMs).",
+      );
       expect(store.get('c')).toBeNull();
       expect(store.size).toBe(2);
     });

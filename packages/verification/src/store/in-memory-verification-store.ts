@@ -29,6 +29,7 @@ const DEFAULT_MAX_PENDING = 10_000;
 
 /** True while `record` awaits a decision and has no deadline: nothing but a decision ends it. */
 function isOpenEnded(record: VerificationRecord | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression: every caller passes a record (decide only asks once the decision found one), so the undefined check never decides.
   return record !== undefined && record.result === null && record.expiresAt === null;
 }
 
@@ -63,6 +64,7 @@ export class InMemoryVerificationStore implements VerificationStore {
    */
   constructor(options: InMemoryVerificationStoreOptions = {}) {
     const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    // Stryker disable next-line ConditionalExpression: a value that is not a number also fails Number.isFinite, so the typeof check only narrows the type.
     if (typeof retentionMs !== 'number' || !Number.isFinite(retentionMs) || retentionMs < 0) {
       throw new MilpaError(
         `InMemoryVerificationStore retentionMs must be a non-negative number of milliseconds, got ${String(retentionMs)}.`,
@@ -71,6 +73,7 @@ export class InMemoryVerificationStore implements VerificationStore {
     }
     this.#retentionMs = retentionMs;
     const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    // Stryker disable next-line ConditionalExpression: a value that is not a number is neither an integer nor Infinity, so the typeof check only narrows the type.
     if (typeof maxPending !== 'number' || !(Number.isInteger(maxPending) || maxPending === Number.POSITIVE_INFINITY) || maxPending < 1) {
       throw new MilpaError(`InMemoryVerificationStore maxPending must be a whole number of at least 1 or Infinity, got ${String(maxPending)}.`, {
         code: 'INVALID_ARGUMENT',
@@ -129,6 +132,7 @@ export class InMemoryVerificationStore implements VerificationStore {
 
   #advance(at: Date): void {
     const time = at.getTime();
+    // Stryker disable next-line EqualityOperator: at an equal time the assignment writes the same value.
     if (time > this.#now) this.#now = time;
   }
 
