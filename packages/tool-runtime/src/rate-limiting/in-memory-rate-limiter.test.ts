@@ -161,6 +161,37 @@ describe('InMemoryRateLimiter', () => {
 
     it('throws INVALID_ARGUMENT for a non-string key', () => {
       expect(() => new InMemoryRateLimiter().consume(42 as never)).toThrow(MilpaError);
+      expect(() => new InMemoryRateLimiter().consume(42 as never)).toThrow('Rate limit key must be a string.');
+    });
+
+    it.each([
+      [[-1, 60, 100], 'Rate limit cost must be a non-negative finite number, got -1.'],
+      [[1, 0, 100], 'Rate limit windowSeconds must be a positive finite number, got 0.'],
+      [[1, 60, 10.5], 'Rate limit maxTokens must be a non-negative integer, got 10.5.'],
+    ] as const)('says what it expected when the arguments are %j', ([cost, window, max], message) => {
+      expect(() => new InMemoryRateLimiter().consume('k', cost, window, max)).toThrow(message);
+    });
+
+    it('opens a fresh window when the key comes back with a shorter window that has elapsed', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('k', 5, 600, 10);
+      vi.advanceTimersByTime(60_000);
+      // 60 s into a 600 s bucket: a 60 s window has just elapsed, so the budget starts again.
+      expect(limiter.consume('k', 1, 60, 10).remainingTokens).toBe(9);
+      expect(limiter.getUsage('k')).toBe(1);
+      vi.advanceTimersByTime(59_999);
+      expect(limiter.getUsage('k')).toBe(1);
+    });
+
+    it('keeps the count and stretches the expiry when the key comes back with a longer window', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('k', 5, 60, 10);
+      vi.advanceTimersByTime(30_000);
+      expect(limiter.consume('k', 1, 600, 10).remainingTokens).toBe(4);
+      vi.advanceTimersByTime(60_000);
+      // 90 s after the window opened: the 600 s window still holds both spends.
+      expect(limiter.getUsage('k')).toBe(6);
+      expect(limiter.consume('k', 5, 600, 10).allowed).toBe(false);
     });
 
     it('lets exactly the budget through when many callers race on one key', async () => {
@@ -247,6 +278,14 @@ describe('InMemoryRateLimiter', () => {
 
     it('throws INVALID_ARGUMENT for a negative age', () => {
       expect(() => new InMemoryRateLimiter().cleanup(-1)).toThrow(MilpaError);
+      expect(() => new InMemoryRateLimiter().cleanup(-1)).toThrow('Rate limit maxAgeSeconds must be a non-negative finite number, got -1.');
+    });
+
+    it('accepts a fractional age', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('k');
+      vi.advanceTimersByTime(1_501);
+      expect(limiter.cleanup(1.5)).toBe(1);
     });
   });
 
