@@ -101,6 +101,32 @@ describe('ConfirmationTokenStore', () => {
       expect(store.size()).toBe(0);
     });
 
+    it.each<[string, () => unknown, string]>([
+      ['an empty tool name', () => new ConfirmationTokenStore().create('', {}, 's', alice), 'Confirmation tool name must be a non-empty string.'],
+      ['a numeric tool name', () => new ConfirmationTokenStore().create(5 as never, {}, 's', alice), 'Confirmation tool name must be a non-empty string.'],
+      ['array args', () => new ConfirmationTokenStore().create('t', [] as never, 's', alice), 'Confirmation args must be an object.'],
+      ['a non-string summary', () => new ConfirmationTokenStore().create('t', {}, 5 as never, alice), 'Confirmation action summary must be a string.'],
+      [
+        'a function binding carrying a channel and a principal',
+        () => new ConfirmationTokenStore().create('t', {}, 's', Object.assign(() => undefined, { channel: 'web', principal: 'p' }) as never),
+        'Confirmation binding needs a string channel and a string or null principal.',
+      ],
+      [
+        'args holding a function',
+        () => new ConfirmationTokenStore().create('t', { run: () => 1 }, 's', alice),
+        'Confirmation args must be plain data (structured-cloneable): no functions or symbols.',
+      ],
+      ['a TTL of 0', () => new ConfirmationTokenStore({ ttlSeconds: 0 }), 'Confirmation TTL must be a whole number of seconds, at least 1; got 0.'],
+    ])('says what is wrong when given %s', (_case, action, message) => {
+      expect(action).toThrow(message);
+    });
+
+    it('snapshots args holding null values', () => {
+      const store = new ConfirmationTokenStore();
+      const { token } = store.create('t', { note: null, nested: { also: null } }, 's', alice);
+      expect(store.consume(token, 't', alice)).toEqual({ note: null, nested: { also: null } });
+    });
+
     it('accepts an anonymous binding (null principal)', () => {
       const store = new ConfirmationTokenStore();
       const anonymous = { principal: null, channel: 'web' };

@@ -153,6 +153,7 @@ export class ConfirmationTokenStore implements ConfirmationStore {
 
   #redeemable(token: unknown, toolName: string, binding: ConfirmationBinding): PendingConfirmation | null {
     // A non-string token is looked up as '' (never a token) so that it sweeps like any other call.
+    // Stryker disable next-line StringLiteral: equivalent: any string that is not a 32-hex token misses the same way.
     const pending = this.#pending.get(typeof token === 'string' ? token : '');
     if (pending === undefined) return null;
     // A token is bound to its tool and to the caller that asked: anyone else gets a refusal, and
