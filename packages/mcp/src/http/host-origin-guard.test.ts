@@ -20,6 +20,10 @@ describe('HostOriginGuard', () => {
       expect(guard.check({})).toBe('Invalid Host header: (none)');
     });
 
+    it('refuses a request without a Host header even when the hostname "undefined" is allowed', () => {
+      expect(new HostOriginGuard(['undefined']).check({})).toBe('Invalid Host header: (none)');
+    });
+
     it.each(['http://localhost:5173', 'https://127.0.0.1', 'http://[::1]:8080'])('accepts the loopback Origin %s', (origin) => {
       expect(guard.check({ host: 'localhost:3000', origin })).toBeNull();
     });
