@@ -423,6 +423,39 @@ describe('Redactor', () => {
     });
   });
 
+  describe('redact (copy details)', () => {
+    it('keeps undefined values below the top level', () => {
+      expect(redactor.redact({ a: { b: undefined, c: 1 } })).toStrictEqual({ a: { b: undefined, c: 1 } });
+    });
+
+    it('cuts Sets nested deeper than 32 levels', () => {
+      let value: unknown = 'bottom';
+      for (let level = 0; level < 40; level += 1) value = new Set([value]);
+      const text = JSON.stringify(redactor.redact(value));
+      expect(text).toContain('[Truncated]');
+      expect(text).not.toContain('bottom');
+    });
+
+    it('adds name and message only for errors', () => {
+      const copy = redactor.redact({ a: { b: 1 } }) as { a: object };
+      expect(Object.keys(copy.a)).toEqual(['b']);
+    });
+
+    it('writes an own __proto__ key as a writable, enumerable, configurable data field', () => {
+      const args = JSON.parse('{"__proto__": {"x": 1}, "list": [1]}') as Record<string, unknown>;
+      const output = redactor.redact(args) as Record<string, unknown>;
+      expect(Object.getOwnPropertyDescriptor(output, '__proto__')).toEqual({ value: { x: 1 }, writable: true, enumerable: true, configurable: true });
+    });
+  });
+
+  describe('addSensitiveField (message)', () => {
+    it('names the refused field and the INVALID_ARGUMENT code', () => {
+      expect(() => new Redactor().addSensitiveField('-_')).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'A sensitive field name must be a non-empty string, got "-_".' }),
+      );
+    });
+  });
+
   describe('isSensitiveKey (inputs)', () => {
     it('returns false for a key that is not a string', () => {
       expect(redactor.isSensitiveKey(5 as never)).toBe(false);
