@@ -1,5 +1,6 @@
-import { ToolContext, Type, defineTool, silentLogger } from '@milpa/core';
+import { ToolContext, defineTool, silentLogger } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
+import { distinctToolOptions } from '../fixtures/milpa-setup.js';
 
 /** What {@link measureDistinctRegistration} found for one registry. */
 export interface DistinctRegistrationMeasurement {
@@ -17,28 +18,6 @@ export interface DistinctRegistrationMeasurement {
   readonly secondCallsMs: number;
   /** How many tools were called twice for the first-call figures. */
   readonly sampledCalls: number;
-}
-
-/**
- * The `defineTool()` options of tool number `index`: property names, bounds and a pattern of its
- * own, so no two tools share a compiled validator (as when tools are generated from an API
- * description).
- */
-export function distinctSchemaToolOptions(index: number) {
-  return {
-    name: `distinct_${String(index).padStart(5, '0')}`,
-    description: `Tool ${index} with a schema of its own.`,
-    input: Type.Object(
-      {
-        [`title_${index}`]: Type.String({ minLength: 1, maxLength: 64 + index }),
-        [`count_${index}`]: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 + index })),
-        [`kind_${index}`]: Type.Optional(Type.Union([Type.Literal(`a${index}`), Type.Literal(`b${index}`)])),
-        tags: Type.Optional(Type.Array(Type.String({ pattern: `^t${index}-[a-z]+$` }), { maxItems: 8 })),
-      },
-      { additionalProperties: false },
-    ),
-    handler: () => index,
-  };
 }
 
 function collectGarbage(): void {
@@ -60,10 +39,10 @@ function collectGarbage(): void {
 export async function measureDistinctRegistration(toolCount = 10_000, sampledCalls = 100): Promise<DistinctRegistrationMeasurement> {
   const registry = new ToolRegistry({ logger: silentLogger, defaultContext: () => ToolContext.cli() });
   // A first registration pays the one-off costs (the meta-schema, formats) outside the loop.
-  registry.register(defineTool({ ...distinctSchemaToolOptions(-1), name: 'warm_up' }));
+  registry.register(defineTool({ ...distinctToolOptions(-1), name: 'warm_up' }));
   collectGarbage();
   const heapEmpty = process.memoryUsage().heapUsed;
-  const options = Array.from({ length: toolCount }, (_, index) => distinctSchemaToolOptions(index));
+  const options = Array.from({ length: toolCount }, (_, index) => distinctToolOptions(index));
   collectGarbage();
   const heapBefore = process.memoryUsage().heapUsed;
   const startedAt = performance.now();
