@@ -55,14 +55,31 @@ export {
 } from './tools/tool-caller.js';
 
 export { InterceptionSlot } from './events/interception-slot.js';
-export { ToolEvents, VerificationEvents, type ToolEventName, type VerificationEventName } from './events/event-names.js';
+export {
+  ToolEvents,
+  VerificationEvents,
+  GovernanceEvents,
+  type ToolEventName,
+  type VerificationEventName,
+  type GovernanceEventName,
+} from './events/event-names.js';
 export { ListenerPriority } from './events/listener-priority.js';
 export { ToolExecutingEvent } from './events/tool-executing-event.js';
 export { ToolExecutedEvent } from './events/tool-executed-event.js';
 export { ToolFailedEvent } from './events/tool-failed-event.js';
+export { ToolDeniedEvent } from './events/tool-denied-event.js';
+export { ToolInvocationDeniedEvent } from './events/tool-invocation-denied-event.js';
+export { ToolDenialReason } from './events/tool-denial-reason.js';
 export { VerificationRequestedEvent } from './events/verification-requested-event.js';
 export { VerificationGrantedEvent } from './events/verification-granted-event.js';
 export { VerificationRejectedEvent } from './events/verification-rejected-event.js';
+
+export { isInvocationCode, INVOCATION_CODE_MAX_LENGTH } from './invocation/invocation-code.js';
+export { InvocationDecision } from './invocation/invocation-decision.js';
+export { invocationTarget, isInvocationTarget, INVOCATION_TARGET_ID_MAX_LENGTH, type InvocationTarget } from './invocation/invocation-target.js';
+export { InvocationOutcome } from './invocation/invocation-outcome.js';
+export { InvocationHistory, type InvocationObservation, type InvocationObservationFilter } from './invocation/invocation-history.js';
+export type { Invocation, InvocationRequest, InvocationRule, TargetResolver } from './invocation/invocation-rule.js';
 
 export { VerificationStatus } from './verification/verification-status.js';
 export { ApprovalPolicy } from './verification/approval-policy.js';
@@ -76,6 +93,7 @@ export { RateLimitResult, type RateLimiter } from './contracts/rate-limiter.js';
 export type { PolicyRule, PolicyRuleProvider } from './contracts/policy-rule-provider.js';
 export type { ConfirmationBinding, ConfirmationStore, ConfirmationToken } from './contracts/confirmation-store.js';
 export type { Verifier } from './contracts/verifier.js';
+export type { InvocationHistoryStore } from './contracts/invocation-history-store.js';
 export type { ChannelRenderer } from './contracts/channel-renderer.js';
 export type { LlmMessage, LlmResponse, LlmService, LlmToolCall } from './contracts/llm-service.js';
 export type { ToolRegistry } from './contracts/tool-registry.js';

@@ -318,7 +318,7 @@ describe('ToolContext', () => {
   });
 
   describe('toJSON', () => {
-    it('gives exactly the seven snake_case wire keys and leaves extra out', () => {
+    it('gives exactly the nine snake_case wire keys and leaves extra out', () => {
       const context = new ToolContext({
         principal: 'user:1',
         channel: 'web',
@@ -338,6 +338,8 @@ describe('ToolContext', () => {
         'ip',
         'user_agent',
         'mode',
+        'actor',
+        'run_id',
       ]);
       expect(context.toJSON()).toEqual({
         principal: 'user:1',
@@ -347,8 +349,55 @@ describe('ToolContext', () => {
         ip: '10.0.0.1',
         user_agent: 'ua',
         mode: 'plan',
+        actor: 'user:1',
+        run_id: null,
       });
       expect(JSON.stringify(context)).not.toContain('do-not-serialize');
+    });
+  });
+
+  describe('actor and runId', () => {
+    it('defaults the actor to the principal and the run to null', () => {
+      const context = ToolContext.mcp('r', 'agent:7', []);
+      expect(context.actor).toBe('agent:7');
+      expect(context.runId).toBeNull();
+      expect(ToolContext.web(null).actor).toBeNull();
+    });
+
+    it('keeps a named actor apart from the acting principal', () => {
+      const context = new ToolContext({ principal: 'svc:notes', actor: 'user:ana', runId: 'run-1', channel: 'web' });
+      expect(context.principal).toBe('svc:notes');
+      expect(context.actor).toBe('user:ana');
+      expect(context.toJSON()).toMatchObject({ actor: 'user:ana', run_id: 'run-1' });
+    });
+
+    it('lets a defaulted actor follow a changed principal while a named actor stays', () => {
+      const defaulted = ToolContext.web('user:1').with({ principal: 'user:2' });
+      expect(defaulted.actor).toBe('user:2');
+      const named = new ToolContext({ principal: 'svc', actor: 'user:ana', channel: 'web' }).with({ principal: 'svc:2' });
+      expect(named.actor).toBe('user:ana');
+      expect(new ToolContext({ principal: 'svc', actor: null, channel: 'web' }).with({ principal: 'x' }).actor).toBeNull();
+    });
+
+    it('carries the run through with() and asPlan()', () => {
+      const context = ToolContext.web('user:1').with({ runId: 'run-9' });
+      expect(context.runId).toBe('run-9');
+      expect(context.asPlan().runId).toBe('run-9');
+      expect(context.with({ runId: null }).runId).toBeNull();
+    });
+
+    it.each([
+      ['an empty actor', { actor: '' }, /actor/],
+      ['a numeric actor', { actor: 7 as unknown as string }, /actor/],
+      ['an empty run id', { runId: '' }, /runId/],
+      ['a run id longer than 256 characters', { runId: 'r'.repeat(257) }, /runId/],
+      ['a numeric run id', { runId: 1 as unknown as string }, /runId/],
+    ])('throws INVALID_ARGUMENT for %s', (_label, init, message) => {
+      expect(() => new ToolContext({ channel: 'web', ...init })).toThrow(message);
+    });
+
+    it('accepts a run id of exactly 256 characters', () => {
+      expect(new ToolContext({ runId: 'r'.repeat(256) }).runId).toHaveLength(256);
     });
   });
 });

@@ -22,6 +22,16 @@ export interface ToolContextInit {
   readonly extra?: Readonly<Record<string, unknown>>;
   /** `'execute'` (default) or `'plan'`. Any other value, null included, throws `MilpaError` `INVALID_MODE`. */
   readonly mode?: ToolMode;
+  /**
+   * Who initiated the call when someone else acts for them (the person behind an agent, the user a
+   * service account works for). Default: the principal.
+   */
+  readonly actor?: string | null;
+  /**
+   * The agent run this call belongs to (from `registry.startRun()`), whose invocation history
+   * invocation rules see. Default null: the call belongs to no run and its history is incomplete.
+   */
+  readonly runId?: string | null;
 }
 
 /** The wire shape of a {@link ToolContext}, with snake_case keys. `extra` is left out. */
@@ -40,7 +50,14 @@ export interface ToolContextJson {
   readonly user_agent: string | null;
   /** `'execute'` or `'plan'`. */
   readonly mode: ToolMode;
+  /** The initiating actor, or null. */
+  readonly actor: string | null;
+  /** The run, or null. */
+  readonly run_id: string | null;
 }
+
+/** The most characters a run id may have. */
+const RUN_ID_MAX_LENGTH = 256;
 
 const EMPTY_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({});
 const EMPTY_SCOPES: readonly string[] = Object.freeze([]);
@@ -75,6 +92,12 @@ export class ToolContext {
   readonly extra: Readonly<Record<string, unknown>>;
   /** `'execute'` or `'plan'`. */
   readonly mode: ToolMode;
+  /** Who initiated the call: the principal unless another actor was named. */
+  readonly actor: string | null;
+  /** The agent run this call belongs to, or null. */
+  readonly runId: string | null;
+  /** True when `actor` was given rather than defaulted to the principal. */
+  readonly #actorGiven: boolean;
 
   /**
    * @throws MilpaError `INVALID_MODE` for a mode other than `'execute'` or `'plan'` (a typo'd dry
@@ -104,6 +127,13 @@ export class ToolContext {
     if (userAgent !== null && typeof userAgent !== 'string') throw invalid('ToolContext userAgent must be a string or null.');
     const extra = init.extra === undefined ? EMPTY_EXTRA : init.extra;
     if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw invalid('ToolContext extra must be an object.');
+    const actorGiven = init.actor !== undefined;
+    const actor = actorGiven ? init.actor : principal;
+    if (actorGiven && actor !== null && (typeof actor !== 'string' || actor === '')) throw invalid('ToolContext actor must be a non-empty string or null.');
+    const runId = init.runId ?? null;
+    if (runId !== null && (typeof runId !== 'string' || runId === '' || runId.length > RUN_ID_MAX_LENGTH)) {
+      throw invalid(`ToolContext runId must be a non-empty string of at most ${RUN_ID_MAX_LENGTH} characters, or null.`);
+    }
 
     this.principal = principal;
     this.channel = channel;
@@ -113,6 +143,9 @@ export class ToolContext {
     this.userAgent = userAgent;
     this.extra = Object.isFrozen(extra) ? extra : Object.freeze({ ...extra });
     this.mode = mode;
+    this.actor = actor;
+    this.runId = runId;
+    this.#actorGiven = actorGiven;
     Object.freeze(this);
   }
 
@@ -171,7 +204,8 @@ export class ToolContext {
 
   /**
    * A copy with some fields replaced; a field that is absent or `undefined` in `changes` keeps its
-   * current value (so a plan-mode context never drops back to execute by accident).
+   * current value (so a plan-mode context never drops back to execute by accident). An actor that
+   * defaulted to the principal follows a changed principal; a named actor stays.
    * @throws MilpaError as the constructor does, for an invalid changed field.
    */
   with(changes: ToolContextInit): ToolContext {
@@ -184,6 +218,8 @@ export class ToolContext {
       userAgent: changes.userAgent === undefined ? this.userAgent : changes.userAgent,
       extra: changes.extra === undefined ? this.extra : changes.extra,
       mode: changes.mode === undefined ? this.mode : changes.mode,
+      actor: changes.actor === undefined ? (this.#actorGiven ? this.actor : undefined) : changes.actor,
+      runId: changes.runId === undefined ? this.runId : changes.runId,
     });
   }
 
@@ -212,7 +248,7 @@ export class ToolContext {
     return scopes.every((scope) => this.hasScope(scope));
   }
 
-  /** `{principal, channel, scopes, request_id, ip, user_agent, mode}`; `extra` is left out. */
+  /** `{principal, channel, scopes, request_id, ip, user_agent, mode, actor, run_id}`; `extra` is left out. */
   toJSON(): ToolContextJson {
     return {
       principal: this.principal,
@@ -222,6 +258,8 @@ export class ToolContext {
       ip: this.ip,
       user_agent: this.userAgent,
       mode: this.mode,
+      actor: this.actor,
+      run_id: this.runId,
     };
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolEvents, VerificationEvents } from './event-names.js';
+import { GovernanceEvents, ToolEvents, VerificationEvents } from './event-names.js';
 
 describe('ToolEvents', () => {
   it('names the three tool events with their dotted names', () => {
@@ -16,5 +16,12 @@ describe('VerificationEvents', () => {
       REJECTED: 'verification.rejected',
     });
     expect(Object.isFrozen(VerificationEvents)).toBe(true);
+  });
+});
+
+describe('GovernanceEvents', () => {
+  it('names the two governance events apart from the tool events', () => {
+    expect(GovernanceEvents).toEqual({ DENIED: 'tool.denied', INVOCATION_DENIED: 'tool.invocation_denied' });
+    expect(Object.isFrozen(GovernanceEvents)).toBe(true);
   });
 });

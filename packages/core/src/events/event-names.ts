@@ -11,6 +11,21 @@ export const ToolEvents = Object.freeze({
 /** One of the {@link ToolEvents} names. */
 export type ToolEventName = (typeof ToolEvents)[keyof typeof ToolEvents];
 
+/**
+ * Names of the governance events: a call refused before it could run. Payload `{ event }`. Kept
+ * apart on purpose: `tool.denied` says this caller may not use the tool at all (authorization, rate
+ * limit); `tool.invocation_denied` says this particular call may not proceed (an invocation rule).
+ */
+export const GovernanceEvents = Object.freeze({
+  /** Authorization or the rate limiter refused the call; payload `{ event: ToolDeniedEvent }`. */
+  DENIED: 'tool.denied',
+  /** An invocation rule or target resolver refused the call; payload `{ event: ToolInvocationDeniedEvent }`. */
+  INVOCATION_DENIED: 'tool.invocation_denied',
+} as const);
+
+/** One of the {@link GovernanceEvents} names. */
+export type GovernanceEventName = (typeof GovernanceEvents)[keyof typeof GovernanceEvents];
+
 /** Names of the events a verifier dispatches; payload `{ event }`. */
 export const VerificationEvents = Object.freeze({
   /** A verification request was opened. */
