@@ -65,6 +65,14 @@ describe('HostOriginGuard', () => {
       expect(configured.check({ host: 'app.example.com' })).toBe('Invalid Host header: app.example.com');
     });
 
+    it.each(['Stryker was here', 'app.example.com', 'localhost'])(
+      'refuses the free-text Origin %j when no origins are configured (the default list is empty)',
+      (origin) => {
+        expect(new HostOriginGuard().check({ host: 'localhost', origin })).toBe(`Invalid Origin header: ${origin}`);
+        expect(new HostOriginGuard(['app.example.com']).check({ host: 'localhost', origin })).toBe(`Invalid Origin header: ${origin}`);
+      },
+    );
+
     it('accepts an Origin on a configured hostname, and keeps the loopback names beside configured ones', () => {
       const configured = new HostOriginGuard(['mcp.internal']);
       expect(configured.check({ host: 'localhost', origin: 'https://MCP.internal:8443' })).toBeNull();
