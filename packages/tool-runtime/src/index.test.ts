@@ -13,6 +13,7 @@ describe('@milpa/tool-runtime', () => {
         "DEFAULT_SENSITIVE_FIELDS",
         "DefaultRenderer",
         "FAIL_CLOSED_CHANNEL_POLICY",
+        "InMemoryInvocationHistoryStore",
         "InMemoryRateLimiter",
         "InvalidSchemaError",
         "InvocationPlan",

@@ -34,7 +34,7 @@ export { InvocationStepKind, isHostStepKind, type HostStepKind } from './inspect
 export { InvocationStepRole } from './inspection/invocation-step-role.js';
 export { StepPresence } from './inspection/step-presence.js';
 export { InvocationStep, type InvocationStepInit, type InvocationStepJson } from './inspection/invocation-step.js';
-export { RegistryWiring, type RateCosts } from './inspection/registry-wiring.js';
+export { RegistryWiring, type RateCosts, type InvocationWiring } from './inspection/registry-wiring.js';
 export {
   InvocationPlan,
   type InvocationPlanContext,
@@ -48,7 +48,12 @@ export { InvocationPlanBuilder } from './inspection/invocation-plan-builder.js';
 
 // --- registry and pipeline ---
 export { ToolRegistry } from './registry/tool-registry.js';
-export type { RateLimitSettings, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './registry/tool-registry-options.js';
+export type { RateLimitSettings, StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './registry/tool-registry-options.js';
+export {
+  InMemoryInvocationHistoryStore,
+  type InMemoryInvocationHistoryStoreOptions,
+} from './invocation/in-memory-invocation-history-store.js';
+export type { InvocationRuleSummary } from './invocation/invocation-rule-set.js';
 export type { ToolCallOptions } from './pipeline/pipeline-call.js';
 export type { HostStage, HostStageAnchor, HostStageAnswer, HostStageCall, HostStagePlacement } from './pipeline/host-stage.js';
 export { ToolAlreadyRegisteredError } from './registry/tool-already-registered-error.js';

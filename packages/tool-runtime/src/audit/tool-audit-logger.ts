@@ -114,6 +114,18 @@ export class ToolAuditLogger {
     });
   }
 
+  /**
+   * `[ToolAudit] INVOCATION_DENIED | {request_id} | {channel} | {tool} | {principal} | rule={rule} | reason={code}`
+   * at warn. The record holds the rule's identifier and reason code and no arguments: a rule
+   * denial is recorded without anything the call carried.
+   */
+  logInvocationDenied(context: ToolContext, tool: string, rule: string | null, reason: string, tookMs: number): void {
+    this.#write('warn', () => ({
+      message: `[ToolAudit] INVOCATION_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | rule=${clean(rule ?? '(target)')} | reason=${clean(reason)}`,
+      record: this.#record('invocation_denied', 'FORBIDDEN', context, tool, null, tookMs, { rule, reason, run_id: context.runId }),
+    }));
+  }
+
   /** The rate-limit audit: the call line with `ERROR:RATE_LIMITED` at warn; the reason goes in the record. */
   logRateLimited(context: ToolContext, tool: string, args: unknown, reason: string, tookMs: number): void {
     this.#writeCall('warn', 'rate_limited', context, tool, args, 'RATE_LIMITED', tookMs, { reason });
@@ -290,6 +302,8 @@ export class ToolAuditLogger {
     tookMs: unknown,
     extra: {
       readonly reason?: string;
+      readonly rule?: string | null;
+      readonly run_id?: string | null;
       readonly errors?: readonly string[];
       readonly output_size?: number | null;
       readonly cache_served?: boolean;

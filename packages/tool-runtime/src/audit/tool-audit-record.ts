@@ -4,6 +4,8 @@
  * - `ok` / `error`: the tool ran (or a cache answered) and returned success / an error result.
  * - `exception`: the handler threw.
  * - `validation_failed`, `auth_denied`, `rate_limited`: a gate refused the call.
+ * - `invocation_denied`: an invocation rule (or target resolution) refused this call; the record
+ *   carries the rule and reason code and, unlike the others, no arguments.
  * - `not_found`: no tool by that name.
  * - `refused`: a host stage refused the call (the record carries its code and reason).
  * - `plan`: a plan-mode dry run returned the plan.
@@ -18,6 +20,7 @@ export type AuditOutcome =
   | 'exception'
   | 'validation_failed'
   | 'auth_denied'
+  | 'invocation_denied'
   | 'rate_limited'
   | 'not_found'
   | 'refused'
@@ -58,6 +61,10 @@ export interface ToolAuditRecord {
   readonly cache_served: boolean;
   /** Why the call was refused or failed (scrubbed of the call's secret values), when there is one. */
   readonly reason?: string;
+  /** The identifier of the rule that refused the call (null: target resolution did), on `invocation_denied`. */
+  readonly rule?: string | null;
+  /** The run the call belongs to, on `invocation_denied`. */
+  readonly run_id?: string | null;
   /** The validation messages (scrubbed), on `validation_failed`. */
   readonly errors?: readonly string[];
   /** The length of the result data when it is a string, else null; on executed calls. */

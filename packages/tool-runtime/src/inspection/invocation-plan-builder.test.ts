@@ -54,13 +54,13 @@ describe('InvocationPlanBuilder', () => {
   });
 
   describe('build', () => {
-    it('returns schemaVersion 1.0, the channel, absent wiring and 12 steps when built for web with nothing wired', () => {
+    it('returns schemaVersion 1.0, the channel, absent wiring and 15 steps when built for web with nothing wired', () => {
       const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.schemaVersion).toBe('1.0');
       expect(plan.operation).toBe('settings_update');
       expect(plan.channel).toBe('web');
       expect(plan.wiring).toEqual({ rateLimiter: 'absent', dispatcher: 'absent', ruleProvider: 'absent' });
-      expect(plan.steps).toHaveLength(12);
+      expect(plan.steps).toHaveLength(15);
       expect(plan.context).toEqual({ actor: 'u', scopes: [], mode: 'execute' });
     });
 
@@ -70,12 +70,15 @@ describe('InvocationPlanBuilder', () => {
         ['clamp', 'transform', 'skipped', false, false, null],
         ['validate', 'guard', 'active', true, false, null],
         ['authorize', 'guard', 'active', true, false, null],
+        ['rules', 'guard', 'skipped', false, false, null],
         ['rate_limit', 'guard', 'skipped', true, false, null],
         ['plan_mode', 'branch', 'conditional', false, false, null],
         ['confirm', 'branch', 'dormant', false, false, null],
+        ['rules_replay', 'guard', 'skipped', false, false, null],
         ['emit_executing', 'hook', 'skipped', true, false, null],
         ['execute', 'execution', 'active', true, false, null],
         ['contain_exception', 'boundary', 'active', false, false, 'execute'],
+        ['history', 'outcome', 'skipped', false, false, null],
         ['events', 'hook', 'skipped', false, false, null],
         ['audit', 'outcome', 'active', false, false, null],
       ]);
@@ -92,7 +95,7 @@ describe('InvocationPlanBuilder', () => {
       expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(json.context).toEqual({ actor: 'u', scopes: ['read'], mode: 'execute' });
       expect(json.wiring).toEqual({ rateLimiter: 'present', dispatcher: 'present', ruleProvider: 'present' });
-      expect(json.steps).toHaveLength(12);
+      expect(json.steps).toHaveLength(15);
       for (const step of json.steps) {
         expect(Object.keys(step)).toEqual(['kind', 'role', 'presence', 'blocking', 'mutates', 'wraps', 'source']);
       }

@@ -3,18 +3,21 @@ import { InvocationStepKind } from './invocation-step-kind.js';
 
 describe('InvocationStepKind', () => {
   describe('inspectionOrder', () => {
-    it('returns the twelve built-in kinds in pipeline order when called', () => {
+    it('returns the fifteen built-in kinds in pipeline order when called', () => {
       expect(InvocationStepKind.inspectionOrder()).toEqual([
         'resolve',
         'clamp',
         'validate',
         'authorize',
+        'rules',
         'rate_limit',
         'plan_mode',
         'confirm',
+        'rules_replay',
         'emit_executing',
         'execute',
         'contain_exception',
+        'history',
         'events',
         'audit',
       ]);
@@ -31,7 +34,7 @@ describe('InvocationStepKind', () => {
     it('cannot be changed by a caller when someone tries to push into it', () => {
       const order = InvocationStepKind.inspectionOrder() as string[];
       expect(() => order.push('extra')).toThrow(TypeError);
-      expect(InvocationStepKind.inspectionOrder()).toHaveLength(12);
+      expect(InvocationStepKind.inspectionOrder()).toHaveLength(15);
     });
   });
 

@@ -4,12 +4,15 @@ export type InvocationStepKind =
   | 'clamp'
   | 'validate'
   | 'authorize'
+  | 'rules'
   | 'rate_limit'
   | 'plan_mode'
   | 'confirm'
+  | 'rules_replay'
   | 'emit_executing'
   | 'execute'
   | 'contain_exception'
+  | 'history'
   | 'events'
   | 'audit';
 
@@ -20,19 +23,24 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'clamp',
   'validate',
   'authorize',
+  'rules',
   'rate_limit',
   'plan_mode',
   'confirm',
+  'rules_replay',
   'emit_executing',
   'execute',
   'contain_exception',
+  'history',
   'events',
   'audit',
 ] as const);
 
 /**
- * The eleven stages of the pipeline, un-collapsed: clamp and validate split, plan mode and confirm
- * split, plus the `tool.executing` hook, the exception boundary and the audit outcome.
+ * The steps of the pipeline, un-collapsed, in the order a call runs them: clamp and validate split,
+ * the invocation rules after authorization (and again after confirm for a confirmation replay),
+ * plan mode and confirm split, the `tool.executing` hook, the exception boundary, the run's
+ * history, the events and the audit outcome.
  *
  * @example
  * InvocationStepKind.inspectionOrder(); // ['resolve', 'validate', …, 'audit']
@@ -43,12 +51,15 @@ export const InvocationStepKind = Object.freeze({
   CLAMP: 'clamp',
   VALIDATE: 'validate',
   AUTHORIZE: 'authorize',
+  RULES: 'rules',
   RATE_LIMIT: 'rate_limit',
   PLAN_MODE: 'plan_mode',
   CONFIRM: 'confirm',
+  RULES_REPLAY: 'rules_replay',
   EMIT_EXECUTING: 'emit_executing',
   EXECUTE: 'execute',
   CONTAIN_EXCEPTION: 'contain_exception',
+  HISTORY: 'history',
   EVENTS: 'events',
   AUDIT: 'audit',
   /** Every kind, in pipeline order. */

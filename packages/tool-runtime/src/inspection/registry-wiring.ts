@@ -1,4 +1,5 @@
 import { MilpaError } from '@milpa/core';
+import type { InvocationRuleSummary } from '../invocation/invocation-rule-set.js';
 
 /** What one call costs the rate limiter's bucket. */
 export interface RateCosts {
@@ -9,6 +10,16 @@ export interface RateCosts {
 }
 
 const DEFAULT_COSTS: RateCosts = Object.freeze({ call: 1, mutating: 5 });
+
+/** The invocation rules and target resolvers a registry has, as inspection shows them. */
+export interface InvocationWiring {
+  /** The rules, in registration order (default none). */
+  readonly rules?: readonly InvocationRuleSummary[];
+  /** How many target resolvers are registered (default 0). */
+  readonly targetResolvers?: number;
+}
+
+const NO_RULES: readonly InvocationRuleSummary[] = Object.freeze([]);
 
 function invalid(message: string): MilpaError {
   return new MilpaError(`RegistryWiring: ${message}`, { code: 'INVALID_ARGUMENT' });
@@ -31,9 +42,16 @@ export class RegistryWiring {
   readonly hasRuleProvider: boolean;
   /** The rate costs the registry charges per call. */
   readonly costs: RateCosts;
+  /** The registry's invocation rules, in registration order. */
+  readonly rules: readonly InvocationRuleSummary[];
+  /** How many target resolvers the registry has. */
+  readonly targetResolvers: number;
 
-  /** @throws MilpaError `INVALID_ARGUMENT` for a non-boolean flag or a negative or non-finite cost. */
-  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = DEFAULT_COSTS) {
+  /**
+   * @throws MilpaError `INVALID_ARGUMENT` for a non-boolean flag, a negative or non-finite cost, or
+   *   malformed invocation wiring.
+   */
+  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = DEFAULT_COSTS, invocation: InvocationWiring = {}) {
     if (typeof hasRateLimiter !== 'boolean' || typeof hasDispatcher !== 'boolean' || typeof hasRuleProvider !== 'boolean') {
       throw invalid('hasRateLimiter, hasDispatcher and hasRuleProvider must be booleans.');
     }
@@ -44,11 +62,24 @@ export class RegistryWiring {
         throw invalid(`costs.${key} must be a finite number >= 0, got ${String(cost)}.`);
       }
     }
+    const rules = invocation.rules ?? NO_RULES;
+    const targetResolvers = invocation.targetResolvers ?? 0;
+    if (!Array.isArray(rules) || rules.some((rule) => typeof rule !== 'object' || rule === null || typeof rule.identifier !== 'string')) {
+      throw invalid('invocation.rules must be an array of { identifier, requiresCompleteHistory, tools }.');
+    }
+    if (!Number.isInteger(targetResolvers) || targetResolvers < 0) throw invalid('invocation.targetResolvers must be a whole number >= 0.');
     this.hasRateLimiter = hasRateLimiter;
     this.hasDispatcher = hasDispatcher;
     this.hasRuleProvider = hasRuleProvider;
     this.costs = costs === DEFAULT_COSTS ? DEFAULT_COSTS : Object.freeze({ call: costs.call, mutating: costs.mutating });
+    this.rules = rules === NO_RULES ? NO_RULES : Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
+    this.targetResolvers = targetResolvers;
     Object.freeze(this);
+  }
+
+  /** The rules that apply to calls of `toolName`, in registration order. */
+  rulesFor(toolName: string): readonly InvocationRuleSummary[] {
+    return this.rules.filter((rule) => rule.tools === null || rule.tools.includes(toolName));
   }
 
   /** The cost one call to a tool charges: `costs.mutating` when it mutates, else `costs.call`. */

@@ -1,4 +1,13 @@
-import { ToolErrorCode, ToolResult, type ToolArgs, type ToolCaller, type ToolContext, type ToolResultMeta } from '@milpa/core';
+import {
+  ToolErrorCode,
+  ToolResult,
+  type InvocationTarget,
+  type ToolArgs,
+  type ToolCaller,
+  type ToolContext,
+  type ToolDenialReason,
+  type ToolResultMeta,
+} from '@milpa/core';
 import type { Context } from '@opentelemetry/api';
 import type { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
@@ -25,6 +34,7 @@ export type CallOutcome =
   | 'not_found'
   | 'validation_failed'
   | 'auth_denied'
+  | 'invocation_denied'
   | 'rate_limited'
   | 'refused'
   | 'plan'
@@ -73,6 +83,9 @@ export class PipelineCall {
    */
   args: ToolArgs | null = null;
 
+  /** rules: what the call acts on, as the host's target resolvers named it. */
+  target: InvocationTarget | null = null;
+
   /** Terminal: the result the caller gets. */
   result: ToolResult | null = null;
   /** Terminal: how the call ended. */
@@ -81,6 +94,10 @@ export class PipelineCall {
   reason: string | undefined = undefined;
   /** Terminal: the validation messages of a `validation_failed` outcome. */
   errors: readonly string[] = EMPTY_ERRORS;
+  /** Terminal: which check refused an `auth_denied` or `rate_limited` call (dispatched in `tool.denied`). */
+  denial: ToolDenialReason | null = null;
+  /** Terminal: the rule that refused an `invocation_denied` call; null when target resolution did. */
+  deniedByRule: string | null = null;
   /** Terminal: what a handler threw (`failed`). */
   thrown: unknown = undefined;
   /** Terminal: a `tool.executing` listener answered instead of the handler. */
@@ -146,6 +163,18 @@ export class PipelineCall {
   refuse(code: ToolErrorCode, message: string, outcome: CallOutcome, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
     const meta = extraMeta === undefined ? { ...this.meta(), code } : { ...this.meta(), code, ...extraMeta };
     return this.end(ToolResult.error(message, null, meta), outcome, message);
+  }
+
+  /**
+   * An invocation rule (or target resolution, with `rule` null) refused the call: `FORBIDDEN` with
+   * `meta.rule` and `meta.reason`. The message holds the tool's name, the rule's identifier and the
+   * reason code only — never arguments or exception text.
+   */
+  denyInvocation(rule: string | null, reason: string): typeof STOP {
+    const by = rule === null ? 'target resolution' : `invocation rule '${rule}'`;
+    this.deniedByRule = rule;
+    const message = `Call to '${this.toolName}' refused by ${by} (reason: ${reason}).`;
+    return this.refuse(ToolErrorCode.FORBIDDEN, message, 'invocation_denied', { rule, reason });
   }
 
   /** A collaborator failed: the call is refused, fail-closed, naming what failed. */

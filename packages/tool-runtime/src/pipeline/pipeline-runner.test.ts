@@ -15,6 +15,8 @@ import { BUILT_IN_STAGES } from './stage-list.js';
 import { InvocationStepKind } from '../inspection/invocation-step-kind.js';
 import { RegistryWiring } from '../inspection/registry-wiring.js';
 import { DEFAULT_CHANNEL_POLICIES } from '../policy/channel-policy.js';
+import { InMemoryInvocationHistoryStore } from '../invocation/in-memory-invocation-history-store.js';
+import { InvocationRuleSet } from '../invocation/invocation-rule-set.js';
 
 function services(logger = new RecordingLogger()) {
   const tools = new Map<string, RegisteredTool>();
@@ -31,6 +33,7 @@ function services(logger = new RecordingLogger()) {
     rateLimiter: null,
     rateLimit: { windowSeconds: 60, maxTokens: 100, cost: 1, mutatingCost: 5 },
     exposeErrorMessages: true,
+    invocation: new InvocationRuleSet([], [], new InMemoryInvocationHistoryStore()),
   });
 }
 
@@ -135,9 +138,9 @@ describe('BUILT_IN_STAGES', () => {
     expect(BUILT_IN_STAGES.flatMap((builtIn) => builtIn.describe(subject).map((step) => step.kind))).toEqual(InvocationStepKind.inspectionOrder());
   });
 
-  it('ends with the exit stages, events then audit, after every gate', () => {
-    expect(BUILT_IN_STAGES.map((builtIn) => builtIn.phase).lastIndexOf('gate')).toBe(BUILT_IN_STAGES.length - 3);
-    expect(BUILT_IN_STAGES.slice(-2).map((builtIn) => builtIn.name)).toEqual(['events', 'audit']);
+  it('ends with the exit stages, history, events then audit, after every gate', () => {
+    expect(BUILT_IN_STAGES.map((builtIn) => builtIn.phase).lastIndexOf('gate')).toBe(BUILT_IN_STAGES.length - 4);
+    expect(BUILT_IN_STAGES.slice(-3).map((builtIn) => builtIn.name)).toEqual(['history', 'events', 'audit']);
     expect(STOP).toBeTypeOf('symbol');
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '@milpa/core';
 import { swallowRejection } from '../audit/swallow-rejection.js';
 import type { ToolAuditLogger } from '../audit/tool-audit-logger.js';
+import type { InvocationRuleSet } from '../invocation/invocation-rule-set.js';
 import type { PolicyGate } from '../policy/policy-gate.js';
 import type { SchemaValidator } from '../validation/schema-validator.js';
 import type { RegisteredTool } from './registered-tool.js';
@@ -34,6 +35,7 @@ export interface PipelineServicesInit {
   readonly rateLimiter: RateLimiter | null;
   readonly rateLimit: RateLimitSettingsResolved;
   readonly exposeErrorMessages: boolean;
+  readonly invocation: InvocationRuleSet;
 }
 
 /**
@@ -50,6 +52,8 @@ export class PipelineServices {
   readonly audit: ToolAuditLogger;
   readonly rateLimit: RateLimitSettingsResolved;
   readonly exposeErrorMessages: boolean;
+  /** The invocation rules, target resolvers and history store. */
+  readonly invocation: InvocationRuleSet;
   /** Set through the registry's `setRateLimiter()`. */
   rateLimiter: RateLimiter | null;
   /** Events this registry is dispatching, so its audit listener ignores other registries' events on a shared dispatcher. */
@@ -74,6 +78,7 @@ export class PipelineServices {
     this.rateLimiter = init.rateLimiter;
     this.rateLimit = init.rateLimit;
     this.exposeErrorMessages = init.exposeErrorMessages;
+    this.invocation = init.invocation;
     if (this.dispatcher !== null) {
       // The audit logger is a listener, subscribed before any host listener, at priority 0.
       this.dispatcher.subscribe(ToolEvents.EXECUTED, this.auditExecuted, 0);

@@ -8,10 +8,13 @@ import { confirmStage } from './stages/confirm-stage.js';
 import { emitExecutingStage } from './stages/emit-executing-stage.js';
 import { eventsStage } from './stages/events-stage.js';
 import { executeStage } from './stages/execute-stage.js';
+import { historyStage } from './stages/history-stage.js';
 import { createHostGuardStage } from './stages/host-guard-stage.js';
 import { planModeStage } from './stages/plan-mode-stage.js';
 import { rateLimitStage } from './stages/rate-limit-stage.js';
 import { resolveStage } from './stages/resolve-stage.js';
+import { rulesReplayStage } from './stages/rules-replay-stage.js';
+import { rulesStage } from './stages/rules-stage.js';
 import { validateStage } from './stages/validate-stage.js';
 
 /**
@@ -23,17 +26,20 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   clampStage,
   validateStage,
   authorizeStage,
+  rulesStage,
   rateLimitStage,
   planModeStage,
   confirmStage,
+  rulesReplayStage,
   emitExecutingStage,
   executeStage,
+  historyStage,
   eventsStage,
   auditExitStage,
 ]);
 
-const BEFORE_ANCHORS: ReadonlySet<string> = new Set(['authorize', 'rate_limit', 'plan_mode', 'confirm', 'emit_executing']);
-const AFTER_ANCHORS: ReadonlySet<string> = new Set(['validate', 'authorize', 'rate_limit', 'plan_mode', 'confirm']);
+const BEFORE_ANCHORS: ReadonlySet<string> = new Set(['authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'rules_replay', 'emit_executing']);
+const AFTER_ANCHORS: ReadonlySet<string> = new Set(['validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'rules_replay']);
 const STAGE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 function invalid(message: string): MilpaError {

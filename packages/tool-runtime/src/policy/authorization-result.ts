@@ -1,3 +1,5 @@
+import type { ToolDenialReason } from '@milpa/core';
+
 /**
  * The verdict of `PolicyGate.authorize()`: allowed, or denied with a reason that names the check that
  * failed (the reason becomes the `FORBIDDEN` error message).
@@ -11,12 +13,15 @@ export class AuthorizationResult {
   readonly allowed: boolean;
   /** Why it was denied; null when allowed. */
   readonly reason: string | null;
+  /** Which check denied, from a closed set (dispatched in `tool.denied`); null when allowed. */
+  readonly denial: ToolDenialReason | null;
 
-  static readonly #ALLOWED = new AuthorizationResult(true, null);
+  static readonly #ALLOWED = new AuthorizationResult(true, null, null);
 
-  private constructor(allowed: boolean, reason: string | null) {
+  private constructor(allowed: boolean, reason: string | null, denial: ToolDenialReason | null) {
     this.allowed = allowed;
     this.reason = reason;
+    this.denial = denial;
     Object.freeze(this);
   }
 
@@ -25,8 +30,11 @@ export class AuthorizationResult {
     return AuthorizationResult.#ALLOWED;
   }
 
-  /** A denial with `reason`. */
-  static deny(reason: string): AuthorizationResult {
-    return new AuthorizationResult(false, String(reason));
+  /**
+   * A denial with `reason` (the caller's message) and the check that denied (default
+   * `rule_provider`: a host decision).
+   */
+  static deny(reason: string, denial: ToolDenialReason = 'rule_provider'): AuthorizationResult {
+    return new AuthorizationResult(false, String(reason), denial);
   }
 }

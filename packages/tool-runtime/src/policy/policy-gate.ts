@@ -142,6 +142,7 @@ export class PolicyGate {
   authorize(context: ToolContext, tool: PolicySubject): AuthorizationResult | Promise<AuthorizationResult> {
     const channel = context.channel;
     let policy = this.#policies.get(channel);
+    const known = policy !== undefined;
     if (policy === undefined) {
       this.#warnUnknownChannel(channel);
       policy = FAIL_CLOSED_CHANNEL_POLICY;
@@ -150,12 +151,13 @@ export class PolicyGate {
     // '0' is a real principal; null and '' are anonymous. Anything that is not a
     // string (a context that was never constructed) is anonymous too: fail closed.
     if (policy.require_auth === true && (typeof context.principal !== 'string' || context.principal === '')) {
-      return AuthorizationResult.deny(`channel '${channel}' requires an authenticated principal (require_auth) — none provided.`);
+      return AuthorizationResult.deny(`channel '${channel}' requires an authenticated principal (require_auth) — none provided.`, known ? 'require_auth' : 'unknown_channel');
     }
 
     if (tool.scopes.length > 0 && !holdsAnyScope(context, tool.scopes)) {
       return AuthorizationResult.deny(
         `Missing required scope for tool '${tool.name}'. Need one of: ${tool.scopes.join(', ')} — context has: ${joinScopes(context.scopes)}.`,
+        'missing_scope',
       );
     }
 
@@ -260,6 +262,7 @@ export class PolicyGate {
     if (rule.requiresScopes.length > 0 && !context.hasAnyScope(rule.requiresScopes)) {
       return AuthorizationResult.deny(
         `Policy rule ${ruleLabel(rule)} for tool '${tool.name}' requires one of these scopes: ${rule.requiresScopes.join(', ')} — context has: ${joinScopes(context.scopes)}.`,
+        'rule_provider',
       );
     }
     // Only the exact effect 'allow' allows; 'DENY', 'deny' or a typo all deny (fail-closed).
@@ -268,13 +271,14 @@ export class PolicyGate {
     return AuthorizationResult.deny(
       description ??
         `Denied by policy rule ${ruleLabel(rule)} for tool '${tool.name}' on channel '${context.channel}' (principal: ${context.principal ?? '(none)'}).`,
+      'rule_provider',
     );
   }
 
   static #applyChannelPolicy(policy: ChannelPolicy, channel: string, tool: PolicySubject): AuthorizationResult {
     if (policy.allow_all === true) return AuthorizationResult.allow();
     if (policy.block_mutating === true && tool.mutating) {
-      return AuthorizationResult.deny(`Mutating tool '${tool.name}' is blocked on channel '${channel}' (block_mutating policy).`);
+      return AuthorizationResult.deny(`Mutating tool '${tool.name}' is blocked on channel '${channel}' (block_mutating policy).`, 'block_mutating');
     }
     return AuthorizationResult.allow();
   }
@@ -282,7 +286,7 @@ export class PolicyGate {
   #providerFailed(context: ToolContext, tool: PolicySubject, error: unknown): AuthorizationResult {
     const reason = `Policy rule provider failed for tool '${tool.name}' on channel '${context.channel}' — denying (fail-closed): ${describeError(error)}`;
     this.#write('error', { tool: tool.name, channel: context.channel, request_id: context.requestId, error }, `PolicyGate: ${reason}`);
-    return AuthorizationResult.deny(reason);
+    return AuthorizationResult.deny(reason, 'rule_provider_failed');
   }
 
   #warnUnknownChannel(channel: string): void {

@@ -1,4 +1,16 @@
-import type { ConfirmationStore, EventDispatcher, JsonSchema, Logger, PolicyRuleProvider, RateLimiter, ToolContext, ToolSummary } from '@milpa/core';
+import type {
+  ConfirmationStore,
+  EventDispatcher,
+  InvocationHistoryStore,
+  InvocationRule,
+  JsonSchema,
+  Logger,
+  PolicyRuleProvider,
+  RateLimiter,
+  TargetResolver,
+  ToolContext,
+  ToolSummary,
+} from '@milpa/core';
 import type { HostStagePlacement } from '../pipeline/host-stage.js';
 import type { ChannelPolicy } from '../policy/channel-policy.js';
 import type { ToolTelemetryOptions } from '../telemetry/tool-telemetry-options.js';
@@ -62,6 +74,25 @@ export interface ToolRegistryOptions {
    * @example { tracer: provider.getTracer('my-app') }
    */
   readonly telemetry?: ToolTelemetryOptions | false;
+  /**
+   * Invocation rules over each call's final arguments, actor, target and run history, run after
+   * authorization in this order until one denies. Identifiers are checked here: the grammar
+   * `[a-z][a-z0-9_.-]*` (at most 64 characters) and unique. No rules: calls behave as without them.
+   */
+  readonly rules?: readonly InvocationRule[];
+  /** Name what a call acts on, for rules and for the run's history. Two claiming one call refuse it. */
+  readonly targetResolvers?: readonly TargetResolver[];
+  /**
+   * Where each run's invocation history lives (default an `InMemoryInvocationHistoryStore`). Open
+   * a run with `registry.startRun()` and pass its id as the context's `runId`.
+   */
+  readonly historyStore?: InvocationHistoryStore;
+}
+
+/** Options of `registry.startRun()`. */
+export interface StartRunOptions {
+  /** The run's id (1 to 256 characters); default a new random id. A run the store knows is never reopened. */
+  readonly runId?: string;
 }
 
 /** The result of `getToolsWithinBudget()`. */

@@ -196,7 +196,9 @@ describe('ToolRegistry', () => {
       expect(result.error).toBe('slow down');
       expect(result.meta).toMatchObject({ code: 'RATE_LIMITED', retry_after_seconds: 30, type: 'error' });
       expect(handler).not.toHaveBeenCalled();
-      expect(listener).not.toHaveBeenCalled();
+      // No tool.executing / executed / failed: only the governance event of the refusal.
+      expect(listener.mock.calls.map(([name]) => name)).toEqual(['tool.denied']);
+      expect(listener.mock.calls[0]![1].event).toMatchObject({ name: 't', reason: 'rate_limited', message: 'slow down' });
       const line = logger.messages('warn').find((message) => message.includes('ERROR:RATE_LIMITED'));
       expect(line).toMatch(/^\[ToolAudit\] [0-9a-f]{32} \| cli \| t \| cli \| \d+ms \| ERROR:RATE_LIMITED \| args=\{"q":"x"\}$/);
     });

@@ -3,9 +3,12 @@ import {
   ToolContext,
   ToolErrorCode,
   ToolResult,
+  generateRandomId,
   normalizeToolDefinition,
   silentLogger,
   type AnyToolDefinition,
+  type InvocationHistoryStore,
+  type InvocationRule,
   type ConfirmationStore,
   type JsonSchema,
   type RateLimiter,
@@ -19,6 +22,8 @@ import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store
 import { buildInvocationPlan } from '../inspection/invocation-plan-builder.js';
 import type { InvocationPlan } from '../inspection/invocation-plan.js';
 import { RegistryWiring } from '../inspection/registry-wiring.js';
+import { InMemoryInvocationHistoryStore } from '../invocation/in-memory-invocation-history-store.js';
+import { InvocationRuleSet, type InvocationRuleSummary } from '../invocation/invocation-rule-set.js';
 import { PipelineCall, type ToolCallOptions } from '../pipeline/pipeline-call.js';
 import { PipelineRunner } from '../pipeline/pipeline-runner.js';
 import { PipelineServices } from '../pipeline/pipeline-services.js';
@@ -32,7 +37,7 @@ import { SchemaValidator } from '../validation/schema-validator.js';
 import { checkDefaultContext, resolveCallContext, type DefaultContext } from './call-context.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
 import { listTool, summarizeTool } from './tool-listing.js';
-import type { ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
+import type { StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
 
 const EMPTY_ARGS = Object.freeze({});
 
@@ -49,7 +54,7 @@ function positive(name: string, value: number): number {
 
 /**
  * The governed tool registry: registration, listings and wiring. Every `call()` runs the pipeline
- * of stages — resolve → clamp → validate → authorize → rate-limit → plan-mode → confirm →
+ * of stages — resolve → clamp → validate → authorize → invocation rules → rate-limit → plan-mode → confirm →
  * `tool.executing` (interception) → execute (contained, with deadline and abort) →
  * `tool.executed` / `tool.failed` → audit, with the host's own stages at their positions — and
  * resolves to a `ToolResult`. It never rejects: every stage is contained, and failing
@@ -76,7 +81,9 @@ export class ToolRegistry implements ToolRegistryContract {
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` for non-positive rate-limit settings, a `defaultContext`
-   *   that is not a `ToolContext`, or a host stage that is malformed or placed after `tool.executing`.
+   *   that is not a `ToolContext`, or a host stage that is malformed or placed after `tool.executing`;
+   *   `INVALID_INVOCATION_RULE` for an invocation rule whose identifier is invalid or taken, a
+   *   malformed target resolver or history store.
    */
   constructor(options: ToolRegistryOptions = {}) {
     const logger = options.logger ?? silentLogger;
@@ -85,6 +92,7 @@ export class ToolRegistry implements ToolRegistryContract {
     this.#stages = composeStages(options.stages);
     this.#runner = new PipelineRunner(this.#stages);
     this.#telemetry = ToolCallTelemetry.from(options.telemetry);
+    const invocation = new InvocationRuleSet(options.rules, options.targetResolvers, options.historyStore ?? new InMemoryInvocationHistoryStore());
     const audit = new ToolAuditLogger(logger, { schemaOf: (name) => this.#tools.get(name)?.definition.inputSchema ?? null });
     for (const field of options.sensitiveFields ?? []) audit.addSensitiveField(field);
     this.#services = new PipelineServices({
@@ -104,6 +112,7 @@ export class ToolRegistry implements ToolRegistryContract {
         mutatingCost: positive('rateLimit.mutatingCost', rateLimit.mutatingCost ?? 5),
       },
       exposeErrorMessages: options.exposeErrorMessages ?? true,
+      invocation,
     });
   }
 
@@ -172,6 +181,50 @@ export class ToolRegistry implements ToolRegistryContract {
     return this.getToolDefinitions()
       .filter((definition) => definition.name.startsWith(prefix))
       .map(listTool);
+  }
+
+  // ---------------------------------------------------------------- invocation rules and runs
+
+  /**
+   * Adds invocation rules after the existing ones (all or none).
+   * @throws MilpaError `INVALID_INVOCATION_RULE` for an identifier that is invalid or already taken,
+   *   or a rule without `evaluate`; nothing is added then.
+   */
+  addInvocationRules(...rules: InvocationRule[]): void {
+    this.#services.invocation.addAll(rules);
+  }
+
+  /** The invocation rules, in the order they run: identifier, history requirement, tools. */
+  getInvocationRules(): readonly InvocationRuleSummary[] {
+    return this.#services.invocation.summaries();
+  }
+
+  /** The store of the runs' invocation histories. */
+  getHistoryStore(): InvocationHistoryStore {
+    return this.#services.invocation.store;
+  }
+
+  /**
+   * Opens an agent run whose (empty) invocation history is complete, and resolves to its id: pass
+   * it as the `runId` of every call's context in that run. A context whose run the store does not
+   * know has an incomplete history, and rules that require a complete one refuse its calls.
+   *
+   * @example
+   * const runId = await registry.startRun();
+   * const context = ToolContext.mcp(requestId, 'agent:7', ['notes:write']).with({ runId });
+   * @throws MilpaError `INVALID_ARGUMENT` for a malformed `runId`; `RUN_EXISTS` when the store
+   *   already knows it (an existing history is never reset).
+   */
+  async startRun(options: StartRunOptions = {}): Promise<string> {
+    const runId = options.runId ?? `run_${generateRandomId()}`;
+    if (typeof runId !== 'string' || runId === '' || runId.length > 256) {
+      throw new MilpaError('startRun: runId must be a non-empty string of at most 256 characters.', { code: 'INVALID_ARGUMENT' });
+    }
+    const opened = await this.#services.invocation.store.startRun(runId);
+    if (opened !== true) {
+      throw new MilpaError(`startRun: run '${runId}' already exists; a run is opened once and its history is never reset.`, { code: 'RUN_EXISTS' });
+    }
+    return runId;
   }
 
   // ---------------------------------------------------------------- token budgets
@@ -265,10 +318,13 @@ export class ToolRegistry implements ToolRegistryContract {
 
   /** What is wired into this registry, for inspection. */
   getWiring(): RegistryWiring {
-    return new RegistryWiring(this.hasRateLimiter(), this.hasDispatcher(), this.#services.gate.hasRuleProvider(), {
-      call: this.#services.rateLimit.cost,
-      mutating: this.#services.rateLimit.mutatingCost,
-    });
+    return new RegistryWiring(
+      this.hasRateLimiter(),
+      this.hasDispatcher(),
+      this.#services.gate.hasRuleProvider(),
+      { call: this.#services.rateLimit.cost, mutating: this.#services.rateLimit.mutatingCost },
+      { rules: this.#services.invocation.summaries(), targetResolvers: this.#services.invocation.resolvers.length },
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ const AUDITED_PATHS = [
   'resolve-miss',
   'validation-failure',
   'authorization-failure',
+  'invocation-denial (rule and reason code, no arguments)',
   'rate-limit',
   'host-stage-refusal',
   'plan-mode',
@@ -57,6 +58,9 @@ export const auditExitStage: Stage = {
         break;
       case 'auth_denied':
         audit.logAuthFailure(context, name, call.reason ?? 'Forbidden', args);
+        break;
+      case 'invocation_denied':
+        audit.logInvocationDenied(context, name, call.deniedByRule, String(result.meta['reason']), tookMs);
         break;
       case 'rate_limited':
         audit.logRateLimited(context, name, args, call.reason ?? 'Rate limit exceeded', tookMs);

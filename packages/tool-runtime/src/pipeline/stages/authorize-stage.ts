@@ -11,6 +11,7 @@ function apply(call: PipelineCall, authorization: AuthorizationResult): undefine
     // Stryker disable next-line StringLiteral: equivalent through the public API: the policy gate gives every denial a reason, so the fallback is never read.
     const reason = authorization.reason ?? 'Forbidden';
     services.debug({ tool: call.toolName }, `[ToolRegistry] Auth result: DENIED: ${reason}`);
+    call.denial = authorization.denial ?? 'rule_provider';
     return call.refuse(ToolErrorCode.FORBIDDEN, reason, 'auth_denied');
   }
   // Checked here, not in debug(): the line's context object would be allocated on every call.

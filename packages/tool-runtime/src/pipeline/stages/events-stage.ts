@@ -1,13 +1,29 @@
-import { ToolEvents, ToolExecutedEvent, ToolFailedEvent } from '@milpa/core';
+import { GovernanceEvents, ToolDeniedEvent, ToolEvents, ToolExecutedEvent, ToolFailedEvent, ToolInvocationDeniedEvent } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import type { Stage, StageVerdict } from '../stage.js';
+
+/** `tool.denied` or `tool.invocation_denied` for a refused call; nothing for other outcomes. */
+function governanceEvent(call: PipelineCall): StageVerdict {
+  const services = call.services;
+  if (services.dispatcher === null) return undefined;
+  const result = call.result!;
+  if (call.outcome === 'invocation_denied') {
+    const event = new ToolInvocationDeniedEvent(call.toolName, call.context, call.deniedByRule, String(result.meta['reason']), call.target);
+    return services.emit(GovernanceEvents.INVOCATION_DENIED, event) as PromiseLike<undefined>;
+  }
+  if (call.denial === null) return undefined;
+  const event = new ToolDeniedEvent(call.toolName, call.context, call.denial, result.error ?? '');
+  return services.emit(GovernanceEvents.DENIED, event) as PromiseLike<undefined>;
+}
 
 /**
  * Tells listeners how an executed call went: `tool.executed` for a result (the handler's, or a
  * `tool.executing` listener's answer), `tool.failed` for a handler that threw. Isolated: a listener
  * that throws can never change the result. When nobody but the registry's own audit listens, no
- * event is built and the audit exit writes the record directly.
+ * event is built and the audit exit writes the record directly. A call refused by authorization or
+ * the rate limiter dispatches `tool.denied` (with a reason from a closed set); one refused by an
+ * invocation rule dispatches `tool.invocation_denied` (rule and reason code, no arguments).
  */
 export const eventsStage: Stage = {
   name: 'events',
@@ -16,7 +32,7 @@ export const eventsStage: Stage = {
   refusesOnAbort: false,
   run(call: PipelineCall): StageVerdict {
     const outcome = call.outcome;
-    if (outcome !== 'executed' && outcome !== 'failed') return undefined;
+    if (outcome !== 'executed' && outcome !== 'failed') return outcome === 'invocation_denied' || call.denial !== null ? governanceEvent(call) : undefined;
     const services = call.services;
     const eventName = outcome === 'executed' ? ToolEvents.EXECUTED : ToolEvents.FAILED;
     if (services.auditsAlone(eventName)) return undefined;
@@ -33,8 +49,15 @@ export const eventsStage: Stage = {
   describe({ wiring }) {
     return [
       wiring.hasDispatcher
-        ? describeStep('events', 'hook', 'active', false, false, 'host wiring: dispatcher present; tool.executed (result or cache answer) or tool.failed (handler threw) is dispatched, and a listener that throws cannot change the result')
-        : describeStep('events', 'hook', 'skipped', false, false, 'host wiring: dispatcher absent; no tool.executed or tool.failed event (the call is still audited)'),
+        ? describeStep(
+            'events',
+            'hook',
+            'active',
+            false,
+            false,
+            'host wiring: dispatcher present; tool.executed (result or cache answer) or tool.failed (handler threw) is dispatched, tool.denied for an authorization or rate-limit refusal, tool.invocation_denied for an invocation-rule refusal; a listener that throws cannot change the result',
+          )
+        : describeStep('events', 'hook', 'skipped', false, false, 'host wiring: dispatcher absent; no tool.executed, tool.failed or governance event (the call is still audited)'),
     ];
   },
 };

@@ -21,6 +21,7 @@ function apply(call: PipelineCall, verdict: RateLimitResult): undefined | typeof
     return call.failClosed('rate limiter', new Error('it returned a malformed verdict (allowed must be a boolean)'));
   }
   if (verdict.allowed) return undefined;
+  call.denial = 'rate_limited';
   return call.refuse(ToolErrorCode.RATE_LIMITED, verdict.reason ?? 'Rate limit exceeded', 'rate_limited', {
     retry_after_seconds: verdict.retryAfterSeconds ?? 0,
   });

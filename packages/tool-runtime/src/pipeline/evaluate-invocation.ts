@@ -1,0 +1,191 @@
+import {
+  InvocationDecision,
+  InvocationHistory,
+  isInvocationTarget,
+  type Invocation,
+  type InvocationRequest,
+  type InvocationTarget,
+  type TargetResolver,
+} from '@milpa/core';
+import type { CheckedRule } from '../invocation/invocation-rule-set.js';
+import type { PipelineCall } from './pipeline-call.js';
+import { isPromiseLike } from './settle.js';
+import type { STOP, StageVerdict } from './stage.js';
+
+/** Reason code of a rule that threw, rejected, or answered something that is not a decision. */
+export const RULE_FAILED = 'rule_failed';
+/** Reason code of a rule that needs a complete history on a run that cannot prove one. */
+export const HISTORY_INCOMPLETE = 'history_incomplete';
+/** Reason code of a call that two target resolvers claimed. */
+export const TARGET_CONFLICT = 'target_conflict';
+/** Reason code of a target resolver that threw, rejected or answered a malformed target. */
+export const TARGET_FAILED = 'target_failed';
+
+/** A target resolution that refuses the call. */
+const FAILED: unique symbol = Symbol('milpa.targetFailed');
+const CONFLICT: unique symbol = Symbol('milpa.targetConflict');
+type Resolution = InvocationTarget | null | typeof FAILED | typeof CONFLICT;
+
+/** The type of what was thrown, for a log line that must not carry the exception's text. */
+function kindOf(error: unknown): string {
+  if (error instanceof Error) return error.name;
+  return error === null ? 'null' : typeof error;
+}
+
+function logRuleFailure(call: PipelineCall, rule: string, error: unknown): void {
+  call.services.safeLog(
+    'error',
+    { tool: call.toolName, rule, request_id: call.context.requestId, error_type: kindOf(error) },
+    `[ToolRegistry] invocation rule '${rule}' failed (${kindOf(error)}); the call is refused as ${RULE_FAILED}`,
+  );
+}
+
+function logResolverFailure(call: PipelineCall, index: number, error: unknown): void {
+  call.services.safeLog(
+    'error',
+    { tool: call.toolName, resolver: index, request_id: call.context.requestId, error_type: kindOf(error) },
+    `[ToolRegistry] target resolver ${index} failed (${kindOf(error)}); the call is refused as ${TARGET_FAILED}`,
+  );
+}
+
+/** One resolver's answer, checked: a target, null (not claimed) or FAILED. */
+function checkedAnswer(call: PipelineCall, index: number, answer: unknown): InvocationTarget | null | typeof FAILED {
+  if (answer === null || answer === undefined) return null;
+  if (isInvocationTarget(answer)) return Object.freeze({ kind: answer.kind, id: answer.id });
+  logResolverFailure(call, index, new TypeError('malformed target'));
+  return FAILED;
+}
+
+/** Folds one more answer into the resolution so far: two claims conflict. */
+function fold(found: Resolution, next: InvocationTarget | null | typeof FAILED): Resolution {
+  if (found === FAILED || next === FAILED) return FAILED;
+  if (next === null) return found;
+  if (found === CONFLICT || found !== null) return CONFLICT;
+  return next;
+}
+
+/**
+ * Asks every resolver (all of them, so a conflict is always seen), synchronously until one
+ * answers with a promise; the pending answers are then awaited together.
+ */
+function resolveTarget(call: PipelineCall, resolvers: readonly TargetResolver[], request: InvocationRequest): Resolution | Promise<Resolution> {
+  let found: Resolution = null;
+  let pending: Promise<InvocationTarget | null | typeof FAILED>[] | null = null;
+  for (let index = 0; index < resolvers.length; index++) {
+    let answer: unknown;
+    try {
+      answer = (resolvers[index] as TargetResolver).resolve(request);
+    } catch (error) {
+      logResolverFailure(call, index, error);
+      return FAILED;
+    }
+    if (isPromiseLike(answer)) {
+      const settled = Promise.resolve(answer).then(
+        (value): InvocationTarget | null | typeof FAILED => checkedAnswer(call, index, value),
+        (error: unknown): typeof FAILED => {
+          logResolverFailure(call, index, error);
+          return FAILED;
+        },
+      );
+      (pending ??= []).push(settled);
+      continue;
+    }
+    found = fold(found, checkedAnswer(call, index, answer));
+  }
+  if (pending === null) return found;
+  const synchronous = found;
+  return Promise.all(pending).then((answers) => answers.reduce<Resolution>(fold, synchronous));
+}
+
+/** The run's history from the store: unknown (incomplete) without a run or for a run the store does not know. */
+function loadHistory(call: PipelineCall): InvocationHistory | PromiseLike<InvocationHistory> {
+  const runId = call.context.runId;
+  if (runId === null) return InvocationHistory.unknown();
+  const loaded = call.services.invocation.store.load(runId);
+  if (isPromiseLike(loaded)) return Promise.resolve(loaded).then(asHistory);
+  return asHistory(loaded);
+}
+
+/** A store's answer as a history; a store may hand back any object (a shared store deserializes it). */
+function asHistory(value: unknown): InvocationHistory {
+  if (value === null || value === undefined) return InvocationHistory.unknown();
+  if (value instanceof InvocationHistory) return value;
+  const { observations, complete } = value as { observations?: unknown; complete?: unknown };
+  if (!Array.isArray(observations)) throw new TypeError('the history store answered a malformed history');
+  return new InvocationHistory(observations, complete === true);
+}
+
+/** Runs the rules from `index` on, in order, until one denies. */
+function runRules(call: PipelineCall, rules: readonly CheckedRule[], invocation: Invocation, index: number): undefined | typeof STOP | Promise<undefined | typeof STOP> {
+  for (let at = index; at < rules.length; at++) {
+    const checked = rules[at] as CheckedRule;
+    if (checked.requiresCompleteHistory && !invocation.history.complete) return call.denyInvocation(checked.identifier, HISTORY_INCOMPLETE);
+    let decision: unknown;
+    try {
+      decision = checked.rule.evaluate(invocation);
+    } catch (error) {
+      logRuleFailure(call, checked.identifier, error);
+      return call.denyInvocation(checked.identifier, RULE_FAILED);
+    }
+    if (isPromiseLike(decision)) {
+      return Promise.resolve(decision).then(
+        (answer) => {
+          const verdict = decide(call, checked, answer);
+          return verdict === undefined ? runRules(call, rules, invocation, at + 1) : verdict;
+        },
+        (error: unknown) => {
+          logRuleFailure(call, checked.identifier, error);
+          return call.denyInvocation(checked.identifier, RULE_FAILED);
+        },
+      );
+    }
+    const verdict = decide(call, checked, decision);
+    if (verdict !== undefined) return verdict;
+  }
+  return undefined;
+}
+
+/** One rule's answer: go on, deny with its reason, or `rule_failed` for anything but a decision. */
+function decide(call: PipelineCall, checked: CheckedRule, answer: unknown): undefined | typeof STOP {
+  if (!InvocationDecision.isInvocationDecision(answer)) {
+    logRuleFailure(call, checked.identifier, new TypeError('not an InvocationDecision'));
+    return call.denyInvocation(checked.identifier, RULE_FAILED);
+  }
+  if (answer.allowed) return undefined;
+  const reason = answer.reason as string;
+  call.services.safeLog(
+    'warn',
+    { tool: call.toolName, rule: checked.identifier, reason, request_id: call.context.requestId, run_id: call.context.runId },
+    `[ToolRegistry] invocation rule '${checked.identifier}' denied '${call.toolName}' (reason: ${reason})`,
+  );
+  return call.denyInvocation(checked.identifier, reason);
+}
+
+function withTarget(call: PipelineCall, rules: readonly CheckedRule[], request: InvocationRequest, resolution: Resolution): StageVerdict {
+  if (resolution === FAILED) return call.denyInvocation(null, TARGET_FAILED);
+  if (resolution === CONFLICT) return call.denyInvocation(null, TARGET_CONFLICT);
+  call.target = resolution;
+  if (rules.length === 0) return undefined;
+  const history = loadHistory(call);
+  if (isPromiseLike(history)) return Promise.resolve(history).then((loaded) => runRules(call, rules, Object.freeze({ ...request, target: resolution, history: loaded }), 0));
+  return runRules(call, rules, Object.freeze({ ...request, target: resolution, history }), 0);
+}
+
+/**
+ * The invocation rules over this call's final arguments: resolves the target (when a rule applies
+ * or the call belongs to a run, whose history records it), loads the run's history, then runs the
+ * rules that apply to the tool, in registration order, until one denies. Synchronous unless a
+ * resolver, the store or a rule answers with a promise. No rules and no run: nothing happens.
+ */
+export function evaluateInvocation(call: PipelineCall): StageVerdict {
+  const set = call.services.invocation;
+  const definition = call.entry!.definition;
+  const rules = set.rulesFor(definition.name);
+  const resolvers = set.resolvers;
+  const needsTarget = resolvers.length > 0 && (rules.length > 0 || call.context.runId !== null);
+  if (rules.length === 0 && !needsTarget) return undefined;
+  const request: InvocationRequest = Object.freeze({ toolName: definition.name, arguments: call.args!, definition, context: call.context });
+  const resolution = needsTarget ? resolveTarget(call, resolvers, request) : null;
+  if (isPromiseLike(resolution)) return resolution.then((resolved) => withTarget(call, rules, request, resolved));
+  return withTarget(call, rules, request, resolution);
+}
