@@ -1,6 +1,6 @@
 // The usage examples of the README, end to end.
 import { EventDispatcher } from '@milpa/events';
-import { InterceptionSlot, ToolContext, ToolExecutingEvent, ToolResult, Type, tool } from '@milpa/core';
+import { InterceptionSlot, InvocationDecision, ToolContext, ToolExecutingEvent, ToolResult, Type, defineTool, invocationTarget, tool } from '@milpa/core';
 import { describe, expect, it, vi } from 'vitest';
 import { InMemoryRateLimiter, ToolRegistry, ToolScanner } from '../src/index.js';
 
@@ -113,5 +113,30 @@ describe('usage examples', () => {
     const writes = await outcomes('write', 21);
     expect(writes.slice(0, 20).every((code) => code === 'OK')).toBe(true);
     expect(writes[20]).toBe('RATE_LIMITED');
+  });
+
+  it('denies the fourth deletion of a run, as the invocation-rules example says', async () => {
+    const registry = new ToolRegistry({
+      targetResolvers: [
+        { resolve: ({ toolName, arguments: args }) => (toolName.endsWith('_note') ? invocationTarget('note', String(args['id'])) : null) },
+      ],
+      rules: [
+        {
+          identifier: 'notes.max_deletions_per_run',
+          requiresCompleteHistory: true,
+          tools: ['delete_note'],
+          evaluate: ({ history }) =>
+            history.count({ tool: 'delete_note', outcome: 'executed' }) >= 3 ? InvocationDecision.deny('too_many_deletions') : InvocationDecision.allow(),
+        },
+      ],
+    });
+    registry.register(defineTool({ name: 'delete_note', description: 'Delete a note', input: Type.Object({ id: Type.String() }), mutating: true, handler: () => 'deleted' }));
+    const context = ToolContext.web('user:ana', ['*']);
+    const runId = await registry.startRun();
+    const codes = [];
+    for (const id of ['n1', 'n2', 'n3', 'n4']) codes.push((await registry.call('delete_note', { id }, context.with({ runId }))).meta['reason'] ?? 'ok');
+    expect(codes).toEqual(['ok', 'ok', 'ok', 'too_many_deletions']);
+    const denied = await registry.call('delete_note', { id: 'n5' }, context.with({ runId }));
+    expect(denied.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'notes.max_deletions_per_run', reason: 'too_many_deletions' });
   });
 });
