@@ -174,6 +174,7 @@ describe('@milpa/core', () => {
           "ToolResult",
           "ToolResultJson",
           "ToolResultMeta",
+          "ToolRouting",
           "ToolSummary",
           "Type",
           "VerificationApproval",

@@ -32,6 +32,7 @@ export {
   type ToolDefinition,
   type ToolHandler,
   type ToolInvocation,
+  type ToolRouting,
 } from './tools/tool-definition.js';
 export {
   defineTool,

@@ -5,7 +5,7 @@ import { MilpaError } from '../errors/milpa-error.js';
 import { ToolResult } from '../result/tool-result.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, TOOL_OPTION_KEYS, defineTool, normalizeToolDefinition } from './define-tool.js';
 import { unsupportedCaller } from './tool-caller.js';
-import type { ToolInvocation } from './tool-definition.js';
+import type { ToolInvocation, ToolRouting } from './tool-definition.js';
 
 const noop = () => null;
 
@@ -36,11 +36,12 @@ describe('normalizeToolDefinition', () => {
         clamps: {},
         version: null,
         outputSchema: null,
+        routing: null,
       });
       expect(DEFAULT_TOOL_TIMEOUT_MS).toBe(30_000);
     });
 
-    it('treats null timeoutMs, scopes, clamps, version, title and outputSchema as absent', () => {
+    it('treats null timeoutMs, scopes, clamps, version, title, outputSchema and routing as absent', () => {
       const definition = normalizeToolDefinition({
         name: 'ping',
         description: 'Ping',
@@ -51,6 +52,7 @@ describe('normalizeToolDefinition', () => {
         version: null,
         title: null,
         outputSchema: null,
+        routing: null,
       });
 
       expect(definition.timeoutMs).toBe(30_000);
@@ -59,6 +61,7 @@ describe('normalizeToolDefinition', () => {
       expect(definition.version).toBeNull();
       expect(definition.title).toBeNull();
       expect(definition.outputSchema).toBeNull();
+      expect(definition.routing).toBeNull();
     });
 
     it('keeps every option when all are given', () => {
@@ -282,6 +285,71 @@ describe('normalizeToolDefinition', () => {
     });
   });
 
+  describe('routing', () => {
+    it('fills the lists the declaration leaves out with empty lists', () => {
+      const definition = normalizeToolDefinition({ name: 'x', description: '', handler: noop, routing: { tags: ['editor'] } });
+
+      expect(definition.routing).toEqual({ intents: [], domains: [], tags: ['editor'], examples: [] });
+    });
+
+    it('keeps every list in the order given', () => {
+      const routing = {
+        intents: ['delete', 'remove'],
+        domains: ['notes'],
+        tags: ['editor', 'markdown'],
+        examples: ['delete my last note'],
+      };
+
+      expect(normalizeToolDefinition({ name: 'x', description: '', handler: noop, routing }).routing).toEqual(routing);
+    });
+
+    it('accepts an empty routing object as routing with four empty lists', () => {
+      const definition = normalizeToolDefinition({ name: 'x', description: '', handler: noop, routing: {} });
+
+      expect(definition.routing).toEqual({ intents: [], domains: [], tags: [], examples: [] });
+    });
+
+    it('returns a frozen copy that later edits to the declaration do not change', () => {
+      const tags = ['editor'];
+      const routing = { tags };
+      const definition = normalizeToolDefinition({ name: 'x', description: '', handler: noop, routing });
+      tags.push('admin');
+      (routing as Record<string, unknown>)['intents'] = ['write'];
+
+      expect(definition.routing?.tags).toEqual(['editor']);
+      expect(definition.routing?.intents).toEqual([]);
+      expect(Object.isFrozen(definition.routing)).toBe(true);
+      expect(Object.isFrozen(definition.routing?.tags)).toBe(true);
+      expect(Object.isFrozen(definition.routing?.intents)).toBe(true);
+    });
+
+    it.each<[string, unknown, string]>([
+      ['an array', ['editor'], "Tool 'x': routing must be an object of intents, domains, tags and examples."],
+      ['a string', 'editor', "Tool 'x': routing must be an object of intents, domains, tags and examples."],
+      [
+        'an unknown key',
+        { tags: ['a'], keywords: ['b'], topics: [] },
+        "Tool 'x': routing has unknown key(s): keywords, topics. Known keys: intents, domains, tags, examples.",
+      ],
+      ['a string list', { intents: 'delete' }, "Tool 'x': routing.intents must be an array of non-empty strings."],
+      ['an empty string', { domains: ['notes', ''] }, "Tool 'x': routing.domains must be an array of non-empty strings."],
+      ['a blank string', { tags: ['  '] }, "Tool 'x': routing.tags must be an array of non-empty strings."],
+      ['a number', { examples: [42] }, "Tool 'x': routing.examples must be an array of non-empty strings."],
+      ['a null entry', { tags: [null] }, "Tool 'x': routing.tags must be an array of non-empty strings."],
+    ])('rejects %s naming the tool and the field', (_case, routing, message) => {
+      const attempt = () => normalizeToolDefinition({ name: 'x', description: '', handler: noop, routing });
+
+      expect(attempt).toThrow(MilpaError);
+      expect(attempt).toThrow(invalidDefinition(message));
+    });
+
+    it('treats a null list as an empty one', () => {
+      const definition = normalizeToolDefinition({ name: 'x', description: '', handler: noop, routing: { tags: null } });
+
+      expect(definition.routing?.tags).toEqual([]);
+    });
+  });
+
   describe('output', () => {
     it('is frozen, with frozen scopes copied from the declaration', () => {
       const scopes = ['notes:read'];
@@ -297,7 +365,13 @@ describe('normalizeToolDefinition', () => {
     });
 
     it('returns a definition that normalizes again to an equal definition', () => {
-      const definition = normalizeToolDefinition({ name: 'x', description: 'd', handler: noop, clamps: {} });
+      const definition = normalizeToolDefinition({
+        name: 'x',
+        description: 'd',
+        handler: noop,
+        clamps: {},
+        routing: { intents: ['ping'] },
+      });
 
       expect(normalizeToolDefinition({ ...definition })).toEqual(definition);
     });
@@ -321,6 +395,7 @@ describe('TOOL_OPTION_KEYS', () => {
       'clamps',
       'version',
       'outputSchema',
+      'routing',
     ]);
     expect(Object.isFrozen(TOOL_OPTION_KEYS)).toBe(true);
   });
@@ -421,6 +496,21 @@ describe('defineTool', () => {
       defineTool({ name: 'a', description: '', handler: () => ToolResult.success(1) });
       defineTool({ name: 'b', description: '', handler: async () => ToolResult.error('x') });
       defineTool({ name: 'c', description: '', handler: async () => 42 });
+    });
+
+    it('types routing as optional lists of strings', () => {
+      const definition = defineTool({ name: 'a', description: '', routing: { intents: ['list'] }, handler: noop });
+
+      expectTypeOf(definition.routing).toEqualTypeOf<ToolRouting | null>();
+      expect(() =>
+        defineTool({
+          name: 'b',
+          description: '',
+          // @ts-expect-error tags is a list of strings, not a string
+          routing: { tags: 'editor' },
+          handler: noop,
+        }),
+      ).toThrow(MilpaError);
     });
 
     it('restricts clamps keys to input fields', () => {

@@ -7,6 +7,7 @@ import type {
   JsonSchema,
   ToolDefinition,
   ToolHandler,
+  ToolRouting,
 } from './tool-definition.js';
 
 /** Options every tool declaration accepts besides its name, description, input and handler. */
@@ -35,6 +36,8 @@ export interface ToolOptions<TArgs = Record<string, unknown>> {
   readonly version?: string;
   /** The JSON Schema of the result data. */
   readonly outputSchema?: JsonSchema | TObject;
+  /** Routing hints (`intents`, `domains`, `tags`, `examples`), each list optional. */
+  readonly routing?: Partial<ToolRouting>;
 }
 
 /** The argument of {@link defineTool}. */
@@ -65,11 +68,14 @@ export const TOOL_OPTION_KEYS = Object.freeze([
   'clamps',
   'version',
   'outputSchema',
+  'routing',
 ] as const);
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(TOOL_OPTION_KEYS);
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const CLAMP_KEYS: ReadonlySet<string> = new Set(['min', 'max', 'maxLength']);
+const ROUTING_KEYS = ['intents', 'domains', 'tags', 'examples'] as const;
+const KNOWN_ROUTING_KEYS: ReadonlySet<string> = new Set(ROUTING_KEYS);
 
 const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 
@@ -117,6 +123,24 @@ function normalizeClamp(toolName: unknown, field: string, spec: unknown): ClampR
   }
   if (Object.keys(rule).length === 0) fail(toolName, `clamp '${field}' sets none of min, max, maxLength.`);
   return Object.freeze(rule);
+}
+
+function normalizeRouting(toolName: unknown, routing: unknown): ToolRouting | null {
+  if (routing === undefined || routing === null) return null;
+  if (!isPlainObject(routing)) fail(toolName, 'routing must be an object of intents, domains, tags and examples.');
+  const unknownKeys = Object.keys(routing).filter((key) => !KNOWN_ROUTING_KEYS.has(key));
+  if (unknownKeys.length > 0) {
+    fail(toolName, `routing has unknown key(s): ${unknownKeys.join(', ')}. Known keys: ${ROUTING_KEYS.join(', ')}.`);
+  }
+  const lists: Record<string, readonly string[]> = {};
+  for (const key of ROUTING_KEYS) {
+    const list = routing[key] ?? [];
+    if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
+      fail(toolName, `routing.${key} must be an array of non-empty strings.`);
+    }
+    lists[key] = Object.freeze([...(list as string[])]);
+  }
+  return Object.freeze(lists as unknown as ToolRouting);
 }
 
 function normalizeSchema(toolName: unknown, label: string, schema: unknown): JsonSchema {
@@ -200,6 +224,7 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
     declaration['outputSchema'] === undefined || declaration['outputSchema'] === null
       ? null
       : normalizeSchema(name, 'outputSchema', declaration['outputSchema']);
+  const routing = normalizeRouting(name, declaration['routing']);
 
   return Object.freeze({
     name,
@@ -215,6 +240,7 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
     clamps: Object.freeze(clamps),
     version,
     outputSchema,
+    routing,
   });
 }
 
@@ -234,6 +260,7 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
  *   input: Type.Object({ page: Type.Optional(Type.Integer()) }),
  *   scopes: ['notes:read'],
  *   clamps: { page: [1, 1000] },
+ *   routing: { intents: ['list'], domains: ['notes'] },
  *   handler: ({ page = 1 }) => ({ notes: [], page }),
  * });
  */

@@ -168,6 +168,25 @@ describe('tool', () => {
     );
   });
 
+  it('rejects invalid routing naming the tool and the field when the class is defined', () => {
+    const defineClass = () => {
+      class Broken {
+        @tool({ name: 'find', description: 'x', routing: { intents: ['search', ''] } })
+        run() {
+          return null;
+        }
+      }
+      return Broken;
+    };
+
+    expect(defineClass).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_TOOL_DEFINITION',
+        message: "Tool 'find': routing.intents must be an array of non-empty strings.",
+      }),
+    );
+  });
+
   it('leaves the method callable as an ordinary method', () => {
     expect(new NoteTools().listNotes({ page: 3 })).toEqual({ notes: ['note-3'], page: 3 });
   });
@@ -222,6 +241,21 @@ describe('readDeclaredTools', () => {
     });
     expect(remove).toMatchObject({ name: 'deleteNote', mutating: true, timeoutMs: 5000, scopes: [] });
     expect(Object.isFrozen(list)).toBe(true);
+  });
+
+  it('carries routing hints into the definition, frozen, and null when the decorator gives none', () => {
+    class RoutedTools {
+      @tool({ name: 'find_notes', description: 'Find notes', routing: { intents: ['search'], domains: ['notes'] } })
+      find() {
+        return [];
+      }
+    }
+    const [find] = readDeclaredTools(new RoutedTools());
+    const [list] = readDeclaredTools(new NoteTools());
+
+    expect(find?.routing).toEqual({ intents: ['search'], domains: ['notes'], tags: [], examples: [] });
+    expect(Object.isFrozen(find?.routing)).toBe(true);
+    expect(list?.routing).toBeNull();
   });
 
   it('names a tool after its method, verbatim, when no name is given', () => {

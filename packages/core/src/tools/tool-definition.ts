@@ -18,6 +18,29 @@ export interface ClampRule {
   readonly maxLength?: number;
 }
 
+/**
+ * Hints a tool router uses to decide which tools a model sees for a message: words and phrases
+ * describing what the tool is for. Each list holds non-empty strings; a missing list is empty.
+ *
+ * @example
+ * defineTool({
+ *   name: 'delete_note',
+ *   description: 'Delete a note by id',
+ *   routing: { intents: ['delete', 'remove'], domains: ['notes'], tags: ['editor'], examples: ['delete my last note'] },
+ *   handler: ({ id }) => ({ deleted: id }),
+ * });
+ */
+export interface ToolRouting {
+  /** What a user wants done with the tool (`delete`, `search`); the strongest signal. */
+  readonly intents: readonly string[];
+  /** The subject areas the tool works in (`notes`, `billing`). */
+  readonly domains: readonly string[];
+  /** Free keywords (`editor`, `markdown`). */
+  readonly tags: readonly string[];
+  /** Sample requests the tool answers, in a user's words. */
+  readonly examples: readonly string[];
+}
+
 /** A clamp as written in options: a {@link ClampRule} or the `[min, max]` shorthand. */
 export type ClampSpec = ClampRule | readonly [min: number, max: number];
 
@@ -71,6 +94,8 @@ export interface ToolDefinition<TArgs = any, TValue = unknown> {
   readonly version: string | null;
   /** The JSON Schema of the result data, or null. */
   readonly outputSchema: JsonSchema | null;
+  /** Routing hints with every list present, or null when the declaration gave none. */
+  readonly routing: ToolRouting | null;
 }
 
 /** A definition of any argument and value type, as registries store them. */
