@@ -34,7 +34,7 @@ export { InvocationStepKind, isHostStepKind, type HostStepKind } from './inspect
 export { InvocationStepRole } from './inspection/invocation-step-role.js';
 export { StepPresence } from './inspection/step-presence.js';
 export { InvocationStep, type InvocationStepInit, type InvocationStepJson } from './inspection/invocation-step.js';
-export { RegistryWiring, type RateCosts, type InvocationWiring } from './inspection/registry-wiring.js';
+export { RegistryWiring, type RateCosts, type PipelineWiring } from './inspection/registry-wiring.js';
 export {
   InvocationPlan,
   type InvocationPlanContext,

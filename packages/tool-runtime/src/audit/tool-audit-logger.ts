@@ -207,7 +207,9 @@ export class ToolAuditLogger {
     try {
       const meta = (result.meta ?? {}) as Readonly<Record<string, unknown>>;
       if (this.#isEnabled(result.success ? 'info' : 'warn')) {
-        const extra = { output_size: typeof result.data === 'string' ? result.data.length : null, cache_served: cacheServed };
+        // A capped result records the size the tool returned, not the cut one.
+        const outputSize = meta['truncated'] === true && typeof meta['original_chars'] === 'number' ? meta['original_chars'] : typeof result.data === 'string' ? result.data.length : null;
+        const extra = { output_size: outputSize, cache_served: cacheServed, ...(meta['truncated'] === true ? { truncated: true } : {}) };
         if (result.success) {
           this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra, true);
         } else {
@@ -260,7 +262,7 @@ export class ToolAuditLogger {
     args: unknown,
     code: string | null,
     tookMs: unknown,
-    extra: { readonly output_size?: number | null; readonly cache_served?: boolean; readonly reason?: string },
+    extra: { readonly output_size?: number | null; readonly cache_served?: boolean; readonly reason?: string; readonly truncated?: boolean },
     levelChecked = false,
   ): void {
     try {
@@ -284,6 +286,7 @@ export class ToolAuditLogger {
       };
       if (extra.reason !== undefined) record.reason = this.redactor.scrub(extra.reason, secrets);
       if ('output_size' in extra) record.output_size = extra.output_size ?? null;
+      if (extra.truncated === true) record.truncated = true;
       const status = safeCode === null ? 'OK' : `ERROR:${safeCode}`;
       const head = clean(`${context.requestId} | ${context.channel} | ${String(tool)} | ${principalLabel(context.principal)} | ${took}ms | ${status}`);
       const message = `[ToolAudit] ${head} | args=${cleanJson(toJson(safeArgs))}`;
@@ -307,6 +310,7 @@ export class ToolAuditLogger {
       readonly errors?: readonly string[];
       readonly output_size?: number | null;
       readonly cache_served?: boolean;
+      readonly truncated?: boolean;
     },
   ): ToolAuditRecord {
     const { cache_served: cacheServed, ...optional } = extra;

@@ -67,6 +67,11 @@ export interface ToolAuditRecord {
   readonly run_id?: string | null;
   /** The validation messages (scrubbed), on `validation_failed`. */
   readonly errors?: readonly string[];
-  /** The length of the result data when it is a string, else null; on executed calls. */
+  /**
+   * The length of the result data when it is a string, else null; on executed calls. For a result
+   * the cap cut, the length of what the tool returned.
+   */
   readonly output_size?: number | null;
+  /** True when the result cap cut the result the caller got. */
+  readonly truncated?: boolean;
 }

@@ -54,19 +54,20 @@ describe('InvocationPlanBuilder', () => {
   });
 
   describe('build', () => {
-    it('returns schemaVersion 1.0, the channel, absent wiring and 15 steps when built for web with nothing wired', () => {
+    it('returns schemaVersion 1.0, the channel, absent wiring and 17 steps when built for web with nothing wired', () => {
       const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.schemaVersion).toBe('1.0');
       expect(plan.operation).toBe('settings_update');
       expect(plan.channel).toBe('web');
       expect(plan.wiring).toEqual({ rateLimiter: 'absent', dispatcher: 'absent', ruleProvider: 'absent' });
-      expect(plan.steps).toHaveLength(15);
+      expect(plan.steps).toHaveLength(17);
       expect(plan.context).toEqual({ actor: 'u', scopes: [], mode: 'execute' });
     });
 
     it('follows the reference table for a plain tool on web when nothing is wired', () => {
       expect(rows(settingsTool(), ToolContext.web('u', []))).toEqual([
         ['resolve', 'guard', 'active', true, false, null],
+        ['tidy', 'transform', 'skipped', false, false, null],
         ['clamp', 'transform', 'skipped', false, false, null],
         ['validate', 'guard', 'active', true, false, null],
         ['authorize', 'guard', 'active', true, false, null],
@@ -78,6 +79,7 @@ describe('InvocationPlanBuilder', () => {
         ['emit_executing', 'hook', 'skipped', true, false, null],
         ['execute', 'execution', 'active', true, false, null],
         ['contain_exception', 'boundary', 'active', false, false, 'execute'],
+        ['cap_result', 'transform', 'active', false, false, null],
         ['history', 'outcome', 'skipped', false, false, null],
         ['events', 'hook', 'skipped', false, false, null],
         ['audit', 'outcome', 'active', false, false, null],
@@ -95,7 +97,7 @@ describe('InvocationPlanBuilder', () => {
       expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(json.context).toEqual({ actor: 'u', scopes: ['read'], mode: 'execute' });
       expect(json.wiring).toEqual({ rateLimiter: 'present', dispatcher: 'present', ruleProvider: 'present' });
-      expect(json.steps).toHaveLength(15);
+      expect(json.steps).toHaveLength(17);
       for (const step of json.steps) {
         expect(Object.keys(step)).toEqual(['kind', 'role', 'presence', 'blocking', 'mutates', 'wraps', 'source']);
       }

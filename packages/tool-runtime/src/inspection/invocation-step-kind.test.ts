@@ -3,9 +3,10 @@ import { InvocationStepKind } from './invocation-step-kind.js';
 
 describe('InvocationStepKind', () => {
   describe('inspectionOrder', () => {
-    it('returns the fifteen built-in kinds in pipeline order when called', () => {
+    it('returns the seventeen built-in kinds in pipeline order when called', () => {
       expect(InvocationStepKind.inspectionOrder()).toEqual([
         'resolve',
+        'tidy',
         'clamp',
         'validate',
         'authorize',
@@ -17,6 +18,7 @@ describe('InvocationStepKind', () => {
         'emit_executing',
         'execute',
         'contain_exception',
+        'cap_result',
         'history',
         'events',
         'audit',
@@ -34,7 +36,7 @@ describe('InvocationStepKind', () => {
     it('cannot be changed by a caller when someone tries to push into it', () => {
       const order = InvocationStepKind.inspectionOrder() as string[];
       expect(() => order.push('extra')).toThrow(TypeError);
-      expect(InvocationStepKind.inspectionOrder()).toHaveLength(15);
+      expect(InvocationStepKind.inspectionOrder()).toHaveLength(17);
     });
   });
 

@@ -1,6 +1,7 @@
 /** One built-in stage of `ToolRegistry.call()`, as the Inspection plan names it. */
 export type InvocationStepKind =
   | 'resolve'
+  | 'tidy'
   | 'clamp'
   | 'validate'
   | 'authorize'
@@ -12,6 +13,7 @@ export type InvocationStepKind =
   | 'emit_executing'
   | 'execute'
   | 'contain_exception'
+  | 'cap_result'
   | 'history'
   | 'events'
   | 'audit';
@@ -20,6 +22,7 @@ export type InvocationStepKind =
 // comes before validate: clamps coerce first, so schema bounds never fight them.
 const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'resolve',
+  'tidy',
   'clamp',
   'validate',
   'authorize',
@@ -31,15 +34,16 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'emit_executing',
   'execute',
   'contain_exception',
+  'cap_result',
   'history',
   'events',
   'audit',
 ] as const);
 
 /**
- * The steps of the pipeline, un-collapsed, in the order a call runs them: clamp and validate split,
+ * The steps of the pipeline, un-collapsed, in the order a call runs them: argument tidying (opt-in), clamp and validate split,
  * the invocation rules after authorization (and again after confirm for a confirmation replay),
- * plan mode and confirm split, the `tool.executing` hook, the exception boundary, the run's
+ * plan mode and confirm split, the `tool.executing` hook, the exception boundary, the result cap, the run's
  * history, the events and the audit outcome.
  *
  * @example
@@ -48,6 +52,7 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
  */
 export const InvocationStepKind = Object.freeze({
   RESOLVE: 'resolve',
+  TIDY: 'tidy',
   CLAMP: 'clamp',
   VALIDATE: 'validate',
   AUTHORIZE: 'authorize',
@@ -59,6 +64,7 @@ export const InvocationStepKind = Object.freeze({
   EMIT_EXECUTING: 'emit_executing',
   EXECUTE: 'execute',
   CONTAIN_EXCEPTION: 'contain_exception',
+  CAP_RESULT: 'cap_result',
   HISTORY: 'history',
   EVENTS: 'events',
   AUDIT: 'audit',

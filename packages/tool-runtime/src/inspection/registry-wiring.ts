@@ -11,12 +11,16 @@ export interface RateCosts {
 
 const DEFAULT_COSTS: RateCosts = Object.freeze({ call: 1, mutating: 5 });
 
-/** The invocation rules and target resolvers a registry has, as inspection shows them. */
-export interface InvocationWiring {
-  /** The rules, in registration order (default none). */
+/** The registry's optional pipeline settings, as inspection shows them. */
+export interface PipelineWiring {
+  /** The invocation rules, in registration order (default none). */
   readonly rules?: readonly InvocationRuleSummary[];
   /** How many target resolvers are registered (default 0). */
   readonly targetResolvers?: number;
+  /** Whether argument tidying is on (default false). */
+  readonly tidyArguments?: boolean;
+  /** The result cap in characters; 0 when off (default 10,000). */
+  readonly maxResultChars?: number;
 }
 
 const NO_RULES: readonly InvocationRuleSummary[] = Object.freeze([]);
@@ -46,12 +50,16 @@ export class RegistryWiring {
   readonly rules: readonly InvocationRuleSummary[];
   /** How many target resolvers the registry has. */
   readonly targetResolvers: number;
+  /** Whether argument tidying is on. */
+  readonly tidyArguments: boolean;
+  /** The result cap in characters; 0 when off. */
+  readonly maxResultChars: number;
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` for a non-boolean flag, a negative or non-finite cost, or
    *   malformed invocation wiring.
    */
-  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = DEFAULT_COSTS, invocation: InvocationWiring = {}) {
+  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = DEFAULT_COSTS, invocation: PipelineWiring = {}) {
     if (typeof hasRateLimiter !== 'boolean' || typeof hasDispatcher !== 'boolean' || typeof hasRuleProvider !== 'boolean') {
       throw invalid('hasRateLimiter, hasDispatcher and hasRuleProvider must be booleans.');
     }
@@ -68,12 +76,18 @@ export class RegistryWiring {
       throw invalid('invocation.rules must be an array of { identifier, requiresCompleteHistory, tools }.');
     }
     if (!Number.isInteger(targetResolvers) || targetResolvers < 0) throw invalid('invocation.targetResolvers must be a whole number >= 0.');
+    const tidyArguments = invocation.tidyArguments ?? false;
+    const maxResultChars = invocation.maxResultChars ?? 10_000;
+    if (typeof tidyArguments !== 'boolean') throw invalid('tidyArguments must be a boolean.');
+    if (!Number.isInteger(maxResultChars) || maxResultChars < 0) throw invalid('maxResultChars must be a whole number >= 0.');
     this.hasRateLimiter = hasRateLimiter;
     this.hasDispatcher = hasDispatcher;
     this.hasRuleProvider = hasRuleProvider;
     this.costs = costs === DEFAULT_COSTS ? DEFAULT_COSTS : Object.freeze({ call: costs.call, mutating: costs.mutating });
     this.rules = rules === NO_RULES ? NO_RULES : Object.freeze(rules.map((rule) => Object.freeze({ ...rule })));
     this.targetResolvers = targetResolvers;
+    this.tidyArguments = tidyArguments;
+    this.maxResultChars = maxResultChars;
     Object.freeze(this);
   }
 

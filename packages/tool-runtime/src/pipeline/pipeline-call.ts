@@ -9,6 +9,7 @@ import {
   type ToolResultMeta,
 } from '@milpa/core';
 import type { Context } from '@opentelemetry/api';
+import type { TidiedField } from '../tidying/tidy-arguments.js';
 import type { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { messageOf, nameOf } from './settle.js';
@@ -69,6 +70,10 @@ export class PipelineCall {
 
   /** resolve: the registered tool. */
   entry: RegisteredTool | null = null;
+  /** tidy: the tidied arguments, when tidying changed anything (clamp starts from them). */
+  tidiedArgs: Readonly<Record<string, unknown>> | null = null;
+  /** tidy: what tidying changed, reported as `meta.tidied`; null when nothing was. */
+  tidied: readonly TidiedField[] | null = null;
   /** clamp: whether this call must be confirmed before it runs. */
   needsConfirmation = false;
   /** clamp: a non-null `confirm_token` came with the arguments. */
@@ -142,6 +147,16 @@ export class PipelineCall {
 
   /** {@link PipelineCall.meta} for a call that has taken `elapsedMs` so far. */
   metaAfter(elapsedMs: number): ToolResultMeta {
+    if (this.tidied !== null) {
+      return Object.freeze({
+        tool: this.toolName,
+        took_ms: Math.round(elapsedMs),
+        request_id: this.context.requestId,
+        channel: this.context.channel,
+        principal: this.context.principal,
+        tidied: this.tidied,
+      });
+    }
     return Object.freeze({
       tool: this.toolName,
       took_ms: Math.round(elapsedMs),

@@ -34,6 +34,8 @@ function services(logger = new RecordingLogger()) {
     rateLimit: { windowSeconds: 60, maxTokens: 100, cost: 1, mutatingCost: 5 },
     exposeErrorMessages: true,
     invocation: new InvocationRuleSet([], [], new InMemoryInvocationHistoryStore()),
+    tidyArguments: false,
+    maxResultChars: 10_000,
   });
 }
 
@@ -138,9 +140,9 @@ describe('BUILT_IN_STAGES', () => {
     expect(BUILT_IN_STAGES.flatMap((builtIn) => builtIn.describe(subject).map((step) => step.kind))).toEqual(InvocationStepKind.inspectionOrder());
   });
 
-  it('ends with the exit stages, history, events then audit, after every gate', () => {
-    expect(BUILT_IN_STAGES.map((builtIn) => builtIn.phase).lastIndexOf('gate')).toBe(BUILT_IN_STAGES.length - 4);
-    expect(BUILT_IN_STAGES.slice(-3).map((builtIn) => builtIn.name)).toEqual(['history', 'events', 'audit']);
+  it('ends with the exit stages, cap_result, history, events then audit, after every gate', () => {
+    expect(BUILT_IN_STAGES.map((builtIn) => builtIn.phase).lastIndexOf('gate')).toBe(BUILT_IN_STAGES.length - 5);
+    expect(BUILT_IN_STAGES.slice(-4).map((builtIn) => builtIn.name)).toEqual(['cap_result', 'history', 'events', 'audit']);
     expect(STOP).toBeTypeOf('symbol');
   });
 });

@@ -5,7 +5,8 @@ import { STOP, type Stage, type StageVerdict } from './stage.js';
 
 /**
  * Walks a list of stages for one call. Gate stages run in order until one ends the call; exit
- * stages then run for every outcome. The walk stays synchronous until a stage answers with a
+ * stages then run for every outcome (the first, cap_result, may replace an executed result with
+ * its capped form; the later ones only report it). The walk stays synchronous until a stage answers with a
  * promise, so a call through synchronous collaborators costs one promise: `call()`'s own. Every
  * throw and rejection is contained: a gate that fails refuses the call (fail-closed), an exit that
  * fails is logged and never changes the result. While a gate waits, the caller's abort refuses the
@@ -98,7 +99,7 @@ export class PipelineRunner {
     return this.#runExits(call, index + 1);
   }
 
-  /** An exit stage never changes a settled result; its failure is only logged. */
+  /** An exit stage's failure is only logged: it never turns the call into a failure. */
   #exitFailed(call: PipelineCall, stage: Stage, error: unknown): void {
     call.services.safeLog('error', { tool: call.toolName, stage: stage.name, error: messageOf(error) }, `[ToolRegistry] the ${stage.collaborator} failed after the call settled: ${messageOf(error)}`);
   }

@@ -36,6 +36,8 @@ export interface PipelineServicesInit {
   readonly rateLimit: RateLimitSettingsResolved;
   readonly exposeErrorMessages: boolean;
   readonly invocation: InvocationRuleSet;
+  readonly tidyArguments: boolean;
+  readonly maxResultChars: number;
 }
 
 /**
@@ -54,6 +56,10 @@ export class PipelineServices {
   readonly exposeErrorMessages: boolean;
   /** The invocation rules, target resolvers and history store. */
   readonly invocation: InvocationRuleSet;
+  /** Whether the tidy stage cleans arguments. */
+  readonly tidyArguments: boolean;
+  /** The result cap in characters; 0 when off. */
+  readonly maxResultChars: number;
   /** Set through the registry's `setRateLimiter()`. */
   rateLimiter: RateLimiter | null;
   /** Events this registry is dispatching, so its audit listener ignores other registries' events on a shared dispatcher. */
@@ -79,6 +85,8 @@ export class PipelineServices {
     this.rateLimit = init.rateLimit;
     this.exposeErrorMessages = init.exposeErrorMessages;
     this.invocation = init.invocation;
+    this.tidyArguments = init.tidyArguments;
+    this.maxResultChars = init.maxResultChars;
     if (this.dispatcher !== null) {
       // The audit logger is a listener, subscribed before any host listener, at priority 0.
       this.dispatcher.subscribe(ToolEvents.EXECUTED, this.auditExecuted, 0);

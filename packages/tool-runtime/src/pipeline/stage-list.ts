@@ -2,6 +2,7 @@ import { MilpaError } from '@milpa/core';
 import type { HostStagePlacement } from './host-stage.js';
 import type { Stage } from './stage.js';
 import { auditExitStage } from './stages/audit-exit-stage.js';
+import { capResultStage } from './stages/cap-result-stage.js';
 import { authorizeStage } from './stages/authorize-stage.js';
 import { clampStage } from './stages/clamp-stage.js';
 import { confirmStage } from './stages/confirm-stage.js';
@@ -13,6 +14,7 @@ import { createHostGuardStage } from './stages/host-guard-stage.js';
 import { planModeStage } from './stages/plan-mode-stage.js';
 import { rateLimitStage } from './stages/rate-limit-stage.js';
 import { resolveStage } from './stages/resolve-stage.js';
+import { tidyStage } from './stages/tidy-stage.js';
 import { rulesReplayStage } from './stages/rules-replay-stage.js';
 import { rulesStage } from './stages/rules-stage.js';
 import { validateStage } from './stages/validate-stage.js';
@@ -23,6 +25,7 @@ import { validateStage } from './stages/validate-stage.js';
  */
 export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   resolveStage,
+  tidyStage,
   clampStage,
   validateStage,
   authorizeStage,
@@ -33,6 +36,7 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   rulesReplayStage,
   emitExecutingStage,
   executeStage,
+  capResultStage,
   historyStage,
   eventsStage,
   auditExitStage,

@@ -87,6 +87,19 @@ export interface ToolRegistryOptions {
    * a run with `registry.startRun()` and pass its id as the context's `runId`.
    */
   readonly historyStore?: InvocationHistoryStore;
+  /**
+   * Tidy what a model sends before clamps and validation (default false): optional arguments sent
+   * as null, blank, `*` or `%` are dropped (unless an enum value), numeric strings for number
+   * properties converted, out-of-range numbers set to the schema's bound. Each change is listed in
+   * the result's `meta.tidied`.
+   */
+  readonly tidyArguments?: boolean;
+  /**
+   * The most a result may carry, in estimated tokens of four characters (default 2,500, i.e.
+   * 10,000 characters); a longer one is cut and ends with a note to narrow the request or page.
+   * 0 turns the cap off.
+   */
+  readonly maxResultTokens?: number;
 }
 
 /** Options of `registry.startRun()`. */

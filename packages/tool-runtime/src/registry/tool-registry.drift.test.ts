@@ -1,13 +1,15 @@
 // The drift test: the InvocationPlan's step order must be the order call() really runs. Every
 // stage is observed through a real collaborator (a validator, the gate, the limiter, the store,
-// listeners, the handler, the logger), never through the plan itself — except the rules stages and
-// the history exit, which have nothing to call without rules or a run: their run() is observed.
+// listeners, the handler, the logger), never through the plan itself — except tidy, the rules
+// stages, the result cap and the history exit, which have nothing to call here: their run() is observed.
 import { EventDispatcher } from '@milpa/events';
 import { RateLimitResult, ToolContext, Type, defineTool, type JsonSchema, type LogContext, type Logger } from '@milpa/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
 import { InvocationStepKind } from '../inspection/invocation-step-kind.js';
+import { capResultStage } from '../pipeline/stages/cap-result-stage.js';
 import { historyStage } from '../pipeline/stages/history-stage.js';
+import { tidyStage } from '../pipeline/stages/tidy-stage.js';
 import { rulesReplayStage } from '../pipeline/stages/rules-replay-stage.js';
 import { rulesStage } from '../pipeline/stages/rules-stage.js';
 import { SchemaValidator, type CompiledValidator } from '../validation/schema-validator.js';
@@ -80,7 +82,7 @@ function harness(handler: () => unknown) {
     return isPlanMode.call(this);
   });
   // The rules stages and the history exit have no collaborator wired here: their run() is observed.
-  for (const stage of [rulesStage, rulesReplayStage, historyStage]) {
+  for (const stage of [tidyStage, rulesStage, rulesReplayStage, capResultStage, historyStage]) {
     const run = stage.run.bind(stage);
     vi.spyOn(stage, 'run').mockImplementation((call) => {
       mark(stage.name);
@@ -134,19 +136,19 @@ describe('ToolRegistry', () => {
     it('stops right after plan_mode (then audits) in plan mode, never reaching confirm', async () => {
       const { registry, trace } = harness(() => 'ok');
       await registry.call('publish', { page: 4 }, ToolContext.cli().asPlan());
-      expect(trace).toEqual(['clamp', 'validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'history', 'audit']);
+      expect(trace).toEqual(['tidy', 'clamp', 'validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'cap_result', 'history', 'audit']);
     });
 
     it('stops at confirm (then audits) on the first call of a confirmable tool', async () => {
       const { registry, trace } = harness(() => 'ok');
       await registry.call('publish', { page: 4 });
-      expect(trace).toEqual(['clamp', 'validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'history', 'audit']);
+      expect(trace).toEqual(['tidy', 'clamp', 'validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'cap_result', 'history', 'audit']);
     });
 
     it('resolves before anything else: an unknown tool reaches only the audit', async () => {
       const { registry, trace } = harness(() => 'ok');
       await registry.call('unpublish', { page: 4 });
-      expect(trace).toEqual(['history', 'audit']);
+      expect(trace).toEqual(['cap_result', 'history', 'audit']);
     });
   });
 });

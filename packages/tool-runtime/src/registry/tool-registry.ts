@@ -45,6 +45,18 @@ function isEmptySchema(schema: JsonSchema): boolean {
   return Object.keys(schema).length === 0;
 }
 
+function booleanOption(name: string, value: boolean): boolean {
+  if (typeof value !== 'boolean') throw new MilpaError(`ToolRegistry option ${name} must be a boolean, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+  return value;
+}
+
+function wholeOption(name: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new MilpaError(`ToolRegistry option ${name} must be a whole number >= 0, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+  }
+  return value;
+}
+
 function positive(name: string, value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new MilpaError(`ToolRegistry option ${name} must be a positive number, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
@@ -54,9 +66,9 @@ function positive(name: string, value: number): number {
 
 /**
  * The governed tool registry: registration, listings and wiring. Every `call()` runs the pipeline
- * of stages — resolve → clamp → validate → authorize → invocation rules → rate-limit → plan-mode → confirm →
- * `tool.executing` (interception) → execute (contained, with deadline and abort) →
- * `tool.executed` / `tool.failed` → audit, with the host's own stages at their positions — and
+ * of stages — resolve → tidy (opt-in) → clamp → validate → authorize → invocation rules → rate-limit → plan-mode → confirm →
+ * `tool.executing` (interception) → execute (contained, with deadline
+ * and abort) → result cap → run history → `tool.executed` / `tool.failed` → audit, with the host's own stages at their positions — and
  * resolves to a `ToolResult`. It never rejects: every stage is contained, and failing
  * collaborators fail closed.
  *
@@ -113,6 +125,8 @@ export class ToolRegistry implements ToolRegistryContract {
       },
       exposeErrorMessages: options.exposeErrorMessages ?? true,
       invocation,
+      tidyArguments: booleanOption('tidyArguments', options.tidyArguments ?? false),
+      maxResultChars: wholeOption('maxResultTokens', options.maxResultTokens ?? 2_500) * 4,
     });
   }
 
@@ -323,7 +337,12 @@ export class ToolRegistry implements ToolRegistryContract {
       this.hasDispatcher(),
       this.#services.gate.hasRuleProvider(),
       { call: this.#services.rateLimit.cost, mutating: this.#services.rateLimit.mutatingCost },
-      { rules: this.#services.invocation.summaries(), targetResolvers: this.#services.invocation.resolvers.length },
+      {
+        rules: this.#services.invocation.summaries(),
+        targetResolvers: this.#services.invocation.resolvers.length,
+        tidyArguments: this.#services.tidyArguments,
+        maxResultChars: this.#services.maxResultChars,
+      },
     );
   }
 

@@ -27,7 +27,7 @@ export const clampStage: Stage = {
   collaborator: 'argument clamping',
   refusesOnAbort: true,
   run(call: PipelineCall): StageVerdict {
-    const raw = call.rawArgs;
+    const raw = call.tidiedArgs ?? call.rawArgs;
     if (!isPlainArgs(raw)) return undefined;
     const entry = call.entry!;
     const tool = entry.definition;

@@ -1,0 +1,43 @@
+import { tidyArguments } from '../../tidying/tidy-arguments.js';
+import { describeStep } from '../describe-step.js';
+import type { PipelineCall } from '../pipeline-call.js';
+import { isPlainArgs } from '../settle.js';
+import type { Stage, StageVerdict } from '../stage.js';
+
+/**
+ * Opt-in (`new ToolRegistry({ tidyArguments: true })`): cleans what a model sent before clamps and
+ * validation — drops optional arguments sent as null, blank, `*` or `%` (unless an enum value),
+ * converts numeric strings for number properties, sets out-of-range numbers to the schema's bound.
+ * Every change is listed in the result's `meta.tidied` (field and action, never the value), so
+ * nothing is silent. Required and unknown arguments pass through for validation to judge.
+ */
+export const tidyStage: Stage = {
+  name: 'tidy',
+  phase: 'gate',
+  collaborator: 'argument tidying',
+  refusesOnAbort: true,
+  run(call: PipelineCall): StageVerdict {
+    if (!call.services.tidyArguments) return undefined;
+    const raw = call.rawArgs;
+    if (!isPlainArgs(raw)) return undefined;
+    const outcome = tidyArguments(raw, call.entry!.definition.inputSchema);
+    if (outcome.changes.length === 0) return undefined;
+    call.tidiedArgs = outcome.args;
+    call.tidied = outcome.changes;
+    return undefined;
+  },
+  describe({ wiring }) {
+    return [
+      wiring.tidyArguments
+        ? describeStep(
+            'tidy',
+            'transform',
+            'active',
+            false,
+            true,
+            "registry option tidyArguments: optional null, blank, '*' or '%' arguments dropped (unless an enum value), numeric strings converted, numbers set to the schema's bounds; listed in meta.tidied",
+          )
+        : describeStep('tidy', 'transform', 'skipped', false, false, 'argument tidying is off (registry option tidyArguments)'),
+    ];
+  },
+};

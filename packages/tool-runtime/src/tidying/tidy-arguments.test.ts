@@ -1,0 +1,86 @@
+import { Type } from '@milpa/core';
+import { describe, expect, it } from 'vitest';
+import { tidyArguments } from './tidy-arguments.js';
+
+const schema = Type.Object({
+  query: Type.String(),
+  status: Type.Optional(Type.String()),
+  mode: Type.Optional(Type.Union([Type.Literal('*'), Type.Literal('exact')])),
+  scope: Type.Optional(Type.String({ enum: ['%', 'all'] })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+  ratio: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+  label: Type.Optional(Type.String()),
+  required_count: Type.Integer({ minimum: 0 }),
+}) as unknown as Record<string, unknown>;
+
+describe('tidyArguments', () => {
+  it.each([
+    ['null', null],
+    ['an empty string', ''],
+    ['a blank string', '   '],
+    ['*', '*'],
+    ['%', '%'],
+  ])('drops an optional argument sent as %s', (_label, value) => {
+    const outcome = tidyArguments({ query: 'q', required_count: 1, status: value }, schema);
+    expect(outcome.args).toEqual({ query: 'q', required_count: 1 });
+    expect(outcome.changes).toEqual([{ field: 'status', action: 'dropped' }]);
+  });
+
+  it('keeps an optional * or % that is one of the enum values (enum or const)', () => {
+    expect(tidyArguments({ query: 'q', required_count: 1, scope: '%' }, schema).changes).toEqual([]);
+    const constSchema = { type: 'object', properties: { mode: { const: '*' } } };
+    expect(tidyArguments({ mode: '*' }, constSchema).changes).toEqual([]);
+  });
+
+  it('passes a required argument through as sent, even null or blank', () => {
+    const args = { query: '', required_count: null };
+    const outcome = tidyArguments(args, schema);
+    expect(outcome.args).toBe(args);
+    expect(outcome.changes).toEqual([]);
+  });
+
+  it('sets numbers outside minimum or maximum to the bound, required ones too', () => {
+    const outcome = tidyArguments({ query: 'q', page: 500, ratio: -0.5, required_count: -3 }, schema);
+    expect(outcome.args).toEqual({ query: 'q', page: 50, ratio: 0, required_count: 0 });
+    expect(outcome.changes).toEqual([
+      { field: 'page', action: 'bounded' },
+      { field: 'ratio', action: 'bounded' },
+      { field: 'required_count', action: 'bounded' },
+    ]);
+  });
+
+  it('converts numeric strings for integer and number properties, then bounds them', () => {
+    const outcome = tidyArguments({ query: 'q', required_count: '3', page: ' 70 ', ratio: '0.25' }, schema);
+    expect(outcome.args).toEqual({ query: 'q', required_count: 3, page: 50, ratio: 0.25 });
+    expect(outcome.changes).toEqual([
+      { field: 'required_count', action: 'converted' },
+      { field: 'page', action: 'converted' },
+      { field: 'page', action: 'bounded' },
+      { field: 'ratio', action: 'converted' },
+    ]);
+  });
+
+  it('leaves strings that are not numbers, fractions for integers and strings for string properties', () => {
+    const args = { query: '12', required_count: 1, page: '2.5', ratio: 'half', label: '42' };
+    const outcome = tidyArguments(args, schema);
+    expect(outcome.args).toBe(args);
+    expect(outcome.changes).toEqual([]);
+  });
+
+  it('passes unknown arguments through untouched, even null or *', () => {
+    const args = { query: 'q', required_count: 1, unknown: null, other: '*' };
+    expect(tidyArguments(args, schema)).toEqual({ args, changes: [] });
+  });
+
+  it('never changes the caller object, and lists field and action only', () => {
+    const args = Object.freeze({ query: 'q', required_count: 1, status: '*', page: 99 });
+    const outcome = tidyArguments(args, schema);
+    expect(args).toEqual({ query: 'q', required_count: 1, status: '*', page: 99 });
+    expect(JSON.stringify(outcome.changes)).not.toContain('99');
+  });
+
+  it('does nothing without declared properties', () => {
+    const args = { a: null };
+    expect(tidyArguments(args, { type: 'object' }).args).toBe(args);
+  });
+});
