@@ -3,11 +3,14 @@
 // src/main.ts that `pnpm demo` runs through tsx) against the built packages: no TypeScript loader
 // to start, so a loaded machine slows the tests down but cannot time them out.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { beforeAll, describe, it } from 'vitest';
+import { InvocationStepKind } from '@milpa/tool-runtime';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -19,9 +22,12 @@ interface Run {
   readonly stderr: string;
 }
 
+/** This file's own run files: a child never writes into the shared os.tmpdir()/milpa-demo. */
+const HISTORY_DIR = mkdtempSync(join(tmpdir(), 'milpa-demo-e2e-'));
+
 /** The environment of a plain, non-interactive run: no colour forced either way. */
 function childEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, MILPA_DEMO_HISTORY_DIR: HISTORY_DIR };
   delete env['FORCE_COLOR'];
   delete env['NO_COLOR'];
   return env;
@@ -43,6 +49,10 @@ const STACK_FRAME = /\n\s+at /;
 
 // One process at a time: a 2-core machine gains nothing from more, and each start is cheap.
 describe('pnpm demo (spawned)', () => {
+  afterAll(() => {
+    rmSync(HISTORY_DIR, { recursive: true, force: true });
+  });
+
   beforeAll(() => {
     if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `pnpm turbo run build --filter=@milpa/demo` (pnpm test at the root builds first).');
   });
@@ -64,17 +74,19 @@ describe('pnpm demo (spawned)', () => {
       'Almanac entry for maize (served from cache)',
       'the cache listener has still run twice (twice before)',
       'Tool execution vetoed by an event listener',
-      "Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 5 tokens per 60s.",
+      "Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 8 tokens per 60s.",
       "Need one of: verification:resolve — context has: reports:publish.",
       "Report 'q3-harvest' published",
       '"api_key":"***REDACTED***"',
       'anonymous actor; mcp requires auth → authorize would deny',
+      "refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)",
+      "refused by invocation rule 'notes.own_folder' (reason: outside_folder)",
     ]) {
       expect(first.stdout).toContain(moment);
     }
   });
 
-  it('inspect --json prints the whole plan: 12 steps and the anonymous-actor assumption on mcp', async ({ expect }) => {
+  it('inspect --json prints the whole plan: every step and the anonymous-actor assumption on mcp', async ({ expect }) => {
     const result = await demo('inspect', 'delete_note', '--channel', 'mcp', '--json');
     expect(result.code).toBe(0);
     const plan = JSON.parse(result.stdout) as { schemaVersion: string; context: unknown; assumptions: string[]; steps: { kind: string }[] };
@@ -82,8 +94,8 @@ describe('pnpm demo (spawned)', () => {
     expect(plan.schemaVersion).toBe('1.0');
     expect(plan.context).toEqual({ actor: null, scopes: [], mode: 'execute' });
     expect(plan.assumptions).toContain('anonymous actor; mcp requires auth → authorize would deny');
-    expect(plan.steps).toHaveLength(12);
-    expect(plan.steps.map((step) => step.kind)).toContain('emit_executing');
+    expect(plan.steps.map((step) => step.kind)).toEqual(InvocationStepKind.inspectionOrder());
+    expect(plan.steps.map((step) => step.kind)).toContain('rules');
   });
 
   it('call exits 0 and prints the rendered result when the call succeeds', async ({ expect }) => {
@@ -100,6 +112,29 @@ describe('pnpm demo (spawned)', () => {
     expect(json.success).toBe(false);
     expect(json.error).toBe("channel 'mcp' requires an authenticated principal (require_auth) — none provided.");
     expect(json.meta).toMatchObject({ code: 'FORBIDDEN', principal: null, channel: 'mcp' });
+  });
+
+  it('keeps a run across processes: --run new, two more deletions with its id, the fourth refused as too_many_deletions', async ({ expect }) => {
+    const first = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', 'new');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Note #2 deleted');
+    const runId = /^run (run_[0-9a-f]{32}) opened; pass --run \1 to continue it$/m.exec(first.stderr)?.[1] ?? '';
+    expect(runId).not.toBe('');
+    for (const id of [3, 5]) expect((await demo('call', 'delete_note', '--args', `{"id":${id}}`, '--run', runId)).code).toBe(0);
+    const fourth = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', runId);
+    expect(fourth.code).toBe(1);
+    expect(fourth.stdout).toContain("refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)");
+    expect(fourth.stderr).toBe('');
+  });
+
+  it('refuses a deletion in an unknown run as history_incomplete with a one-line hint, and a note outside the folder as outside_folder', async ({ expect }) => {
+    const unknown = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', 'run_from_elsewhere');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toContain('(reason: history_incomplete)');
+    expect(unknown.stderr).toMatch(/^hint: run 'run_from_elsewhere' was not opened with --run new in .+, so its history is incomplete: open one with --run new\.\n$/);
+    const outside = await demo('call', 'get_note', '--args', '{"id":4}', '--channel', 'mcp', '--actor', 'agent:pruner', '--scope', 'notes:read', '--json');
+    expect(outside.code).toBe(1);
+    expect(JSON.parse(outside.stdout).meta).toMatchObject({ rule: 'notes.own_folder', reason: 'outside_folder' });
   });
 
   it.for<[string, string[], string]>([
@@ -148,6 +183,11 @@ describe('pnpm demo (spawned)', () => {
       const result = await client.callTool({ name: 'get_note', arguments: { id: 1 } });
       expect(result.isError).not.toBe(true);
       expect(JSON.stringify(result.content)).toContain('Plant the milpa');
+      // The stdio session is one run: three deletions, then the per-run rule refuses.
+      for (const id of [2, 3, 5]) expect((await client.callTool({ name: 'delete_note', arguments: { id } })).isError).not.toBe(true);
+      const fourth = await client.callTool({ name: 'delete_note', arguments: { id: 4 } });
+      expect(fourth.isError).toBe(true);
+      expect(JSON.stringify(fourth.content)).toContain("refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)");
     } finally {
       await client.close();
     }

@@ -18,6 +18,8 @@ export interface CallerOptions {
   readonly requestId?: string;
   /** Build the context in plan mode. */
   readonly plan?: boolean;
+  /** The agent run the call belongs to; omitted means none. */
+  readonly runId?: string;
 }
 
 /** How each channel's default caller is built, for `--help`. */
@@ -57,5 +59,6 @@ export function buildCallerContext(options: CallerOptions): ToolContext {
   } else {
     context = new ToolContext({ channel, principal: options.actor ?? null, scopes: options.scopes ?? [], requestId });
   }
+  if (options.runId !== undefined) context = context.with({ runId: options.runId });
   return options.plan === true ? context.asPlan() : context;
 }

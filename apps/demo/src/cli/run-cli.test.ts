@@ -1,6 +1,19 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InvocationStepKind } from '@milpa/tool-runtime';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HISTORY_DIR_ENV } from './commands/call-command.js';
 import { runCli } from './run-cli.js';
+
+/** Each test's own run files, never the shared os.tmpdir()/milpa-demo. */
+let historyDir = '';
+beforeEach(() => {
+  historyDir = mkdtempSync(join(tmpdir(), 'milpa-demo-test-'));
+});
+afterEach(() => {
+  rmSync(historyDir, { recursive: true, force: true });
+});
 
 interface Run {
   readonly code: number;
@@ -15,9 +28,16 @@ async function run(...argv: string[]): Promise<Run> {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     stdoutIsTTY: false,
-    env: {},
+    env: { [HISTORY_DIR_ENV]: historyDir },
   });
   return { code, stdout, stderr };
+}
+
+/** The run id that `--run new` printed on stderr. */
+function openedRun(result: Run): string {
+  const runId = /^run (\S+) opened; pass --run \1 to continue it$/m.exec(result.stderr)?.[1];
+  if (runId === undefined) throw new Error(`no run opened: ${result.stderr}`);
+  return runId;
 }
 
 /** An error printed the CLI's way: exactly `error: …` then `hint: …`, and no stack trace. */
@@ -66,7 +86,7 @@ describe('runCli', () => {
       expect(Object.keys(plan)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(plan.context).toEqual({ actor: null, scopes: [], mode: 'execute' });
       expect(plan.assumptions).toEqual(['anonymous actor; mcp requires auth → authorize would deny']);
-      expect(plan.steps).toHaveLength(12);
+      expect(plan.steps).toHaveLength(InvocationStepKind.inspectionOrder().length);
     });
 
     it('reports the caller given by --actor and every --scope, comma lists included', async () => {
@@ -104,12 +124,12 @@ describe('runCli', () => {
     });
 
     it('returns the plan without executing with --plan', async () => {
-      const result = await run('call', 'delete_note', '--args', '{"id":2}', '--plan', '--json');
+      const result = await run('call', 'delete_note', '--args', '{"id":2}', '--plan', '--json', '--run', 'new');
       expect(JSON.parse(result.stdout).data.plan).toMatchObject({ tool: 'delete_note', mutating: true, args: { id: 2 } });
     });
 
     it('stops at the confirmation request on telegram, and completes the round trip with --confirm', async () => {
-      const caller = ['--channel', 'telegram', '--actor', 'tg:ana', '--scope', 'notes:write'];
+      const caller = ['--channel', 'telegram', '--actor', 'tg:ana', '--scope', 'notes:write', '--run', 'new'];
       const ask = await run('call', 'delete_note', '--args', '{"id":2}', ...caller, '--json');
       expect(JSON.parse(ask.stdout).data).toMatchObject({ requires_confirmation: true, action_summary: 'delete_note(id=2)' });
       const done = await run('call', 'delete_note', '--args', '{"id":2}', ...caller, '--confirm');
@@ -122,6 +142,69 @@ describe('runCli', () => {
     it('prints the call’s audit lines on stderr with --audit, secrets redacted', async () => {
       const result = await run('call', 'send_digest', '--args', '{"to":"a@example.com","api_key":"sk-demo-12345678"}', '--audit');
       expect(result.stderr).toMatch(/^\[ToolAudit\] .* \| cli \| send_digest \| cli \| \d+ms \| OK \| args=\{"to":"a@example.com","api_key":"\*\*\*REDACTED\*\*\*"\}\n$/);
+    });
+  });
+
+  describe('call --run', () => {
+    it('allows three deletions in a run opened with --run new and refuses the fourth as too_many_deletions', async () => {
+      const first = await run('call', 'delete_note', '--args', '{"id":2}', '--run', 'new');
+      expect(first.code).toBe(0);
+      expect(first.stdout).toContain('Note #2 deleted');
+      const runId = openedRun(first);
+      expect(runId).toMatch(/^run_[0-9a-f]{32}$/);
+      // Every call is a new process with fresh notes; the run's history is what carries over.
+      for (const id of [3, 5]) {
+        const next = await run('call', 'delete_note', '--args', `{"id":${id}}`, '--run', runId);
+        expect(next.code, next.stdout).toBe(0);
+        expect(next.stderr).toBe('');
+      }
+      const fourth = await run('call', 'delete_note', '--args', '{"id":2}', '--run', runId, '--json');
+      expect(fourth.code).toBe(1);
+      const json = JSON.parse(fourth.stdout) as { error: string; meta: Record<string, unknown> };
+      expect(json.error).toBe("Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).");
+      expect(json.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'notes.max_deletions_per_run', reason: 'too_many_deletions' });
+    });
+
+    it('keeps counting per run: a second run may delete again', async () => {
+      const runId = openedRun(await run('call', 'delete_note', '--args', '{"id":2}', '--run', 'new'));
+      for (const id of [3, 5]) await run('call', 'delete_note', '--args', `{"id":${id}}`, '--run', runId);
+      const other = await run('call', 'delete_note', '--args', '{"id":2}', '--run', 'new');
+      expect(other.code).toBe(0);
+      expect(openedRun(other)).not.toBe(runId);
+    });
+
+    it('refuses a deletion in a run the store does not know as history_incomplete, with a one-line hint', async () => {
+      const result = await run('call', 'delete_note', '--args', '{"id":2}', '--run', 'run_never_opened');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe(
+        "✗ Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: history_incomplete).\n[FORBIDDEN]\n",
+      );
+      expect(result.stderr.trimEnd().split('\n')).toEqual([
+        `hint: run 'run_never_opened' was not opened with --run new in ${historyDir} (or its history was removed, trimmed or is unreadable), so its history is incomplete: open one with --run new.`,
+      ]);
+    });
+
+    it('refuses a deletion outside any run as history_incomplete and says how to open one', async () => {
+      const result = await run('call', 'delete_note', '--args', '{"id":2}');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('(reason: history_incomplete)');
+      expect(result.stderr).toBe('hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.\n');
+      expect(readdirSync(historyDir)).toEqual([]); // a call in no run writes nothing
+    });
+
+    it("refuses a note outside the caller's folder as outside_folder, in a run or not", async () => {
+      const pruner = ['--channel', 'mcp', '--actor', 'agent:pruner', '--scope', 'notes:read,notes:write'];
+      const read = await run('call', 'get_note', '--args', '{"id":4}', ...pruner);
+      expect(read.code).toBe(1);
+      expect(read.stdout).toBe("Error: Call to 'get_note' refused by invocation rule 'notes.own_folder' (reason: outside_folder).\n[FORBIDDEN]\n");
+      const deletion = await run('call', 'delete_note', '--args', '{"id":4}', ...pruner, '--run', 'new', '--json');
+      expect(JSON.parse(deletion.stdout).meta).toMatchObject({ rule: 'notes.own_folder', reason: 'outside_folder' });
+      expect((await run('call', 'get_note', '--args', '{"id":2}', ...pruner)).code).toBe(0); // note 2 is in the shared field folder
+      expect((await run('call', 'get_note', '--args', '{"id":4}', '--channel', 'mcp', '--actor', 'agent:storekeeper', '--scope', 'notes:read')).code).toBe(0);
+    });
+
+    it('rejects an empty run id as bad input', async () => {
+      expectUsageError(await run('call', 'delete_note', '--args', '{"id":2}', '--run', ' '), '--run needs a run id of 1 to 256 characters');
     });
   });
 
@@ -167,6 +250,14 @@ describe('runCli', () => {
       const help = (await run('call', '--help')).stdout;
       expect(help).toContain('cli       ToolContext.cli(): principal "cli", scopes *');
       expect(help).toContain('Without --actor the\n            caller is anonymous (never invented)');
+    });
+
+    it('documents --run: new opens a run, an unknown one refuses deletions as history_incomplete', async () => {
+      const help = (await run('call', '--help')).stdout;
+      expect(help).toMatch(/--run <id> +the agent run the call belongs to: 'new' opens one and\n +prints its id; an id continues that run/);
+      expect(help).toContain('a run may delete at most 3 notes (notes.max_deletions_per_run)');
+      expect(help).toContain('are refused as history_incomplete');
+      expect(help).toContain("pnpm demo call delete_note --args '{\"id\":2}' --run new\n");
     });
   });
 });

@@ -6,7 +6,8 @@ describe('PinnedNoteGuard', () => {
   describe('tool.executing', () => {
     it('vetoes deleting a pinned note, even for the cli, and the note stays', async () => {
       const { registry, notes, guard, logger } = await createDemoRuntime();
-      const result = await registry.call('delete_note', { id: 1 }, ToolContext.cli('r1'));
+      await registry.startRun({ runId: 'run-1' });
+      const result = await registry.call('delete_note', { id: 1 }, ToolContext.cli('r1').with({ runId: 'run-1' }));
       expect(result.isBlocked()).toBe(true);
       expect(result.error).toBe('Tool execution vetoed by an event listener');
       expect(notes.find(1)).not.toBeNull();
@@ -16,7 +17,7 @@ describe('PinnedNoteGuard', () => {
 
     it('lets an unpinned note be deleted', async () => {
       const { registry, guard } = await createDemoRuntime();
-      expect((await registry.call('delete_note', { id: 5 }, ToolContext.cli())).success).toBe(true);
+      expect((await registry.call('delete_note', { id: 5 }, ToolContext.cli().with({ runId: await registry.startRun() }))).success).toBe(true);
       expect(guard.vetoes).toBe(0);
     });
 

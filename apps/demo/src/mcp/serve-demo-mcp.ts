@@ -1,4 +1,4 @@
-import { generateRandomId } from '@milpa/core';
+import { ToolContext, generateRandomId } from '@milpa/core';
 import { serveHttp, serveStdio, staticTokenAuthenticator } from '@milpa/mcp';
 import { DemoUsageError } from '../cli/demo-usage-error.js';
 import type { CliIo } from '../cli/cli-io.js';
@@ -41,7 +41,9 @@ function listenFailure(error: unknown, port: number): DemoUsageError | null {
  * principal `stdio`, scopes `*`, unless `actor`/`scopes` say otherwise), or over Streamable HTTP on
  * loopback, where a bearer token stands for one identity and a caller without it is anonymous.
  * Audit lines and notices go to stderr, never to stdout (which carries the protocol on stdio). The
- * registry keeps the default rate budget (100 tokens per minute), not the tour's small one.
+ * registry keeps the default rate budget (100 tokens per minute), not the tour's small one. A stdio
+ * session is one run (at most three deletions); HTTP calls belong to no run, so the per-run
+ * deletion rule refuses their deletions as history_incomplete.
  *
  * @example
  * await serveDemoMcp({}, io);                  // pnpm demo mcp
@@ -53,13 +55,17 @@ export async function serveDemoMcp(options: ServeDemoMcpOptions, io: CliIo): Pro
   const instructions = demo.provider.getPromptSections().join('\n');
 
   if (options.httpPort === undefined) {
+    // One client launched this process: its session is one run, so the per-run deletion limit
+    // applies to it (three deletions), and a deletion is not refused for want of a run.
+    const runId = await demo.registry.startRun();
+    const principal = options.actor ?? 'stdio';
+    const scopes = options.scopes ?? ['*'];
     const handle = await serveStdio(demo.registry, {
       name: SERVER_NAME,
       instructions,
-      principal: options.actor,
-      scopes: options.scopes,
+      context: ({ requestId }) => ToolContext.stdio(requestId, principal, scopes).with({ runId }),
     });
-    io.stderr(`Milpa demo MCP server on stdio (${demo.registry.getToolDefinitions().length} tools); it stops when stdin closes.\n`);
+    io.stderr(`Milpa demo MCP server on stdio (${demo.registry.getToolDefinitions().length} tools, run ${runId}); it stops when stdin closes.\n`);
     await handle.closed;
     return;
   }
@@ -85,6 +91,7 @@ export async function serveDemoMcp(options: ServeDemoMcpOptions, io: CliIo): Pro
       `  Authorization: Bearer ${token}\n` +
       `  stands for principal ${principal} with scopes ${scopes.join(', ')}.\n` +
       '  Without it a caller is anonymous, and the mcp policy (require_auth) denies every call.\n' +
+      '  HTTP calls belong to no run, so deletions are refused (history_incomplete); use stdio to delete.\n' +
       '  Ctrl-C stops the server.\n',
   );
   await (options.stopSignal ?? untilInterrupted());

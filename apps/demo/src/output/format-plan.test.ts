@@ -1,4 +1,5 @@
 import { ToolContext } from '@milpa/core';
+import { InvocationStepKind } from '@milpa/tool-runtime';
 import { describe, expect, it } from 'vitest';
 import { createDemoRuntime } from '../runtime/create-demo-runtime.js';
 import { formatPlan } from './format-plan.js';
@@ -21,10 +22,11 @@ describe('formatPlan', () => {
     expect(output).toContain('assumption  anonymous actor; mcp requires auth → authorize would deny');
   });
 
-  it('lists the twelve steps with role, presence, blocking, mutates and wraps', async () => {
+  it('lists every step, the invocation rules included, with role, presence, blocking, mutates and wraps', async () => {
     const output = formatPlan(await planFor('delete_note', ToolContext.cli('r1')), plain, { sources: false });
     const rows = output.split('\n').filter((line) => /^\s+\d+\s{2}/.test(line));
-    expect(rows).toHaveLength(12);
+    expect(rows).toHaveLength(InvocationStepKind.inspectionOrder().length);
+    expect(output).toMatch(/\d+\s+rules\s+guard\s+active\s+yes\s+no\s+-/);
     expect(rows[0]).toMatch(/1\s+resolve\s+guard\s+active\s+yes\s+no\s+-/);
     expect(output).toMatch(/contain_exception\s+boundary\s+active\s+no\s+no\s+execute/);
     expect(output).toMatch(/execute\s+execution\s+active\s+yes\s+yes/);

@@ -1,8 +1,14 @@
 import { ToolContext } from '@milpa/core';
+import type { ToolRegistry } from '@milpa/tool-runtime';
 import { describe, expect, it } from 'vitest';
 import { createDemoRuntime } from '../runtime/create-demo-runtime.js';
 
 const cli = (): ToolContext => ToolContext.cli('test');
+
+/** A cli caller in a freshly opened run: a deletion must belong to a run the registry knows. */
+async function cliInRun(registry: ToolRegistry): Promise<ToolContext> {
+  return cli().with({ runId: await registry.startRun() });
+}
 
 describe('NotesService', () => {
   describe('list_notes', () => {
@@ -56,7 +62,7 @@ describe('NotesService', () => {
       const { registry, notes } = await createDemoRuntime();
       const result = await registry.call('create_note', { title: 'Rotate the plot', tags: ['field'] }, cli());
       expect(result.message).toBe('Note #6 created');
-      expect(notes.find(6)).toEqual({ id: 6, title: 'Rotate the plot', body: '', tags: ['field'], pinned: false });
+      expect(notes.find(6)).toEqual({ id: 6, title: 'Rotate the plot', body: '', tags: ['field'], pinned: false, folder: 'field' });
     });
 
     it('refuses an unknown property and stores nothing', async () => {
@@ -70,14 +76,14 @@ describe('NotesService', () => {
   describe('delete_note', () => {
     it('deletes an unpinned note on cli without asking for confirmation', async () => {
       const { registry, notes } = await createDemoRuntime();
-      const result = await registry.call('delete_note', { id: 2 }, cli());
+      const result = await registry.call('delete_note', { id: 2 }, await cliInRun(registry));
       expect(result.data).toEqual({ deleted: 2, title: 'Sow beans beside the maize' });
       expect(notes.find(2)).toBeNull();
     });
 
     it('asks for confirmation on telegram and deletes on the replay with the token', async () => {
       const { registry, notes } = await createDemoRuntime();
-      const telegram = new ToolContext({ channel: 'telegram', principal: 'tg:ana', scopes: ['notes:write'] });
+      const telegram = new ToolContext({ channel: 'telegram', principal: 'tg:ana', scopes: ['notes:write'], runId: await registry.startRun() });
       const ask = await registry.call('delete_note', { id: 2 }, telegram);
       expect(ask.getConfirmToken()).toMatch(/^[0-9a-f]{32}$/);
       expect(notes.size).toBe(5);
@@ -88,7 +94,7 @@ describe('NotesService', () => {
 
     it('returns NOT_FOUND for an unknown id', async () => {
       const { registry } = await createDemoRuntime();
-      expect((await registry.call('delete_note', { id: 42 }, cli())).getCode()).toBe('NOT_FOUND');
+      expect((await registry.call('delete_note', { id: 42 }, await cliInRun(registry))).getCode()).toBe('NOT_FOUND');
     });
   });
 });

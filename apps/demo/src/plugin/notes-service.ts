@@ -12,18 +12,23 @@ export interface Note {
   readonly tags: readonly string[];
   /** A pinned note is protected: the demo's veto listener refuses to let it be deleted. */
   readonly pinned: boolean;
+  /** The folder the note is kept in; the `notes.own_folder` rule keeps callers to their own. */
+  readonly folder: string;
 }
+
+/** The folder every note starts in unless said otherwise, and where new notes go: the shared plot. */
+export const SHARED_FOLDER = 'field';
 
 /** Notes per page when the caller does not say. */
 const DEFAULT_PER_PAGE = 3;
 
 /** The notes every demo registry starts with, so the tour's output is the same on every run. */
 const STARTING_NOTES: readonly Omit<Note, 'id'>[] = [
-  { title: 'Plant the milpa', body: 'Maize, beans and squash share one plot.', tags: ['field'], pinned: true },
-  { title: 'Sow beans beside the maize', body: 'The stalks are their trellis.', tags: ['beans'], pinned: false },
-  { title: 'Squash shades the soil', body: 'Broad leaves keep the weeds down.', tags: ['squash'], pinned: false },
-  { title: 'Save seed from the best ears', body: 'Keep the seed dry until spring.', tags: ['maize', 'seed'], pinned: false },
-  { title: 'Harvest before the rains', body: 'Dry the ears in the sun.', tags: ['harvest'], pinned: false },
+  { title: 'Plant the milpa', body: 'Maize, beans and squash share one plot.', tags: ['field'], pinned: true, folder: SHARED_FOLDER },
+  { title: 'Sow beans beside the maize', body: 'The stalks are their trellis.', tags: ['beans'], pinned: false, folder: SHARED_FOLDER },
+  { title: 'Squash shades the soil', body: 'Broad leaves keep the weeds down.', tags: ['squash'], pinned: false, folder: SHARED_FOLDER },
+  { title: 'Save seed from the best ears', body: 'Keep the seed dry until spring.', tags: ['maize', 'seed'], pinned: false, folder: 'granary' },
+  { title: 'Harvest before the rains', body: 'Dry the ears in the sun.', tags: ['harvest'], pinned: false, folder: SHARED_FOLDER },
 ];
 
 const listInput = Type.Object({
@@ -45,7 +50,8 @@ const createInput = Type.Object(
 /**
  * An in-memory notes service whose methods are tools, declared with the `@tool` decorator:
  * `list_notes` (paginated, with clamps), `get_note`, `create_note` and the mutating `delete_note`.
- * Each instance starts with the same five notes (note 1 is pinned).
+ * Each instance starts with the same five notes (note 1 is pinned; note 4 is kept in the
+ * `granary` folder, the others in the shared `field` folder).
  *
  * @example
  * for (const definition of readDeclaredTools(new NotesService())) registry.register(definition);
@@ -102,7 +108,7 @@ export class NotesService {
     return ToolResult.detail(note, 'Note', note.title, ['delete_note']);
   }
 
-  /** `create_note`: stores an unpinned note under the next id. */
+  /** `create_note`: stores an unpinned note under the next id, in the shared folder. */
   @tool({
     name: 'create_note',
     description: 'Save a new note.',
@@ -111,7 +117,7 @@ export class NotesService {
     mutating: true,
   })
   createNote({ title, body = '', tags = [] }: { title: string; body?: string; tags?: string[] }): ToolResult {
-    const note = this.#add({ title, body, tags, pinned: false });
+    const note = this.#add({ title, body, tags, pinned: false, folder: SHARED_FOLDER });
     return ToolResult.detail(note, 'Note', `Note #${note.id} created`);
   }
 

@@ -48,7 +48,7 @@ describe('ReportDesk', () => {
       await openAndResolve(demo, 'grant');
       await demo.registry.call('publish_report', { report_id: 'q3-harvest' }, worker('r1'));
       expect((await demo.registry.call('publish_report', { report_id: 'q3-harvest' }, worker('r2'))).getCode()).toBe('CONFLICT');
-      // Another worker: the first one has spent its demo rate budget (5 tokens, 2 per mutating call).
+      // Another worker, with a rate budget of its own (8 tokens, 2 per mutating call): the refusal is about the grant alone.
       const other = ToolContext.mcp('r3', 'agent:worker-2', ['reports:publish']);
       expect((await demo.registry.call('publish_report', { report_id: 'seed-bank' }, other)).getCode()).toBe('FORBIDDEN');
     });

@@ -26,7 +26,7 @@ describe('createDemoRuntime', () => {
     expect(registry.getPolicyGate().hasRuleProvider()).toBe(false);
   });
 
-  it('trips the demo rate limit on the sixth read by one caller of one tool', async () => {
+  it('trips the demo rate limit on the ninth read by one caller of one tool', async () => {
     const { registry } = await createDemoRuntime();
     const scraper = (): ToolContext => ToolContext.mcp('r', 'agent:scraper', ['notes:read']);
     for (let call = 0; call < (DEMO_RATE_LIMIT.maxTokens ?? 0); call += 1) {
@@ -34,7 +34,7 @@ describe('createDemoRuntime', () => {
     }
     const limited = await registry.call('list_notes', {}, scraper());
     expect(limited.getCode()).toBe('RATE_LIMITED');
-    expect(limited.error).toBe("Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 5 tokens per 60s.");
+    expect(limited.error).toBe("Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 8 tokens per 60s.");
     // Another caller, or another tool, has a budget of its own.
     expect((await registry.call('list_notes', {}, ToolContext.mcp('r', 'agent:other', ['notes:read']))).success).toBe(true);
     expect((await registry.call('get_note', { id: 1 }, scraper())).success).toBe(true);
@@ -72,7 +72,7 @@ describe('createDemoRuntime', () => {
 
   it('builds independent runtimes with the same starting data', async () => {
     const first = await createDemoRuntime();
-    await first.registry.call('delete_note', { id: 2 }, ToolContext.cli());
+    await first.registry.call('delete_note', { id: 2 }, ToolContext.cli().with({ runId: await first.registry.startRun() }));
     const second = await createDemoRuntime();
     expect(first.notes.size).toBe(4);
     expect(second.notes.size).toBe(5);

@@ -1,3 +1,4 @@
+import type { InvocationHistoryStore } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import {
   CliRenderer,
@@ -17,12 +18,16 @@ import { DemoToolProvider } from '../plugin/demo-tool-provider.js';
 import { DigestMailer } from '../plugin/digest-mailer.js';
 import { NotesService } from '../plugin/notes-service.js';
 import { ReportDesk } from '../plugin/report-desk.js';
+import { createOwnFolderRule } from '../rules/create-own-folder-rule.js';
+import { maxDeletionsPerRunRule } from '../rules/max-deletions-per-run-rule.js';
+import { noteTargetResolver } from '../rules/note-target-resolver.js';
 
 /**
- * The demo's deliberately small rate budget, so the tour can trip it: 5 tokens per caller and tool
- * per minute, a read costs 1 and a mutating call 2.
+ * The demo's deliberately small rate budget, so the tour can trip it: 8 tokens per caller and tool
+ * per minute, a read costs 1 and a mutating call 2 — room for four deletions, so that it is the
+ * per-run rule, not the budget, that refuses a run's fourth.
  */
-export const DEMO_RATE_LIMIT: RateLimitSettings = Object.freeze({ windowSeconds: 60, maxTokens: 5, cost: 1, mutatingCost: 2 });
+export const DEMO_RATE_LIMIT: RateLimitSettings = Object.freeze({ windowSeconds: 60, maxTokens: 8, cost: 1, mutatingCost: 2 });
 
 /** The scope a caller needs to resolve a verification (the policy dividend). */
 export const REVIEWER_SCOPE = 'verification:resolve';
@@ -37,6 +42,8 @@ export interface DemoRuntimeOptions {
   readonly onLog?: (entry: LogEntry) => void;
   /** Where the registry's OpenTelemetry spans and metrics go; default the global API (no-ops without an SDK). */
   readonly telemetry?: ToolTelemetryOptions | false;
+  /** Where the runs' invocation histories live; default the registry's in-memory store (lost when the process ends). */
+  readonly historyStore?: InvocationHistoryStore;
 }
 
 /** A demo registry wired the way a host wires one, with handles on every part the tour shows. */
@@ -70,7 +77,10 @@ export interface DemoRuntime {
 /**
  * Builds the demo registry exactly as a host would: a logger, an `EventDispatcher`, an
  * `InMemoryRateLimiter` with a small budget, the demo plugin's tools, the verification tools
- * (resolving needs `verification:resolve`), a cache and a veto listener, and the renderers. The
+ * (resolving needs `verification:resolve`), two invocation rules (`notes.own_folder`: only notes
+ * in the caller's folder; `notes.max_deletions_per_run`: at most three deletions per run, so a
+ * deletion needs a run opened with `registry.startRun()`) with the note target resolver, a cache
+ * and a veto listener, and the renderers. The
  * tour, the CLI, the MCP server and the tests all start here. Every call makes a fresh,
  * independent runtime with the same starting notes, crops and reports.
  *
@@ -88,9 +98,14 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     rateLimiter: new InMemoryRateLimiter(),
     rateLimit: options.rateLimit ?? DEMO_RATE_LIMIT,
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
+    ...(options.historyStore === undefined ? {} : { historyStore: options.historyStore }),
+    targetResolvers: [noteTargetResolver],
   });
 
   const notes = new NotesService();
+  // The folder rule first: it needs no history, so a note outside the caller's folder is refused as
+  // outside_folder whether or not the call belongs to a run.
+  registry.addInvocationRules(createOwnFolderRule(notes), maxDeletionsPerRunRule);
   const almanac = new CropAlmanac();
   const reports = new ReportDesk(dispatcher);
   const mailer = new DigestMailer(() => notes.size);

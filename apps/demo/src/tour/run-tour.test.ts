@@ -33,7 +33,7 @@ describe('runTour', () => {
       'the cache listener has still run twice (twice before)',
       'Tool execution vetoed by an event listener',
       "tour-10's says cache_served: true",
-      "Error: Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 5 tokens per 60s.",
+      "Error: Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 8 tokens per 60s.",
       "Error: Missing required scope for tool 'resolve_verification'. Need one of: verification:resolve — context has: reports:publish.",
       "Verification granted for 'verif-q3'.",
       "Report 'q3-harvest' published",
@@ -44,10 +44,33 @@ describe('runTour', () => {
     }
   });
 
+  it('shows the invocation rules over a run: three deletions, the fourth refused, a note outside the folder, an unknown run', async () => {
+    const text = await transcript();
+    const scene = text.slice(text.indexOf('14. Invocation rules judge the whole run'), text.indexOf('\nNext'));
+    expect(scene).toContain('registry.startRun() opened ‹pruning run› with a complete, empty history');
+    expect(scene).toContain('Deletions #2 ✓, #5 ✓, #6 ✓; then a fourth:');
+    expect(scene).toContain('› delete_note {"id":7}  as agent:pruner on mcp, scopes notes:read notes:write, run ‹pruning run›');
+    expect(scene).toContain("Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).");
+    expect(scene).toContain('meta.rule → notes.max_deletions_per_run, meta.reason → too_many_deletions. Note 7 is still there: yes.');
+    expect(scene).toContain(
+      "The run's history, which the rule counted: executed note:2, executed note:5, executed note:6, invocation_denied note:7 (complete: yes).",
+    );
+    expect(scene).toContain("Error: Call to 'get_note' refused by invocation rule 'notes.own_folder' (reason: outside_folder).");
+    expect(scene).toContain("Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: history_incomplete).");
+    expect(scene.match(/\[FORBIDDEN\]/g)).toHaveLength(3);
+  });
+
+  it('runs the earlier deletions in runs of their own, so the confirmation and the veto still show', async () => {
+    const text = await transcript();
+    expect(text).toContain("› delete_note {\"id\":3}  as tg:ana on telegram, scopes notes:read notes:write, run ‹ana's chat›");
+    expect(text).toContain('› delete_note {"id":1}  as cli on cli, scopes *, run ‹operator session›');
+    expect(text).not.toMatch(/run run_[0-9a-f]/); // every opened run id is masked
+  });
+
   it('prints an audit line for every call it made, refusals included, and never the secret', async () => {
     const text = await transcript();
     const auditLines = text.split('\n').filter((line) => line.includes('[ToolAudit]'));
-    expect(auditLines).toHaveLength(24);
+    expect(auditLines).toHaveLength(27);
     expect(auditLines.some((line) => line.includes('AUTH_DENIED | tour-03 | mcp | list_notes | anonymous'))).toBe(true);
     expect(auditLines.some((line) => line.includes('ERROR:RATE_LIMITED'))).toBe(true);
     expect(text.match(/sk-demo-7f3a9c21/g)).toHaveLength(1); // only in the call line, which shows what the caller sent

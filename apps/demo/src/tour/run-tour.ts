@@ -3,6 +3,7 @@ import { formatPlan } from '../output/format-plan.js';
 import { createTerminalStyle } from '../output/terminal-style.js';
 import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime, type DemoRuntime } from '../runtime/create-demo-runtime.js';
 import { ReportDesk } from '../plugin/report-desk.js';
+import { MAX_DELETIONS_PER_RUN } from '../rules/max-deletions-per-run-rule.js';
 import { TourWriter } from './tour-writer.js';
 
 /** Options of {@link runTour}. */
@@ -31,8 +32,10 @@ export function stableAuditLine(line: string): string {
  * The guided tour: a fresh demo runtime, then one short scene per property of the pipeline —
  * success, validation, require_auth, scopes, telegram confirmation, plan mode, the cache and the
  * denied caller it never sees, a veto, the rate limit, request → resolve verification with the
- * policy dividend, a redacted secret, the audit trail and an inspection plan. Every call is real;
- * request ids are fixed and volatile values are masked, so the transcript is the same on every run.
+ * policy dividend, a redacted secret, the audit trail, an inspection plan, and the invocation rules
+ * over a run (a fourth deletion refused, a note outside the caller's folder refused, an unknown run
+ * refused as history_incomplete). Every call is real; request ids are fixed and volatile values
+ * (confirm tokens, run ids) are masked, so the transcript is the same on every run.
  * Nothing touches the network.
  *
  * @example
@@ -47,11 +50,11 @@ export async function runTour(options: TourOptions): Promise<void> {
   let sequence = 0;
   const nextId = (): string => `tour-${String(++sequence).padStart(2, '0')}`;
   const as = {
-    cli: () => ToolContext.cli(nextId()),
+    cli: (runId: string | null = null) => ToolContext.cli(nextId()).with({ runId }),
     anonymousMcp: () => ToolContext.mcp(nextId(), null, []),
     mcp: (principal: string, scopes: readonly string[]) => ToolContext.mcp(nextId(), principal, scopes),
-    telegram: (principal: string) =>
-      ToolContext.telegram(4242, principal).with({ requestId: nextId(), scopes: ['notes:read', 'notes:write'] }),
+    telegram: (principal: string, runId: string | null = null) =>
+      ToolContext.telegram(4242, principal).with({ requestId: nextId(), scopes: ['notes:read', 'notes:write'], runId }),
   };
   const run = async (name: string, args: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolResult> => {
     out.call(name, args, context);
@@ -79,7 +82,9 @@ export async function runTour(options: TourOptions): Promise<void> {
   await run('delete_note', { id: 3 }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
 
   out.section(5, 'Telegram confirms mutating tools', "The telegram channel policy asks before any mutating tool runs, even one that doesn't ask itself.");
-  const anaAsks = as.telegram('tg:ana');
+  const chat = await openRun(registry, out, "ana's chat");
+  out.line(`tg:ana's chat is a run, opened with registry.startRun(): deletions are counted per run (scene 14).`);
+  const anaAsks = as.telegram('tg:ana', chat);
   out.call('delete_note', { id: 3 }, anaAsks);
   const ask = await registry.call('delete_note', { id: 3 }, anaAsks);
   out.mask(ask.getConfirmToken(), 'confirm_token');
@@ -88,7 +93,7 @@ export async function runTour(options: TourOptions): Promise<void> {
   const token = ask.getConfirmToken() ?? '';
   await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:eve'));
   out.note('The token is bound to the principal and channel that asked: tg:eve cannot redeem it.');
-  await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:ana'));
+  await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:ana', chat));
   out.note(`tg:ana's replay ran the first call's arguments. Notes left: ${notes.size}.`);
 
   out.section(6, 'Plan mode: checked, not executed', 'The same pipeline runs up to the point of execution, then returns the plan.');
@@ -104,7 +109,7 @@ export async function runTour(options: TourOptions): Promise<void> {
   out.note(`Refused before tool.executing: the cache listener has still run ${times(cache.invocations)} (${times(seenBefore)} before). A cache can never stand in for a refused call.`);
 
   out.section(8, 'A listener vetoes', 'A guard on tool.executing protects pinned notes, even from the all-powerful cli.');
-  await run('delete_note', { id: 1 }, as.cli());
+  await run('delete_note', { id: 1 }, as.cli(await openRun(registry, out, 'operator session')));
   out.note(`The handler never ran; vetoes so far: ${guard.vetoes}. Note 1 is still there: ${notes.find(1) === null ? 'no' : 'yes'}.`);
 
   out.section(
@@ -149,11 +154,52 @@ export async function runTour(options: TourOptions): Promise<void> {
   if (plan !== null) out.raw(indent(formatPlan(plan, style, { sources: false })));
   out.note('With every source: pnpm demo inspect delete_note --channel mcp   (add --json for the whole plan)');
 
+  out.section(
+    14,
+    'Invocation rules judge the whole run',
+    `After authorization, host rules see each call's target and its run's history: notes.own_folder keeps a caller to its folder, notes.max_deletions_per_run allows ${MAX_DELETIONS_PER_RUN} deletions per run.`,
+  );
+  const added: number[] = [];
+  for (const title of ['Pull the volunteer squash', 'Thin the bean rows']) {
+    const created = await registry.call('create_note', { title }, as.cli());
+    added.push(Number((created.data as { id?: unknown } | null)?.id));
+  }
+  const [sixth = 6, seventh = 7] = added;
+  out.line(`The operator has added notes #${sixth} and #${seventh} to the field folder. agent:pruner works in that folder.`);
+  const pruning = await openRun(registry, out, 'pruning run');
+  out.line(`registry.startRun() opened ${pruning} with a complete, empty history; agent:pruner deletes in it:`);
+  const pruner = (runId: string): ToolContext => as.mcp('agent:pruner', ['notes:read', 'notes:write']).with({ runId });
+  const deletions: string[] = [];
+  for (const id of [2, 5, sixth]) {
+    const result = await registry.call('delete_note', { id }, pruner(pruning));
+    deletions.push(`#${id} ${result.success ? '✓' : '✗'}`);
+  }
+  out.line(`Deletions ${deletions.join(', ')}; then a fourth:`);
+  const fourth = await run('delete_note', { id: seventh }, pruner(pruning));
+  out.note(
+    `meta.rule → ${String(fourth.meta['rule'])}, meta.reason → ${String(fourth.meta['reason'])}. Note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}.`,
+  );
+  const history = await registry.getHistoryStore().load(pruning);
+  const steps = (history?.observations ?? []).map((observation) => `${observation.outcome} ${observation.target?.kind ?? ''}:${observation.target?.id ?? ''}`);
+  out.note(`The run's history, which the rule counted: ${steps.join(', ')} (complete: ${history?.complete === true ? 'yes' : 'no'}).`);
+  await run('get_note', { id: 4 }, pruner(pruning));
+  out.note(`Note 4 is kept in the granary folder, not agent:pruner's: meta.reason → outside_folder, whatever the run.`);
+  await run('delete_note', { id: seventh }, pruner('run-never-opened'));
+  out.note('A run the history store never opened cannot prove its count, so the rule refuses: history_incomplete (a call in no run too).');
+
   out.raw(`\n${style.bold('Next')} ${style.dim('(without a global pnpm 10.34.9, type npx --yes pnpm@10.34.9 for pnpm)')}\n`);
   out.line('pnpm demo list                                              the tools, their scopes and flags');
   out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
   out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
+  out.line(`pnpm demo call delete_note --args '{"id":2}' --run new       open a run and delete in it; pass the printed id with --run next time`);
   out.line("pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)");
+}
+
+/** Opens a run with `registry.startRun()`; its random id prints as `‹label›`, so the transcript stays the same. */
+async function openRun(registry: DemoRuntime['registry'], out: TourWriter, label: string): Promise<string> {
+  const runId = await registry.startRun();
+  out.mask(runId, label);
+  return runId;
 }
 
 function times(count: number): string {
@@ -181,7 +227,8 @@ function writeIntro(out: TourWriter, demo: DemoRuntime): void {
   out.line(`The demo plugin registered ${names.length} tools: ${names.join(', ')}.`);
   out.line(
     `Wiring: a logger, an EventDispatcher, an InMemoryRateLimiter (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
-      'a HumanVerifier, a cache and a veto listener; CliRenderer for cli, DefaultRenderer elsewhere.',
+      'a HumanVerifier, two invocation rules over note targets and run histories, a cache and a veto listener; ' +
+      'CliRenderer for cli, DefaultRenderer elsewhere.',
   );
-  out.line(style.dim('Request ids are fixed and confirm tokens, expiry times and durations print as ‹…›, so every run reads the same.'));
+  out.line(style.dim('Request ids are fixed and confirm tokens, run ids, expiry times and durations print as ‹…›, so every run reads the same.'));
 }

@@ -4,12 +4,16 @@ import type { TerminalStyle } from '../output/terminal-style.js';
 
 const RESULT_INDENT = '    ';
 
-/** How a caller reads in a call line: `cli on cli, scopes *` or `(anonymous) on mcp, no scopes`. */
+/**
+ * How a caller reads in a call line: `cli on cli, scopes *`, `(anonymous) on mcp, no scopes`, or
+ * with the run it belongs to, `agent:pruner on mcp, scopes notes:write, run r1`.
+ */
 export function describeCaller(context: ToolContext): string {
   const actor = context.principal === null || context.principal === '' ? '(anonymous)' : context.principal;
   const scopes = context.scopes.length === 0 ? 'no scopes' : `scopes ${context.scopes.join(' ')}`;
   const mode = context.mode === 'plan' ? ', plan mode' : '';
-  return `${actor} on ${context.channel}, ${scopes}${mode}`;
+  const run = context.runId === null ? '' : `, run ${context.runId}`;
+  return `${actor} on ${context.channel}, ${scopes}${mode}${run}`;
 }
 
 /**

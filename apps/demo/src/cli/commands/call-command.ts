@@ -2,10 +2,12 @@ import type { ToolContext, ToolResult } from '@milpa/core';
 import type { Command } from 'commander';
 import { formatSpanTree } from '../../output/format-span-tree.js';
 import { shouldUseColor } from '../../output/terminal-style.js';
+import { FileInvocationHistoryStore } from '../../history/file-invocation-history-store.js';
 import { createDemoRuntime, type DemoRuntime } from '../../runtime/create-demo-runtime.js';
 import { createTraceRecorder } from '../../telemetry/trace-recorder.js';
 import { CALLER_HELP, buildCallerContext } from '../caller-context.js';
 import { ExitCode, type CliIo } from '../cli-io.js';
+import { DemoUsageError } from '../demo-usage-error.js';
 import { parseToolArgs } from '../parse-tool-args.js';
 import { requireTool } from '../require-tool.js';
 import { addCallerOptions, toCallerOptions, type CallerFlags } from './caller-options.js';
@@ -18,7 +20,28 @@ interface CallFlags extends CallerFlags {
   readonly audit?: boolean;
   readonly requestId?: string;
   readonly trace?: boolean;
+  readonly run?: string;
 }
+
+/** The environment variable that moves the run files out of `os.tmpdir()/milpa-demo`. */
+export const HISTORY_DIR_ENV = 'MILPA_DEMO_HISTORY_DIR';
+
+/** What `--run` takes besides an id: open a fresh run. */
+const NEW_RUN = 'new';
+
+const RUN_HELP = `
+Runs (--run):
+  A run is one agent task; invocation rules see the history of its calls. Each deletion must
+  belong to a run, and a run may delete at most 3 notes (notes.max_deletions_per_run).
+  --run new opens a run and prints its id on stderr; pass --run <id> to the next calls. A run the
+  history store does not know (never opened, removed) has an incomplete history: deletions in it
+  are refused as history_incomplete. Runs are kept as small JSON files in <tmp>/milpa-demo
+  (${HISTORY_DIR_ENV} moves them); the notes start afresh on every call.
+
+Folders (notes.own_folder):
+  Notes 1-3 and 5 are in 'field', note 4 in 'granary'. cli opens every folder, agent:storekeeper
+  only 'granary', every other caller only 'field'; a note in another folder is refused as
+  outside_folder, in a run or not.`;
 
 const EXIT_HELP = `
 Exit status: 0 when the result is a success (a confirmation request included), 1 when the pipeline
@@ -27,7 +50,8 @@ refused the call or the tool failed, 2 for bad input (unknown tool, invalid --ar
 Examples:
   pnpm demo call list_notes --args '{"page":2}'
   pnpm demo call list_notes --args '{}' --trace
-  pnpm demo call delete_note --args '{"id":2}' --channel telegram --actor tg:ana --scope notes:write --confirm
+  pnpm demo call delete_note --args '{"id":2}' --run new
+  pnpm demo call delete_note --args '{"id":2}' --channel telegram --actor tg:ana --scope notes:write --run new --confirm
   pnpm demo call lookup_crop --args '{"name":"beans"}' --channel mcp --actor agent:reader --scope almanac:read --json`;
 
 /** The result as the caller's channel renders it, plus its error code when it failed. */
@@ -59,14 +83,17 @@ export function addCallCommand(program: Command, io: CliIo, setExitCode: (code: 
     .option('--audit', 'print the audit lines of the call on stderr')
     .option('--request-id <id>', 'the request id (default: generated)')
     .option('--trace', "print the call's OpenTelemetry spans (name, duration, attributes, events) after the result")
-    .addHelpText('after', `${CALLER_HELP}\n${EXIT_HELP}`)
+    .option('--run <id>', "the agent run the call belongs to: 'new' opens one and prints its id; an id continues that run")
+    .addHelpText('after', `${CALLER_HELP}\n${RUN_HELP}\n${EXIT_HELP}`)
     .action(async (name: string, flags: CallFlags) => {
       const args = parseToolArgs(flags.args);
       const recorder = flags.trace === true ? createTraceRecorder() : null;
       const color = shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env);
-      const demo = await createDemoRuntime(recorder === null ? { color } : { color, telemetry: recorder.telemetry });
+      const historyStore = new FileInvocationHistoryStore(historyDirectory(io));
+      const demo = await createDemoRuntime(recorder === null ? { color, historyStore } : { color, historyStore, telemetry: recorder.telemetry });
       requireTool(demo.registry, name);
-      const context = buildCallerContext(toCallerOptions(flags, flags.requestId));
+      const runId = await openOrContinueRun(io, demo, flags.run);
+      const context = buildCallerContext({ ...toCallerOptions(flags, flags.requestId), ...(runId === null ? {} : { runId }) });
 
       let result = await demo.registry.call(name, args, context);
       const token = result.getConfirmToken();
@@ -81,10 +108,36 @@ export function addCallCommand(program: Command, io: CliIo, setExitCode: (code: 
       if (flags.json === true) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
       else show(io, demo, result, context);
       if (flags.audit === true) for (const line of demo.logger.auditLines()) io.stderr(`${line}\n`);
+      if (!result.success && result.meta['reason'] === 'history_incomplete') io.stderr(`${incompleteHistoryHint(runId, historyStore)}\n`);
       if (recorder !== null) {
         (flags.json === true ? io.stderr : io.stdout)(`\n${formatSpanTree(recorder.spans())}`);
         await recorder.shutdown();
       }
       setExitCode(result.success ? ExitCode.OK : ExitCode.REFUSED);
     });
+}
+
+function historyDirectory(io: CliIo): { directory?: string } {
+  const directory = io.env[HISTORY_DIR_ENV];
+  return directory === undefined || directory === '' ? {} : { directory };
+}
+
+/** `--run new`: a fresh run, its id printed on stderr; `--run <id>`: that id; no `--run`: null. */
+async function openOrContinueRun(io: CliIo, demo: DemoRuntime, run: string | undefined): Promise<string | null> {
+  if (run === undefined) return null;
+  if (run === NEW_RUN) {
+    const runId = await demo.registry.startRun();
+    io.stderr(`run ${runId} opened; pass --run ${runId} to continue it\n`);
+    return runId;
+  }
+  if (run.trim() === '' || run.length > 256) {
+    throw new DemoUsageError('--run needs a run id of 1 to 256 characters', "pass 'new' to open a run, or the id a 'new' run printed", 'INVALID_OPTION');
+  }
+  return run;
+}
+
+/** The one-line hint after a refusal for an incomplete history. */
+function incompleteHistoryHint(runId: string | null, store: FileInvocationHistoryStore): string {
+  if (runId === null) return "hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.";
+  return `hint: run '${runId}' was not opened with --run new in ${store.directory} (or its history was removed, trimmed or is unreadable), so its history is incomplete: open one with --run new.`;
 }
