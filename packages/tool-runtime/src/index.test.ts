@@ -22,7 +22,9 @@ describe('@milpa/tool-runtime', () => {
         "InvocationStepKind",
         "InvocationStepRole",
         "MODEL_LIMITS",
+        "OPENAI_STYLE_PROVIDERS",
         "PolicyGate",
+        "ProviderToolShapes",
         "RECOMMENDED_TOOL_BUDGET_PERCENT",
         "REDACTED",
         "Redactor",
@@ -40,6 +42,8 @@ describe('@milpa/tool-runtime', () => {
         "formatExpiresAt",
         "isHostStepKind",
         "rateLimitKey",
+        "resolveProviderShape",
+        "toProviderTool",
       ]
     `);
   });

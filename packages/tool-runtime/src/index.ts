@@ -25,11 +25,32 @@ export { CliRenderer, type CliRendererOptions } from './rendering/cli-renderer.j
 export { MODEL_LIMITS, DEFAULT_MODEL_LIMIT, RECOMMENDED_TOOL_BUDGET_PERCENT } from './budget/model-limits.js';
 export {
   TokenEstimator,
+  type ModelLimitOptions,
+  type ModelLimitResolution,
+  type ModelLimitSource,
   type TokenEstimatorOptions,
   type ToolBudgetCheck,
   type ToolBudgetSelection,
   type ToolsTokenEstimate,
 } from './budget/token-estimator.js';
+export {
+  OPENAI_STYLE_PROVIDERS,
+  ProviderToolShapes,
+  resolveProviderShape,
+  toProviderTool,
+  type AnthropicTool,
+  type McpTool,
+  type McpToolAnnotations,
+  type OpenAiStyleProvider,
+  type OpenAiTool,
+  type OpenAiToolFunction,
+  type ProviderName,
+  type ProviderTool,
+  type ProviderToolFor,
+  type ProviderToolOptions,
+  type ProviderToolShape,
+  type ProviderToolSource,
+} from './routing/provider-shapes.js';
 export { InvocationStepKind, isHostStepKind, type HostStepKind } from './inspection/invocation-step-kind.js';
 export { InvocationStepRole } from './inspection/invocation-step-role.js';
 export { StepPresence } from './inspection/step-presence.js';
