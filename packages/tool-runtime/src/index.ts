@@ -67,6 +67,31 @@ export {
 export type { InspectablePolicy } from './inspection/inspectable-policy.js';
 export { InvocationPlanBuilder } from './inspection/invocation-plan-builder.js';
 
+// --- routing: which tools a turn sees ---
+export {
+  resolveToolProfile,
+  profileMaxTools,
+  profileTokenBudget,
+  profileDescriptionStyle,
+  type ToolProfile,
+} from './routing/tool-profile.js';
+export {
+  toolBudgetForModel,
+  resolveToolBudget,
+  UNLIMITED,
+  DEFAULT_MODEL_TOOL_BUDGET,
+  MODEL_TOOL_BUDGETS,
+  type ToolBudgetInput,
+} from './routing/model-tool-budget.js';
+export {
+  ToolRouter,
+  ROUTING_SIGNAL_WEIGHTS,
+  type RoutableTool,
+  type ToolRouteOptions,
+  type ToolSelection,
+} from './routing/tool-router.js';
+export { fitTokenBudget, type TokenBudgetFit, type TokenBudgetRequest, type TokenBudgetTool } from './routing/fit-token-budget.js';
+
 // --- registry and pipeline ---
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { RateLimitSettings, StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './registry/tool-registry-options.js';

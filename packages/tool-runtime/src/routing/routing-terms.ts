@@ -1,0 +1,39 @@
+import { ROUTING_STOP_WORDS } from './routing-stop-words.js';
+
+const MIN_WORD_LENGTH = 3;
+const WORD = /[\p{L}\p{N}]+/gu;
+// camelCase and PascalCase split into words, so a tool named `deleteNote` or `HTTPRequest`
+// carries the same words as `delete_note` and `http_request`.
+const LOWER_THEN_UPPER = /(\p{Ll})(\p{Lu})/gu;
+const ACRONYM_THEN_WORD = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
+
+/**
+ * The singular the router compares a word by: `ies` becomes `y`, and a trailing `s` is cut, on
+ * words longer than three characters. It is a rule, not a dictionary (`status` becomes `statu`),
+ * and it is applied to messages and routing hints alike, so both sides still agree.
+ */
+function singular(word: string): string {
+  if (word.length <= MIN_WORD_LENGTH) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('s')) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The words of `text` the router matches on, in order and with repeats: lower-cased, split on
+ * anything but letters and digits and at camelCase humps, without words shorter than three
+ * characters or stop words, each reduced to its singular.
+ *
+ * @example
+ * routingTerms('List the categories of my editors'); // ['list', 'category', 'editor']
+ */
+export function routingTerms(text: string): string[] {
+  const spaced = text.replace(LOWER_THEN_UPPER, '$1 $2').replace(ACRONYM_THEN_WORD, '$1 $2').toLowerCase();
+  const terms: string[] = [];
+  for (const match of spaced.matchAll(WORD)) {
+    const word = match[0];
+    if (word.length < MIN_WORD_LENGTH || ROUTING_STOP_WORDS.has(word)) continue;
+    terms.push(singular(word));
+  }
+  return terms;
+}

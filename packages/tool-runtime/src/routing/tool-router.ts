@@ -1,0 +1,243 @@
+import { MilpaError, type ToolRouting } from '@milpa/core';
+import { UNLIMITED } from './model-tool-budget.js';
+import { routingTerms } from './routing-terms.js';
+import { ToolNameMentions } from './tool-name-mentions.js';
+import type { ToolProfile } from './tool-profile.js';
+
+/** A tool as the router sees it: a tool definition fits, and so does any object with these fields. */
+export interface RoutableTool {
+  /** The tool's unique name. */
+  readonly name: string;
+  /** What the tool does; its words count as the description signal. */
+  readonly description: string;
+  /** Routing hints; any list may be missing, and null or absent means none. */
+  readonly routing?: Partial<ToolRouting> | null;
+}
+
+/** How one message is routed. */
+export interface ToolRouteOptions {
+  /**
+   * The most tools offered besides the always-included ones: a non-negative integer, or
+   * `UNLIMITED` to offer every tool (see `resolveToolBudget`).
+   */
+  readonly budget: number;
+  /** The turn's profile; on `minimal`, weakly matching tools are left out even when slots remain. */
+  readonly profile: ToolProfile;
+  /**
+   * Names of tools offered on every turn, whatever the message says, on top of the budget.
+   * Compared without regard to case; a name that matches no tool is skipped.
+   */
+  readonly alwaysInclude?: readonly string[];
+}
+
+/** The tools one message gets, and why. */
+export interface ToolSelection<T extends RoutableTool = RoutableTool> {
+  /** The tools to offer, always-included ones too, sorted by name. */
+  readonly tools: readonly T[];
+  /**
+   * The names of the offered tools that are not always included, best first when the router
+   * ranked, in registration order when it did not: the order to drop them in is from the end.
+   */
+  readonly ranking: readonly string[];
+  /** Whether the router ranked; false when every tool was within the budget. */
+  readonly ranked: boolean;
+  /** The offered tools the message names, sorted by name; empty when the router did not rank. */
+  readonly pinned: readonly string[];
+  /** The always-included tools found among the tools, sorted by name. */
+  readonly alwaysIncluded: readonly string[];
+}
+
+/**
+ * How much a message word counts when it appears in each source of a tool's words; a word found
+ * in several sources of one tool counts for each.
+ */
+export const ROUTING_SIGNAL_WEIGHTS = Object.freeze({
+  intent: 16,
+  domain: 8,
+  tag: 4,
+  example: 2,
+  name: 1,
+  description: 1,
+} as const);
+
+// Rarity weighting needs enough tools to tell a rare word from a common one.
+const RARITY_MIN_TOOLS = 3;
+// On the minimal profile a tool scoring below this share of the best score is left out.
+const MINIMAL_PROFILE_CUTOFF = 0.2;
+// Scores are rounded so that equal matches summed in a different order still tie (and then break
+// on the name) instead of differing in the last bit of a float.
+const SCORE_PRECISION = 1e9;
+
+function invalid(message: string): MilpaError {
+  return new MilpaError(`ToolRouter: ${message}`, { code: 'INVALID_ARGUMENT' });
+}
+
+function byName(left: RoutableTool, right: RoutableTool): number {
+  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+}
+
+function checkOptions(options: ToolRouteOptions): void {
+  if (typeof options !== 'object' || options === null) throw invalid('route() needs options { budget, profile }.');
+  const { budget, profile, alwaysInclude } = options;
+  if (budget !== UNLIMITED && (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0)) {
+    throw invalid(`budget must be a non-negative integer or UNLIMITED, got ${String(budget)}.`);
+  }
+  if (profile !== 'minimal' && profile !== 'standard' && profile !== 'full') {
+    throw invalid(`profile must be 'minimal', 'standard' or 'full', got '${String(profile)}'.`);
+  }
+  if (alwaysInclude !== undefined && (!Array.isArray(alwaysInclude) || alwaysInclude.some((name) => typeof name !== 'string'))) {
+    throw invalid('alwaysInclude must be an array of tool names.');
+  }
+}
+
+/** Each word of a tool's name, description and hints, with the summed weight of its sources. */
+function weighTerms(tool: RoutableTool): ReadonlyMap<string, number> {
+  const weights = new Map<string, number>();
+  const routing = tool.routing ?? null;
+  const add = (texts: readonly string[] | undefined, weight: number): void => {
+    const seen = new Set<string>();
+    for (const text of texts ?? []) {
+      for (const term of routingTerms(text)) {
+        if (seen.has(term)) continue;
+        seen.add(term);
+        weights.set(term, (weights.get(term) ?? 0) + weight);
+      }
+    }
+  };
+  add(routing?.intents, ROUTING_SIGNAL_WEIGHTS.intent);
+  add(routing?.domains, ROUTING_SIGNAL_WEIGHTS.domain);
+  add(routing?.tags, ROUTING_SIGNAL_WEIGHTS.tag);
+  add(routing?.examples, ROUTING_SIGNAL_WEIGHTS.example);
+  add([tool.name], ROUTING_SIGNAL_WEIGHTS.name);
+  add(typeof tool.description === 'string' ? [tool.description] : [], ROUTING_SIGNAL_WEIGHTS.description);
+  return weights;
+}
+
+/**
+ * Picks the tools a model is offered for one message, so a turn does not spend its context on, or
+ * confuse a small model with, tools the request has nothing to do with.
+ *
+ * When the tools, not counting always-included ones, fit the budget, every tool is offered and
+ * nothing is ranked. Otherwise the tools the message names are pinned (`delete_note`, a partial
+ * `delete_note` for `delete_notes`, or a class-style `DeleteNoteTool`), the rest are scored by
+ * the message's words against each tool's intents (16), domains (8), tags (4), examples (2), name
+ * (1) and description (1), and the budget is filled with pinned tools first, then the best scores,
+ * ties broken by name. Words shorter than three characters and stop words are ignored, and words
+ * compare by a singular (`editors` matches `editor`, `categories` matches `category`). With three
+ * or more tools a word few tools carry counts more than one most carry, and a word repeated in the
+ * message counts less each time, so a pasted document does not outrank the request around it. On
+ * the `minimal` profile a tool scoring under 20 % of the best score is left out even when slots
+ * remain. Always-included tools are added on top. The result is sorted by name, so the same
+ * selection is byte-identical whatever the message.
+ *
+ * Words of frozen tools (such as registered definitions) are remembered per tool object.
+ *
+ * @example
+ * const router = new ToolRouter();
+ * const { tools, ranking } = router.route(registry.getDefinitions(), 'delete my pinned notes', {
+ *   budget: resolveToolBudget({ profile: 'full', model: 'gpt-4o-mini' }),
+ *   profile: 'full',
+ *   alwaysInclude: ['read_file'],
+ * });
+ */
+export class ToolRouter {
+  readonly #terms = new WeakMap<object, ReadonlyMap<string, number>>();
+
+  /**
+   * Routes `message` over `tools` (in registration order).
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for a budget that is neither a non-negative integer nor
+   *   `UNLIMITED`, an unknown profile, a non-string message, or two tools with one name.
+   */
+  route<T extends RoutableTool>(tools: readonly T[], message: string, options: ToolRouteOptions): ToolSelection<T> {
+    checkOptions(options);
+    if (!Array.isArray(tools)) throw invalid('route() needs an array of tools.');
+    if (typeof message !== 'string') throw invalid('the message must be a string.');
+    const names = new Set<string>();
+    for (const tool of tools) {
+      if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
+        throw invalid('every tool needs a string name.');
+      }
+      if (names.has(tool.name)) throw invalid(`tool names must be unique; '${tool.name}' appears twice.`);
+      names.add(tool.name);
+    }
+
+    const wanted = new Set((options.alwaysInclude ?? []).map((name) => name.toLowerCase()));
+    const always: T[] = [];
+    const candidates: T[] = [];
+    for (const tool of tools) (wanted.has(tool.name.toLowerCase()) ? always : candidates).push(tool);
+    const alwaysIncluded = Object.freeze(always.map((tool) => tool.name).sort());
+
+    if (options.budget === UNLIMITED || candidates.length <= options.budget) {
+      return Object.freeze({
+        tools: Object.freeze([...tools].sort(byName)),
+        ranking: Object.freeze(candidates.map((tool) => tool.name)),
+        ranked: false,
+        pinned: Object.freeze([]),
+        alwaysIncluded,
+      });
+    }
+
+    const scores = this.#score(candidates, message);
+    const byScore = (left: T, right: T): number => (scores.get(right) ?? 0) - (scores.get(left) ?? 0) || byName(left, right);
+    const mentions = ToolNameMentions.fromMessage(message);
+    const pinned: T[] = [];
+    let rest: T[] = [];
+    for (const tool of candidates) (mentions.names(tool.name) ? pinned : rest).push(tool);
+    pinned.sort(byScore);
+    rest.sort(byScore);
+    if (options.profile === 'minimal' && rest.length > 0) {
+      const floor = (scores.get(rest[0] as T) ?? 0) * MINIMAL_PROFILE_CUTOFF;
+      rest = rest.filter((tool) => (scores.get(tool) ?? 0) >= floor);
+    }
+    const chosen = [...pinned, ...rest].slice(0, options.budget);
+    const chosenNames = new Set(chosen.map((tool) => tool.name));
+
+    return Object.freeze({
+      tools: Object.freeze([...chosen, ...always].sort(byName)),
+      ranking: Object.freeze(chosen.map((tool) => tool.name)),
+      ranked: true,
+      pinned: Object.freeze(pinned.map((tool) => tool.name).filter((name) => chosenNames.has(name)).sort()),
+      alwaysIncluded,
+    });
+  }
+
+  /** Each candidate's score for the message. */
+  #score<T extends RoutableTool>(candidates: readonly T[], message: string): Map<T, number> {
+    const counts = new Map<string, number>();
+    for (const term of routingTerms(message)) counts.set(term, (counts.get(term) ?? 0) + 1);
+
+    const weighed = candidates.map((tool) => this.#weigh(tool));
+    const carriers = new Map<string, number>();
+    for (const terms of weighed) {
+      for (const term of terms.keys()) if (counts.has(term)) carriers.set(term, (carriers.get(term) ?? 0) + 1);
+    }
+    const useRarity = candidates.length >= RARITY_MIN_TOOLS;
+
+    const scores = new Map<T, number>();
+    candidates.forEach((tool, index) => {
+      let score = 0;
+      for (const [term, weight] of weighed[index] as ReadonlyMap<string, number>) {
+        const count = counts.get(term);
+        if (count === undefined) continue;
+        // A word only one tool carries counts 1 + ln(n) times; one every tool carries, once.
+        const rarity = useRarity ? 1 + Math.log(candidates.length / (carriers.get(term) as number)) : 1;
+        // A word said n times counts 1/√n: the words a pasted document repeats are its topic, while
+        // the request around it is usually said once, and must not be outranked by the document.
+        const damping = 1 / Math.sqrt(count);
+        score += weight * rarity * damping;
+      }
+      scores.set(tool, Math.round(score * SCORE_PRECISION) / SCORE_PRECISION);
+    });
+    return scores;
+  }
+
+  #weigh(tool: RoutableTool): ReadonlyMap<string, number> {
+    const cached = this.#terms.get(tool);
+    if (cached !== undefined) return cached;
+    const terms = weighTerms(tool);
+    // Only a frozen tool cannot change under the cache.
+    if (Object.isFrozen(tool)) this.#terms.set(tool, terms);
+    return terms;
+  }
+}
