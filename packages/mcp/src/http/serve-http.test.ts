@@ -104,10 +104,10 @@ describe('serveHttp', () => {
       expect(typeof (result.structuredContent as { userAgent: unknown }).userAgent).toBe('string');
     });
 
-    it('treats a request without credentials as anonymous: listing works, calls are denied by the mcp policy', async () => {
+    it('treats a request without credentials as anonymous: it is offered no tool, and calls are denied by the mcp policy', async () => {
       const { handle } = await serve();
       const client = await connect(handle.url, null);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('list_notes');
+      expect((await client.listTools()).tools).toEqual([]);
       const result = await client.callTool({ name: 'list_notes', arguments: {} });
       expect(result).toEqual(
         toolError("channel 'mcp' requires an authenticated principal (require_auth) — none provided.", { code: 'FORBIDDEN' }),

@@ -39,6 +39,44 @@ describe('createMcpServer', () => {
   });
 
   describe('tools/list', () => {
+    it('lists exactly the tools the caller may call: a reader sees no write tool, an anonymous caller nothing', async () => {
+      const { registry } = createNotesRegistry();
+      const reader = await connect(registry, { context: ({ requestId }) => ToolContext.mcp(requestId, 'user:2', ['notes:read']) });
+      const listed = (await reader.listTools()).tools.map((tool) => tool.name);
+      expect(listed).toContain('list_notes');
+      expect(listed).not.toContain('create_note');
+      expect(listed).not.toContain('delete_note');
+      for (const definition of registry.getToolDefinitions()) {
+        const callable = definition.scopes.length === 0 || definition.scopes.includes('notes:read');
+        expect(listed.includes(definition.name)).toBe(callable);
+      }
+      const anonymous = await connect(registry, { context: ({ requestId }) => ToolContext.mcp(requestId, null, []) });
+      expect((await anonymous.listTools()).tools).toEqual([]);
+    });
+
+    it('lists nothing when the context cannot be built (fail-closed)', async () => {
+      const { registry } = createNotesRegistry();
+      const client = await connect(registry, {
+        context: () => {
+          throw new Error('no session');
+        },
+      });
+      expect((await client.listTools()).tools).toEqual([]);
+    });
+
+    it('builds the listing context with toolName null', async () => {
+      const { registry } = createNotesRegistry();
+      const seen: (string | null)[] = [];
+      const client = await connect(registry, {
+        context: (call) => {
+          seen.push(call.toolName);
+          return member(call);
+        },
+      });
+      await client.listTools();
+      expect(seen).toEqual([null]);
+    });
+
     it('lists every tool with its own input schema and derived annotations', async () => {
       const { registry } = createNotesRegistry();
       const client = await connect(registry, { context: member });
@@ -70,7 +108,7 @@ describe('createMcpServer', () => {
         additionalProperties: false,
       };
       registry.register(normalizeToolDefinition({ name: 'locate', description: 'Locate', inputSchema, handler: () => 'ok' }));
-      const client = await connect(registry);
+      const client = await connect(registry, { context: member });
       const { tools } = await client.listTools();
       expect(tools[0]?.inputSchema).toEqual(inputSchema);
     });
@@ -78,7 +116,7 @@ describe('createMcpServer', () => {
     it('lists a tool without arguments with an object input schema', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(normalizeToolDefinition({ name: 'ping', description: 'Ping', inputSchema: {}, handler: () => 'pong' }));
-      const client = await connect(registry);
+      const client = await connect(registry, { context: member });
       const { tools } = await client.listTools();
       expect(tools[0]?.inputSchema).toEqual({ type: 'object' });
     });
@@ -307,7 +345,7 @@ describe('createMcpServer', () => {
 
     it('builds each context from the call info with a fresh 32-hex request id', async () => {
       const { registry } = createNotesRegistry();
-      const seen: { requestId: string; toolName: string; rpcId: string | number }[] = [];
+      const seen: { requestId: string; toolName: string | null; rpcId: string | number }[] = [];
       const client = await connect(registry, {
         context: (call) => {
           seen.push({ requestId: call.requestId, toolName: call.toolName, rpcId: call.rpcId });

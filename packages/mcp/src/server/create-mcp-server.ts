@@ -1,3 +1,4 @@
+import { generateRequestId, type ToolContext } from '@milpa/core';
 import { DefaultRenderer, type ToolRegistry } from '@milpa/tool-runtime';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -9,8 +10,9 @@ import type { McpServerOptions } from './mcp-server-options.js';
 import { ToolCallHandler } from './tool-call-handler.js';
 
 /**
- * An MCP server (the SDK's low-level `Server`) that serves `registry`: `tools/list` lists every
- * registered tool with its own JSON Schema, `tools/call` runs the registry's full pipeline, and
+ * An MCP server (the SDK's low-level `Server`) that serves `registry`: `tools/list` lists exactly
+ * the tools the caller may call (its context, built as for a call, through `listToolsFor`), each
+ * with its own JSON Schema; `tools/call` runs the registry's full pipeline; and
  * `logging/setLevel` filters the log messages handlers send. Connect it to any SDK transport; one
  * server serves one connection. `serveStdio` and `serveHttp` do that for you.
  *
@@ -27,8 +29,9 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     },
   );
   const logLevel = new LogLevelThreshold();
+  const contextFor = options.context ?? ((call) => contextFromAuthInfo(call.requestId, call.authInfo));
   const calls = new ToolCallHandler(registry, server, logLevel, {
-    contextFor: options.context ?? ((call) => contextFromAuthInfo(call.requestId, call.authInfo)),
+    contextFor,
     renderer: options.renderer ?? new DefaultRenderer(),
     confirmation: options.confirmation ?? 'elicit',
   });
@@ -38,7 +41,23 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     if (LogLevelThreshold.isLevel(request.params.level)) logLevel.set(request.params.level);
     return {};
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.getToolDefinitions().map(toMcpTool) }));
+  // What a client is offered is what it may call: a caller that may call nothing is offered nothing.
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    let context: ToolContext;
+    try {
+      context = contextFor({
+        requestId: generateRequestId(),
+        toolName: null,
+        rpcId: extra.requestId,
+        ...(extra.authInfo === undefined ? {} : { authInfo: extra.authInfo }),
+        ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      });
+    } catch {
+      // Fail closed: without a context, nothing is offered.
+      return { tools: [] };
+    }
+    return { tools: (await registry.listToolsFor(context)).map(toMcpTool) };
+  });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     calls.handle(request.params.name, request.params.arguments ?? {}, extra),
   );

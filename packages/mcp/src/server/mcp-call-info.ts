@@ -4,8 +4,8 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 export interface McpCallInfo {
   /** A fresh Milpa request id (32 hex characters) for this call. */
   readonly requestId: string;
-  /** The tool being called. */
-  readonly toolName: string;
+  /** The tool being called; null when the context is built to answer `tools/list`. */
+  readonly toolName: string | null;
   /** The JSON-RPC id of the request, unique only within its connection. */
   readonly rpcId: string | number;
   /** The validated credentials of the HTTP request (from `serveHttp` or the SDK's bearer middleware), if any. */

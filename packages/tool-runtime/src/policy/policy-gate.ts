@@ -100,6 +100,15 @@ function isRule(value: unknown): value is PolicyRule {
   );
 }
 
+/** Options of {@link PolicyGate.authorize}. */
+export interface AuthorizeOptions {
+  /**
+   * Skip the unknown-channel warning (the verdict is the same): for listing many tools for one
+   * caller, which would otherwise log the warning once per tool.
+   */
+  readonly quiet?: boolean;
+}
+
 /**
  * Decides whether a context may call a tool, and whether the call needs a confirmation round trip.
  *
@@ -139,12 +148,12 @@ export class PolicyGate {
    * Authorizes `context` to call `tool`. Synchronous unless the rule provider answers with a promise;
    * never throws and never rejects.
    */
-  authorize(context: ToolContext, tool: PolicySubject): AuthorizationResult | Promise<AuthorizationResult> {
+  authorize(context: ToolContext, tool: PolicySubject, options?: AuthorizeOptions): AuthorizationResult | Promise<AuthorizationResult> {
     const channel = context.channel;
     let policy = this.#policies.get(channel);
     const known = policy !== undefined;
     if (policy === undefined) {
-      this.#warnUnknownChannel(channel);
+      if (options?.quiet !== true) this.#warnUnknownChannel(channel);
       policy = FAIL_CLOSED_CHANNEL_POLICY;
     }
 

@@ -11,6 +11,7 @@ import type {
   ToolContext,
   ToolSummary,
 } from '@milpa/core';
+import type { AnyToolDefinition } from '@milpa/core';
 import type { HostStagePlacement } from '../pipeline/host-stage.js';
 import type { ChannelPolicy } from '../policy/channel-policy.js';
 import type { ToolTelemetryOptions } from '../telemetry/tool-telemetry-options.js';
@@ -100,6 +101,18 @@ export interface ToolRegistryOptions {
    * 0 turns the cap off.
    */
   readonly maxResultTokens?: number;
+  /**
+   * Tools no caller may see or call: names, and `group:` references expanded through `groups`. A
+   * denied tool is never registered, so it is not listed and a call to it is `TOOL_NOT_FOUND`, as
+   * if absent. A name that matches no tool is reported (`denyReport()`, and a warning when the
+   * `tools` option registers the tools at construction).
+   * @example { deny: ['shell_exec', 'group:writes'], groups: { 'group:writes': ['file_write', 'file_edit'] } }
+   */
+  readonly deny?: readonly string[];
+  /** The groups `deny` may reference, keyed `group:<name>`. */
+  readonly groups?: Readonly<Record<string, readonly string[]>>;
+  /** Tools to register at construction (after which the deny list is checked and reported). */
+  readonly tools?: readonly AnyToolDefinition[];
 }
 
 /** Options of `registry.startRun()`. */

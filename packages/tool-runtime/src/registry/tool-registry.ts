@@ -31,10 +31,12 @@ import type { RegisteredTool } from '../pipeline/registered-tool.js';
 import { isPromiseLike, messageOf, nameOf } from '../pipeline/settle.js';
 import type { Stage } from '../pipeline/stage.js';
 import { composeStages } from '../pipeline/stage-list.js';
+import type { AuthorizationResult } from '../policy/authorization-result.js';
 import { PolicyGate } from '../policy/policy-gate.js';
 import { ToolCallTelemetry } from '../telemetry/tool-call-telemetry.js';
 import { SchemaValidator } from '../validation/schema-validator.js';
 import { checkDefaultContext, resolveCallContext, type DefaultContext } from './call-context.js';
+import { DenyList, type DenyReport } from './deny-list.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
 import { listTool, summarizeTool } from './tool-listing.js';
 import type { StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
@@ -90,6 +92,7 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #defaultContext: DefaultContext;
   readonly #estimator = new TokenEstimator();
   readonly #telemetry: ToolCallTelemetry | null;
+  readonly #deny: DenyList;
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` for non-positive rate-limit settings, a `defaultContext`
@@ -104,6 +107,7 @@ export class ToolRegistry implements ToolRegistryContract {
     this.#stages = composeStages(options.stages);
     this.#runner = new PipelineRunner(this.#stages);
     this.#telemetry = ToolCallTelemetry.from(options.telemetry);
+    this.#deny = new DenyList(options.deny, options.groups);
     const invocation = new InvocationRuleSet(options.rules, options.targetResolvers, options.historyStore ?? new InMemoryInvocationHistoryStore());
     const audit = new ToolAuditLogger(logger, { schemaOf: (name) => this.#tools.get(name)?.definition.inputSchema ?? null });
     for (const field of options.sensitiveFields ?? []) audit.addSensitiveField(field);
@@ -128,6 +132,31 @@ export class ToolRegistry implements ToolRegistryContract {
       tidyArguments: booleanOption('tidyArguments', options.tidyArguments ?? false),
       maxResultChars: wholeOption('maxResultTokens', options.maxResultTokens ?? 2_500) * 4,
     });
+    if (options.tools !== undefined) {
+      for (const definition of options.tools) this.register(definition);
+      this.#warnUnmatchedDenials();
+    }
+  }
+
+  /** Logs the deny-list names that match no tool: a count and at most five names. */
+  #warnUnmatchedDenials(): void {
+    const { unmatched } = this.denyReport();
+    if (unmatched.length === 0) return;
+    const shown = unmatched.slice(0, 5).map((entry) => (entry.via === 'deny' ? entry.name : `${entry.name} (${entry.via})`));
+    const more = unmatched.length > 5 ? ', …' : '';
+    this.#services.safeLog(
+      'warn',
+      { unmatched_count: unmatched.length },
+      `[ToolRegistry] The deny list names ${unmatched.length} tool(s) that match no registered tool, so they deny nothing: ${shown.join(', ')}${more}. Check the names.`,
+    );
+  }
+
+  /**
+   * What the deny list covers: every denied name (groups expanded), the ones a tool tried to
+   * register under, and the names that match no tool registered so far (likely typos).
+   */
+  denyReport(): DenyReport {
+    return this.#deny.report((name) => this.#tools.has(name));
   }
 
   // ---------------------------------------------------------------- registration
@@ -137,11 +166,19 @@ export class ToolRegistry implements ToolRegistryContract {
    * and output schemas are checked now (`SchemaValidator.assertSchema`), so an invalid schema fails
    * here and never at call time; the input validator itself is compiled on the tool's first call.
    *
+   * A tool whose name is on the deny list is checked, then left out: it is neither listed nor
+   * callable.
+   *
    * @throws ToolAlreadyRegisteredError for a duplicate name (the first registration stays).
    * @throws MilpaError `INVALID_TOOL_DEFINITION` / `INVALID_SCHEMA` for an invalid definition or schema.
    */
   register(definition: AnyToolDefinition): void {
     const normalized = normalizeToolDefinition(definition);
+    // A denied tool is never registered: not listed, and a call to it is TOOL_NOT_FOUND.
+    if (this.#deny.denies(normalized.name)) {
+      this.#services.debug({ tool: normalized.name }, `[ToolRegistry] ${normalized.name} is on the deny list; not registered`);
+      return;
+    }
     if (this.#tools.has(normalized.name)) throw new ToolAlreadyRegisteredError(normalized.name);
     const empty = isEmptySchema(normalized.inputSchema);
     if (!empty) this.#services.validator.assertSchema(normalized.inputSchema);
@@ -188,6 +225,27 @@ export class ToolRegistry implements ToolRegistryContract {
     return this.getToolDefinitions()
       .filter((definition) => all || definition.scopes.length === 0 || definition.scopes.some((scope) => scopes.includes(scope)))
       .map(listTool);
+  }
+
+  /**
+   * The tools `context` may call, in registration order: exactly those whose authorization passes
+   * for this caller before any argument is known — the channel policy (`require_auth`,
+   * `block_mutating`), the tool's scopes and the host's rule provider, the same checks `call()`
+   * runs. Denied tools are never registered, so never listed. Build every list a model or client
+   * sees from this, so that what is offered is what may be called.
+   *
+   * @example
+   * const tools = await registry.listToolsFor(ToolContext.mcp(requestId, 'user:7', ['notes:read']));
+   */
+  async listToolsFor(context: ToolContext): Promise<AnyToolDefinition[]> {
+    if (!(context instanceof ToolContext)) throw new MilpaError('listToolsFor needs a ToolContext.', { code: 'INVALID_ARGUMENT' });
+    const gate = this.#services.gate;
+    const entries = [...this.#tools.values()];
+    // An unknown channel is warned about once per listing (by the first check), not once per tool.
+    const verdicts = entries.map((entry, index) => gate.authorize(context, entry.definition, { quiet: index > 0 }));
+    // Only a rule provider answers with a promise; await them all at once.
+    const settled = verdicts.some(isPromiseLike) ? await Promise.all(verdicts) : (verdicts as AuthorizationResult[]);
+    return entries.filter((_entry, index) => settled[index]?.allowed === true).map((entry) => entry.definition);
   }
 
   /** Tools whose name starts with `prefix`. */
@@ -248,8 +306,18 @@ export class ToolRegistry implements ToolRegistryContract {
    * registration order (greedy; a tool that does not fit is skipped and the pass continues).
    * Logs a warning naming up to five excluded tools.
    */
-  getToolsWithinBudget(model: string, priorityTools: readonly string[] = []): ToolsWithinBudget {
-    const summaries = this.getToolSummaries();
+  getToolsWithinBudget(model: string, priorityTools?: readonly string[]): ToolsWithinBudget;
+  /**
+   * The same, over only the tools `context` may call ({@link ToolRegistry.listToolsFor}): what a
+   * model is offered is what it may call.
+   */
+  getToolsWithinBudget(model: string, priorityTools: readonly string[], context: ToolContext): Promise<ToolsWithinBudget>;
+  getToolsWithinBudget(model: string, priorityTools: readonly string[] = [], context?: ToolContext): ToolsWithinBudget | Promise<ToolsWithinBudget> {
+    if (context !== undefined) return this.listToolsFor(context).then((definitions) => this.#withinBudget(definitions.map(summarizeTool), model, priorityTools));
+    return this.#withinBudget(this.getToolSummaries(), model, priorityTools);
+  }
+
+  #withinBudget(summaries: readonly ToolSummary[], model: string, priorityTools: readonly string[]): ToolsWithinBudget {
     const priority = priorityTools
       .map((name) => summaries.find((summary) => summary.name === name))
       .filter((summary): summary is ToolSummary => summary !== undefined);
@@ -258,7 +326,7 @@ export class ToolRegistry implements ToolRegistryContract {
     if (selection.excluded.length > 0) {
       const shown = selection.excluded.slice(0, 5).join(', ');
       const more = selection.excluded.length > 5 ? '...' : '';
-      this.#services.safeLog('warn', { excluded: selection.excluded, model }, `[ToolRegistry] Token budget exceeded. Excluded ${selection.excluded.length} tools: ${shown}${more}`);
+      this.#services.safeLog('warn', { excluded_count: selection.excluded.length, model }, `[ToolRegistry] Token budget exceeded. Excluded ${selection.excluded.length} tools: ${shown}${more}`);
     }
     return {
       tools: selection.selected,
