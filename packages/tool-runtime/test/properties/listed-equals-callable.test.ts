@@ -2,6 +2,10 @@ import { ToolContext, Type, defineTool } from '@milpa/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
+import { SchemaValidator } from '../../src/validation/schema-validator.js';
+
+// Shared, so identical schemas compile once across the runs.
+const validator = new SchemaValidator();
 
 const SCOPES = ['notes:read', 'notes:write', 'ops'] as const;
 const NAMES = ['t0', 't1', 't2', 't3', 't4', 't5'] as const;
@@ -26,6 +30,7 @@ describe('listing (properties)', () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ tools, channel, principal, scopes, deny, ruleDenies, ruleAllows }) => {
         const registry = new ToolRegistry({
+          validator,
           deny,
           channelPolicies: { kiosk: { block_mutating: true } },
           ruleProvider: {
