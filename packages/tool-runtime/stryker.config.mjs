@@ -11,4 +11,6 @@ export default strykerConfig('tool-runtime', [
   'src/validation/apply-clamps.ts',
   'src/pipeline/stages/authorize-stage.ts',
   'src/pipeline/stages/confirm-stage.ts',
+  'src/pipeline/stages/rules-stage.ts',
+  'src/pipeline/evaluate-invocation.ts',
 ]);
