@@ -262,6 +262,29 @@ describe('ProviderToolShapes', () => {
       }
     });
 
+    it('returns the same tools for frozen definitions, and follows a list that grew, shrank or changed order', () => {
+      const shapes = new ProviderToolShapes();
+      const definitions = ['alpha', 'beta', 'gamma'].map((name) => defineTool({ name, description: `${name} tool.`, handler: () => name }));
+      const first = shapes.list(definitions, 'anthropic');
+      const again = shapes.list([...definitions], 'anthropic');
+      expect(again).toEqual(first);
+      again.forEach((tool, index) => expect(tool).toBe(first[index]));
+      again.pop();
+      expect(shapes.list(definitions, 'anthropic')).toHaveLength(3);
+      const extra = defineTool({ name: 'delta', description: 'delta tool.', handler: () => 'delta' });
+      expect(shapes.list([extra, ...definitions], 'anthropic').map((tool) => tool.name)).toEqual(['delta', 'alpha', 'beta', 'gamma']);
+      expect(shapes.list(definitions.slice(1), 'anthropic').map((tool) => tool.name)).toEqual(['beta', 'gamma']);
+      expect(shapes.list(definitions, 'anthropic')[0]).toBe(first[0]);
+    });
+
+    it('sees a replaced field of a source that is not frozen on the next list', () => {
+      const shapes = new ProviderToolShapes();
+      const source: { name: string; description: string; inputSchema: JsonSchema } = { ...ping };
+      expect(shapes.list([source], 'openai')[0]?.function.description).toBe('Checks a host.');
+      source.description = 'Checks a host twice.';
+      expect(shapes.list([source], 'openai')[0]?.function.description).toBe('Checks a host twice.');
+    });
+
     it('throws INVALID_ARGUMENT when the tools are not an array', () => {
       expect(() => new ProviderToolShapes().list('ping' as never, 'openai')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     });

@@ -227,23 +227,43 @@ export function toProviderTool<P extends ProviderName>(source: ProviderToolSourc
   return shapeTool(source, shape, descriptions, wireInputSchema(source.inputSchema)) as ProviderToolFor<P>;
 }
 
-/** A shaped tool and the source fields it was shaped from, to notice a replaced field. */
+/** A shaped tool and the source fields it was shaped from (beyond its schema object, the key). */
 interface CachedTool {
   readonly tool: ProviderTool;
   readonly name: string;
   readonly description: string;
-  readonly inputSchema: JsonSchema;
   readonly title: unknown;
   readonly outputSchema: unknown;
   readonly mutating: unknown;
   readonly annotations: unknown;
 }
 
+/**
+ * Cached tools by input schema object, so a fresh summary of the same tool finds its entry: one
+ * entry for the usual schema of its own, entries by name for a schema several tools share.
+ */
+type ShapeCache = WeakMap<JsonSchema, CachedTool | Map<string, CachedTool>>;
+
+function findCached(cache: ShapeCache, source: ProviderToolSource): CachedTool | undefined {
+  const entry = cache.get(source.inputSchema);
+  if (entry instanceof Map) return entry.get(source.name);
+  return entry?.name === source.name ? entry : undefined;
+}
+
+function storeCached(cache: ShapeCache, schema: JsonSchema, cached: CachedTool): void {
+  const entry = cache.get(schema);
+  if (entry === undefined || (!(entry instanceof Map) && entry.name === cached.name)) {
+    cache.set(schema, cached);
+  } else if (entry instanceof Map) {
+    entry.set(cached.name, cached);
+  } else {
+    cache.set(schema, new Map([[entry.name, entry], [cached.name, cached]]));
+  }
+}
+
 function isCurrent(cached: CachedTool, source: ProviderToolSource): boolean {
   return (
-    cached.name === source.name &&
     cached.description === source.description &&
-    cached.inputSchema === source.inputSchema &&
     cached.title === source.title &&
     cached.outputSchema === source.outputSchema &&
     cached.mutating === source.mutating &&
@@ -251,13 +271,28 @@ function isCurrent(cached: CachedTool, source: ProviderToolSource): boolean {
   );
 }
 
+/** The sources and tools of the last list of one shape and description mode, every source frozen. */
+interface LastList {
+  readonly sources: readonly ProviderToolSource[];
+  readonly tools: readonly ProviderTool[];
+}
+
+function isSameList(previous: readonly ProviderToolSource[], sources: readonly ProviderToolSource[]): boolean {
+  if (previous.length !== sources.length) return false;
+  for (let index = 0; index < sources.length; index++) {
+    if (previous[index] !== sources[index]) return false;
+  }
+  return true;
+}
+
 /**
- * {@link toProviderTool} with a cache: each source object is shaped once per shape and
- * description mode, and each input schema object is fixed up once, so listing the same 10,000
- * tools on every turn costs a lookup per tool. Every provider name of one shape shares the cache
- * (`openai` and `groq` get the same objects). A source whose top-level fields are replaced is
- * shaped again; treat a schema as immutable once listed (the registry's definitions are frozen).
- * Pass stable objects, such as the registry's definitions, to hit the cache from turn to turn.
+ * {@link toProviderTool} with a cache: each tool is shaped once per shape and description mode,
+ * found again by its input schema object and name (so a fresh summary of the same tool hits too),
+ * and each input schema object is fixed up once, so listing the same 10,000 tools on every turn
+ * costs a lookup per tool, or one identity pass when the same frozen definitions come in the same
+ * order. Every provider name of one shape shares the cache (`openai` and `groq` get the same
+ * objects). A tool whose description, title, output schema or annotations changed is shaped
+ * again; treat a schema as immutable once listed (the registry's definitions are frozen).
  *
  * @example
  * const shapes = new ProviderToolShapes();
@@ -266,8 +301,12 @@ function isCurrent(cached: CachedTool, source: ProviderToolSource): boolean {
  */
 export class ProviderToolShapes {
   // One cache per shape and description mode: six at most, however many provider names are used.
-  readonly #caches = new Map<string, WeakMap<ProviderToolSource, CachedTool>>();
+  readonly #caches = new Map<string, ShapeCache>();
   readonly #schemas = new WeakMap<JsonSchema, JsonSchema>();
+  // The last list per cache: a host lists the same frozen tools in the same order on every turn,
+  // so one identity pass over the sources replaces a lookup per tool. It holds those sources
+  // until the next list of that shape.
+  readonly #lastLists = new Map<string, LastList>();
 
   /**
    * One tool in `provider`'s shape, from the cache when this source was shaped before.
@@ -276,7 +315,7 @@ export class ProviderToolShapes {
   toTool<P extends ProviderName>(source: ProviderToolSource, provider: P, options: ProviderToolOptions = {}): ProviderToolFor<P> {
     const shape = resolveProviderShape(provider);
     const descriptions = checkDescriptions(options);
-    return this.#shape(source, shape, descriptions, this.#cacheFor(shape, descriptions)) as ProviderToolFor<P>;
+    return this.#shape(source, shape, descriptions, this.#cacheFor(`${shape}:${descriptions}`)) as ProviderToolFor<P>;
   }
 
   /**
@@ -287,19 +326,26 @@ export class ProviderToolShapes {
     if (!Array.isArray(sources)) throw invalid('tools must be an array.');
     const shape = resolveProviderShape(provider);
     const descriptions = checkDescriptions(options);
-    const cache = this.#cacheFor(shape, descriptions);
-    const tools = new Array<ProviderToolFor<P>>(sources.length);
+    const key = `${shape}:${descriptions}`;
+    const last = this.#lastLists.get(key);
+    if (last !== undefined && isSameList(last.sources, sources)) return last.tools.slice() as ProviderToolFor<P>[];
+    const cache = this.#cacheFor(key);
+    const tools: ProviderTool[] = new Array<ProviderTool>(sources.length);
+    let allFrozen = true;
     for (let index = 0; index < sources.length; index++) {
-      tools[index] = this.#shape(sources[index] as ProviderToolSource, shape, descriptions, cache) as ProviderToolFor<P>;
+      const source = sources[index] as ProviderToolSource;
+      tools[index] = this.#shape(source, shape, descriptions, cache);
+      if (allFrozen && !Object.isFrozen(source)) allFrozen = false;
     }
-    return tools;
+    if (allFrozen) this.#lastLists.set(key, { sources: sources.slice(), tools: tools.slice() });
+    else this.#lastLists.delete(key);
+    return tools as ProviderToolFor<P>[];
   }
 
-  #cacheFor(shape: ProviderToolShape, descriptions: ProviderToolDescriptions): WeakMap<ProviderToolSource, CachedTool> {
-    const key = `${shape}:${descriptions}`;
+  #cacheFor(key: string): ShapeCache {
     let cache = this.#caches.get(key);
     if (cache === undefined) {
-      cache = new WeakMap();
+      cache = new WeakMap<JsonSchema, CachedTool | Map<string, CachedTool>>();
       this.#caches.set(key, cache);
     }
     return cache;
@@ -309,10 +355,10 @@ export class ProviderToolShapes {
     source: ProviderToolSource,
     shape: ProviderToolShape,
     descriptions: ProviderToolDescriptions,
-    cache: WeakMap<ProviderToolSource, CachedTool>,
+    cache: ShapeCache,
   ): ProviderTool {
     checkSource(source);
-    const cached = cache.get(source);
+    const cached = findCached(cache, source);
     if (cached !== undefined && isCurrent(cached, source)) return cached.tool;
     let inputSchema = this.#schemas.get(source.inputSchema);
     if (inputSchema === undefined) {
@@ -320,11 +366,10 @@ export class ProviderToolShapes {
       this.#schemas.set(source.inputSchema, inputSchema);
     }
     const tool = shapeTool(source, shape, descriptions, inputSchema);
-    cache.set(source, {
+    storeCached(cache, source.inputSchema, {
       tool,
       name: source.name,
       description: source.description,
-      inputSchema: source.inputSchema,
       title: source.title,
       outputSchema: source.outputSchema,
       mutating: source.mutating,
