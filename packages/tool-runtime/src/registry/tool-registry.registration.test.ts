@@ -169,7 +169,7 @@ describe('ToolRegistry', () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       for (let index = 0; index < 8; index += 1) registry.register(bulky(`bulky_${index}`));
-      const result = registry.getToolsWithinBudget('gpt-3.5-turbo');
+      const result = registry.getToolsWithinBudget('gpt-3.5-turbo-0613');
       expect(result.excluded.length).toBe(8);
       expect(logger.messages('warn')).toContain(
         '[ToolRegistry] Token budget exceeded. Excluded 8 tools: bulky_0, bulky_1, bulky_2, bulky_3, bulky_4...',
@@ -180,7 +180,7 @@ describe('ToolRegistry', () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(bulky('only'));
-      registry.getToolsWithinBudget('gpt-3.5-turbo');
+      registry.getToolsWithinBudget('gpt-3.5-turbo-0613');
       expect(logger.messages('warn')).toContain('[ToolRegistry] Token budget exceeded. Excluded 1 tools: only');
     });
   });
