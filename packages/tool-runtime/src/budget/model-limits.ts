@@ -54,7 +54,6 @@ export const MODEL_LIMITS: Readonly<Record<string, number>> = Object.freeze({
   'gemini-1.5-pro': 2097152,
   'gemini-1.5-flash': 1048576,
   'gemini-2.0-flash': 1048576,
-  'gemini-2.0-pro': 1048576,
   'gemini-2.5-pro': 1048576,
   'gemini-2.5-flash': 1048576,
   // Meta
