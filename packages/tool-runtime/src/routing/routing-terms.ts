@@ -1,11 +1,10 @@
 import { ROUTING_STOP_WORDS } from './routing-stop-words.js';
 
 const MIN_WORD_LENGTH = 3;
-const WORD = /[\p{L}\p{N}]+/gu;
+const NON_WORD = /[^\p{L}\p{N}]+/u;
 // camelCase and PascalCase split into words, so a tool named `deleteNote` or `HTTPRequest`
 // carries the same words as `delete_note` and `http_request`.
-const LOWER_THEN_UPPER = /(\p{Ll})(\p{Lu})/gu;
-const ACRONYM_THEN_WORD = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
+const HUMP = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 /**
  * The singular the router compares a word by: `ies` becomes `y`, and a trailing `s` is cut, on
@@ -28,12 +27,17 @@ function singular(word: string): string {
  * routingTerms('List the categories of my editors'); // ['list', 'category', 'editor']
  */
 export function routingTerms(text: string): string[] {
-  const spaced = text.replace(LOWER_THEN_UPPER, '$1 $2').replace(ACRONYM_THEN_WORD, '$1 $2').toLowerCase();
   const terms: string[] = [];
-  for (const match of spaced.matchAll(WORD)) {
-    const word = match[0];
-    if (word.length < MIN_WORD_LENGTH || ROUTING_STOP_WORDS.has(word)) continue;
+  const add = (word: string): void => {
+    if (word.length < MIN_WORD_LENGTH || ROUTING_STOP_WORDS.has(word)) return;
     terms.push(singular(word));
+  };
+  for (const token of text.split(NON_WORD)) {
+    if (token === '') continue;
+    const lower = token.toLowerCase();
+    // Most words are lower case already; only the others can have humps to split at.
+    if (lower === token) add(lower);
+    else for (const part of token.split(HUMP)) add(part.toLowerCase());
   }
   return terms;
 }

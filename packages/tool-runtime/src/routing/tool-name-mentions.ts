@@ -1,5 +1,6 @@
-// A run of letters, digits and the separators tool names use; a mention never spans spaces.
-const TOKEN = /[\p{L}\p{N}_.-]+/gu;
+// Runs of letters, digits and the separators tool names use; a mention never spans spaces.
+const NON_TOKEN = /[^\p{L}\p{N}_.-]+/u;
+const SEPARATOR = /[_.-]/;
 const EDGE_SEPARATORS = /^[_.-]+|[_.-]+$/g;
 const INNER_SEPARATOR = /[\p{L}\p{N}][_.-]+[\p{L}\p{N}]/u;
 const CAMEL_HUMP = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
@@ -10,8 +11,11 @@ const SEPARATORS = /[_.\-\s]+/g;
 const WORDLIKE = /\p{L}{2,}/u;
 const CLASS_SUFFIX = '_tool';
 
-/** `DeleteNoteTool`, `delete-note` and `delete.note` all become `delete_note_tool` / `delete_note`. */
-function canonicalName(name: string): string {
+/**
+ * The form tool names are compared in: lower case, camelCase humps and every `.`, `-` or space
+ * turned into `_`, so `DeleteNote`, `delete-note` and `delete.note` all become `delete_note`.
+ */
+export function canonicalToolName(name: string): string {
   return name
     .replace(LOWER_THEN_UPPER, '$1_$2')
     .replace(ACRONYM_THEN_WORD, '$1_$2')
@@ -55,14 +59,21 @@ export class ToolNameMentions {
   static fromMessage(message: string): ToolNameMentions {
     const identifiers = new Set<string>();
     const words = new Set<string>();
-    for (const match of message.matchAll(TOKEN)) {
-      const token = match[0].replace(EDGE_SEPARATORS, '');
+    for (const raw of message.split(NON_TOKEN)) {
+      if (raw === '') continue;
+      const lower = raw.toLowerCase();
+      // Most tokens are plain lower-case words: no separator, no hump, nothing more to check.
+      if (lower === raw && !SEPARATOR.test(raw)) {
+        words.add(lower);
+        continue;
+      }
+      const token = raw.replace(EDGE_SEPARATORS, '');
       if (token === '') continue;
       if (!INNER_SEPARATOR.test(token) && !CAMEL_HUMP.test(token)) {
         words.add(token.toLowerCase());
         continue;
       }
-      const canonical = canonicalName(token);
+      const canonical = canonicalToolName(token);
       if (WORDLIKE.test(canonical)) identifiers.add(canonical);
       // `ShellTool` names the tool `shell_exec` as much as `shell_tool`.
       if (canonical.endsWith(CLASS_SUFFIX)) {
@@ -79,7 +90,11 @@ export class ToolNameMentions {
    * such as `delete_note` for `delete_notes` counts, and `shell_exec_v2` names `shell_exec`).
    */
   names(toolName: string): boolean {
-    const canonical = canonicalName(toolName);
+    return this.namesCanonical(canonicalToolName(toolName));
+  }
+
+  /** {@link ToolNameMentions.names} for a name already in {@link canonicalToolName} form. */
+  namesCanonical(canonical: string): boolean {
     if (canonical === '') return false;
     if (this.#words.has(canonical)) return true;
     return this.#identifiers.some((identifier) => canonical.includes(identifier) || containsWhole(identifier, canonical));

@@ -1,7 +1,7 @@
 import { MilpaError, type ToolRouting } from '@milpa/core';
 import { UNLIMITED } from './model-tool-budget.js';
 import { routingTerms } from './routing-terms.js';
-import { ToolNameMentions } from './tool-name-mentions.js';
+import { ToolNameMentions, canonicalToolName } from './tool-name-mentions.js';
 import type { ToolProfile } from './tool-profile.js';
 
 /** A tool as the router sees it: a tool definition fits, and so does any object with these fields. */
@@ -60,6 +60,8 @@ export const ROUTING_SIGNAL_WEIGHTS = Object.freeze({
   description: 1,
 } as const);
 
+// Distinct words remembered across calls before the router forgets them and starts over.
+const MAX_VOCABULARY = 1_000_000;
 // Rarity weighting needs enough tools to tell a rare word from a common one.
 const RARITY_MIN_TOOLS = 3;
 // On the minimal profile a tool scoring below this share of the best score is left out.
@@ -90,8 +92,17 @@ function checkOptions(options: ToolRouteOptions): void {
   }
 }
 
-/** Each word of a tool's name, description and hints, with the summed weight of its sources. */
-function weighTerms(tool: RoutableTool): ReadonlyMap<string, number> {
+/**
+ * A tool's words, as ids in the router's vocabulary, with the summed weight of the sources each
+ * appears in, and its canonical name for pinning.
+ */
+interface WeighedTool {
+  readonly termIds: Int32Array;
+  readonly weights: Float64Array;
+  readonly canonicalName: string;
+}
+
+function weighTool(tool: RoutableTool, idOf: (term: string) => number): WeighedTool {
   const weights = new Map<string, number>();
   const routing = tool.routing ?? null;
   const add = (texts: readonly string[] | undefined, weight: number): void => {
@@ -110,7 +121,72 @@ function weighTerms(tool: RoutableTool): ReadonlyMap<string, number> {
   add(routing?.examples, ROUTING_SIGNAL_WEIGHTS.example);
   add([tool.name], ROUTING_SIGNAL_WEIGHTS.name);
   add(typeof tool.description === 'string' ? [tool.description] : [], ROUTING_SIGNAL_WEIGHTS.description);
-  return weights;
+  return {
+    termIds: Int32Array.from(weights.keys(), idOf),
+    weights: Float64Array.from(weights.values()),
+    canonicalName: canonicalToolName(tool.name),
+  };
+}
+
+/**
+ * Each tool's score for the message, by index. `vocabulary` holds every word of `weighed`; a
+ * message word outside it matches no tool.
+ */
+function scoreTools(weighed: readonly WeighedTool[], message: string, vocabulary: ReadonlyMap<string, number>): Float64Array {
+  const counts = new Map<number, number>();
+  for (const term of routingTerms(message)) {
+    const id = vocabulary.get(term);
+    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+
+  // factor[id] is what one weight point of word `id` is worth for this message: 0 for a word the
+  // message lacks. A word said n times counts 1/√n: the words a pasted document repeats are its
+  // topic, while the request around it is usually said once, and must not be outranked by it.
+  const factor = new Float64Array(vocabulary.size);
+  for (const [id, count] of counts) factor[id] = 1 / Math.sqrt(count);
+
+  if (weighed.length >= RARITY_MIN_TOOLS) {
+    const carriers = new Int32Array(vocabulary.size);
+    for (const { termIds } of weighed) {
+      for (let at = 0; at < termIds.length; at++) {
+        const id = termIds[at] as number;
+        if ((factor[id] as number) !== 0) (carriers[id] as number)++;
+      }
+    }
+    // A word only one tool carries counts 1 + ln(n) times; one every tool carries, once.
+    for (const id of counts.keys()) {
+      const carried = carriers[id] as number;
+      if (carried > 0) (factor[id] as number) *= 1 + Math.log(weighed.length / carried);
+    }
+  }
+
+  const scores = new Float64Array(weighed.length);
+  for (let index = 0; index < weighed.length; index++) {
+    const { termIds, weights } = weighed[index] as WeighedTool;
+    let score = 0;
+    for (let at = 0; at < termIds.length; at++) score += (weights[at] as number) * (factor[termIds[at] as number] as number);
+    scores[index] = Math.round(score * SCORE_PRECISION) / SCORE_PRECISION;
+  }
+  return scores;
+}
+
+/** The best `count` of `indexes` under `before`, best first, without sorting all of them. */
+function selectBest(indexes: readonly number[], count: number, before: (left: number, right: number) => boolean): number[] {
+  const best: number[] = [];
+  if (count === 0) return best;
+  for (const index of indexes) {
+    if (best.length === count && !before(index, best[count - 1] as number)) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (before(best[middle] as number, index)) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, index);
+    if (best.length > count) best.pop();
+  }
+  return best;
 }
 
 /**
@@ -141,7 +217,9 @@ function weighTerms(tool: RoutableTool): ReadonlyMap<string, number> {
  * });
  */
 export class ToolRouter {
-  readonly #terms = new WeakMap<object, ReadonlyMap<string, number>>();
+  // Words are numbered once, so scoring a tool reads arrays instead of hashing its words again.
+  #vocabulary = new Map<string, number>();
+  #weighed = new WeakMap<object, WeighedTool>();
 
   /**
    * Routes `message` over `tools` (in registration order).
@@ -151,21 +229,26 @@ export class ToolRouter {
    */
   route<T extends RoutableTool>(tools: readonly T[], message: string, options: ToolRouteOptions): ToolSelection<T> {
     checkOptions(options);
+    // Tools that come and go with words of their own would grow the vocabulary forever: start over
+    // when it gets large (between calls, so no id in use changes meaning).
+    if (this.#vocabulary.size > MAX_VOCABULARY) {
+      this.#vocabulary = new Map();
+      this.#weighed = new WeakMap();
+    }
     if (!Array.isArray(tools)) throw invalid('route() needs an array of tools.');
     if (typeof message !== 'string') throw invalid('the message must be a string.');
+    const wanted = new Set((options.alwaysInclude ?? []).map((name) => name.toLowerCase()));
     const names = new Set<string>();
+    const always: T[] = [];
+    const candidates: T[] = [];
     for (const tool of tools) {
       if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
         throw invalid('every tool needs a string name.');
       }
       if (names.has(tool.name)) throw invalid(`tool names must be unique; '${tool.name}' appears twice.`);
       names.add(tool.name);
+      (wanted.size > 0 && wanted.has(tool.name.toLowerCase()) ? always : candidates).push(tool);
     }
-
-    const wanted = new Set((options.alwaysInclude ?? []).map((name) => name.toLowerCase()));
-    const always: T[] = [];
-    const candidates: T[] = [];
-    for (const tool of tools) (wanted.has(tool.name.toLowerCase()) ? always : candidates).push(tool);
     const alwaysIncluded = Object.freeze(always.map((tool) => tool.name).sort());
 
     if (options.budget === UNLIMITED || candidates.length <= options.budget) {
@@ -178,66 +261,52 @@ export class ToolRouter {
       });
     }
 
-    const scores = this.#score(candidates, message);
-    const byScore = (left: T, right: T): number => (scores.get(right) ?? 0) - (scores.get(left) ?? 0) || byName(left, right);
+    const weighed = candidates.map((tool) => this.#weigh(tool));
+    const scores = scoreTools(weighed, message, this.#vocabulary);
     const mentions = ToolNameMentions.fromMessage(message);
-    const pinned: T[] = [];
-    let rest: T[] = [];
-    for (const tool of candidates) (mentions.names(tool.name) ? pinned : rest).push(tool);
-    pinned.sort(byScore);
-    rest.sort(byScore);
-    if (options.profile === 'minimal' && rest.length > 0) {
-      const floor = (scores.get(rest[0] as T) ?? 0) * MINIMAL_PROFILE_CUTOFF;
-      rest = rest.filter((tool) => (scores.get(tool) ?? 0) >= floor);
+    // Best first, ties on the name: a total order, so the result never depends on registration order.
+    const before = (left: number, right: number): boolean =>
+      (scores[left] as number) !== (scores[right] as number)
+        ? (scores[left] as number) > (scores[right] as number)
+        : (candidates[left] as T).name < (candidates[right] as T).name;
+    const pinned: number[] = [];
+    const others: number[] = [];
+    weighed.forEach((tool, index) => (mentions.namesCanonical(tool.canonicalName) ? pinned : others).push(index));
+    pinned.sort((left, right) => (before(left, right) ? -1 : 1));
+    // Only the best `slots` of the others can be offered: keep those, not a sort of every tool.
+    const slots = Math.max(0, options.budget - pinned.length);
+    let best = selectBest(others, slots, before);
+    if (options.profile === 'minimal' && best.length > 0) {
+      const floor = (scores[best[0] as number] as number) * MINIMAL_PROFILE_CUTOFF;
+      best = best.filter((index) => (scores[index] as number) >= floor);
     }
-    const chosen = [...pinned, ...rest].slice(0, options.budget);
+    const chosen = [...pinned, ...best].slice(0, options.budget).map((index) => candidates[index] as T);
     const chosenNames = new Set(chosen.map((tool) => tool.name));
+    const pinnedNames = pinned.map((index) => (candidates[index] as T).name);
 
     return Object.freeze({
       tools: Object.freeze([...chosen, ...always].sort(byName)),
       ranking: Object.freeze(chosen.map((tool) => tool.name)),
       ranked: true,
-      pinned: Object.freeze(pinned.map((tool) => tool.name).filter((name) => chosenNames.has(name)).sort()),
+      pinned: Object.freeze(pinnedNames.filter((name) => chosenNames.has(name)).sort()),
       alwaysIncluded,
     });
   }
 
-  /** Each candidate's score for the message. */
-  #score<T extends RoutableTool>(candidates: readonly T[], message: string): Map<T, number> {
-    const counts = new Map<string, number>();
-    for (const term of routingTerms(message)) counts.set(term, (counts.get(term) ?? 0) + 1);
-
-    const weighed = candidates.map((tool) => this.#weigh(tool));
-    const carriers = new Map<string, number>();
-    for (const terms of weighed) {
-      for (const term of terms.keys()) if (counts.has(term)) carriers.set(term, (carriers.get(term) ?? 0) + 1);
-    }
-    const useRarity = candidates.length >= RARITY_MIN_TOOLS;
-
-    const scores = new Map<T, number>();
-    candidates.forEach((tool, index) => {
-      let score = 0;
-      for (const [term, weight] of weighed[index] as ReadonlyMap<string, number>) {
-        const count = counts.get(term);
-        if (count === undefined) continue;
-        // A word only one tool carries counts 1 + ln(n) times; one every tool carries, once.
-        const rarity = useRarity ? 1 + Math.log(candidates.length / (carriers.get(term) as number)) : 1;
-        // A word said n times counts 1/√n: the words a pasted document repeats are its topic, while
-        // the request around it is usually said once, and must not be outranked by the document.
-        const damping = 1 / Math.sqrt(count);
-        score += weight * rarity * damping;
-      }
-      scores.set(tool, Math.round(score * SCORE_PRECISION) / SCORE_PRECISION);
-    });
-    return scores;
-  }
-
-  #weigh(tool: RoutableTool): ReadonlyMap<string, number> {
-    const cached = this.#terms.get(tool);
+  #weigh(tool: RoutableTool): WeighedTool {
+    const cached = this.#weighed.get(tool);
     if (cached !== undefined) return cached;
-    const terms = weighTerms(tool);
+    const weighed = weighTool(tool, (term) => {
+      let id = this.#vocabulary.get(term);
+      if (id === undefined) {
+        id = this.#vocabulary.size;
+        this.#vocabulary.set(term, id);
+      }
+      return id;
+    });
     // Only a frozen tool cannot change under the cache.
-    if (Object.isFrozen(tool)) this.#terms.set(tool, terms);
-    return terms;
+    if (Object.isFrozen(tool)) this.#weighed.set(tool, weighed);
+    return weighed;
   }
+
 }
