@@ -33,8 +33,8 @@ const WANTED_TOOL = 'reconcile_ledger_entries';
 const MODEL = 'gpt-4o-mini';
 
 /** A deterministic pseudo-random sequence (mulberry32), so every run routes the same message. */
-function sequence(seed: number): () => number {
-  let state = seed >>> 0;
+function sequence(start: number): () => number {
+  let state = start >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let value = state;

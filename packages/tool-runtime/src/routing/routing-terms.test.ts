@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routingTerms } from './routing-terms.js';
+import { countRoutingTerms, routingTerms } from './routing-terms.js';
 
 describe('routingTerms', () => {
   it('lower-cases words and keeps them in order, repeats included', () => {
@@ -67,5 +67,20 @@ describe('routingTerms', () => {
   it('returns nothing for an empty or punctuation-only text', () => {
     expect(routingTerms('')).toEqual([]);
     expect(routingTerms('?! -- ...')).toEqual([]);
+  });
+});
+
+describe('countRoutingTerms', () => {
+  it('counts each word after the same filtering and singular as routingTerms', () => {
+    const text = 'Notes, old notes; the NOTE and deleteNote. Categories!';
+
+    expect(countRoutingTerms(text)).toEqual(
+      routingTerms(text).reduce((counts, term) => counts.set(term, (counts.get(term) ?? 0) + 1), new Map<string, number>()),
+    );
+    expect(countRoutingTerms(text)).toEqual(new Map([['note', 4], ['old', 1], ['delete', 1], ['category', 1]]));
+  });
+
+  it('returns an empty map for a text without words', () => {
+    expect(countRoutingTerms(' ,; ')).toEqual(new Map());
   });
 });

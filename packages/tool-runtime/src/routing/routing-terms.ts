@@ -28,16 +28,42 @@ function singular(word: string): string {
  */
 export function routingTerms(text: string): string[] {
   const terms: string[] = [];
-  const add = (word: string): void => {
-    if (word.length < MIN_WORD_LENGTH || ROUTING_STOP_WORDS.has(word)) return;
-    terms.push(singular(word));
-  };
+  for (const token of text.split(NON_WORD)) if (token !== '') termsOfToken(token, terms);
+  return terms;
+}
+
+/**
+ * How often each of {@link routingTerms}' words occurs in `text`. Each distinct token is read
+ * once, so a long message that repeats its words costs little more than its vocabulary.
+ *
+ * @example
+ * countRoutingTerms('notes, more notes'); // Map { 'note' => 2 }
+ */
+export function countRoutingTerms(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const known = new Map<string, readonly string[]>();
   for (const token of text.split(NON_WORD)) {
     if (token === '') continue;
-    const lower = token.toLowerCase();
-    // Most words are lower case already; only the others can have humps to split at.
-    if (lower === token) add(lower);
-    else for (const part of token.split(HUMP)) add(part.toLowerCase());
+    let terms = known.get(token);
+    if (terms === undefined) {
+      const found: string[] = [];
+      termsOfToken(token, found);
+      terms = found;
+      known.set(token, terms);
+    }
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
   }
-  return terms;
+  return counts;
+}
+
+function termsOfToken(token: string, into: string[]): void {
+  const lower = token.toLowerCase();
+  // Most words are lower case already; only the others can have humps to split at.
+  if (lower === token) addTerm(lower, into);
+  else for (const part of token.split(HUMP)) addTerm(part.toLowerCase(), into);
+}
+
+function addTerm(word: string, into: string[]): void {
+  if (word.length < MIN_WORD_LENGTH || ROUTING_STOP_WORDS.has(word)) return;
+  into.push(singular(word));
 }

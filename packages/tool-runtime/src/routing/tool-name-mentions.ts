@@ -59,8 +59,10 @@ export class ToolNameMentions {
   static fromMessage(message: string): ToolNameMentions {
     const identifiers = new Set<string>();
     const words = new Set<string>();
+    const seen = new Set<string>();
     for (const raw of message.split(NON_TOKEN)) {
-      if (raw === '') continue;
+      if (raw === '' || seen.has(raw)) continue;
+      seen.add(raw);
       const lower = raw.toLowerCase();
       // Most tokens are plain lower-case words: no separator, no hump, nothing more to check.
       if (lower === raw && !SEPARATOR.test(raw)) {

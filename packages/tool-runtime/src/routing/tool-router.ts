@@ -1,6 +1,6 @@
 import { MilpaError, type ToolRouting } from '@milpa/core';
 import { UNLIMITED } from './model-tool-budget.js';
-import { routingTerms } from './routing-terms.js';
+import { countRoutingTerms, routingTerms } from './routing-terms.js';
 import { ToolNameMentions, canonicalToolName } from './tool-name-mentions.js';
 import type { ToolProfile } from './tool-profile.js';
 
@@ -134,9 +134,9 @@ function weighTool(tool: RoutableTool, idOf: (term: string) => number): WeighedT
  */
 function scoreTools(weighed: readonly WeighedTool[], message: string, vocabulary: ReadonlyMap<string, number>): Float64Array {
   const counts = new Map<number, number>();
-  for (const term of routingTerms(message)) {
+  for (const [term, count] of countRoutingTerms(message)) {
     const id = vocabulary.get(term);
-    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (id !== undefined) counts.set(id, count);
   }
 
   // factor[id] is what one weight point of word `id` is worth for this message: 0 for a word the
