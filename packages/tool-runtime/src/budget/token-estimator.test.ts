@@ -86,6 +86,17 @@ describe('TokenEstimator', () => {
       expect(stringify).not.toHaveBeenCalled();
     });
 
+    it('keeps tools that share one schema object apart by name', () => {
+      const estimator = new TokenEstimator();
+      const shared: JsonSchema = { type: 'object', properties: { q: { type: 'string' } } };
+      const tools = [summary('a', 'x'), summary('bb', 'x'.repeat(40)), summary('ccc', 'x'.repeat(80))].map((tool) => ({ ...tool, inputSchema: shared }));
+      const expected = tools.map((tool) => Math.ceil(JSON.stringify(tool).length / 4));
+      expect(tools.map((tool) => estimator.estimateToolTokens(tool))).toEqual(expected);
+      const stringify = vi.spyOn(JSON, 'stringify');
+      expect(tools.map((tool) => estimator.estimateToolTokens({ ...tool }))).toEqual(expected);
+      expect(stringify).not.toHaveBeenCalled();
+    });
+
     it('recomputes when a field of a summary it has seen is replaced', () => {
       const estimator = new TokenEstimator();
       const tool: { name: string; description: string; inputSchema: JsonSchema } = summary('ping');

@@ -83,6 +83,7 @@ const ID_CHARACTER = /[a-z0-9]/;
 
 /** A tool's estimate and the top-level fields it was computed from, to notice a changed field. */
 interface CachedEstimate {
+  readonly name: string;
   readonly tokens: number;
   readonly keys: readonly string[];
   readonly values: readonly unknown[];
@@ -124,9 +125,9 @@ function isPrefixOf(key: string, id: string): boolean {
  *
  * Context windows come from {@link MODEL_LIMITS} (longest matching prefix), unless a
  * `contextWindow` is given; an unknown model gets {@link DEFAULT_MODEL_LIMIT} and a warning, once
- * per model id, through the `logger`. Estimates are remembered per summary object and per schema
- * object, so estimating the same 10,000 tools on every turn serializes each schema once; treat a
- * schema as immutable once estimated (the registry's definitions are frozen).
+ * per model id, through the `logger`. Estimates are remembered per tool (by input schema object and
+ * name), so estimating the same 10,000 tools on every turn serializes each schema once, even from
+ * fresh summaries; treat a schema as immutable once estimated (the registry's definitions are frozen).
  *
  * @example
  * const estimator = new TokenEstimator({ logger: console });
@@ -144,7 +145,10 @@ export class TokenEstimator {
   readonly #contextWindow: number | null;
   readonly #logger: Logger;
   readonly #resolved = new Map<string, ModelLimitResolution>();
-  readonly #toolEstimates = new WeakMap<object, CachedEstimate>();
+  // Keyed by the tool's input schema object (the tool itself when it has none), then by name when
+  // several tools share a schema: a fresh summary of a known tool, as getToolSummaries() builds on
+  // every turn, finds its estimate without adding an entry.
+  readonly #toolEstimates = new WeakMap<object, CachedEstimate | Map<string, CachedEstimate>>();
   readonly #valueBytes = new WeakMap<object, number>();
 
   /** @throws MilpaError `INVALID_ARGUMENT` when a limit or the context window is not a positive integer. */
@@ -172,9 +176,9 @@ export class TokenEstimator {
 
   /**
    * The estimate of one tool's whole wire summary as JSON, schema included, so a richer schema
-   * costs more. Remembered per summary object (recomputed when one of its fields is replaced), and
-   * each schema object is serialized once, so a fresh summary around a known schema costs only
-   * its strings.
+   * costs more. Remembered per input schema object and name, and recomputed when a top-level field
+   * differs, so a fresh summary of a known tool costs a lookup, and each schema object is
+   * serialized once.
    * @throws MilpaError `INVALID_ARGUMENT` when `tool` is not a summary with a string name.
    */
   estimateToolTokens(tool: ToolSummary): number {
@@ -183,10 +187,16 @@ export class TokenEstimator {
     }
     const fields = tool as unknown as Readonly<Record<string, unknown>>;
     const keys = Object.keys(fields);
-    const cached = this.#toolEstimates.get(tool);
+    const schema = fields['inputSchema'];
+    const anchor: object = typeof schema === 'object' && schema !== null ? schema : tool;
+    const entry = this.#toolEstimates.get(anchor);
+    const cached = entry instanceof Map ? entry.get(tool.name) : entry?.name === tool.name ? entry : undefined;
     if (cached !== undefined && sameFields(cached, keys, fields)) return cached.tokens;
     const tokens = Math.ceil(this.#summaryBytes(fields, keys) / CHARS_PER_TOKEN);
-    this.#toolEstimates.set(tool, { tokens, keys, values: keys.map((key) => fields[key]) });
+    const estimate: CachedEstimate = { name: tool.name, tokens, keys, values: keys.map((key) => fields[key]) };
+    if (entry === undefined || (!(entry instanceof Map) && entry.name === tool.name)) this.#toolEstimates.set(anchor, estimate);
+    else if (entry instanceof Map) entry.set(tool.name, estimate);
+    else this.#toolEstimates.set(anchor, new Map([[entry.name, entry], [tool.name, estimate]]));
     return tokens;
   }
 
