@@ -210,7 +210,7 @@ function selectBest(indexes: readonly number[], count: number, before: (left: nu
  *
  * @example
  * const router = new ToolRouter();
- * const { tools, ranking } = router.route(registry.getDefinitions(), 'delete my pinned notes', {
+ * const { tools, ranking } = router.route(registry.getToolDefinitions(), 'delete my pinned notes', {
  *   budget: resolveToolBudget({ profile: 'full', model: 'gpt-4o-mini' }),
  *   profile: 'full',
  *   alwaysInclude: ['read_file'],
