@@ -95,6 +95,10 @@ export { fitTokenBudget, type TokenBudgetFit, type TokenBudgetRequest, type Toke
 // --- registry and pipeline ---
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { RateLimitSettings, StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './registry/tool-registry-options.js';
+export type { ToolsForOptions, ToolsForResult } from './registry/turn-tools.js';
+export type { DenyReport, UnmatchedDenyEntry } from './registry/deny-list.js';
+export type { TidiedField } from './tidying/tidy-arguments.js';
+export type { AuthorizeOptions } from './policy/policy-gate.js';
 export {
   InMemoryInvocationHistoryStore,
   type InMemoryInvocationHistoryStoreOptions,

@@ -36,7 +36,9 @@ import { PolicyGate } from '../policy/policy-gate.js';
 import { ToolCallTelemetry } from '../telemetry/tool-call-telemetry.js';
 import { SchemaValidator } from '../validation/schema-validator.js';
 import { checkDefaultContext, resolveCallContext, type DefaultContext } from './call-context.js';
+import type { ProviderName } from '../routing/provider-shapes.js';
 import { DenyList, type DenyReport } from './deny-list.js';
+import { TurnTools, type ToolsForOptions, type ToolsForResult } from './turn-tools.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
 import { listTool, summarizeTool } from './tool-listing.js';
 import type { StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
@@ -93,6 +95,7 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #estimator = new TokenEstimator();
   readonly #telemetry: ToolCallTelemetry | null;
   readonly #deny: DenyList;
+  readonly #turnTools = new TurnTools();
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` for non-positive rate-limit settings, a `defaultContext`
@@ -246,6 +249,23 @@ export class ToolRegistry implements ToolRegistryContract {
     // Only a rule provider answers with a promise; await them all at once.
     const settled = verdicts.some(isPromiseLike) ? await Promise.all(verdicts) : (verdicts as AuthorizationResult[]);
     return entries.filter((_entry, index) => settled[index]?.allowed === true).map((entry) => entry.definition);
+  }
+
+  /**
+   * The tools to send a model this turn, for this caller, in the provider's shape: only tools the
+   * caller may call ({@link ToolRegistry.listToolsFor}), narrowed to the model's per-turn budget by
+   * the router (tools the message names first, then the best matches of the message; the per-turn
+   * budget comes from the model, the profile from provider and model), then fitted to the
+   * profile's token budget, sorted by name so an identical selection is byte-identical.
+   *
+   * @example
+   * const turn = await registry.toolsFor(context, { provider: 'openai', model: 'gpt-4o-mini', message: userText });
+   * await openai.chat.completions.create({ model: 'gpt-4o-mini', messages, tools: [...turn.tools] });
+   * @throws MilpaError `INVALID_ARGUMENT` (as a rejection) for a malformed context or options.
+   */
+  async toolsFor<P extends ProviderName>(context: ToolContext, options: ToolsForOptions<P>): Promise<ToolsForResult<P>> {
+    const allowed = await this.listToolsFor(context);
+    return this.#turnTools.build(allowed, options);
   }
 
   /** Tools whose name starts with `prefix`. */
