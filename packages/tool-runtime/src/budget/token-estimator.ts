@@ -1,6 +1,7 @@
 import { MilpaError, silentLogger, type Logger, type ToolSummary } from '@milpa/core';
 import { jsonStringByteLength, utf8ByteLength } from './json-byte-length.js';
 import { DEFAULT_MODEL_LIMIT, MODEL_LIMITS, RECOMMENDED_TOOL_BUDGET_PERCENT } from './model-limits.js';
+import { SchemaNameCache } from './schema-name-cache.js';
 
 /** Options of a {@link TokenEstimator}. */
 export interface TokenEstimatorOptions {
@@ -83,7 +84,6 @@ const ID_CHARACTER = /[a-z0-9]/;
 
 /** A tool's estimate and the top-level fields it was computed from, to notice a changed field. */
 interface CachedEstimate {
-  readonly name: string;
   readonly tokens: number;
   readonly keys: readonly string[];
   readonly values: readonly unknown[];
@@ -145,10 +145,9 @@ export class TokenEstimator {
   readonly #contextWindow: number | null;
   readonly #logger: Logger;
   readonly #resolved = new Map<string, ModelLimitResolution>();
-  // Keyed by the tool's input schema object (the tool itself when it has none), then by name when
-  // several tools share a schema: a fresh summary of a known tool, as getToolSummaries() builds on
-  // every turn, finds its estimate without adding an entry.
-  readonly #toolEstimates = new WeakMap<object, CachedEstimate | Map<string, CachedEstimate>>();
+  // Keyed by the tool's input schema object (the tool itself when it has none) and name: a fresh
+  // summary of a known tool, as getToolSummaries() builds on every turn, adds no entry.
+  readonly #toolEstimates = new SchemaNameCache<CachedEstimate>();
   readonly #valueBytes = new WeakMap<object, number>();
 
   /** @throws MilpaError `INVALID_ARGUMENT` when a limit or the context window is not a positive integer. */
@@ -189,14 +188,10 @@ export class TokenEstimator {
     const keys = Object.keys(fields);
     const schema = fields['inputSchema'];
     const anchor: object = typeof schema === 'object' && schema !== null ? schema : tool;
-    const entry = this.#toolEstimates.get(anchor);
-    const cached = entry instanceof Map ? entry.get(tool.name) : entry?.name === tool.name ? entry : undefined;
+    const cached = this.#toolEstimates.get(anchor, tool.name);
     if (cached !== undefined && sameFields(cached, keys, fields)) return cached.tokens;
     const tokens = Math.ceil(this.#summaryBytes(fields, keys) / CHARS_PER_TOKEN);
-    const estimate: CachedEstimate = { name: tool.name, tokens, keys, values: keys.map((key) => fields[key]) };
-    if (entry === undefined || (!(entry instanceof Map) && entry.name === tool.name)) this.#toolEstimates.set(anchor, estimate);
-    else if (entry instanceof Map) entry.set(tool.name, estimate);
-    else this.#toolEstimates.set(anchor, new Map([[entry.name, entry], [tool.name, estimate]]));
+    this.#toolEstimates.set(anchor, tool.name, { tokens, keys, values: keys.map((key) => fields[key]) });
     return tokens;
   }
 

@@ -1,4 +1,5 @@
 import { MilpaError, type JsonSchema } from '@milpa/core';
+import { SchemaNameCache } from '../budget/schema-name-cache.js';
 
 /** The providers that take OpenAI-style function tools, in lower case. */
 export const OPENAI_STYLE_PROVIDERS = Object.freeze(['openai', 'groq', 'gemini', 'mistral', 'ollama', 'deepseek', 'custom'] as const);
@@ -227,38 +228,14 @@ export function toProviderTool<P extends ProviderName>(source: ProviderToolSourc
   return shapeTool(source, shape, descriptions, wireInputSchema(source.inputSchema)) as ProviderToolFor<P>;
 }
 
-/** A shaped tool and the source fields it was shaped from (beyond its schema object, the key). */
+/** A shaped tool and the source fields it was shaped from, beyond its schema object and name (the keys). */
 interface CachedTool {
   readonly tool: ProviderTool;
-  readonly name: string;
   readonly description: string;
   readonly title: unknown;
   readonly outputSchema: unknown;
   readonly mutating: unknown;
   readonly annotations: unknown;
-}
-
-/**
- * Cached tools by input schema object, so a fresh summary of the same tool finds its entry: one
- * entry for the usual schema of its own, entries by name for a schema several tools share.
- */
-type ShapeCache = WeakMap<JsonSchema, CachedTool | Map<string, CachedTool>>;
-
-function findCached(cache: ShapeCache, source: ProviderToolSource): CachedTool | undefined {
-  const entry = cache.get(source.inputSchema);
-  if (entry instanceof Map) return entry.get(source.name);
-  return entry?.name === source.name ? entry : undefined;
-}
-
-function storeCached(cache: ShapeCache, schema: JsonSchema, cached: CachedTool): void {
-  const entry = cache.get(schema);
-  if (entry === undefined || (!(entry instanceof Map) && entry.name === cached.name)) {
-    cache.set(schema, cached);
-  } else if (entry instanceof Map) {
-    entry.set(cached.name, cached);
-  } else {
-    cache.set(schema, new Map([[entry.name, entry], [cached.name, cached]]));
-  }
 }
 
 function isCurrent(cached: CachedTool, source: ProviderToolSource): boolean {
@@ -301,7 +278,7 @@ function isSameList(previous: readonly ProviderToolSource[], sources: readonly P
  */
 export class ProviderToolShapes {
   // One cache per shape and description mode: six at most, however many provider names are used.
-  readonly #caches = new Map<string, ShapeCache>();
+  readonly #caches = new Map<string, SchemaNameCache<CachedTool>>();
   readonly #schemas = new WeakMap<JsonSchema, JsonSchema>();
   // The last list per cache: a host lists the same frozen tools in the same order on every turn,
   // so one identity pass over the sources replaces a lookup per tool. It holds those sources
@@ -342,10 +319,10 @@ export class ProviderToolShapes {
     return tools as ProviderToolFor<P>[];
   }
 
-  #cacheFor(key: string): ShapeCache {
+  #cacheFor(key: string): SchemaNameCache<CachedTool> {
     let cache = this.#caches.get(key);
     if (cache === undefined) {
-      cache = new WeakMap<JsonSchema, CachedTool | Map<string, CachedTool>>();
+      cache = new SchemaNameCache<CachedTool>();
       this.#caches.set(key, cache);
     }
     return cache;
@@ -355,10 +332,10 @@ export class ProviderToolShapes {
     source: ProviderToolSource,
     shape: ProviderToolShape,
     descriptions: ProviderToolDescriptions,
-    cache: ShapeCache,
+    cache: SchemaNameCache<CachedTool>,
   ): ProviderTool {
     checkSource(source);
-    const cached = findCached(cache, source);
+    const cached = cache.get(source.inputSchema, source.name);
     if (cached !== undefined && isCurrent(cached, source)) return cached.tool;
     let inputSchema = this.#schemas.get(source.inputSchema);
     if (inputSchema === undefined) {
@@ -366,9 +343,8 @@ export class ProviderToolShapes {
       this.#schemas.set(source.inputSchema, inputSchema);
     }
     const tool = shapeTool(source, shape, descriptions, inputSchema);
-    storeCached(cache, source.inputSchema, {
+    cache.set(source.inputSchema, source.name, {
       tool,
-      name: source.name,
       description: source.description,
       title: source.title,
       outputSchema: source.outputSchema,
