@@ -347,6 +347,16 @@ describe('ToolRouter', () => {
       );
     });
 
+    it('ignores hints that are not lists of text in a hand-built tool', () => {
+      const odd = { name: 'odd', description: 'alpha', routing: { intents: 'alpha', tags: [42, null, 'alpha'] } } as unknown as RoutableTool;
+      const tagged = tool('tagged', { tags: ['alpha'] });
+
+      expect(route([odd, tagged, tool('plain')], 'alpha', full(1)).ranking).toEqual(['odd']);
+      expect(route([odd, tool('zz_tagged', { tags: ['alpha'], intents: ['alpha'] }), tool('plain')], 'alpha', full(1)).ranking).toEqual([
+        'zz_tagged',
+      ]);
+    });
+
     it('throws INVALID_ARGUMENT for a message that is not a string', () => {
       expect(() => route(fillers(2), undefined as unknown as string, full(1))).toThrow(
         expect.objectContaining({ code: 'INVALID_ARGUMENT' }),

@@ -107,7 +107,9 @@ function weighTool(tool: RoutableTool, idOf: (term: string) => number): WeighedT
   const routing = tool.routing ?? null;
   const add = (texts: readonly string[] | undefined, weight: number): void => {
     const seen = new Set<string>();
-    for (const text of texts ?? []) {
+    for (const text of Array.isArray(texts) ? texts : []) {
+      // Hand-built tools skip defineTool's checks: a hint that is not text carries no words.
+      if (typeof text !== 'string') continue;
       for (const term of routingTerms(text)) {
         if (seen.has(term)) continue;
         seen.add(term);
