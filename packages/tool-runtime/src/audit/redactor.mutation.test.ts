@@ -87,4 +87,14 @@ describe('Redactor', () => {
       expect(redactor.collectSecrets({ unschemed: {}, list }, schema)).toEqual(['last-pin']);
     });
   });
+
+  describe('redact (arrays without their prototype)', () => {
+    it.each([
+      ['no prototype', null],
+      ["Object's prototype", Object.prototype],
+    ])('redacts the whole of an array with %s, which it cannot copy, rather than copy it as a plain object', (_kind, prototype) => {
+      const list = Object.setPrototypeOf(['a', 'b'], prototype) as unknown;
+      expect(redactor.redact(list)).toBe(REDACTED);
+    });
+  });
 });
