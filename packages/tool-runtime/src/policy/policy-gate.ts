@@ -131,6 +131,7 @@ export class PolicyGate {
   readonly #policies = new Map<string, ChannelPolicy>();
   #logger: Logger;
   #ruleProvider: PolicyRuleProvider | null = null;
+  #revision = 0;
 
   constructor(options: PolicyGateOptions = {}) {
     for (const [channel, policy] of Object.entries(DEFAULT_CHANNEL_POLICIES)) this.#policies.set(channel, policy);
@@ -206,6 +207,15 @@ export class PolicyGate {
    */
   setChannelPolicy(channel: string, policy: ChannelPolicy): void {
     this.#policies.set(channel, normalizePolicy(channel, policy));
+    this.#revision++;
+  }
+
+  /**
+   * A number that changes whenever a decision could change (a channel policy or the rule provider
+   * is set), so a cache of verdicts knows when it is stale.
+   */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** The effective (frozen) policy of `channel`: its registered policy, or the fail-closed one. */
@@ -241,6 +251,7 @@ export class PolicyGate {
       throw new MilpaError('A rule provider must have a findMatchingRule() method.', { code: 'INVALID_ARGUMENT' });
     }
     this.#ruleProvider = provider;
+    this.#revision++;
   }
 
   /** The rule provider, or null. */

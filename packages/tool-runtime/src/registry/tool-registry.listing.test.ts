@@ -100,6 +100,32 @@ describe('ToolRegistry', () => {
       expect(logger.matching('not a registered channel')).toHaveLength(1);
     });
 
+    it('keeps a listing per caller until a tool is registered or a policy changes', async () => {
+      const registry = new ToolRegistry({ tools: toolset() });
+      const context = ToolContext.web('u', ['notes:read']);
+      const first = await registry.listToolsFor(context);
+      expect(await registry.listToolsFor(ToolContext.web('u', ['notes:read']))).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      registry.register(tool('late'));
+      const second = await registry.listToolsFor(context);
+      expect(second.map((definition) => definition.name)).toContain('late');
+      registry.getPolicyGate().setChannelPolicy('web', { block_mutating: true });
+      const third = await registry.listToolsFor(context);
+      expect(third.map((definition) => definition.name)).toEqual(['file_read', 'late']);
+      expect((await registry.listToolsFor(ToolContext.web('other', ['notes:read']))).map((definition) => definition.name)).toEqual(['file_read', 'late']);
+      expect((await registry.listToolsFor(ToolContext.web('u', ['ops']))).map((definition) => definition.name)).toContain('shell_exec');
+    });
+
+    it('asks a rule provider on every listing, never from a cache', async () => {
+      const findMatchingRule = vi.fn(() => null);
+      const registry = new ToolRegistry({ tools: toolset(), ruleProvider: { findMatchingRule } });
+      await registry.listToolsFor(ToolContext.cli());
+      await registry.listToolsFor(ToolContext.cli());
+      expect(findMatchingRule).toHaveBeenCalledTimes(8);
+      registry.getPolicyGate().setRuleProvider(null);
+      expect((await registry.listToolsFor(ToolContext.cli())).map((definition) => definition.name)).toHaveLength(4);
+    });
+
     it('refuses something that is not a ToolContext', async () => {
       await expect(new ToolRegistry().listToolsFor({ channel: 'cli' } as unknown as ToolContext)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });

@@ -44,6 +44,8 @@ import { listTool, summarizeTool } from './tool-listing.js';
 import type { StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
 
 const EMPTY_ARGS = Object.freeze({});
+/** Callers whose listing is kept at once; past it the cache starts over. */
+const MAX_CACHED_LISTINGS = 1_000;
 
 function isEmptySchema(schema: JsonSchema): boolean {
   return Object.keys(schema).length === 0;
@@ -96,6 +98,10 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #telemetry: ToolCallTelemetry | null;
   readonly #deny: DenyList;
   readonly #turnTools = new TurnTools();
+  /** Bumped by every registration, so cached listings know when they are stale. */
+  #toolsRevision = 0;
+  /** Listings per caller (channel, principal, scopes), valid while tools and policy are unchanged. */
+  readonly #listings = new Map<string, { readonly revision: string; readonly tools: readonly AnyToolDefinition[] }>();
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` for non-positive rate-limit settings, a `defaultContext`
@@ -186,6 +192,7 @@ export class ToolRegistry implements ToolRegistryContract {
     const empty = isEmptySchema(normalized.inputSchema);
     if (!empty) this.#services.validator.assertSchema(normalized.inputSchema);
     if (normalized.outputSchema !== null) this.#services.validator.assertSchema(normalized.outputSchema);
+    this.#toolsRevision++;
     this.#tools.set(normalized.name, {
       definition: normalized,
       // Compiled by the validate stage on the first call; null: nothing to validate.
@@ -240,8 +247,24 @@ export class ToolRegistry implements ToolRegistryContract {
    * @example
    * const tools = await registry.listToolsFor(ToolContext.mcp(requestId, 'user:7', ['notes:read']));
    */
-  async listToolsFor(context: ToolContext): Promise<AnyToolDefinition[]> {
+  async listToolsFor(context: ToolContext): Promise<readonly AnyToolDefinition[]> {
     if (!(context instanceof ToolContext)) throw new MilpaError('listToolsFor needs a ToolContext.', { code: 'INVALID_ARGUMENT' });
+    const gate = this.#services.gate;
+    // Without a rule provider a verdict depends only on the policy, the tool and who is calling,
+    // so the listing is kept per caller until a tool is registered or a policy changes. A rule
+    // provider is the host's own (it may change its mind), so it is asked every time.
+    if (gate.hasRuleProvider()) return this.#authorizedTools(context);
+    const key = `${context.channel}\u0000${context.principal ?? '\u0001'}\u0000${[...context.scopes].sort().join('\u0000')}`;
+    const revision = `${this.#toolsRevision}:${gate.revision}`;
+    const cached = this.#listings.get(key);
+    if (cached !== undefined && cached.revision === revision) return cached.tools;
+    const tools = Object.freeze(await this.#authorizedTools(context));
+    if (this.#listings.size >= MAX_CACHED_LISTINGS) this.#listings.clear();
+    this.#listings.set(key, { revision, tools });
+    return tools;
+  }
+
+  async #authorizedTools(context: ToolContext): Promise<AnyToolDefinition[]> {
     const gate = this.#services.gate;
     const entries = [...this.#tools.values()];
     // An unknown channel is warned about once per listing (by the first check), not once per tool.
