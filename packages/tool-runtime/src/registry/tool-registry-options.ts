@@ -111,6 +111,11 @@ export interface ToolRegistryOptions {
   readonly deny?: readonly string[];
   /** The groups `deny` may reference, keyed `group:<name>`. */
   readonly groups?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The context window, in tokens, of the model this registry's lists are budgeted for; it wins
+   * over the built-in table of model limits (for a deployment the table does not know).
+   */
+  readonly contextWindow?: number;
   /** Tools to register at construction (after which the deny list is checked and reported). */
   readonly tools?: readonly AnyToolDefinition[];
 }

@@ -131,6 +131,19 @@ describe('ToolRegistry', () => {
     });
   });
 
+  describe('getToolsWithinBudget: model limits', () => {
+    it("warns once per unknown model through the registry's logger, and a contextWindow option wins", () => {
+      const logger = new RecordingLogger();
+      const registry = new ToolRegistry({ logger, tools: toolset() });
+      registry.getToolsWithinBudget('acme-brain-7');
+      registry.getToolsWithinBudget('acme-brain-7');
+      expect(logger.messages('warn').filter((message) => message.includes('acme-brain-7'))).toHaveLength(1);
+      const small = new ToolRegistry({ contextWindow: 100, tools: toolset() });
+      expect(small.getToolsWithinBudget('gpt-4.1').budget).toBe(30);
+      expect(new ToolRegistry({ tools: toolset() }).getToolsWithinBudget('gpt-4.1').budget).toBeGreaterThan(300_000);
+    });
+  });
+
   describe('getToolsWithinBudget with a context', () => {
     it('budgets only the tools the context may call', async () => {
       const registry = new ToolRegistry({ tools: toolset() });

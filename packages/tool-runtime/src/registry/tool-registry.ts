@@ -94,7 +94,7 @@ export class ToolRegistry implements ToolRegistryContract {
   readonly #stages: readonly Stage[];
   readonly #runner: PipelineRunner;
   readonly #defaultContext: DefaultContext;
-  readonly #estimator = new TokenEstimator();
+  readonly #estimator: TokenEstimator;
   readonly #telemetry: ToolCallTelemetry | null;
   readonly #deny: DenyList;
   readonly #turnTools = new TurnTools();
@@ -117,6 +117,8 @@ export class ToolRegistry implements ToolRegistryContract {
     this.#runner = new PipelineRunner(this.#stages);
     this.#telemetry = ToolCallTelemetry.from(options.telemetry);
     this.#deny = new DenyList(options.deny, options.groups);
+    // Unknown models are warned about through the registry's logger, once per model id.
+    this.#estimator = new TokenEstimator({ logger, ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }) });
     const invocation = new InvocationRuleSet(options.rules, options.targetResolvers, options.historyStore ?? new InMemoryInvocationHistoryStore());
     const audit = new ToolAuditLogger(logger, { schemaOf: (name) => this.#tools.get(name)?.definition.inputSchema ?? null });
     for (const field of options.sensitiveFields ?? []) audit.addSensitiveField(field);
