@@ -24,6 +24,9 @@ import { createLangChainRow } from './rows/peers/langchain-row.js';
 import { createMcpSdkRow } from './rows/peers/mcp-sdk-row.js';
 import { createOpenAiAgentsRow } from './rows/peers/openai-agents-row.js';
 import { createVercelAiRow } from './rows/peers/vercel-ai-row.js';
+import { createRouteMessageRow } from './route-message.js';
+import { createProviderShapesRows } from './rows/provider-shapes-row.js';
+import { createToolsForRow } from './tools-for-turn.js';
 
 const COMMAND = 'pnpm bench';
 // BENCH_QUICK=1: rows 1–5 and 11 (or BENCH_ROWS=1,2,3), fewer repeats, nothing written — for before/after checks while optimizing.
@@ -129,6 +132,9 @@ async function buildRows(): Promise<CallRow[]> {
         expectedData: BENCH_RESULT,
       }),
     ),
+    createRouteMessageRow(10_000),
+    createToolsForRow(),
+    ...createProviderShapesRows(),
     ...[1, 10].map((listeners) =>
       createMilpaRow({
         id: `L${listeners}`,
