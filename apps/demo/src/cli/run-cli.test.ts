@@ -208,6 +208,49 @@ describe('runCli', () => {
     });
   });
 
+  describe('tools', () => {
+    it('shows what a small model is offered for a message: profile, budget, each tool offered or left out', async () => {
+      const result = await run('tools', '--provider', 'ollama', '--model', 'llama3.1:8b', '--message', 'Delete the note about maize, then email me a digest with send_digest');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('ollama / llama3.1:8b for cli on cli, scopes *\n');
+      expect(result.stdout).toMatch(/profile +minimal\n/);
+      expect(result.stdout).toMatch(/descriptions +first line\n/);
+      expect(result.stdout).toMatch(/budget +5 tools\n/);
+      expect(result.stdout).toMatch(/send_digest +✓ pinned\n/);
+      expect(result.stdout).toMatch(/delete_note +✓\n/);
+      expect(result.stdout).toMatch(/resolve_verification +—\n/);
+      expect(result.stdout).toContain('5 offered, 1 pinned, 4 left out.');
+    });
+
+    it('starts from the tools the caller may call, and says when they fit the budget unranked', async () => {
+      const result = await run('tools', '--provider', 'anthropic', '--model', 'claude-sonnet-4', '--channel', 'mcp', '--actor', 'agent:reader', '--scope', 'notes:read');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('anthropic / claude-sonnet-4 for agent:reader on mcp, scopes notes:read');
+      expect(result.stdout).not.toContain('delete_note');
+      expect(result.stdout).toContain('3 offered, 0 pinned, 0 left out (within budget: nothing ranked).');
+    });
+
+    it("prints the whole answer as JSON with --json, tools in the provider's shape", async () => {
+      const result = await run('tools', '--provider', 'anthropic', '--model', 'claude-sonnet-4', '--message', 'email me a digest', '--json');
+      expect(result.code).toBe(0);
+      const turn = JSON.parse(result.stdout) as { names: string[]; profile: string; budget: number; tools: Record<string, unknown>[] };
+      expect(turn).toMatchObject({ profile: 'full', budget: 12 });
+      expect(turn.names).toContain('send_digest');
+      expect(turn.tools.find((tool) => tool['name'] === 'send_digest')).toHaveProperty('input_schema');
+    });
+
+    it('says so when the caller may call no tool', async () => {
+      const result = await run('tools', '--provider', 'openai', '--model', 'gpt-4o-mini', '--channel', 'mcp');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("No tools: this caller may call none of the demo's tools");
+    });
+
+    it('rejects a missing --model and an empty --provider as bad input', async () => {
+      expectUsageError(await run('tools', '--provider', 'openai'), "required option '--model <model>' not specified");
+      expectUsageError(await run('tools', '--provider', '', '--model', 'gpt-4o-mini'), '--provider must be a non-empty string.');
+    });
+  });
+
   describe('bad input', () => {
     it('names an unknown tool and suggests the closest one', async () => {
       const result = await run('call', 'list_note');
@@ -238,12 +281,22 @@ describe('runCli', () => {
     it('prints help for the program and for each command, and exits 0', async () => {
       const root = await run('--help');
       expect(root.code).toBe(0);
-      for (const command of ['tour', 'list', 'inspect', 'call', 'mcp']) expect(root.stdout).toContain(command);
-      for (const command of ['tour', 'list', 'inspect', 'call', 'mcp']) {
+      for (const command of ['tour', 'list', 'inspect', 'call', 'tools', 'mcp']) expect(root.stdout).toContain(command);
+      for (const command of ['tour', 'list', 'inspect', 'call', 'tools', 'mcp']) {
         const help = await run(command, '--help');
         expect(help.code).toBe(0);
         expect(help.stdout).toContain(`Usage: pnpm demo ${command}`);
       }
+    });
+
+    it('documents tools: the profile small models get, examples, and the callers', async () => {
+      const help = (await run('tools', '--help')).stdout;
+      expect(help).toContain('--provider <provider>');
+      expect(help).toContain('--message <text>');
+      expect(help).not.toContain('--plan');
+      expect(help).toContain('5 tools, first-line descriptions');
+      expect(help).toContain('pnpm demo tools --provider ollama --model llama3.1:8b --message "delete the note about maize"');
+      expect(help).toContain('cli       ToolContext.cli(): principal "cli", scopes *');
     });
 
     it('documents the default caller of each channel', async () => {

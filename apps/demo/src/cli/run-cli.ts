@@ -6,16 +6,18 @@ import { addCallCommand } from './commands/call-command.js';
 import { addInspectCommand } from './commands/inspect-command.js';
 import { addListCommand } from './commands/list-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
+import { addToolsCommand } from './commands/tools-command.js';
 import { DemoUsageError } from './demo-usage-error.js';
 
 const PROGRAM = 'pnpm demo';
 
 const ROOT_HELP = `
-Without a command, the tour runs: a dozen short scenes on real calls, in a few seconds, offline.
+Without a command, the tour runs: sixteen short scenes on real calls, in a few seconds, offline.
 Start there, then try:
   pnpm demo list
   pnpm demo inspect delete_note --channel mcp
-  pnpm demo call list_notes --args '{"page":2}'`;
+  pnpm demo call list_notes --args '{"page":2}'
+  pnpm demo tools --provider ollama --model llama3.1:8b --message "email me a digest"`;
 
 /** Commander's suggestion suffix, e.g. "(Did you mean list?)". */
 const SUGGESTION = /\(Did you mean (.+)\?\)/;
@@ -25,7 +27,7 @@ function writeError(io: CliIo, message: string, hint: string): void {
 }
 
 /**
- * Builds the commander program: `tour` (the default), `list`, `inspect`, `call` and `mcp`, each
+ * Builds the commander program: `tour` (the default), `list`, `inspect`, `call`, `tools` and `mcp`, each
  * with `--help`. Commander's own error text is captured rather than printed, so that
  * {@link runCli} can print every error the same way: one `error:` line and one `hint:` line.
  */
@@ -44,6 +46,7 @@ function createProgram(io: CliIo, setExitCode: (code: ExitCode) => void, capture
   addListCommand(program, io);
   addInspectCommand(program, io);
   addCallCommand(program, io, setExitCode);
+  addToolsCommand(program, io);
   addMcpCommand(program, io);
 
   for (const command of program.commands) {

@@ -43,6 +43,12 @@ export class CropAlmanac {
       name: 'lookup_crop',
       description: 'Look up a crop in the almanac (maize, beans, squash, chile).',
       input: Type.Object({ name: Type.String({ minLength: 1, maxLength: 40, description: 'The crop, e.g. "maize".' }) }),
+      routing: {
+        intents: ['look up a crop', 'crop facts'],
+        domains: ['almanac', 'crops', 'garden'],
+        tags: ['maize', 'beans', 'squash', 'chile', 'harvest', 'family'],
+        examples: ['How many weeks until the maize is ready?', 'What does squash do for the milpa?'],
+      },
       scopes: ['almanac:read'],
       handler: ({ name }) => {
         this.#lookups += 1;

@@ -45,6 +45,12 @@ export class DigestMailer {
         to: Type.String({ format: 'email', description: 'Recipient address.' }),
         api_key: Type.String({ minLength: 8, description: `The mail provider key (demo keys start with "${KEY_PREFIX}").` }),
       }),
+      routing: {
+        intents: ['email a digest', 'send a summary'],
+        domains: ['email', 'mail', 'digest'],
+        tags: ['email', 'mail', 'send', 'summary', 'newsletter'],
+        examples: ['Email me a digest of my notes', 'Send the weekly summary to ana@example.com'],
+      },
       scopes: ['digest:send'],
       mutating: true,
       handler: ({ to, api_key: apiKey }) => {

@@ -32,6 +32,34 @@ describe('NotesService', () => {
       expect((result.data as unknown[]).length).toBe(2);
     });
 
+    it('lists only the notes with a tag when given one', async () => {
+      const { registry } = await createDemoRuntime();
+      const result = await registry.call('list_notes', { tag: 'maize' }, cli());
+      expect(result.data).toEqual([{ id: 4, title: 'Save seed from the best ears', pinned: false }]);
+      expect(result.getPagination()).toMatchObject({ total_items: 1, total_pages: 1 });
+    });
+
+    it('tidies what a model sends: a numeric string converted, a blank per_page and a "*" tag dropped, each listed in meta.tidied', async () => {
+      const { registry } = await createDemoRuntime();
+      const result = await registry.call('list_notes', { page: '2', per_page: ' ', tag: '*' }, cli());
+      expect(result.success).toBe(true);
+      expect(result.getPagination()).toMatchObject({ page: 2, limit: 3, total_items: 5 });
+      expect(result.meta['tidied']).toEqual([
+        { field: 'page', action: 'converted' },
+        { field: 'per_page', action: 'dropped' },
+        { field: 'tag', action: 'dropped' },
+      ]);
+    });
+
+    it('rejects the same arguments, or finds no note, when tidying is off', async () => {
+      const { registry } = await createDemoRuntime({ tidyArguments: false });
+      const page = await registry.call('list_notes', { page: '0' }, cli());
+      expect(page.getCode()).toBe('VALIDATION_ERROR');
+      expect(page.meta['tidied']).toBeUndefined();
+      const anyTag = await registry.call('list_notes', { tag: '*' }, cli());
+      expect(anyTag.data).toEqual([]);
+    });
+
     it('rejects a per_page of the wrong type with its field named', async () => {
       const { registry } = await createDemoRuntime();
       const result = await registry.call('list_notes', { per_page: 'many' }, cli());

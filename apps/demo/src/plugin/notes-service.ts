@@ -34,6 +34,7 @@ const STARTING_NOTES: readonly Omit<Note, 'id'>[] = [
 const listInput = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page number, from 1.' })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, description: 'Notes per page (at most 3; larger values are clamped).' })),
+  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'Only notes with this tag.' })),
 });
 
 const idInput = Type.Object({ id: Type.Integer({ minimum: 1, description: 'The note id.' }) });
@@ -80,17 +81,23 @@ export class NotesService {
     return typeof id === 'number' && this.#notes.get(id)?.pinned === true;
   }
 
-  /** `list_notes`: one page of notes (id, title, pinned) as a paginated result. */
+  /** `list_notes`: one page of notes (id, title, pinned), optionally only those with `tag`, as a paginated result. */
   @tool({
     name: 'list_notes',
-    description: 'List the saved notes, a page at a time.',
+    description: 'List the saved notes, a page at a time, optionally only those with a tag.',
     input: listInput,
+    routing: {
+      intents: ['list notes', 'browse notes'],
+      domains: ['notes'],
+      tags: ['list', 'browse', 'page', 'tag'],
+      examples: ['What notes do I have?', 'Show me page 2 of my notes tagged beans'],
+    },
     scopes: ['notes:read'],
     // Clamps coerce before validation: per_page 50 becomes 3 instead of an error.
     clamps: { page: [1, 1000], per_page: [1, DEFAULT_PER_PAGE] },
   })
-  listNotes({ page = 1, per_page: perPage = DEFAULT_PER_PAGE }: { page?: number; per_page?: number }): ToolResult {
-    const all = [...this.#notes.values()];
+  listNotes({ page = 1, per_page: perPage = DEFAULT_PER_PAGE, tag }: { page?: number; per_page?: number; tag?: string }): ToolResult {
+    const all = [...this.#notes.values()].filter((note) => tag === undefined || note.tags.includes(tag));
     const items = all.slice((page - 1) * perPage, page * perPage).map(({ id, title, pinned }) => ({ id, title, pinned }));
     return ToolResult.paginated(items, page, all.length, perPage, 'Notes');
   }
@@ -100,6 +107,12 @@ export class NotesService {
     name: 'get_note',
     description: 'Show one note by id.',
     input: idInput,
+    routing: {
+      intents: ['read a note', 'open a note'],
+      domains: ['notes'],
+      tags: ['read', 'show', 'open'],
+      examples: ['Show me note 4', 'What does the note about squash say?'],
+    },
     scopes: ['notes:read'],
   })
   getNote({ id }: { id: number }): ToolResult {
@@ -113,6 +126,12 @@ export class NotesService {
     name: 'create_note',
     description: 'Save a new note.',
     input: createInput,
+    routing: {
+      intents: ['save a note', 'write down', 'remember'],
+      domains: ['notes'],
+      tags: ['create', 'add', 'write', 'jot'],
+      examples: ['Note that the beans need water', 'Remember to rotate the plot'],
+    },
     scopes: ['notes:write'],
     mutating: true,
   })
@@ -126,6 +145,12 @@ export class NotesService {
     name: 'delete_note',
     description: 'Delete a note by id (pinned notes are protected).',
     input: idInput,
+    routing: {
+      intents: ['delete a note', 'remove a note'],
+      domains: ['notes'],
+      tags: ['delete', 'remove', 'erase', 'forget'],
+      examples: ['Delete note 3', 'Remove the note about squash'],
+    },
     scopes: ['notes:write'],
     mutating: true,
   })

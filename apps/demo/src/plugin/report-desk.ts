@@ -65,6 +65,12 @@ export class ReportDesk {
       name: 'publish_report',
       description: 'Publish a draft report. Needs a granted verification of "report:{report_id}" first.',
       input: Type.Object({ report_id: Type.String({ pattern: '^[a-z0-9-]{1,40}$', description: 'The report id, e.g. "q3-harvest".' }) }),
+      routing: {
+        intents: ['publish a report', 'release a report'],
+        domains: ['reports'],
+        tags: ['publish', 'release', 'report', 'draft'],
+        examples: ['Publish the q3 harvest report'],
+      },
       scopes: ['reports:publish'],
       mutating: true,
       handler: ({ report_id: id }) => this.#publish(id),

@@ -19,6 +19,23 @@ describe('createDemoRuntime', () => {
     ]);
   });
 
+  it("gives each of the demo plugin's tools routing hints (the verification tools bring their own)", async () => {
+    const { registry } = await createDemoRuntime();
+    const hinted = registry
+      .getToolDefinitions()
+      .filter((definition) => (definition.routing?.intents.length ?? 0) > 0 && (definition.routing?.domains.length ?? 0) > 0)
+      .map((definition) => definition.name);
+    expect(hinted).toEqual(['list_notes', 'get_note', 'create_note', 'delete_note', 'lookup_crop', 'publish_report', 'send_digest']);
+  });
+
+  it('routes a message to the tools it asks for when a small model has room for few', async () => {
+    const { registry } = await createDemoRuntime();
+    const turn = await registry.toolsFor(ToolContext.cli(), { provider: 'ollama', model: 'llama3.1:8b', message: 'How many weeks until the squash is ready?' });
+    expect(turn.names).toContain('lookup_crop');
+    expect(turn.names).not.toContain('publish_report');
+    expect(turn.names.length).toBeLessThanOrEqual(5);
+  });
+
   it('wires a rate limiter and a dispatcher, and no rule provider', async () => {
     const { registry } = await createDemoRuntime();
     expect(registry.hasRateLimiter()).toBe(true);

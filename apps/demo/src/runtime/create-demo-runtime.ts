@@ -42,6 +42,8 @@ export interface DemoRuntimeOptions {
   readonly onLog?: (entry: LogEntry) => void;
   /** Where the registry's OpenTelemetry spans and metrics go; default the global API (no-ops without an SDK). */
   readonly telemetry?: ToolTelemetryOptions | false;
+  /** Clean what models send (`*`, blanks, numeric strings) before validation, listed in `meta.tidied`; default true. */
+  readonly tidyArguments?: boolean;
   /** Where the runs' invocation histories live; default the registry's in-memory store (lost when the process ends). */
   readonly historyStore?: InvocationHistoryStore;
 }
@@ -79,8 +81,8 @@ export interface DemoRuntime {
  * `InMemoryRateLimiter` with a small budget, the demo plugin's tools, the verification tools
  * (resolving needs `verification:resolve`), two invocation rules (`notes.own_folder`: only notes
  * in the caller's folder; `notes.max_deletions_per_run`: at most three deletions per run, so a
- * deletion needs a run opened with `registry.startRun()`) with the note target resolver, a cache
- * and a veto listener, and the renderers. The
+ * deletion needs a run opened with `registry.startRun()`) with the note target resolver, argument
+ * tidying (`tidyArguments`), a cache and a veto listener, and the renderers. The
  * tour, the CLI, the MCP server and the tests all start here. Every call makes a fresh,
  * independent runtime with the same starting notes, crops and reports.
  *
@@ -97,6 +99,9 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     dispatcher,
     rateLimiter: new InMemoryRateLimiter(),
     rateLimit: options.rateLimit ?? DEMO_RATE_LIMIT,
+    // Models send "*" for "any", blank optionals and numbers as strings; tidying cleans those
+    // before clamps and validation, and lists every change in meta.tidied.
+    tidyArguments: options.tidyArguments ?? true,
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     ...(options.historyStore === undefined ? {} : { historyStore: options.historyStore }),
     targetResolvers: [noteTargetResolver],

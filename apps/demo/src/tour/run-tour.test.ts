@@ -46,7 +46,7 @@ describe('runTour', () => {
 
   it('shows the invocation rules over a run: three deletions, the fourth refused, a note outside the folder, an unknown run', async () => {
     const text = await transcript();
-    const scene = text.slice(text.indexOf('14. Invocation rules judge the whole run'), text.indexOf('\nNext'));
+    const scene = text.slice(text.indexOf('14. Invocation rules judge the whole run'), text.indexOf('15. One message, two models'));
     expect(scene).toContain('registry.startRun() opened ‹pruning run› with a complete, empty history');
     expect(scene).toContain('Deletions #2 ✓, #5 ✓, #6 ✓; then a fourth:');
     expect(scene).toContain('› delete_note {"id":7}  as agent:pruner on mcp, scopes notes:read notes:write, run ‹pruning run›');
@@ -58,6 +58,36 @@ describe('runTour', () => {
     expect(scene).toContain("Error: Call to 'get_note' refused by invocation rule 'notes.own_folder' (reason: outside_folder).");
     expect(scene).toContain("Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: history_incomplete).");
     expect(scene.match(/\[FORBIDDEN\]/g)).toHaveLength(3);
+  });
+
+  it('routes one message for two models side by side, then tidies a call a model sent', async () => {
+    const text = await transcript();
+    const routed = text.slice(text.indexOf('15. One message, two models'), text.indexOf('16. Tidying what a model sent'));
+    expect(routed).toContain('The message: "Delete the note about maize, then email me a digest with send_digest"');
+    expect(routed).toContain('The caller: cli on cli, scopes *, who may call all 9 tools.');
+    expect(routed).toMatch(/ {22}openai \/ gpt-4o-mini {2}ollama \/ llama3\.1:8b\n/);
+    expect(routed).toMatch(/profile +full +minimal\n/);
+    expect(routed).toMatch(/descriptions +whole +first line\n/);
+    expect(routed).toMatch(/budget +8 tools +5 tools\n/);
+    expect(routed).toMatch(/estimated tokens +\d+ +\d+\n/);
+    expect(routed).toMatch(/send_digest +✓ pinned +✓ pinned\n/);
+    expect(routed).toMatch(/delete_note +✓ +✓\n/);
+    expect(routed).toMatch(/lookup_crop +✓ +—\n/);
+    expect(routed).toMatch(/resolve_verification +— +—\n/);
+    expect(routed).toMatch(/left out +1 +4\n/);
+    expect(routed).toContain('send_digest is pinned: the message names it');
+    expect(routed).toContain('openai / gpt-4o-mini leaves out resolve_verification.');
+    expect(routed).toContain('ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification.');
+    expect(routed).toContain('For agent:reader (notes:read almanac:read) the same message offers ollama only get_note, list_notes, lookup_crop, request_verification');
+    const [openai = 0, ollama = 0] = (/estimated tokens +(\d+) +(\d+)/.exec(routed) ?? []).slice(1).map(Number);
+    expect(ollama).toBeLessThan(openai);
+
+    const tidied = text.slice(text.indexOf('16. Tidying what a model sent'), text.indexOf('\nNext'));
+    expect(tidied).toContain('› list_notes {"page":"0","per_page":" ","tag":"*"}  as agent:assistant on mcp, scopes notes:read');
+    expect(tidied).toContain('Page 1 of 1 (3 items total)');
+    expect(tidied).toContain(
+      'meta.tidied → [{"field":"page","action":"converted"},{"field":"page","action":"bounded"},{"field":"per_page","action":"dropped"},{"field":"tag","action":"dropped"}]',
+    );
   });
 
   it('runs the earlier deletions in runs of their own, so the confirmation and the veto still show', async () => {

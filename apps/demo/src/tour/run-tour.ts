@@ -1,10 +1,12 @@
 import { ToolContext, type ToolResult } from '@milpa/core';
+import type { ProviderName, TidiedField } from '@milpa/tool-runtime';
 import { formatPlan } from '../output/format-plan.js';
+import { formatTurnOffers, type TurnOffer } from '../output/format-turn-offers.js';
 import { createTerminalStyle } from '../output/terminal-style.js';
 import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime, type DemoRuntime } from '../runtime/create-demo-runtime.js';
 import { ReportDesk } from '../plugin/report-desk.js';
 import { MAX_DELETIONS_PER_RUN } from '../rules/max-deletions-per-run-rule.js';
-import { TourWriter } from './tour-writer.js';
+import { TourWriter, describeCaller } from './tour-writer.js';
 
 /** Options of {@link runTour}. */
 export interface TourOptions {
@@ -13,6 +15,15 @@ export interface TourOptions {
   /** Colour the transcript with ANSI codes; default false. */
   readonly color?: boolean;
 }
+
+/** The user message scene 15 routes: it asks for two tools and names one of them. */
+const ROUTED_MESSAGE = 'Delete the note about maize, then email me a digest with send_digest';
+
+/** The two models scene 15 compares: a hosted one on the full profile and a small local one on the minimal profile. */
+const ROUTED_MODELS: readonly { provider: ProviderName; model: string }[] = [
+  { provider: 'openai', model: 'gpt-4o-mini' },
+  { provider: 'ollama', model: 'llama3.1:8b' },
+];
 
 /** The duration field of an audit line: the first `| {n}ms |` followed by the status and the args. */
 const AUDIT_DURATION = / \| \d+ms \| (?=(?:OK|ERROR:[^|]*) \| args=)/;
@@ -34,7 +45,8 @@ export function stableAuditLine(line: string): string {
  * denied caller it never sees, a veto, the rate limit, request → resolve verification with the
  * policy dividend, a redacted secret, the audit trail, an inspection plan, and the invocation rules
  * over a run (a fourth deletion refused, a note outside the caller's folder refused, an unknown run
- * refused as history_incomplete). Every call is real; request ids are fixed and volatile values
+ * refused as history_incomplete), one message routed for two models by `registry.toolsFor()`, and a
+ * call whose arguments are tidied. Every call is real; request ids are fixed and volatile values
  * (confirm tokens, run ids) are masked, so the transcript is the same on every run.
  * Nothing touches the network.
  *
@@ -187,11 +199,39 @@ export async function runTour(options: TourOptions): Promise<void> {
   await run('delete_note', { id: seventh }, pruner('run-never-opened'));
   out.note('A run the history store never opened cannot prove its count, so the rule refuses: history_incomplete (a call in no run too).');
 
+  out.section(
+    15,
+    'One message, two models',
+    "registry.toolsFor() offers a model only the tools the caller may call, routed by the user's message, capped by the model's budget, fitted to its profile.",
+  );
+  out.line(`The message: "${ROUTED_MESSAGE}"`);
+  const everyone = as.cli();
+  out.line(`The caller: ${describeCaller(everyone)}, who may call all ${registry.getToolDefinitions().length} tools. Two models, side by side:`);
+  const offers: TurnOffer[] = [];
+  for (const { provider, model } of ROUTED_MODELS) {
+    offers.push({ label: `${provider} / ${model}`, turn: await registry.toolsFor(everyone, { provider, model, message: ROUTED_MESSAGE }) });
+  }
+  out.raw(formatTurnOffers(offers, registry.getToolDefinitions().map((definition) => definition.name), { indent: 4, header: style.bold }));
+  const pinned = [...new Set(offers.flatMap(({ turn }) => turn.pinned))];
+  out.note(`${pinned.length === 0 ? 'Nothing' : pinned.join(', ')} is pinned: the message names it, so it takes a slot before any ranked tool. The rest are ranked by routing hints (intents, domains, tags, examples).`);
+  for (const { label, turn } of offers) {
+    out.note(`${label} leaves out ${turn.excluded.length === 0 ? 'nothing' : turn.excluded.join(', ')}.`);
+  }
+  const readerTurn = await registry.toolsFor(as.mcp('agent:reader', ['notes:read', 'almanac:read']), { provider: 'ollama', model: 'llama3.1:8b', message: ROUTED_MESSAGE });
+  out.note(`For agent:reader (notes:read almanac:read) the same message offers ollama only ${readerTurn.names.join(', ')}: routing starts from what the caller may call.`);
+
+  out.section(16, 'Tidying what a model sent', 'This registry runs with tidyArguments: true. A model counting from zero asks for page "0", leaves per_page blank and sends "*" for any tag:');
+  const tidied = await run('list_notes', { page: '0', per_page: ' ', tag: '*' }, as.mcp('agent:assistant', ['notes:read']));
+  const changes = (tidied.meta['tidied'] as readonly TidiedField[] | undefined) ?? [];
+  out.note(`meta.tidied → ${JSON.stringify(changes)}`);
+  out.note('Without tidying, page "0" fails validation and tag "*" would quietly match no note. Each change names the field, never the value.');
+
   out.raw(`\n${style.bold('Next')} ${style.dim('(without a global pnpm 10.34.9, type npx --yes pnpm@10.34.9 for pnpm)')}\n`);
   out.line('pnpm demo list                                              the tools, their scopes and flags');
   out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
   out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
   out.line(`pnpm demo call delete_note --args '{"id":2}' --run new       open a run and delete in it; pass the printed id with --run next time`);
+  out.line('pnpm demo tools --provider ollama --model llama3.1:8b       the tools one model is offered (add --message "…")');
   out.line("pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)");
 }
 

@@ -14,19 +14,25 @@ export interface CallerFlags {
   readonly plan?: boolean;
 }
 
+/** Options of {@link addCallerOptions}. */
+export interface CallerOptionsSettings {
+  /** Add `--plan`; default true (`tools` builds no call, so it has no plan mode). */
+  readonly plan?: boolean;
+}
+
 /**
- * Adds `--channel`, `--actor`, `--scope` (repeatable, comma lists allowed) and `--plan` to
- * `command`.
+ * Adds `--channel`, `--actor`, `--scope` (repeatable, comma lists allowed) and, unless
+ * `settings.plan` is false, `--plan` to `command`.
  *
  * @example
  * addCallerOptions(program.command('inspect').argument('<tool>'));
  */
-export function addCallerOptions(command: Command): Command {
-  return command
+export function addCallerOptions(command: Command, settings: CallerOptionsSettings = {}): Command {
+  const withCaller = command
     .addOption(new Option('--channel <channel>', 'the channel the call arrives on').choices(CALLER_CHANNELS).default('cli'))
     .option('--actor <principal>', 'the calling principal (omitted: anonymous, except on cli)')
-    .option('--scope <scope>', 'a scope the caller holds; repeat it or give a comma list', collectScopes)
-    .option('--plan', 'build the caller in plan mode (checked, never executed)');
+    .option('--scope <scope>', 'a scope the caller holds; repeat it or give a comma list', collectScopes);
+  return settings.plan === false ? withCaller : withCaller.option('--plan', 'build the caller in plan mode (checked, never executed)');
 }
 
 /** The {@link CallerOptions} the flags describe. */
