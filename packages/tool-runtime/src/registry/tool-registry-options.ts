@@ -91,7 +91,8 @@ export interface ToolRegistryOptions {
   /**
    * Tidy what a model sends before clamps and validation (default false): optional arguments sent
    * as null, blank, `*` or `%` are dropped (unless an enum value), numeric strings for number
-   * properties converted, out-of-range numbers set to the schema's bound. Each change is listed in
+   * properties converted, optional out-of-range numbers set to the schema's bound (a required one,
+   * often an identifier, is refused by validation instead). Each change is listed in
    * the result's `meta.tidied`.
    */
   readonly tidyArguments?: boolean;

@@ -55,6 +55,15 @@ describe('ToolRegistry', () => {
       expect((await registry.call('search', { query: 'x' }, cli())).meta).not.toHaveProperty('tidied');
     });
 
+    it('never moves a required id to the bound: the call is refused, no other record is touched', async () => {
+      const handler = vi.fn(() => 'deleted');
+      const registry = new ToolRegistry({ tidyArguments: true });
+      registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({ id: Type.Integer({ minimum: 1 }) }), mutating: true, handler }));
+      const result = await registry.call('delete_note', { id: '0' }, cli());
+      expect(result.meta['code']).toBe('VALIDATION_ERROR');
+      expect(handler).not.toHaveBeenCalled();
+    });
+
     it('shows the tidy step in inspect, active only when on', () => {
       expect(searchRegistry().registry.inspect('search', cli())?.getStep('tidy').presence).toBe('skipped');
       expect(searchRegistry({ tidyArguments: true }).registry.inspect('search', cli())?.getStep('tidy').presence).toBe('active');

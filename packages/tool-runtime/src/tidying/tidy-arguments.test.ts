@@ -39,18 +39,27 @@ describe('tidyArguments', () => {
     expect(outcome.changes).toEqual([]);
   });
 
-  it('sets numbers outside minimum or maximum to the bound, required ones too', () => {
-    const outcome = tidyArguments({ query: 'q', page: 500, ratio: -0.5, required_count: -3 }, schema);
-    expect(outcome.args).toEqual({ query: 'q', page: 50, ratio: 0, required_count: 0 });
+  it('sets optional numbers outside minimum or maximum to the bound', () => {
+    const outcome = tidyArguments({ query: 'q', page: 500, ratio: -0.5, required_count: 1 }, schema);
+    expect(outcome.args).toEqual({ query: 'q', page: 50, ratio: 0, required_count: 1 });
     expect(outcome.changes).toEqual([
       { field: 'page', action: 'bounded' },
       { field: 'ratio', action: 'bounded' },
-      { field: 'required_count', action: 'bounded' },
     ]);
+  });
+
+  it('never moves a required number to a bound, so an out-of-range id cannot act on another record', () => {
+    const outcome = tidyArguments({ query: 'q', required_count: -3 }, schema);
+    expect(outcome.args).toEqual({ query: 'q', required_count: -3 });
+    expect(outcome.changes).toEqual([]);
+    const converted = tidyArguments({ query: 'q', required_count: '-3' }, schema);
+    expect(converted.args).toEqual({ query: 'q', required_count: -3 });
+    expect(converted.changes).toEqual([{ field: 'required_count', action: 'converted' }]);
   });
 
   it('converts numeric strings for integer and number properties, then bounds them', () => {
     const outcome = tidyArguments({ query: 'q', required_count: '3', page: ' 70 ', ratio: '0.25' }, schema);
+    // required_count is converted (same value) but, being required, never bounded.
     expect(outcome.args).toEqual({ query: 'q', required_count: 3, page: 50, ratio: 0.25 });
     expect(outcome.changes).toEqual([
       { field: 'required_count', action: 'converted' },

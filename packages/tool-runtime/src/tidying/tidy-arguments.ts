@@ -69,9 +69,9 @@ function bounded(value: number, schema: Record<string, unknown>): number {
  * | argument | what happens |
  * |---|---|
  * | optional, sent as `null`, a blank string, `*` or `%` | dropped, so the tool sees it as absent — unless the value is one of the property's `enum` values |
- * | required | passed through as sent, even when `null` |
+ * | required | passed through as sent, even when `null`; a numeric string is converted, never moved to a bound |
  * | a numeric string for an `integer` or `number` property | converted to a number |
- * | an integer or number outside the property's `minimum` / `maximum` | set to that bound |
+ * | an optional integer or number outside the property's `minimum` / `maximum` | set to that bound |
  * | not in the schema's `properties` | passed through (validation judges it) |
  *
  * The caller's object is never changed; a new one is returned when anything changed.
@@ -88,8 +88,9 @@ export function tidyArguments(args: Readonly<Record<string, unknown>>, schema: J
     if (typeof property !== 'object' || property === null) continue;
     const propertySchema = property as Record<string, unknown>;
     const value = args[field];
-    if (required.includes(field)) {
-      // A required argument passes through as sent, even null; numbers are still tidied.
+    const isRequired = required.includes(field);
+    if (isRequired) {
+      // A required argument passes through as sent, even null.
       if (value === null) continue;
     } else if (isEmptyish(value) && !enumHolds(propertySchema, value)) {
       tidied ??= { ...args };
@@ -108,7 +109,9 @@ export function tidyArguments(args: Readonly<Record<string, unknown>>, schema: J
         changes.push({ field, action: 'converted' });
       }
     }
-    if (number === undefined || !Number.isFinite(number)) continue;
+    // A required number is never moved to a bound: it is often an identifier, and `id: 0` turned
+    // into `id: 1` would act on another record. Validation refuses it instead.
+    if (isRequired || number === undefined || !Number.isFinite(number)) continue;
     const inBounds = bounded(number, propertySchema);
     if (inBounds !== number) {
       tidied ??= { ...args };

@@ -7,7 +7,8 @@ import type { Stage, StageVerdict } from '../stage.js';
 /**
  * Opt-in (`new ToolRegistry({ tidyArguments: true })`): cleans what a model sent before clamps and
  * validation — drops optional arguments sent as null, blank, `*` or `%` (unless an enum value),
- * converts numeric strings for number properties, sets out-of-range numbers to the schema's bound.
+ * converts numeric strings for number properties, sets optional out-of-range numbers to the schema's
+ * bound (a required one, often an identifier, is left for validation to refuse).
  * Every change is listed in the result's `meta.tidied` (field and action, never the value), so
  * nothing is silent. Required and unknown arguments pass through for validation to judge.
  */
@@ -35,7 +36,7 @@ export const tidyStage: Stage = {
             'active',
             false,
             true,
-            "registry option tidyArguments: optional null, blank, '*' or '%' arguments dropped (unless an enum value), numeric strings converted, numbers set to the schema's bounds; listed in meta.tidied",
+            "registry option tidyArguments: optional null, blank, '*' or '%' arguments dropped (unless an enum value), numeric strings converted, optional numbers set to the schema's bounds (never a required one); listed in meta.tidied",
           )
         : describeStep('tidy', 'transform', 'skipped', false, false, 'argument tidying is off (registry option tidyArguments)'),
     ];
