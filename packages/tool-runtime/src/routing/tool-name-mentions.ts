@@ -86,6 +86,16 @@ export class ToolNameMentions {
     return new ToolNameMentions([...identifiers], words);
   }
 
+  /** The identifiers the message writes (`delete_note`, and `shell` for `ShellTool`), canonical. */
+  get identifiers(): readonly string[] {
+    return this.#identifiers;
+  }
+
+  /** The plain words the message writes, lower-cased: each names a tool only as its whole name. */
+  get words(): ReadonlySet<string> {
+    return this.#words;
+  }
+
   /**
    * Whether the message names the tool: a plain word equal to its whole name, or an identifier
    * contained in its name or containing it (substring in both directions, so a partial mention

@@ -3,6 +3,7 @@ import { UNLIMITED } from './model-tool-budget.js';
 import { countRoutingTerms, routingTerms } from './routing-terms.js';
 import { ToolNameMentions, canonicalToolName } from './tool-name-mentions.js';
 import type { ToolProfile } from './tool-profile.js';
+import { ToolRouteIndex, type ToolWeigher, type WeighedTool } from './tool-route-index.js';
 
 /** A tool as the router sees it: a tool definition fits, and so does any object with these fields. */
 export interface RoutableTool {
@@ -62,13 +63,8 @@ export const ROUTING_SIGNAL_WEIGHTS = Object.freeze({
 
 // Distinct words remembered across calls before the router forgets them and starts over.
 const MAX_VOCABULARY = 1_000_000;
-// Rarity weighting needs enough tools to tell a rare word from a common one.
-const RARITY_MIN_TOOLS = 3;
 // On the minimal profile a tool scoring below this share of the best score is left out.
 const MINIMAL_PROFILE_CUTOFF = 0.2;
-// Scores are rounded so that equal matches summed in a different order still tie (and then break
-// on the name) instead of differing in the last bit of a float.
-const SCORE_PRECISION = 1e9;
 
 function invalid(message: string): MilpaError {
   return new MilpaError(`ToolRouter: ${message}`, { code: 'INVALID_ARGUMENT' });
@@ -90,16 +86,6 @@ function checkOptions(options: ToolRouteOptions): void {
   if (alwaysInclude !== undefined && (!Array.isArray(alwaysInclude) || alwaysInclude.some((name) => typeof name !== 'string'))) {
     throw invalid('alwaysInclude must be an array of tool names.');
   }
-}
-
-/**
- * A tool's words, as ids in the router's vocabulary, with the summed weight of the sources each
- * appears in, and its canonical name for pinning.
- */
-interface WeighedTool {
-  readonly termIds: Int32Array;
-  readonly weights: Float64Array;
-  readonly canonicalName: string;
 }
 
 function weighTool(tool: RoutableTool, idOf: (term: string) => number): WeighedTool {
@@ -128,48 +114,6 @@ function weighTool(tool: RoutableTool, idOf: (term: string) => number): WeighedT
     weights: Float64Array.from(weights.values()),
     canonicalName: canonicalToolName(tool.name),
   };
-}
-
-/**
- * Each tool's score for the message, by index. `vocabulary` holds every word of `weighed`; a
- * message word outside it matches no tool.
- */
-function scoreTools(weighed: readonly WeighedTool[], message: string, vocabulary: ReadonlyMap<string, number>): Float64Array {
-  const counts = new Map<number, number>();
-  for (const [term, count] of countRoutingTerms(message)) {
-    const id = vocabulary.get(term);
-    if (id !== undefined) counts.set(id, count);
-  }
-
-  // factor[id] is what one weight point of word `id` is worth for this message: 0 for a word the
-  // message lacks. A word said n times counts 1/√n: the words a pasted document repeats are its
-  // topic, while the request around it is usually said once, and must not be outranked by it.
-  const factor = new Float64Array(vocabulary.size);
-  for (const [id, count] of counts) factor[id] = 1 / Math.sqrt(count);
-
-  if (weighed.length >= RARITY_MIN_TOOLS) {
-    const carriers = new Int32Array(vocabulary.size);
-    for (const { termIds } of weighed) {
-      for (let at = 0; at < termIds.length; at++) {
-        const id = termIds[at] as number;
-        if ((factor[id] as number) !== 0) (carriers[id] as number)++;
-      }
-    }
-    // A word only one tool carries counts 1 + ln(n) times; one every tool carries, once.
-    for (const id of counts.keys()) {
-      const carried = carriers[id] as number;
-      if (carried > 0) (factor[id] as number) *= 1 + Math.log(weighed.length / carried);
-    }
-  }
-
-  const scores = new Float64Array(weighed.length);
-  for (let index = 0; index < weighed.length; index++) {
-    const { termIds, weights } = weighed[index] as WeighedTool;
-    let score = 0;
-    for (let at = 0; at < termIds.length; at++) score += (weights[at] as number) * (factor[termIds[at] as number] as number);
-    scores[index] = Math.round(score * SCORE_PRECISION) / SCORE_PRECISION;
-  }
-  return scores;
 }
 
 /** The best `count` of `indexes` under `before`, best first, without sorting all of them. */
@@ -208,7 +152,10 @@ function selectBest(indexes: readonly number[], count: number, before: (left: nu
  * remain. Always-included tools are added on top. The result is sorted by name, so the same
  * selection is byte-identical whatever the message.
  *
- * Words of frozen tools (such as registered definitions) are remembered per tool object.
+ * Words of frozen tools (such as registered definitions) are remembered per tool object, and a
+ * list of frozen tools routed again (the same array, holding the same tools) is indexed once: the
+ * tools carrying each word, their names and their order. A route over it then costs the message's
+ * words and the tools they hit, not a pass over every tool, whatever the registry's size.
  *
  * @example
  * const router = new ToolRouter();
@@ -222,6 +169,13 @@ export class ToolRouter {
   // Words are numbered once, so scoring a tool reads arrays instead of hashing its words again.
   #vocabulary = new Map<string, number>();
   #weighed = new WeakMap<object, WeighedTool>();
+  // One index per tool list routed again (a registry hands out the same list while its tools and
+  // the caller stay the same), so a route costs the message, not a pass over every tool.
+  #indexes = new WeakMap<readonly RoutableTool[], ToolRouteIndex<RoutableTool>>();
+  #weigher: ToolWeigher = {
+    weigh: (tool) => this.#weigh(tool as RoutableTool),
+    vocabulary: this.#vocabulary,
+  };
 
   /**
    * Routes `message` over `tools` (in registration order).
@@ -236,63 +190,71 @@ export class ToolRouter {
     if (this.#vocabulary.size > MAX_VOCABULARY) {
       this.#vocabulary = new Map();
       this.#weighed = new WeakMap();
+      this.#indexes = new WeakMap();
+      this.#weigher = { weigh: this.#weigher.weigh, vocabulary: this.#vocabulary };
     }
     if (!Array.isArray(tools)) throw invalid('route() needs an array of tools.');
     if (typeof message !== 'string') throw invalid('the message must be a string.');
-    const wanted = new Set((options.alwaysInclude ?? []).map((name) => name.toLowerCase()));
-    const names = new Set<string>();
-    const always: T[] = [];
-    const candidates: T[] = [];
-    for (const tool of tools) {
-      if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
-        throw invalid('every tool needs a string name.');
-      }
-      if (names.has(tool.name)) throw invalid(`tool names must be unique; '${tool.name}' appears twice.`);
-      names.add(tool.name);
-      (wanted.size > 0 && wanted.has(tool.name.toLowerCase()) ? always : candidates).push(tool);
-    }
-    const alwaysIncluded = Object.freeze(always.map((tool) => tool.name).sort());
+    const index = this.#indexOf(tools);
+    const always = index.positionsNamed(new Set((options.alwaysInclude ?? []).map((name) => name.toLowerCase())));
+    const alwaysIncluded = Object.freeze(always.map((position) => (tools[position] as T).name).sort());
+    const isAlways = new Set(always);
 
-    if (options.budget === UNLIMITED || candidates.length <= options.budget) {
+    if (options.budget === UNLIMITED || tools.length - always.length <= options.budget) {
       return Object.freeze({
-        tools: Object.freeze([...tools].sort(byName)),
-        ranking: Object.freeze(candidates.map((tool) => tool.name)),
+        tools: index.sortedTools(),
+        ranking: always.length === 0 ? index.registeredNames() : Object.freeze(index.registeredNames().filter((_, position) => !isAlways.has(position))),
         ranked: false,
         pinned: Object.freeze([]),
         alwaysIncluded,
       });
     }
 
-    const weighed = candidates.map((tool) => this.#weigh(tool));
-    const scores = scoreTools(weighed, message, this.#vocabulary);
-    const mentions = ToolNameMentions.fromMessage(message);
+    const { hits, isHit, scores } = index.score(countRoutingTerms(message), always, this.#weigher);
+    const isPinned = new Set(index.namedBy(ToolNameMentions.fromMessage(message), this.#weigher).filter((position) => !isAlways.has(position)));
     // Best first, ties on the name: a total order, so the result never depends on registration order.
     const before = (left: number, right: number): boolean =>
       (scores[left] as number) !== (scores[right] as number)
         ? (scores[left] as number) > (scores[right] as number)
-        : (candidates[left] as T).name < (candidates[right] as T).name;
-    const pinned: number[] = [];
-    const others: number[] = [];
-    weighed.forEach((tool, index) => (mentions.namesCanonical(tool.canonicalName) ? pinned : others).push(index));
-    pinned.sort((left, right) => (before(left, right) ? -1 : 1));
-    // Only the best `slots` of the others can be offered: keep those, not a sort of every tool.
+        : (tools[left] as T).name < (tools[right] as T).name;
+    const pinned = [...isPinned].sort((left, right) => (before(left, right) ? -1 : 1));
+    // Only the best `slots` of the others can be offered. Every tool no word hit scores 0, so they
+    // are needed only when fewer than `slots` others score above 0, and then only the first
+    // `slots` of them by name: the others worth ranking are the hits and those.
     const slots = Math.max(0, options.budget - pinned.length);
+    const hitOthers = isPinned.size === 0 ? hits : hits.filter((position) => !isPinned.has(position));
+    let scoring = 0;
+    for (const position of hitOthers) if ((scores[position] as number) > 0) scoring++;
+    const others =
+      scoring >= slots
+        ? hitOthers
+        : [...hitOthers, ...index.firstByName(slots, (position) => isHit[position] === 1 || isPinned.has(position) || isAlways.has(position))];
     let best = selectBest(others, slots, before);
     if (options.profile === 'minimal' && best.length > 0) {
       const floor = (scores[best[0] as number] as number) * MINIMAL_PROFILE_CUTOFF;
-      best = best.filter((index) => (scores[index] as number) >= floor);
+      best = best.filter((position) => (scores[position] as number) >= floor);
     }
-    const chosen = [...pinned, ...best].slice(0, options.budget).map((index) => candidates[index] as T);
+    const chosen = [...pinned, ...best].slice(0, options.budget).map((position) => tools[position] as T);
     const chosenNames = new Set(chosen.map((tool) => tool.name));
-    const pinnedNames = pinned.map((index) => (candidates[index] as T).name);
+    const pinnedNames = pinned.map((position) => (tools[position] as T).name);
 
     return Object.freeze({
-      tools: Object.freeze([...chosen, ...always].sort(byName)),
+      tools: Object.freeze([...chosen, ...always.map((position) => tools[position] as T)].sort(byName)),
       ranking: Object.freeze(chosen.map((tool) => tool.name)),
       ranked: true,
       pinned: Object.freeze(pinnedNames.filter((name) => chosenNames.has(name)).sort()),
       alwaysIncluded,
     });
+  }
+
+  /** The index of `tools`: the kept one while the list holds the same frozen tools, else a new one. */
+  #indexOf<T extends RoutableTool>(tools: readonly T[]): ToolRouteIndex<T> {
+    const kept = this.#indexes.get(tools) as ToolRouteIndex<T> | undefined;
+    if (kept !== undefined && kept.holds(tools)) return kept.use();
+    const index = new ToolRouteIndex(tools).use();
+    if (index.reusable) this.#indexes.set(tools, index);
+    else this.#indexes.delete(tools);
+    return index;
   }
 
   #weigh(tool: RoutableTool): WeighedTool {
@@ -310,5 +272,4 @@ export class ToolRouter {
     if (Object.isFrozen(tool)) this.#weighed.set(tool, weighed);
     return weighed;
   }
-
 }
