@@ -124,6 +124,7 @@ export class ToolRouteIndex<T extends NamedTool> {
   readonly #snapshot: readonly T[] | undefined;
   #lowerNames: Map<string, number[]> | undefined;
   #byName: Int32Array | undefined;
+  #nameRanks: Int32Array | undefined;
   #sortedTools: readonly T[] | undefined;
   #registeredNames: readonly string[] | undefined;
   #weighed: readonly WeighedTool[] | undefined;
@@ -241,6 +242,20 @@ export class ToolRouteIndex<T extends NamedTool> {
       if (first.length === count) break;
     }
     return first;
+  }
+
+  /**
+   * Each position's place in name order, so ties compare two numbers instead of two names; built
+   * from the second route over the index on, undefined before.
+   */
+  nameRanks(): Int32Array | undefined {
+    if (this.#nameRanks === undefined && this.#worthIndexing) {
+      const order = this.#nameOrder();
+      const ranks = new Int32Array(order.length);
+      for (let rank = 0; rank < order.length; rank++) ranks[order[rank] as number] = rank;
+      this.#nameRanks = ranks;
+    }
+    return this.#nameRanks;
   }
 
   /** The positions of the tools the message names (always-included ones too), each once. */

@@ -211,24 +211,38 @@ export class ToolRouter {
     }
 
     const { hits, isHit, scores } = index.score(countRoutingTerms(message), always, this.#weigher);
-    const isPinned = new Set(index.namedBy(ToolNameMentions.fromMessage(message), this.#weigher).filter((position) => !isAlways.has(position)));
+    // Marks, not sets: the loops below visit every hit, which can be every tool.
+    const isPinned = new Uint8Array(tools.length);
+    const named = index.namedBy(ToolNameMentions.fromMessage(message), this.#weigher).filter((position) => !isAlways.has(position));
+    for (const position of named) isPinned[position] = 1;
     // Best first, ties on the name: a total order, so the result never depends on registration order.
-    const before = (left: number, right: number): boolean =>
-      (scores[left] as number) !== (scores[right] as number)
-        ? (scores[left] as number) > (scores[right] as number)
-        : (tools[left] as T).name < (tools[right] as T).name;
-    const pinned = [...isPinned].sort((left, right) => (before(left, right) ? -1 : 1));
+    const ranks = index.nameRanks();
+    const before =
+      ranks === undefined
+        ? (left: number, right: number): boolean =>
+            (scores[left] as number) !== (scores[right] as number)
+              ? (scores[left] as number) > (scores[right] as number)
+              : (tools[left] as T).name < (tools[right] as T).name
+        : (left: number, right: number): boolean =>
+            (scores[left] as number) !== (scores[right] as number)
+              ? (scores[left] as number) > (scores[right] as number)
+              : (ranks[left] as number) < (ranks[right] as number);
+    const pinned = named.sort((left, right) => (before(left, right) ? -1 : 1));
     // Only the best `slots` of the others can be offered. Every tool no word hit scores 0, so they
     // are needed only when fewer than `slots` others score above 0, and then only the first
     // `slots` of them by name: the others worth ranking are the hits and those.
     const slots = Math.max(0, options.budget - pinned.length);
-    const hitOthers = isPinned.size === 0 ? hits : hits.filter((position) => !isPinned.has(position));
+    const hitOthers: number[] = [];
     let scoring = 0;
-    for (const position of hitOthers) if ((scores[position] as number) > 0) scoring++;
+    for (const position of hits) {
+      if (isPinned[position] === 1) continue;
+      hitOthers.push(position);
+      if ((scores[position] as number) > 0) scoring++;
+    }
     const others =
       scoring >= slots
         ? hitOthers
-        : [...hitOthers, ...index.firstByName(slots, (position) => isHit[position] === 1 || isPinned.has(position) || isAlways.has(position))];
+        : [...hitOthers, ...index.firstByName(slots, (position) => isHit[position] === 1 || isPinned[position] === 1 || isAlways.has(position))];
     let best = selectBest(others, slots, before);
     if (options.profile === 'minimal' && best.length > 0) {
       const floor = (scores[best[0] as number] as number) * MINIMAL_PROFILE_CUTOFF;
