@@ -1,6 +1,7 @@
 import {
   ToolErrorCode,
   ToolResult,
+  type InvocationOutcome,
   type InvocationTarget,
   type ToolArgs,
   type ToolCaller,
@@ -28,25 +29,10 @@ export interface ToolCallOptions {
 }
 
 /**
- * How a call ended, which decides the audit record the audit exit writes: one value per terminal
- * path, refusals and answers alike.
+ * How a call ended, which decides the audit record the audit exit writes and the observation the
+ * run's history keeps: one value per terminal path, refusals and answers alike.
  */
-export type CallOutcome =
-  | 'not_found'
-  | 'validation_failed'
-  | 'auth_denied'
-  | 'invocation_denied'
-  | 'rate_limited'
-  | 'refused'
-  | 'plan'
-  | 'confirmation_requested'
-  | 'invalid_token'
-  | 'vetoed'
-  | 'internal_error'
-  | 'aborted'
-  | 'timeout'
-  | 'executed'
-  | 'failed';
+export type CallOutcome = InvocationOutcome;
 
 const EMPTY_ERRORS: readonly string[] = Object.freeze([]);
 
