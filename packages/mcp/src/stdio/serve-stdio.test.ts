@@ -114,5 +114,66 @@ describe('serveStdio', () => {
       expect(denied).toMatchObject({ id: 3, result: { isError: true, structuredContent: { code: 'FORBIDDEN' } } });
       await handle.close();
     });
+
+    it('answers a line that is not JSON with -32700 and keeps serving', async () => {
+      const { registry } = createNotesRegistry();
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const output = messagesOf(stdout);
+      const handle = await serveStdio(registry, { stdin, stdout });
+      stdin.write('this is not json\n');
+      expect(await output.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } });
+      await initialize(stdin, output);
+      send(stdin, { jsonrpc: '2.0', id: 2, method: 'ping' });
+      expect(await output.next()).toMatchObject({ id: 2, result: {} });
+      await handle.close();
+    });
+
+    it('answers a batch with -32600 and runs none of its requests', async () => {
+      const { registry, recorder } = createNotesRegistry();
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const output = messagesOf(stdout);
+      const handle = await serveStdio(registry, { stdin, stdout });
+      await initialize(stdin, output);
+      send(stdin, [{ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {} } }]);
+      const answer = await output.next();
+      expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      send(stdin, { jsonrpc: '2.0', id: 6, method: 'ping' });
+      expect(await output.next()).toMatchObject({ id: 6 });
+      let started = false;
+      void recorder.started.then(() => (started = true));
+      await Promise.resolve();
+      expect(started).toBe(false);
+      await handle.close();
+    });
+
+    it('refuses tools/call and tools/list before initialize, and runs nothing', async () => {
+      const { registry, recorder } = createNotesRegistry();
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const output = messagesOf(stdout);
+      const handle = await serveStdio(registry, { stdin, stdout });
+      send(stdin, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {} } });
+      expect(await output.next()).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32600, message: "Invalid Request: 'tools/call' before initialize; send initialize first" },
+      });
+      send(stdin, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect(await output.next()).toMatchObject({ id: 2, error: { code: -32600 } });
+      send(stdin, { jsonrpc: '2.0', id: 3, method: 'ping' });
+      expect(await output.next()).toMatchObject({ id: 3, result: {} });
+      send(stdin, { jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      expect(await output.next()).toMatchObject({ id: 4, result: { serverInfo: expect.any(Object) } });
+      send(stdin, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      send(stdin, { jsonrpc: '2.0', id: 5, method: 'tools/list' });
+      expect(await output.next()).toMatchObject({ id: 5, result: { tools: expect.any(Array) } });
+      let started = false;
+      void recorder.started.then(() => (started = true));
+      await Promise.resolve();
+      expect(started).toBe(false);
+      await handle.close();
+    });
   });
 });

@@ -2,6 +2,7 @@ import { ToolContext } from '@milpa/core';
 import type { ToolRegistry } from '@milpa/tool-runtime';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../server/create-mcp-server.js';
+import { enforceStdioProtocol } from './enforce-stdio-protocol.js';
 import type { McpStdioHandle } from './mcp-stdio-handle.js';
 import type { StdioServeOptions } from './stdio-serve-options.js';
 
@@ -9,7 +10,9 @@ import type { StdioServeOptions } from './stdio-serve-options.js';
  * Serves `registry` over MCP on stdin/stdout, for a client that launches this process (Claude
  * Desktop, an IDE, an agent runtime). The process boundary is the trust boundary: every call runs
  * as `ToolContext.stdio(requestId)` — principal `stdio`, scopes `['*']`, channel `mcp`. When stdin
- * ends the connection closes and running handlers are aborted. Write diagnostics to stderr only.
+ * ends the connection closes and running handlers are aborted. A line that is not JSON is answered
+ * `-32700`, a batch or malformed message `-32600`, and a request before `initialize` is refused.
+ * Write diagnostics to stderr only.
  *
  * @example
  * // server.ts, launched by the client as `node server.js`
@@ -28,6 +31,7 @@ export async function serveStdio(registry: ToolRegistry, options: StdioServeOpti
     transport.onclose = resolve;
   });
   await server.connect(transport);
+  enforceStdioProtocol(server, transport);
   const close = (): Promise<void> => server.close();
   // The SDK transport does not notice a client that hung up; without this, handlers would run on.
   const onEnd = (): void => void close();
