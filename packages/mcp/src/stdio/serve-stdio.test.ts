@@ -38,6 +38,15 @@ function send(stream: PassThrough, message: unknown): void {
   stream.write(`${JSON.stringify(message)}\n`);
 }
 
+/** Serves `registry` on in-memory stdin/stdout; returns the streams, the output reader and the handle. */
+async function startInProcess(registry: Parameters<typeof serveStdio>[0]) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const output = messagesOf(stdout);
+  const handle = await serveStdio(registry, { stdin, stdout });
+  return { stdin, output, handle };
+}
+
 async function initialize(stdin: PassThrough, output: ReturnType<typeof messagesOf>): Promise<void> {
   send(stdin, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
   await output.next();
@@ -86,10 +95,7 @@ describe('serveStdio', () => {
   describe('in process', () => {
     it('aborts running handlers and settles closed when stdin ends', async () => {
       const { registry, recorder } = createNotesRegistry();
-      const stdin = new PassThrough();
-      const stdout = new PassThrough();
-      const output = messagesOf(stdout);
-      const handle = await serveStdio(registry, { stdin, stdout });
+      const { stdin, output, handle } = await startInProcess(registry);
       await initialize(stdin, output);
       send(stdin, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {} } });
       await recorder.started;
@@ -117,10 +123,7 @@ describe('serveStdio', () => {
 
     it('answers a line that is not JSON with -32700 and keeps serving', async () => {
       const { registry } = createNotesRegistry();
-      const stdin = new PassThrough();
-      const stdout = new PassThrough();
-      const output = messagesOf(stdout);
-      const handle = await serveStdio(registry, { stdin, stdout });
+      const { stdin, output, handle } = await startInProcess(registry);
       stdin.write('this is not json\n');
       expect(await output.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } });
       await initialize(stdin, output);
@@ -131,10 +134,7 @@ describe('serveStdio', () => {
 
     it('answers a batch with -32600 and runs none of its requests', async () => {
       const { registry, recorder } = createNotesRegistry();
-      const stdin = new PassThrough();
-      const stdout = new PassThrough();
-      const output = messagesOf(stdout);
-      const handle = await serveStdio(registry, { stdin, stdout });
+      const { stdin, output, handle } = await startInProcess(registry);
       await initialize(stdin, output);
       send(stdin, [{ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {} } }]);
       const answer = await output.next();
@@ -150,10 +150,7 @@ describe('serveStdio', () => {
 
     it('refuses tools/call and tools/list before initialize, and runs nothing', async () => {
       const { registry, recorder } = createNotesRegistry();
-      const stdin = new PassThrough();
-      const stdout = new PassThrough();
-      const output = messagesOf(stdout);
-      const handle = await serveStdio(registry, { stdin, stdout });
+      const { stdin, output, handle } = await startInProcess(registry);
       send(stdin, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {} } });
       expect(await output.next()).toEqual({
         jsonrpc: '2.0',
