@@ -2,13 +2,16 @@
 // and output. The child runs the built JavaScript (`node dist/main.js`, built by tsup from the same
 // src/main.ts that `pnpm demo` runs through tsx) against the built packages: no TypeScript loader
 // to start, so a loaded machine slows the tests down but cannot time them out.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_ERROR_META_KEY } from '@milpa/mcp';
 import { InvocationStepKind } from '@milpa/tool-runtime';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 
@@ -25,12 +28,66 @@ interface Run {
 /** This file's own run files: a child never writes into the shared os.tmpdir()/milpa-demo. */
 const HISTORY_DIR = mkdtempSync(join(tmpdir(), 'milpa-demo-e2e-'));
 
-/** The environment of a plain, non-interactive run: no colour forced either way. */
-function childEnv(): NodeJS.ProcessEnv {
+/** The bearer token the HTTP tests hand the server through MILPA_DEMO_MCP_TOKEN. */
+const MCP_TOKEN = 'e2e-token-9c41d07b2f6a83e5';
+
+/**
+ * The environment of a plain, non-interactive run: no colour forced either way, and no
+ * MILPA_DEMO_MCP_TOKEN from the shell that runs the tests unless `extra` sets it.
+ */
+function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, MILPA_DEMO_HISTORY_DIR: HISTORY_DIR };
   delete env['FORCE_COLOR'];
   delete env['NO_COLOR'];
-  return env;
+  delete env['MILPA_DEMO_MCP_TOKEN'];
+  return { ...env, ...extra };
+}
+
+type CallResult = Awaited<ReturnType<Client['callTool']>>;
+
+/** A client that declares elicitation forms and answers every request with `answer`, recording them. */
+function elicitingClient(answer: ElicitResult): { client: Client; elicitations: ElicitRequest['params'][] } {
+  const elicitations: ElicitRequest['params'][] = [];
+  const client = new Client({ name: 'demo-e2e', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    elicitations.push(request.params);
+    return answer;
+  });
+  return { client, elicitations };
+}
+
+function errorOf(result: CallResult): { code?: string; confirm_token?: string } {
+  return (result._meta?.[MCP_ERROR_META_KEY] ?? {}) as { code?: string; confirm_token?: string };
+}
+
+/** `demo mcp --http 0` as a child process, once it has printed its URL. */
+interface HttpServer {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: URL;
+  readonly output: () => { readonly stdout: string; readonly stderr: string };
+  readonly exited: Promise<number | null>;
+}
+
+function serveHttpChild(): Promise<HttpServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, 'mcp', '--http', '0'], { cwd: APP_DIR, env: childEnv({ MILPA_DEMO_MCP_TOKEN: MCP_TOKEN }) });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((settle) => child.on('close', (code) => settle(code)));
+    child.on('error', reject);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const url = /(http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
+      if (url !== undefined) resolve({ child, url: new URL(url), output: () => ({ stdout, stderr }), exited });
+    });
+    void exited.then((code) => reject(new Error(`demo mcp --http exited (${String(code)}) before printing its URL:\n${stderr}`)));
+  });
+}
+
+async function connectHttp(client: Client, url: URL, token: string): Promise<Client> {
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
 }
 
 function demo(...args: string[]): Promise<Run> {
@@ -142,6 +199,7 @@ describe('pnpm demo (spawned)', () => {
     ['invalid JSON', ['call', 'list_notes', '--args', '{page:2}'], 'error: invalid JSON in --args: '],
     ['an unknown flag', ['call', 'list_notes', '--frobnicate'], "error: unknown option '--frobnicate'"],
     ['an unknown command', ['frobnicate'], "error: unknown command 'frobnicate'"],
+    ['mcp --http without MILPA_DEMO_MCP_TOKEN', ['mcp', '--http', '0'], 'error: MILPA_DEMO_MCP_TOKEN is not set: '],
   ])('prints one error line and a hint, exits 2, and shows no stack trace for %s', async ([, args, message], { expect }) => {
     const result = await demo(...args);
     expect(result.code).toBe(2);
@@ -173,9 +231,9 @@ describe('pnpm demo (spawned)', () => {
     for (const command of ['tour', 'list', 'inspect [options] <tool>', 'call [options] <tool>', 'mcp [options]']) expect(result.stdout).toContain(command);
   });
 
-  it('mcp serves the demo registry on stdio to an MCP client that launches it', async ({ expect }) => {
+  it('mcp serves the demo registry on stdio, and asks the person before each deletion when the client supports elicitation', async ({ expect }) => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, 'mcp'], cwd: APP_DIR, env: childEnv() as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
+    const { client, elicitations } = elicitingClient({ action: 'accept', content: {} });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
@@ -183,13 +241,88 @@ describe('pnpm demo (spawned)', () => {
       const result = await client.callTool({ name: 'get_note', arguments: { id: 1 } });
       expect(result.isError).not.toBe(true);
       expect(JSON.stringify(result.content)).toContain('Plant the milpa');
-      // The stdio session is one run: three deletions, then the per-run rule refuses.
-      for (const id of [2, 3, 5]) expect((await client.callTool({ name: 'delete_note', arguments: { id } })).isError).not.toBe(true);
+      expect(elicitations).toHaveLength(0); // a read runs without asking
+      // The stdio session is one run: three deletions, each confirmed once, then the per-run rule refuses.
+      for (const id of [2, 3, 5]) {
+        const deleted = await client.callTool({ name: 'delete_note', arguments: { id } });
+        expect(deleted.isError).not.toBe(true);
+        expect(JSON.stringify(deleted.content)).toContain(`Note #${id} deleted`);
+      }
+      expect(elicitations).toHaveLength(3);
+      expect(elicitations[0]?.message).toContain("'delete_note' needs your confirmation before it runs");
       const fourth = await client.callTool({ name: 'delete_note', arguments: { id: 4 } });
       expect(fourth.isError).toBe(true);
       expect(JSON.stringify(fourth.content)).toContain("refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)");
+      // Refused before the confirmation step: nobody was asked.
+      expect(elicitations).toHaveLength(3);
     } finally {
       await client.close();
     }
+  });
+
+  it('mcp on stdio gives a client without elicitation a confirm_token, and deletes once on the replay', async ({ expect }) => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, 'mcp'], cwd: APP_DIR, env: childEnv() as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const asked = await client.callTool({ name: 'delete_note', arguments: { id: 2 } });
+      expect(asked.isError).toBe(true);
+      expect(JSON.stringify(asked.content)).toContain('Confirmation required');
+      const { code, confirm_token: confirmToken } = errorOf(asked);
+      expect(code).toBe('CONFIRMATION_REQUIRED');
+      expect((await client.callTool({ name: 'get_note', arguments: { id: 2 } })).isError).not.toBe(true); // nothing ran yet
+      const replayed = await client.callTool({ name: 'delete_note', arguments: { id: 2, confirm_token: confirmToken } });
+      expect(replayed.isError).not.toBe(true);
+      expect(JSON.stringify(replayed.content)).toContain('Note #2 deleted');
+      const gone = await client.callTool({ name: 'get_note', arguments: { id: 2 } });
+      expect(JSON.stringify(gone.content)).toContain('No note with id 2.');
+      const again = await client.callTool({ name: 'delete_note', arguments: { id: 2, confirm_token: confirmToken } });
+      expect(again.isError).toBe(true);
+      expect(JSON.stringify(again.content)).toContain('Invalid or expired confirmation token');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('mcp --http takes its token from MILPA_DEMO_MCP_TOKEN, confirms a mutating call either way, refuses a wrong token, and never prints the token', async ({ expect }) => {
+    const server = await serveHttpChild();
+    try {
+      expect(server.output().stderr).toContain('Authorization: Bearer <the value of MILPA_DEMO_MCP_TOKEN>');
+      await expect(connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, 'not-the-token')).rejects.toThrow(/401|Unknown token|Unauthorized/i);
+
+      // A client with elicitation: one form, and on accept the note is created once.
+      const { client: asking, elicitations } = elicitingClient({ action: 'accept', content: {} });
+      await connectHttp(asking, server.url, MCP_TOKEN);
+      const created = await asking.callTool({ name: 'create_note', arguments: { title: 'Water the squash', tags: ['e2e'] } });
+      expect(created.isError).not.toBe(true);
+      expect(JSON.stringify(created.content)).toContain('Note #6 created');
+      expect(elicitations).toHaveLength(1);
+      expect(elicitations[0]?.message).toContain("'create_note' needs your confirmation before it runs");
+
+      // A client without it: the token flow, and the replay creates the note once.
+      const plain = await connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, MCP_TOKEN);
+      const asked = await plain.callTool({ name: 'create_note', arguments: { title: 'Turn the compost', tags: ['e2e'] } });
+      expect(errorOf(asked).code).toBe('CONFIRMATION_REQUIRED');
+      const replayed = await plain.callTool({ name: 'create_note', arguments: { title: 'Turn the compost', tags: ['e2e'], confirm_token: errorOf(asked).confirm_token } });
+      expect(JSON.stringify(replayed.content)).toContain('Note #7 created');
+      const listed = await plain.callTool({ name: 'list_notes', arguments: { tag: 'e2e' } });
+      expect(JSON.stringify(listed.content).match(/#\d+: /g)).toHaveLength(2);
+      await Promise.all([asking.close(), plain.close()]);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    const { stdout, stderr } = server.output();
+    expect(stderr).toContain('| mcp | create_note | agent:mcp-client |');
+    expect(stdout).toBe('');
+    expect(stderr).not.toContain(MCP_TOKEN);
+  });
+
+  it('mcp refuses --token without echoing its value: a token on the command line would show in ps', async ({ expect }) => {
+    const result = await demo('mcp', '--http', '0', '--token', 'argv-secret-3d9e');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: --token is not accepted: .+\nhint: put the token in MILPA_DEMO_MCP_TOKEN instead; .+\n$/);
+    expect(result.stderr).not.toContain('argv-secret-3d9e');
   });
 });

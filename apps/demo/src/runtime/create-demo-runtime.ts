@@ -6,6 +6,7 @@ import {
   InMemoryRateLimiter,
   RendererRegistry,
   ToolRegistry,
+  type ChannelPolicy,
   type RateLimitSettings,
   type ToolTelemetryOptions,
 } from '@milpa/tool-runtime';
@@ -46,6 +47,8 @@ export interface DemoRuntimeOptions {
   readonly tidyArguments?: boolean;
   /** Where the runs' invocation histories live; default the registry's in-memory store (lost when the process ends). */
   readonly historyStore?: InvocationHistoryStore;
+  /** Channel policies that replace the built-in ones, each channel wholesale (the MCP server confirms mutating tools on `mcp`); default none. */
+  readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
 }
 
 /** A demo registry wired the way a host wires one, with handles on every part the tour shows. */
@@ -104,6 +107,7 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     tidyArguments: options.tidyArguments ?? true,
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     ...(options.historyStore === undefined ? {} : { historyStore: options.historyStore }),
+    ...(options.channelPolicies === undefined ? {} : { channelPolicies: options.channelPolicies }),
     targetResolvers: [noteTargetResolver],
   });
 
