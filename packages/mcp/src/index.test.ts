@@ -27,9 +27,11 @@ describe('@milpa/mcp', () => {
     it('exports exactly these run-time values', () => {
       expect(Object.keys(mcp).sort()).toMatchInlineSnapshot(`
         [
+          "BoundedEventStore",
           "MCP_ERROR_META_KEY",
           "McpAuthenticationError",
           "bearerAuthenticator",
+          "closeMcpSseStream",
           "createMcpServer",
           "serveHttp",
           "serveStdio",
@@ -48,6 +50,8 @@ describe('@milpa/mcp', () => {
       expect(names).toMatchInlineSnapshot(`
         [
           "BearerAuthenticatorOptions",
+          "BoundedEventStore",
+          "BoundedEventStoreOptions",
           "HttpServeOptions",
           "MCP_ERROR_META_KEY",
           "McpAuthenticationError",
@@ -61,8 +65,11 @@ describe('@milpa/mcp', () => {
           "McpStdioHandle",
           "McpToolErrorCode",
           "McpToolErrorContent",
+          "ProtectedResourceOptions",
+          "ResumableStreamsOptions",
           "StdioServeOptions",
           "bearerAuthenticator",
+          "closeMcpSseStream",
           "createMcpServer",
           "serveHttp",
           "serveStdio",

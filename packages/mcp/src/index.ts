@@ -12,9 +12,12 @@ export type { StdioServeOptions } from './stdio/stdio-serve-options.js';
 export type { McpStdioHandle } from './stdio/mcp-stdio-handle.js';
 
 export { serveHttp } from './http/serve-http.js';
-export type { HttpServeOptions } from './http/http-serve-options.js';
+export type { HttpServeOptions, ResumableStreamsOptions } from './http/http-serve-options.js';
+export type { ProtectedResourceOptions } from './http/protected-resource-options.js';
 export type { McpHttpHandle } from './http/mcp-http-handle.js';
 export type { McpAuthenticator, McpIdentity } from './http/mcp-authenticator.js';
 export { bearerAuthenticator, type BearerAuthenticatorOptions } from './http/bearer-authenticator.js';
 export { staticTokenAuthenticator } from './http/static-token-authenticator.js';
 export { McpAuthenticationError } from './http/mcp-authentication-error.js';
+export { BoundedEventStore, type BoundedEventStoreOptions } from './http/bounded-event-store.js';
+export { closeMcpSseStream } from './caller/close-mcp-sse-stream.js';

@@ -79,5 +79,21 @@ describe('HostOriginGuard', () => {
       expect(configured.check({ host: '127.0.0.1' })).toBeNull();
       expect(configured.check({ host: 'mcp.internal', origin: 'https://other.internal' })).toBe('Invalid Origin header: https://other.internal');
     });
+
+    describe('with checkHost off (a non-loopback bind without allowedHosts)', () => {
+      const originOnly = new HostOriginGuard([], ['https://app.example.com'], { checkHost: false });
+
+      it('accepts any Host, and a request without one', () => {
+        expect(originOnly.check({ host: 'mcp.example.com' })).toBeNull();
+        expect(originOnly.check({})).toBeNull();
+      });
+
+      it('still checks the Origin', () => {
+        expect(originOnly.check({ host: 'mcp.example.com', origin: 'https://evil.example' })).toBe('Invalid Origin header: https://evil.example');
+        expect(originOnly.check({ host: 'mcp.example.com', origin: 'null' })).toBe('Invalid Origin header: null');
+        expect(originOnly.check({ host: 'mcp.example.com', origin: 'https://app.example.com' })).toBeNull();
+        expect(originOnly.check({ host: 'mcp.example.com', origin: 'http://localhost:5173' })).toBeNull();
+      });
+    });
   });
 });

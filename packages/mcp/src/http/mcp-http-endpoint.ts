@@ -1,85 +1,168 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolRegistry } from '@milpa/tool-runtime';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ExpiringMap, MilpaError, generateRandomId } from '@milpa/core';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { MilpaError, generateRandomId } from '@milpa/core';
 import { createMcpServer } from '../server/create-mcp-server.js';
-import type { HttpServeOptions } from './http-serve-options.js';
+import { BoundedEventStore } from './bounded-event-store.js';
+import { clientAddressKey } from './client-address-key.js';
 import { HostOriginGuard } from './host-origin-guard.js';
+import type { HttpServeOptions, ResumableStreamsOptions } from './http-serve-options.js';
+import { InitializeRateLimiter } from './initialize-rate-limiter.js';
 import { isLoopbackHost } from './is-loopback-host.js';
 import { McpAuthenticationError } from './mcp-authentication-error.js';
 import type { McpIdentity } from './mcp-authenticator.js';
+import { McpSessionTable, type McpSession } from './mcp-session-table.js';
+import { ProtectedResourceMetadata } from './protected-resource-metadata.js';
 import { readJsonBody } from './read-json-body.js';
-
-interface Session {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly server: Server;
-  /** The principal that opened the session; every later request must come from the same one. */
-  readonly principal: string | null;
-}
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 30 * 60 * 1000;
+const DEFAULT_MAX_SESSIONS = 1000;
+const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 100;
+const DEFAULT_MAX_INITIALIZE_PER_MINUTE = 60;
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+const DEFAULT_RETRY_INTERVAL_MS = 1000;
+/** The first protocol version whose streams can be resumed (priming events, `closeSSEStream`). */
+const RESUMABLE_PROTOCOL_VERSION = '2025-11-25';
 const ANONYMOUS: McpIdentity = Object.freeze({ principal: null, scopes: Object.freeze([]) });
 
-function isInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
+type Refusal = { readonly status: number; readonly code: number; readonly message: string; readonly headers?: Record<string, string> };
+
+function initializeRequestOf(body: unknown): { params: { protocolVersion: string } } | undefined {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.find((message) => isInitializeRequest(message)) as { params: { protocolVersion: string } } | undefined;
 }
 
-function sendError(response: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function sendError(response: ServerResponse, refusal: Refusal): void {
   if (response.headersSent) {
     response.end();
     return;
   }
-  response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  response.writeHead(refusal.status, { 'Content-Type': 'application/json', ...refusal.headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: null }));
+}
+
+function refuse(status: number, code: number, message: string, headers?: Record<string, string>): Refusal {
+  return headers === undefined ? { status, code, message } : { status, code, message, headers };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const protocol = new URL(value).protocol;
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function pathnameOf(target: string): string {
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return target;
+  }
+}
+
+/** Sets a request header for the SDK transport, which reads `rawHeaders`. */
+function setRawHeader(request: IncomingMessage, name: string, value: string): void {
+  const raw = request.rawHeaders;
+  for (let index = 0; index < raw.length; index += 2) {
+    if (raw[index]?.toLowerCase() === name) {
+      raw[index + 1] = value;
+      return;
+    }
+  }
+  raw.push(name, value);
+}
+
+function positive(name: string, value: number, integer = false): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new MilpaError(`serveHttp option ${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
+  }
+  return value;
+}
+
+/** An HTTP session: the table's record plus the protocol version negotiated at `initialize`. */
+interface HttpSession extends McpSession {
+  readonly protocolVersion: string;
 }
 
 /**
- * The Streamable HTTP endpoint behind `serveHttp`: checks Host/Origin, authenticates every request,
- * and routes it to its session (one SDK transport and one MCP server per session, created by an
- * `initialize` request). The request's identity travels to the tool call as the SDK's `AuthInfo`,
- * so each call runs with the credentials of the request that carried it; a session only accepts
- * requests from the principal that opened it.
+ * The Streamable HTTP endpoint behind `serveHttp`. Each request is checked in this order, and
+ * refused at the first check it fails, before anything else is done for it: path, Host and
+ * Origin, method, credentials (`401` with a `WWW-Authenticate` challenge pointing at the
+ * protected-resource metadata), body size and read time, then for `initialize` the per-address
+ * rate and the session caps, for any other request its session and that session's owner. One SDK
+ * transport and one MCP server serve each session; the request's identity travels to the tool
+ * call as the SDK's `AuthInfo`, so each call runs with the credentials of the request that carried
+ * it. Running requests and open streams keep their session alive.
  */
 export class McpHttpEndpoint {
   readonly #registry: ToolRegistry;
   readonly #options: HttpServeOptions;
   readonly #path: string;
-  readonly #guard: HostOriginGuard | null;
+  readonly #guard: HostOriginGuard;
   readonly #maxBodyBytes: number;
+  readonly #bodyTimeoutMs: number;
   readonly #idleMs: number;
-  /** Open sessions, each expiring `sessionIdleTimeoutMs` after its last request; an expired one is closed. */
-  readonly #sessions = new ExpiringMap<string, Session>({
-    onExpire: (_id, session) => void session.server.close().catch(() => undefined),
-  });
+  readonly #sessions: McpSessionTable;
+  readonly #initializeRate: InitializeRateLimiter;
+  readonly #metadata: ProtectedResourceMetadata | null;
+  readonly #resumable: Required<ResumableStreamsOptions> | null;
   readonly #sweep: ReturnType<typeof setInterval>;
   #closed = false;
 
-  /** @throws MilpaError `INVALID_ARGUMENT` for a non-positive `maxBodyBytes` or `sessionIdleTimeoutMs`. */
-  constructor(registry: ToolRegistry, options: HttpServeOptions) {
+  /**
+   * @param boundAuthority `host:port` the server listens on (for the metadata when a request has no Host).
+   * @throws MilpaError `INVALID_ARGUMENT` for an invalid limit, an invalid resource URL, or neither an
+   * authenticator nor `allowAnonymous: true`.
+   */
+  constructor(registry: ToolRegistry, options: HttpServeOptions, boundAuthority: () => string = () => 'localhost') {
+    if (options.authenticate === undefined && options.allowAnonymous !== true) {
+      throw new MilpaError(
+        'serveHttp needs an authenticator (authenticate) or an explicit allowAnonymous: true to serve callers without credentials.',
+        { code: 'INVALID_ARGUMENT' },
+      );
+    }
     this.#registry = registry;
     this.#options = options;
     this.#path = options.path ?? '/mcp';
     const host = options.host ?? '127.0.0.1';
-    const protect =
-      options.dnsRebindingProtection ??
-      (isLoopbackHost(host) || options.allowedHosts !== undefined || options.allowedOrigins !== undefined);
-    this.#guard = protect ? new HostOriginGuard(options.allowedHosts, options.allowedOrigins) : null;
-    this.#maxBodyBytes = McpHttpEndpoint.#positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-    this.#idleMs = McpHttpEndpoint.#positive('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS);
-    // Requests sweep as they come; the timer closes idle sessions while no request comes at all.
-    this.#sweep = setInterval(() => this.#sessions.sweep(), Math.min(this.#idleMs, 60_000));
-    this.#sweep.unref();
-  }
-
-  static #positive(name: string, value: number): number {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-      throw new MilpaError(`serveHttp option ${name} must be a positive number, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+    this.#guard = new HostOriginGuard(options.allowedHosts, options.allowedOrigins, {
+      checkHost: isLoopbackHost(host) || options.allowedHosts !== undefined,
+    });
+    this.#maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    this.#bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+    this.#idleMs = positive('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS);
+    this.#sessions = new McpSessionTable({
+      maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, true),
+      maxSessionsPerPrincipal: positive('maxSessionsPerPrincipal', options.maxSessionsPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL, true),
+      idleMs: this.#idleMs,
+      onExpire: (session) => void session.server.close().catch(() => undefined),
+    });
+    this.#initializeRate = new InitializeRateLimiter(options.maxInitializePerMinute ?? DEFAULT_MAX_INITIALIZE_PER_MINUTE);
+    const resource = options.protectedResource?.resource;
+    if (resource !== undefined && !isHttpUrl(resource)) {
+      throw new MilpaError(`serveHttp option protectedResource.resource must be an http(s) URL, got ${resource}.`, { code: 'INVALID_ARGUMENT' });
     }
-    return value;
+    this.#metadata =
+      options.authenticate === undefined ? null : new ProtectedResourceMetadata(options.protectedResource ?? {}, this.#path, boundAuthority);
+    const resumable = options.resumableStreams;
+    this.#resumable =
+      resumable === false
+        ? null
+        : {
+            maxEventsPerSession: positive('resumableStreams.maxEventsPerSession', resumable?.maxEventsPerSession ?? 1000, true),
+            maxBytesPerSession: positive('resumableStreams.maxBytesPerSession', resumable?.maxBytesPerSession ?? 1024 * 1024, true),
+            retryIntervalMs: positive('resumableStreams.retryIntervalMs', resumable?.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS, true),
+          };
+    // Requests sweep as they come; the timer closes idle sessions while no request comes at all.
+    this.#sweep = setInterval(() => this.#sessions.sweep(Date.now()), Math.min(this.#idleMs, 60_000));
+    this.#sweep.unref();
   }
 
   /** The number of open sessions. */
@@ -92,7 +175,7 @@ export class McpHttpEndpoint {
     try {
       await this.#route(request, response);
     } catch {
-      sendError(response, 500, -32603, 'Internal server error');
+      sendError(response, refuse(500, -32603, 'Internal server error'));
     }
   }
 
@@ -100,59 +183,97 @@ export class McpHttpEndpoint {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweep);
-    const sessions = [...this.#sessions.entries()].map(([, session]) => session);
-    this.#sessions.clear();
-    await Promise.allSettled(sessions.map((session) => session.server.close()));
+    await Promise.allSettled(this.#sessions.clear().map((session) => session.server.close()));
   }
 
   async #route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (pathname !== this.#path) return sendError(response, 404, -32000, `Not found: ${pathname}`);
-    const refusal = this.#guard?.check(request.headers) ?? null;
-    if (refusal !== null) return sendError(response, 403, -32000, `Forbidden: ${refusal}`);
-    if (this.#closed) return sendError(response, 503, -32000, 'Server is shutting down');
+    const pathname = pathnameOf(request.url ?? '/');
+    if (this.#metadata?.isMetadataPath(pathname) === true) return this.#serveMetadata(request, response, this.#metadata);
+    if (pathname !== this.#path) return sendError(response, refuse(404, -32000, `Not found: ${pathname}`));
+    const refusal = this.#guard.check(request.headers);
+    if (refusal !== null) return sendError(response, refuse(403, -32000, `Forbidden: ${refusal}`));
+    if (this.#closed) return sendError(response, refuse(503, -32000, 'Server is shutting down'));
 
     const method = request.method ?? 'GET';
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
-      return sendError(response, 405, -32000, `Method not allowed: ${method}`, { Allow: 'GET, POST, DELETE' });
+      return sendError(response, refuse(405, -32000, `Method not allowed: ${method}`, { Allow: 'GET, POST, DELETE' }));
     }
     const identity = await this.#authenticate(request, response);
     if (identity === undefined) return;
     (request as IncomingMessage & { auth?: AuthInfo }).auth = this.#authInfo(identity, request);
 
     const sessionId = request.headers['mcp-session-id'];
-    if (method === 'POST') {
-      const body = await readJsonBody(request, this.#maxBodyBytes);
-      if (!body.ok) {
-        return sendError(response, body.status, body.status === 413 ? -32000 : -32700, body.message, { Connection: 'close' });
-      }
-      if (sessionId === undefined && isInitialize(body.value)) return this.#openSession(request, response, identity, body.value);
+    if (method !== 'POST') {
       const session = this.#resolveSession(sessionId, identity, response);
-      if (session !== null) await session.transport.handleRequest(request, response, body.value);
+      if (session !== null) await this.#forward(session, request, response);
       return;
     }
+    const body = await readJsonBody(request, this.#maxBodyBytes, this.#bodyTimeoutMs);
+    if (!body.ok) {
+      return sendError(response, refuse(body.status, body.status === 400 ? -32700 : -32000, body.message, { Connection: 'close' }));
+    }
+    const initialize = sessionId === undefined ? initializeRequestOf(body.value) : undefined;
+    if (initialize !== undefined) return this.#openSession(request, response, identity, body.value, initialize.params.protocolVersion);
     const session = this.#resolveSession(sessionId, identity, response);
-    if (session !== null) await session.transport.handleRequest(request, response);
+    if (session === null) return;
+    // A session's protocol version is negotiated once, at initialize; a later request that names an
+    // older one (or none) cannot take resumability away from its streams.
+    if (session.protocolVersion >= RESUMABLE_PROTOCOL_VERSION) {
+      const named = request.headers['mcp-protocol-version'];
+      if (named === undefined || (typeof named === 'string' && named < session.protocolVersion)) {
+        setRawHeader(request, 'mcp-protocol-version', session.protocolVersion);
+      }
+    }
+    await this.#forward(session, request, response, body.value);
+  }
+
+  /** Hands the request to the session's transport; the session stays active until the response closes. */
+  async #forward(session: HttpSession, request: IncomingMessage, response: ServerResponse, body?: unknown): Promise<void> {
+    this.#sessions.begin(session);
+    // 'close' comes once the response is over, whether it ended or its connection dropped.
+    response.once('close', () => this.#sessions.end(session, Date.now()));
+    await session.transport.handleRequest(request, response, body);
+  }
+
+  #serveMetadata(request: IncomingMessage, response: ServerResponse, metadata: ProtectedResourceMetadata): void {
+    const method = request.method ?? 'GET';
+    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Allow-Headers': 'MCP-Protocol-Version' };
+    if (method === 'OPTIONS') {
+      response.writeHead(204, cors);
+      response.end();
+      return;
+    }
+    if (method !== 'GET') return sendError(response, refuse(405, -32000, `Method not allowed: ${method}`, { Allow: 'GET, OPTIONS' }));
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=3600', ...cors });
+    response.end(JSON.stringify(metadata.document(request)));
   }
 
   /** The caller's identity; undefined when the request was already answered (401/500). */
   async #authenticate(request: IncomingMessage, response: ServerResponse): Promise<McpIdentity | undefined> {
     const authenticate = this.#options.authenticate;
     if (authenticate === undefined) return ANONYMOUS;
+    let identity: McpIdentity | null;
     try {
-      return (await authenticate(request)) ?? ANONYMOUS;
+      identity = await authenticate(request);
     } catch (error) {
       if (error instanceof McpAuthenticationError || (MilpaError.isInstance(error) && error.code === 'UNAUTHORIZED')) {
-        const description = error.message.replace(/["\\]/g, "'");
-        sendError(response, 401, -32001, `Unauthorized: ${error.message}`, {
-          'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"`,
-        });
+        this.#unauthorized(request, response, error.message);
       } else {
         // An authenticator that fails for another reason (a verifier outage) never lets a request through.
-        sendError(response, 500, -32603, 'Authentication failed');
+        sendError(response, refuse(500, -32603, 'Authentication failed'));
       }
       return undefined;
     }
+    if (identity !== null) return identity;
+    if (this.#options.allowAnonymous === true) return ANONYMOUS;
+    this.#unauthorized(request, response);
+    return undefined;
+  }
+
+  #unauthorized(request: IncomingMessage, response: ServerResponse, refused?: string): void {
+    const message = refused === undefined ? 'Unauthorized: credentials are required' : `Unauthorized: ${refused}`;
+    const challenge = this.#metadata?.challenge(request, refused) ?? 'Bearer';
+    sendError(response, refuse(401, -32001, message, { 'WWW-Authenticate': challenge }));
   }
 
   #authInfo(identity: McpIdentity, request: IncomingMessage): AuthInfo {
@@ -168,41 +289,73 @@ export class McpHttpEndpoint {
     };
   }
 
-  #resolveSession(sessionId: string | string[] | undefined, identity: McpIdentity, response: ServerResponse): Session | null {
+  #resolveSession(sessionId: string | string[] | undefined, identity: McpIdentity, response: ServerResponse): HttpSession | null {
     if (typeof sessionId !== 'string') {
-      sendError(response, 400, -32000, 'Bad Request: no valid session id (send initialize first)');
+      sendError(response, refuse(400, -32000, 'Bad Request: no valid session id (send initialize first)'));
       return null;
     }
-    const session = this.#sessions.get(sessionId);
+    const session = this.#sessions.get(sessionId, Date.now()) as HttpSession | undefined;
     if (session === undefined) {
-      sendError(response, 404, -32001, 'Session not found');
+      sendError(response, refuse(404, -32001, 'Session not found'));
       return null;
     }
     if (session.principal !== identity.principal) {
-      sendError(response, 403, -32000, 'Forbidden: this session belongs to another principal');
+      sendError(response, refuse(403, -32000, 'Forbidden: this session belongs to another principal'));
       return null;
     }
-    this.#sessions.set(sessionId, session, Date.now() + this.#idleMs);
     return session;
   }
 
-  async #openSession(request: IncomingMessage, response: ServerResponse, identity: McpIdentity, body: unknown): Promise<void> {
-    const server = createMcpServer(this.#registry, this.#options);
-    let session: Session | null = null;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => generateRandomId('uuid'),
-      onsessioninitialized: (id) => {
-        session = { transport, server, principal: identity.principal };
-        this.#sessions.set(id, session, Date.now() + this.#idleMs);
-      },
-    });
-    transport.onclose = () => {
-      const id = transport.sessionId;
-      if (id !== undefined && this.#sessions.get(id)?.transport === transport) this.#sessions.delete(id);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
-    // A refused initialize (e.g. an unsupported protocol version) opens no session: release it.
-    if (session === null) await server.close();
+  async #openSession(request: IncomingMessage, response: ServerResponse, identity: McpIdentity, body: unknown, requested: string): Promise<void> {
+    const address = clientAddressKey(request.socket.remoteAddress);
+    const rate = this.#initializeRate.take(address, Date.now());
+    if (!rate.ok) {
+      return sendError(
+        response,
+        refuse(429, -32000, `Too many initialize requests from this address: retry in ${rate.retryAfterSeconds} s`, {
+          'Retry-After': String(rate.retryAfterSeconds),
+        }),
+      );
+    }
+    const owner = identity.principal === null ? `anonymous@${address}` : `principal:${identity.principal}`;
+    const reservation = this.#sessions.reserve(owner);
+    if (reservation === 'server_full') {
+      return sendError(response, refuse(503, -32000, 'Too many open sessions on this server: retry later', { 'Retry-After': '60' }));
+    }
+    if (reservation === 'principal_full') {
+      return sendError(
+        response,
+        refuse(429, -32000, 'Too many open sessions for this principal: close one (DELETE) or let one expire', { 'Retry-After': '60' }),
+      );
+    }
+    try {
+      const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+      const server = createMcpServer(this.#registry, this.#options);
+      const resumable = this.#resumable;
+      let session: HttpSession | null = null;
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => generateRandomId('uuid'),
+        onsessioninitialized: (id) => {
+          session = { transport, server, principal: identity.principal, owner, protocolVersion, active: 0, lastActive: Date.now() };
+          reservation.commit(id, session);
+        },
+        ...(resumable === null
+          ? {}
+          : {
+              eventStore: new BoundedEventStore({ maxEvents: resumable.maxEventsPerSession, maxBytes: resumable.maxBytesPerSession }),
+              retryInterval: resumable.retryIntervalMs,
+            }),
+      });
+      transport.onclose = () => {
+        const id = transport.sessionId;
+        if (id !== undefined && session !== null) this.#sessions.delete(id, session);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(request, response, body);
+      // A refused initialize (e.g. an unsupported protocol version) opens no session: release it.
+      if (session === null) await server.close();
+    } finally {
+      reservation.release();
+    }
   }
 }

@@ -6,6 +6,8 @@ export interface McpHttpHandle {
   readonly port: number;
   /** The number of open MCP sessions. */
   readonly sessionCount: number;
+  /** The number of open TCP connections (refused ones are not counted). */
+  readonly connectionCount: number;
   /** Closes every session (aborting running handlers) and stops listening. */
   close(): Promise<void>;
 }

@@ -3,26 +3,56 @@ import type { IncomingMessage } from 'node:http';
 /** The outcome of reading a JSON request body. */
 export type JsonBody =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly status: 400 | 413; readonly message: string };
+  | { readonly ok: false; readonly status: 400 | 408 | 413; readonly message: string };
 
 /**
- * Reads and parses a JSON body of at most `maxBytes`. A larger body is refused (`413`) as soon as
- * its declared or received size exceeds the bound, before anything is parsed.
+ * Reads and parses a JSON body of at most `maxBytes`, received within `timeoutMs`. A larger body
+ * is refused (`413`) as soon as its declared or received size exceeds the bound, before anything
+ * is parsed; a body still incomplete after `timeoutMs` (a slow or half-sent request) is refused
+ * with `408`. Either way the rest of the body is not read: answer with `Connection: close`.
  */
-export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<JsonBody> {
-  const tooLarge = { ok: false, status: 413, message: `Request body exceeds ${maxBytes} bytes` } as const;
+export function readJsonBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<JsonBody> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) return tooLarge;
-    chunks.push(chunk);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-  } catch {
-    return { ok: false, status: 400, message: 'Parse error: the body is not valid JSON' };
-  }
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(maxBytes));
+  return new Promise<JsonBody>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: JsonBody): void => {
+      clearTimeout(timer);
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onAbort);
+      request.off('aborted', onAbort);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        request.pause();
+        finish(tooLarge(maxBytes));
+      } else {
+        chunks.push(chunk);
+      }
+    };
+    const onEnd = (): void => {
+      try {
+        finish({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+      } catch {
+        finish({ ok: false, status: 400, message: 'Parse error: the body is not valid JSON' });
+      }
+    };
+    const onAbort = (): void => finish({ ok: false, status: 400, message: 'The request body was not received completely' });
+    const timer = setTimeout(() => {
+      request.pause();
+      finish({ ok: false, status: 408, message: `Request body not received within ${timeoutMs} ms` });
+    }, timeoutMs);
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', onAbort);
+    request.once('aborted', onAbort);
+  });
+}
+
+function tooLarge(maxBytes: number): JsonBody {
+  return { ok: false, status: 413, message: `Request body exceeds ${maxBytes} bytes` };
 }

@@ -4,12 +4,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { ElicitRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNotesRegistry } from '../../test/support/notes-registry.js';
 import { INITIALIZE, rawPost, rawRequest } from '../../test/support/raw-http.js';
 import { toolError } from '../../test/support/tool-error.js';
 import { bearerAuthenticator } from './bearer-authenticator.js';
 import type { HttpServeOptions } from './http-serve-options.js';
+import { McpHttpEndpoint } from './mcp-http-endpoint.js';
 import type { McpHttpHandle } from './mcp-http-handle.js';
 import { serveHttp } from './serve-http.js';
 
@@ -104,19 +107,88 @@ describe('serveHttp', () => {
       expect(typeof (result.structuredContent as { userAgent: unknown }).userAgent).toBe('string');
     });
 
-    it('treats a request without credentials as anonymous: it is offered no tool, and calls are denied by the mcp policy', async () => {
+    it('answers 401 with a challenge naming the protected-resource metadata to a request without credentials, and opens no session', async () => {
       const { handle } = await serve();
+      const response = await rawPost(handle.url, INITIALIZE);
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toBe(
+        `Bearer resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      expect(JSON.parse(response.body)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'Unauthorized: credentials are required' },
+        id: null,
+      });
+      expect(handle.sessionCount).toBe(0);
+      // Nor can an anonymous caller list tools or reach a session by any other request.
+      const list = await rawPost(handle.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect(list.status).toBe(401);
+      await expect(connect(handle.url, null)).rejects.toThrow();
+      expect(handle.sessionCount).toBe(0);
+    });
+
+    it('serves the protected-resource metadata at both well-known paths, with the configured authorization servers and scopes', async () => {
+      const { handle } = await serve({
+        protectedResource: {
+          authorizationServers: ['https://auth.example.com'],
+          scopesSupported: ['notes:read', 'notes:write'],
+          resourceName: 'Notes',
+        },
+      });
+      const origin = `http://127.0.0.1:${handle.port}`;
+      const expected = {
+        resource: `${origin}/mcp`,
+        authorization_servers: ['https://auth.example.com'],
+        bearer_methods_supported: ['header'],
+        scopes_supported: ['notes:read', 'notes:write'],
+        resource_name: 'Notes',
+      };
+      for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+        const response = await rawRequest(`${origin}${path}`, 'GET', {});
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toBe('application/json');
+        expect(JSON.parse(response.body)).toEqual(expected);
+      }
+      const challenge = (await rawPost(handle.url, INITIALIZE)).headers['www-authenticate'];
+      expect(challenge).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="notes:read notes:write"`);
+    });
+
+    it('publishes a configured resource URL, and refuses one that is not http(s)', async () => {
+      const { handle } = await serve({ protectedResource: { resource: 'https://mcp.example.com/tools' } });
+      const document = await rawRequest(`http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp`, 'GET', {});
+      expect(JSON.parse(document.body)).toMatchObject({ resource: 'https://mcp.example.com/tools' });
+      const challenge = (await rawPost(handle.url, INITIALIZE)).headers['www-authenticate'];
+      expect(challenge).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/tools"');
+      const notes = createNotesRegistry();
+      await expect(
+        serveHttp(notes.registry, { authenticate: bearerAuthenticator(verifier), protectedResource: { resource: 'javascript:alert(1)' } }),
+      ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+
+    it('serves callers without credentials as anonymous only when the host opts in: offered no tool, calls denied', async () => {
+      const { handle } = await serve({ allowAnonymous: true });
       const client = await connect(handle.url, null);
       expect((await client.listTools()).tools).toEqual([]);
       const result = await client.callTool({ name: 'list_notes', arguments: {} });
       expect(result).toEqual(
         toolError("channel 'mcp' requires an authenticated principal (require_auth) — none provided.", { code: 'FORBIDDEN' }),
       );
+      // An unknown token is still refused: opting in to anonymous access accepts no bad credentials.
+      const bad = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer stolen-token' });
+      expect(bad.status).toBe(401);
     });
 
-    it('treats every caller as anonymous when no authenticator is configured', async () => {
+    it('refuses to start with neither an authenticator nor allowAnonymous', async () => {
       const notes = createNotesRegistry();
-      const handle = await serveHttp(notes.registry);
+      await expect(serveHttp(notes.registry)).rejects.toThrow(
+        'serveHttp needs an authenticator (authenticate) or an explicit allowAnonymous: true to serve callers without credentials.',
+      );
+      await expect(serveHttp(notes.registry, { allowAnonymous: false })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+
+    it('treats every caller as anonymous with allowAnonymous and no authenticator', async () => {
+      const notes = createNotesRegistry();
+      const handle = await serveHttp(notes.registry, { allowAnonymous: true });
       handles.push(handle);
       const client = await connect(handle.url, 'writer-token');
       const result = await client.callTool({ name: 'list_notes', arguments: {} });
@@ -127,7 +199,9 @@ describe('serveHttp', () => {
       const { handle } = await serve();
       const response = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer stolen-token' });
       expect(response.status).toBe(401);
-      expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="Unknown token"');
+      expect(response.headers['www-authenticate']).toBe(
+        `Bearer error="invalid_token", error_description="Unknown token", resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`,
+      );
       expect(JSON.parse(response.body)).toMatchObject({ error: { message: 'Unauthorized: Unknown token' } });
       expect(handle.sessionCount).toBe(0);
     });
@@ -160,7 +234,7 @@ describe('serveHttp', () => {
       expect(hijack.status).toBe(403);
       expect(JSON.parse(hijack.body)).toMatchObject({ error: { message: 'Forbidden: this session belongs to another principal' } });
       const anonymous = await rawPost(handle.url, call, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
-      expect(anonymous.status).toBe(403);
+      expect(anonymous.status).toBe(401);
       expect(recorder.deleted).toEqual([]);
     });
   });
@@ -177,10 +251,11 @@ describe('serveHttp', () => {
 
     it('answers 400 to a body that is not JSON and 413 to a body over the limit', async () => {
       const { handle } = await serve({ maxBodyBytes: 64 });
-      const garbage = await rawRequest(handle.url, 'POST', { 'Content-Type': 'application/json' }, '{not json');
+      const auth = { Authorization: 'Bearer reader-token' };
+      const garbage = await rawRequest(handle.url, 'POST', { 'Content-Type': 'application/json', ...auth }, '{not json');
       expect(garbage.status).toBe(400);
       expect(JSON.parse(garbage.body)).toMatchObject({ error: { code: -32700 } });
-      const large = await rawPost(handle.url, INITIALIZE);
+      const large = await rawPost(handle.url, INITIALIZE, auth);
       expect(large.status).toBe(413);
     });
 
@@ -235,40 +310,94 @@ describe('serveHttp', () => {
 
     it('rejects invalid options', async () => {
       const notes = createNotesRegistry();
-      await expect(serveHttp(notes.registry, { maxBodyBytes: 0 })).rejects.toThrow('serveHttp option maxBodyBytes must be a positive number, got 0.');
-      await expect(serveHttp(notes.registry, { sessionIdleTimeoutMs: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      const authenticate = bearerAuthenticator(verifier);
+      await expect(serveHttp(notes.registry, { authenticate, maxBodyBytes: 0 })).rejects.toThrow(
+        'serveHttp option maxBodyBytes must be a positive number, got 0.',
+      );
+      await expect(serveHttp(notes.registry, { authenticate, sessionIdleTimeoutMs: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
   });
 
-  describe('DNS-rebinding protection', () => {
-    it('refuses a non-loopback Host and Origin with 403 and accepts the loopback ones', async () => {
+  describe('Host and Origin', () => {
+    const auth = { Authorization: 'Bearer reader-token' };
+
+    it('refuses a non-loopback Host and Origin with 403 on a loopback bind and accepts the loopback ones', async () => {
       const { handle } = await serve();
-      const evil = await rawPost(handle.url, INITIALIZE, { Host: 'evil.example.com', Origin: 'http://evil.example.com' });
+      const evil = await rawPost(handle.url, INITIALIZE, { ...auth, Host: 'evil.example.com', Origin: 'http://evil.example.com' });
       expect(evil.status).toBe(403);
       expect(handle.sessionCount).toBe(0);
-      const local = await rawPost(handle.url, INITIALIZE, { Host: `localhost:${handle.port}`, Origin: `http://localhost:${handle.port}` });
+      const local = await rawPost(handle.url, INITIALIZE, { ...auth, Host: `localhost:${handle.port}`, Origin: `http://localhost:${handle.port}` });
       expect(local.status).toBe(200);
     });
 
-    it('refuses a loopback Host with a foreign Origin', async () => {
-      const { handle } = await serve();
-      const response = await rawPost(handle.url, INITIALIZE, { Origin: 'https://attacker.example' });
+    it('refuses a loopback Host with a foreign Origin, before authenticating', async () => {
+      const authenticate = vi.fn(bearerAuthenticator(verifier));
+      const { handle } = await serve({ authenticate });
+      const response = await rawPost(handle.url, INITIALIZE, { ...auth, Origin: 'https://attacker.example' });
       expect(response.status).toBe(403);
       expect(JSON.parse(response.body)).toMatchObject({ error: { message: 'Forbidden: Invalid Origin header: https://attacker.example' } });
+      expect(authenticate).not.toHaveBeenCalled();
     });
 
     it('accepts configured hosts and origins', async () => {
       const { handle } = await serve({ allowedHosts: ['mcp.internal'], allowedOrigins: ['https://app.example.com'] });
-      const byHost = await rawPost(handle.url, INITIALIZE, { Host: 'mcp.internal:8080' });
+      const byHost = await rawPost(handle.url, INITIALIZE, { ...auth, Host: 'mcp.internal:8080' });
       expect(byHost.status).toBe(200);
-      const byOrigin = await rawPost(handle.url, INITIALIZE, { Origin: 'https://app.example.com' });
+      const byOrigin = await rawPost(handle.url, INITIALIZE, { ...auth, Origin: 'https://app.example.com' });
       expect(byOrigin.status).toBe(200);
     });
 
-    it('checks nothing when protection is turned off', async () => {
-      const { handle } = await serve({ dnsRebindingProtection: false });
-      const response = await rawPost(handle.url, INITIALIZE, { Host: 'evil.example.com' });
-      expect(response.status).toBe(200);
+    describe('on a non-loopback bind address', () => {
+      // The endpoint is configured as if bound to every interface, but served on loopback only.
+      async function serveAsPublic(options: HttpServeOptions = {}): Promise<string> {
+        const notes = createNotesRegistry();
+        const endpoint = new McpHttpEndpoint(notes.registry, { host: '0.0.0.0', authenticate: bearerAuthenticator(verifier), ...options });
+        const server = createServer((request, response) => void endpoint.handle(request, response));
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        handles.push({
+          url: '',
+          port: 0,
+          sessionCount: 0,
+          connectionCount: 0,
+          close: async () => {
+            await endpoint.close();
+            server.closeAllConnections();
+            await new Promise<void>((resolve) => server.close(() => resolve()));
+          },
+        });
+        return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      }
+
+      it('refuses a foreign Origin (403) and accepts a request without one and any Host', async () => {
+        const url = await serveAsPublic();
+        const evil = await rawPost(url, INITIALIZE, { ...auth, Host: 'mcp.example.com', Origin: 'http://evil.example' });
+        expect(evil.status).toBe(403);
+        expect(JSON.parse(evil.body)).toMatchObject({ error: { message: 'Forbidden: Invalid Origin header: http://evil.example' } });
+        const plain = await rawPost(url, INITIALIZE, { ...auth, Host: 'mcp.example.com' });
+        expect(plain.status).toBe(200);
+        const loopbackOrigin = await rawPost(url, INITIALIZE, { ...auth, Host: 'mcp.example.com', Origin: 'http://localhost:5173' });
+        expect(loopbackOrigin.status).toBe(200);
+      });
+
+      it('accepts the configured origins, and origins on the configured hosts', async () => {
+        const url = await serveAsPublic({ allowedOrigins: ['https://app.example.com'], allowedHosts: ['mcp.example.com'] });
+        const listed = await rawPost(url, INITIALIZE, { ...auth, Host: 'mcp.example.com', Origin: 'https://app.example.com' });
+        expect(listed.status).toBe(200);
+        const sameHost = await rawPost(url, INITIALIZE, { ...auth, Host: 'mcp.example.com', Origin: 'https://mcp.example.com' });
+        expect(sameHost.status).toBe(200);
+        const other = await rawPost(url, INITIALIZE, { ...auth, Host: 'mcp.example.com', Origin: 'https://app.example.com.evil.example' });
+        expect(other.status).toBe(403);
+      });
+
+      it('checks the Host header only when an allow-list is configured', async () => {
+        const open = await serveAsPublic();
+        expect((await rawPost(open, INITIALIZE, { ...auth, Host: 'anything.example' })).status).toBe(200);
+        const listed = await serveAsPublic({ allowedHosts: ['mcp.example.com'] });
+        const refused = await rawPost(listed, INITIALIZE, { ...auth, Host: 'anything.example' });
+        expect(refused.status).toBe(403);
+        expect(JSON.parse(refused.body)).toMatchObject({ error: { message: 'Forbidden: Invalid Host header: anything.example' } });
+        expect((await rawPost(listed, INITIALIZE, { ...auth, Host: 'mcp.example.com:443' })).status).toBe(200);
+      });
     });
   });
 
@@ -325,7 +454,7 @@ describe('serveHttp', () => {
 
   it('serves stdio-style trusted contexts when the host supplies its own context builder', async () => {
     const notes = createNotesRegistry();
-    const handle = await serveHttp(notes.registry, { context: ({ requestId }) => ToolContext.stdio(requestId) });
+    const handle = await serveHttp(notes.registry, { allowAnonymous: true, context: ({ requestId }) => ToolContext.stdio(requestId) });
     handles.push(handle);
     const client = await connect(handle.url, null);
     const result = await client.callTool({ name: 'list_notes', arguments: {} });

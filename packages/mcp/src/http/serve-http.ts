@@ -1,17 +1,43 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ToolRegistry } from '@milpa/tool-runtime';
+import { MilpaError } from '@milpa/core';
 import type { HttpServeOptions } from './http-serve-options.js';
 import type { McpHttpHandle } from './mcp-http-handle.js';
 import { McpHttpEndpoint } from './mcp-http-endpoint.js';
 
+const DEFAULT_MAX_CONNECTIONS = 1000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+const TOO_MANY_CONNECTIONS_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Too many open connections: retry later' },
+  id: null,
+});
+const TOO_MANY_CONNECTIONS =
+  'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 5\r\nConnection: close\r\n' +
+  `Content-Length: ${Buffer.byteLength(TOO_MANY_CONNECTIONS_BODY)}\r\n\r\n${TOO_MANY_CONNECTIONS_BODY}`;
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new MilpaError(`serveHttp option ${name} must be a positive integer, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+  }
+  return value;
+}
+
 /**
- * Serves `registry` over MCP Streamable HTTP (stateful sessions, SSE streams) on a Node HTTP
- * server. Every request is authenticated by `options.authenticate`; its identity becomes the
- * call's `ToolContext.mcp(requestId, principal, scopes)`, and a request without credentials is
- * anonymous (denied by the `mcp` channel policy). Bound to loopback by default, with Host/Origin
- * checks against DNS rebinding.
+ * Serves `registry` over MCP Streamable HTTP (stateful sessions, resumable SSE streams) on a Node
+ * HTTP server. Every request is authenticated by `options.authenticate`: a request without
+ * credentials gets `401` with a `WWW-Authenticate: Bearer` challenge pointing at the
+ * protected-resource metadata (served at `/.well-known/oauth-protected-resource`), unless the host
+ * opts in with `allowAnonymous: true`. The identity becomes each call's context (principal, scopes),
+ * and `tools/list` offers exactly the tools that identity may call. Bound to loopback by default;
+ * the Origin header is checked on every bind address, the Host header on loopback or against
+ * `allowedHosts`; sessions, connections, `initialize` rate, header and body read times are bounded.
  *
+ * @throws MilpaError `INVALID_ARGUMENT` for an invalid option, or with neither `authenticate` nor
+ * `allowAnonymous: true`.
  * @example
  * const http = await serveHttp(registry, { port: 3000, authenticate: bearerAuthenticator(verifier) });
  * console.error(`MCP endpoint: ${http.url}`); // http://127.0.0.1:3000/mcp
@@ -19,8 +45,40 @@ import { McpHttpEndpoint } from './mcp-http-endpoint.js';
  */
 export async function serveHttp(registry: ToolRegistry, options: HttpServeOptions = {}): Promise<McpHttpHandle> {
   const host = options.host ?? '127.0.0.1';
-  const endpoint = new McpHttpEndpoint(registry, options);
-  const server = createServer((request, response) => void endpoint.handle(request, response));
+  const maxConnections = positiveInteger('maxConnections', options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  const headersTimeout = positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS);
+  const bodyTimeout = positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  let boundPort = options.port ?? 0;
+  const endpoint = new McpHttpEndpoint(registry, options, () => `${urlHost}:${boundPort}`);
+  const refused = new WeakSet<Socket>();
+  const server = createServer(
+    {
+      headersTimeout,
+      // The whole request (headers and body); the endpoint answers a slow body itself, this is the backstop.
+      requestTimeout: headersTimeout + bodyTimeout + 1000,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
+    (request, response) => {
+      if (refused.has(request.socket)) {
+        request.socket.destroy();
+        return;
+      }
+      void endpoint.handle(request, response);
+    },
+  );
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= maxConnections) {
+      refused.add(socket);
+      socket.end(TOO_MANY_CONNECTIONS);
+      return;
+    }
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+    });
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -34,13 +92,16 @@ export async function serveHttp(registry: ToolRegistry, options: HttpServeOption
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  boundPort = port;
   let closing: Promise<void> | null = null;
   return {
     url: `http://${urlHost}:${port}${options.path ?? '/mcp'}`,
     port,
     get sessionCount() {
       return endpoint.sessionCount;
+    },
+    get connectionCount() {
+      return open;
     },
     close() {
       closing ??= (async () => {

@@ -1,0 +1,82 @@
+import type { IncomingMessage } from 'node:http';
+import type { ProtectedResourceOptions } from './protected-resource-options.js';
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+/** A hostname, IPv4 address or bracketed IPv6 address, with an optional port. */
+const AUTHORITY = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The OAuth protected-resource metadata of an MCP endpoint (RFC 9728): the document served at
+ * `/.well-known/oauth-protected-resource` (and at that path followed by the endpoint path, where
+ * RFC 9728 places it for a resource with a path), and the `WWW-Authenticate` challenges that point
+ * to it.
+ */
+export class ProtectedResourceMetadata {
+  readonly #options: ProtectedResourceOptions;
+  readonly #endpointPath: string;
+  readonly #fallbackAuthority: () => string;
+
+  /**
+   * @param endpointPath the MCP endpoint path (`/mcp`).
+   * @param fallbackAuthority the bound `host:port`, used when a request has no usable `Host` header.
+   */
+  constructor(options: ProtectedResourceOptions, endpointPath: string, fallbackAuthority: () => string) {
+    this.#options = options;
+    this.#endpointPath = endpointPath;
+    this.#fallbackAuthority = fallbackAuthority;
+  }
+
+  /** True when `pathname` is one of the metadata document's paths. */
+  isMetadataPath(pathname: string): boolean {
+    return pathname === WELL_KNOWN || pathname === `${WELL_KNOWN}${this.#endpointPath}`;
+  }
+
+  /** The resource identifier as seen by this request. */
+  resource(request: IncomingMessage): string {
+    if (this.#options.resource !== undefined) return this.#options.resource;
+    const host = request.headers.host;
+    // Only a well-formed authority is echoed; anything else falls back to the bound address.
+    const authority = host !== undefined && AUTHORITY.test(host) ? host : this.#fallbackAuthority();
+    return `http://${authority}${this.#endpointPath}`;
+  }
+
+  /** The URL of the metadata document for this request's resource. */
+  metadataUrl(request: IncomingMessage): string {
+    const resource = new URL(this.resource(request));
+    const path = resource.pathname === '/' ? '' : resource.pathname;
+    return `${resource.origin}${WELL_KNOWN}${path}`;
+  }
+
+  /** The metadata document (JSON). */
+  document(request: IncomingMessage): Record<string, unknown> {
+    const options = this.#options;
+    return {
+      resource: this.resource(request),
+      authorization_servers: [...(options.authorizationServers ?? [])],
+      bearer_methods_supported: ['header'],
+      ...(options.scopesSupported === undefined ? {} : { scopes_supported: [...options.scopesSupported] }),
+      ...(options.resourceName === undefined ? {} : { resource_name: options.resourceName }),
+      ...(options.resourceDocumentation === undefined ? {} : { resource_documentation: options.resourceDocumentation }),
+    };
+  }
+
+  /**
+   * The `WWW-Authenticate` value of a `401`: without an error for a request that carried no
+   * credentials, with `error="invalid_token"` and a description for credentials that were refused.
+   */
+  challenge(request: IncomingMessage, refused?: string): string {
+    const parameters: string[] = [];
+    if (refused !== undefined) {
+      parameters.push('error="invalid_token"', `error_description="${quote(refused)}"`);
+    }
+    parameters.push(`resource_metadata="${quote(this.metadataUrl(request))}"`);
+    const scopes = this.#options.scopesSupported;
+    if (scopes !== undefined && scopes.length > 0) parameters.push(`scope="${quote(scopes.join(' '))}"`);
+    return `Bearer ${parameters.join(', ')}`;
+  }
+}
+
+/** A header parameter value: no quotes, backslashes or control characters. */
+function quote(value: string): string {
+  return value.replace(/["\\\u0000-\u001f\u007f]/g, "'");
+}
