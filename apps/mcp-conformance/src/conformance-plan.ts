@@ -1,4 +1,4 @@
-/** Scenarios that must pass: lifecycle, ping, logging, every tools scenario, schemas, elicitation, DNS rebinding. */
+/** Scenarios that must pass: lifecycle, ping, logging, every tools scenario, schemas, elicitation, DNS rebinding, SSE polling. */
 export const REQUIRED_SCENARIOS: readonly string[] = Object.freeze([
   'server-initialize',
   'ping',
@@ -18,6 +18,7 @@ export const REQUIRED_SCENARIOS: readonly string[] = Object.freeze([
   'elicitation-sep1034-defaults',
   'elicitation-sep1330-enums',
   'dns-rebinding-protection',
+  'server-sse-polling',
 ]);
 
 const TOOLS_ONLY = 'Milpa serves tools only: a ToolRegistry has no resources, prompts or completions to offer.';
@@ -36,7 +37,4 @@ export const EXPECTED_FAILURES: Readonly<Record<string, string>> = Object.freeze
   'prompts-get-with-args': TOOLS_ONLY,
   'prompts-get-embedded-resource': TOOLS_ONLY,
   'prompts-get-with-image': TOOLS_ONLY,
-  'server-sse-polling':
-    'SSE polling (SEP-1699) needs resumable streams (an event store, priming events, a retry field) and a tool that drops its ' +
-    'stream mid-call; serveHttp keeps no event store yet, so the suite reports two SHOULD-level warnings.',
 });

@@ -1,5 +1,5 @@
 import { ToolContext, type CallerLogLevel, type ElicitationRequest, type SamplingRequest, type ToolCaller } from '@milpa/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createConformanceRegistry } from './create-conformance-registry.js';
 
 /** A caller that records what the fixtures send and answers elicitation and sampling. */
@@ -40,6 +40,7 @@ describe('createConformanceRegistry', () => {
       'test_error_handling',
       'test_image_content',
       'test_multiple_content_types',
+      'test_reconnection',
       'test_sampling',
       'test_simple_text',
       'test_tool_with_logging',
@@ -117,5 +118,40 @@ describe('createConformanceRegistry', () => {
     expect(bad.getCode()).toBe('VALIDATION_ERROR');
     const good = await registry.call('json_schema_2020_12_tool', { name: 'x', address: { city: 'Oaxaca' } }, context());
     expect(good.success).toBe(true);
+  });
+
+  describe('test_reconnection', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('closes its stream first, then answers after a brief wait', async () => {
+      vi.useFakeTimers();
+      const steps: string[] = [];
+      const caller = {
+        ...recordingCaller().caller,
+        // The key `closeMcpSseStream` looks for on an MCP caller.
+        [Symbol.for('milpa.mcp.closeSseStream')]: () => {
+          steps.push('closed');
+          return true;
+        },
+      };
+      const call = registry.call('test_reconnection', {}, context(), { caller }).then((result) => {
+        steps.push('answered');
+        return result;
+      });
+      await vi.advanceTimersByTimeAsync(99);
+      expect(steps).toEqual(['closed']);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await call).getContent()).toEqual([{ type: 'text', text: 'Reconnection test completed successfully' }]);
+      expect(steps).toEqual(['closed', 'answered']);
+    });
+
+    it('still answers when its caller cannot close a stream', async () => {
+      vi.useFakeTimers();
+      const call = registry.call('test_reconnection', {}, context(), { caller: recordingCaller().caller });
+      await vi.advanceTimersByTimeAsync(100);
+      expect((await call).success).toBe(true);
+    });
   });
 });

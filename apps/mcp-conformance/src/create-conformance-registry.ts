@@ -1,8 +1,11 @@
 import { ToolResult, Type, defineTool, normalizeToolDefinition, type ElicitationOutcome } from '@milpa/core';
+import { closeMcpSseStream } from '@milpa/mcp';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { RED_PIXEL_PNG, SILENT_WAV } from './fixture-media.js';
 
 const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+/** How long `test_reconnection` works on after closing its stream: long enough for the client to be away. */
+const RECONNECTION_WORK_MS = 100;
 
 function text(value: string): ToolResult {
   return ToolResult.content([{ type: 'text', text: value }]);
@@ -195,6 +198,17 @@ export function createConformanceRegistry(): ToolRegistry {
           },
         });
         return text(`Elicitation completed: ${describeOutcome(outcome)}`);
+      },
+    }),
+    defineTool({
+      name: 'test_reconnection',
+      description: 'Closes its SSE stream mid-call so the client reconnects and polls for the result (SEP-1699)',
+      handler: async (_args, { caller, signal }) => {
+        // The result is sent while the client is away: it reaches it from the session's event store,
+        // on the GET the client reconnects with (`Last-Event-ID`).
+        closeMcpSseStream(caller);
+        await pause(RECONNECTION_WORK_MS, signal);
+        return text('Reconnection test completed successfully');
       },
     }),
     // Declared as raw JSON Schema 2020-12, exactly as the suite expects it listed.

@@ -5,9 +5,13 @@ import {
   ProgressNotificationSchema,
   type CreateMessageRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../../test/support/connect-in-memory.js';
 import { createNotesRegistry } from '../../test/support/notes-registry.js';
+import { CLOSE_SSE_STREAM } from './close-mcp-sse-stream.js';
+import { LogLevelThreshold } from './log-level-threshold.js';
+import { McpToolCaller, type McpRequestExtra } from './mcp-tool-caller.js';
 
 const member = ({ requestId }: { requestId: string }) => ToolContext.mcp(requestId, 'user:1', ['notes:read']);
 const cleanups: (() => Promise<void>)[] = [];
@@ -150,6 +154,35 @@ describe('McpToolCaller', () => {
       await recorder.callers.get('wait_for_abort')?.reportProgress(1, 2);
       await call;
       expect(progress).toEqual([]);
+    });
+  });
+
+  describe('closeSseStream', () => {
+    function callerWith(extra: Partial<McpRequestExtra>) {
+      const server = new Server({ name: 'test', version: '1.0.0' }, { capabilities: {} });
+      const full = { signal: new AbortController().signal, requestId: 1, sendNotification: async () => undefined, ...extra } as McpRequestExtra;
+      return new McpToolCaller(server, full, new LogLevelThreshold(), 'tool');
+    }
+
+    it("calls the transport's closeSSEStream and returns true when the transport offers it", () => {
+      let closes = 0;
+      const caller = callerWith({ closeSSEStream: () => void (closes += 1) });
+      expect(caller.closeSseStream()).toBe(true);
+      expect(caller[CLOSE_SSE_STREAM]()).toBe(true);
+      expect(closes).toBe(2);
+    });
+
+    it('returns false when the transport offers no closeSSEStream', () => {
+      expect(callerWith({}).closeSseStream()).toBe(false);
+    });
+
+    it('returns false, closing nothing, once the call is aborted', () => {
+      const controller = new AbortController();
+      controller.abort();
+      let closes = 0;
+      const caller = callerWith({ signal: controller.signal, closeSSEStream: () => void (closes += 1) });
+      expect(caller.closeSseStream()).toBe(false);
+      expect(closes).toBe(0);
     });
   });
 });

@@ -10,6 +10,7 @@ import type {
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ElicitRequestFormParams, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CLOSE_SSE_STREAM } from './close-mcp-sse-stream.js';
 import type { LogLevelThreshold } from './log-level-threshold.js';
 
 /** The per-request handle the SDK gives a `tools/call` handler. */
@@ -95,6 +96,23 @@ export class McpToolCaller implements ToolCaller {
     if (request.systemPrompt !== undefined) params.systemPrompt = request.systemPrompt;
     const result = await this.#server.createMessage(params, { relatedRequestId: this.#extra.requestId, signal: this.#extra.signal });
     return { status: 'ok', text: textOf(result.content), model: result.model };
+  }
+
+  /**
+   * Closes the SSE stream carrying this call (the SDK's `closeSSEStream`), so the client resumes by
+   * polling with `Last-Event-ID`; true when closed, false when the transport cannot resume this
+   * call (stdio, no event store, a protocol version before 2025-11-25) or the call was aborted.
+   */
+  closeSseStream(): boolean {
+    const close = this.#extra.closeSSEStream;
+    if (close === undefined || this.#extra.signal.aborted) return false;
+    close();
+    return true;
+  }
+
+  /** What `closeMcpSseStream` calls, found by its `Symbol.for` key across copies of this package. */
+  [CLOSE_SSE_STREAM](): boolean {
+    return this.closeSseStream();
   }
 
   async #notify(notification: ServerNotification): Promise<void> {
