@@ -9,6 +9,7 @@ export default strykerConfig('tool-runtime', [
   'src/rate-limiting/in-memory-rate-limiter.ts',
   'src/rate-limiting/rate-limit-key.ts',
   'src/validation/apply-clamps.ts',
+  'src/pipeline/authorize-call.ts',
   'src/pipeline/stages/authorize-stage.ts',
   'src/pipeline/stages/confirm-stage.ts',
   'src/pipeline/stages/rules-stage.ts',

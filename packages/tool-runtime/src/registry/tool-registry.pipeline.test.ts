@@ -62,13 +62,13 @@ describe('ToolRegistry', () => {
   });
 
   describe('call: stage order', () => {
-    it('reports VALIDATION_ERROR, not FORBIDDEN, when both validation and authorization would fail', async () => {
+    it('reports FORBIDDEN, not VALIDATION_ERROR, when both validation and authorization would fail', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
         defineTool({ name: 'needs_name', description: 'd', scopes: ['admin'], input: Type.Object({ name: Type.String() }), handler: () => 1 }),
       );
       const result = await registry.call('needs_name', {}, ToolContext.web('u', []));
-      expect(result.meta['code']).toBe('VALIDATION_ERROR');
+      expect(result.meta['code']).toBe('FORBIDDEN');
     });
 
     it('reports FORBIDDEN and never consults the limiter when authorization fails', async () => {

@@ -22,7 +22,7 @@ describe('ToolRegistry', () => {
       const handler = vi.fn();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher });
       registry.register(defineTool({ name: 'greet', description: 'd', scopes: ['x'], input: Type.Object({ name: Type.String() }), handler }));
-      const result = await registry.call('greet', {}, ToolContext.web('u', []));
+      const result = await registry.call('greet', {}, ToolContext.web('u', ['x']));
       expect(result.meta['code']).toBe('VALIDATION_ERROR');
       expect(result.error).toContain('Missing required field: name');
       expect(result.meta['errors']).toEqual([{ path: 'name', message: 'Missing required field: name' }]);

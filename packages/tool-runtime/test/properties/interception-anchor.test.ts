@@ -140,7 +140,7 @@ describe('ToolRegistry', () => {
             const context = new ToolContext(call.context);
             const definition = registry.getDefinition(name)!;
             const validBefore = !spec.strict || checkStrict(call.args).valid;
-            const authorized = validBefore ? (await registry.getPolicyGate().authorize(context, definition)).allowed : null;
+            const authorized = (await registry.getPolicyGate().authorize(context, definition)).allowed;
             limiter.last = null;
             const [listenedBefore, handledBefore] = [listened, handled];
 
@@ -148,16 +148,19 @@ describe('ToolRegistry', () => {
             const ran = { listener: listened - listenedBefore, handler: handled - handledBefore };
             const limited = limiter.last !== null && !(limiter.last as RateLimitResult).allowed;
 
-            if (!validBefore) {
+            // A refused caller gets the authorization refusal whatever its arguments: validation
+            // details are only for a caller authorization lets through.
+            if (!authorized) {
+              expect(result.meta['code']).toBe('FORBIDDEN');
+              expect(result.meta['errors']).toBeUndefined();
+              expect(limiter.last, 'the limiter ran after a denial').toBeNull();
+            } else if (!validBefore) {
               expect(result.meta['code']).toBe('VALIDATION_ERROR');
               expect(limiter.last, 'the limiter ran after a validation failure').toBeNull();
-            } else if (authorized === false) {
-              expect(result.meta['code']).toBe('FORBIDDEN');
-              expect(limiter.last, 'the limiter ran after a denial').toBeNull();
             } else if (limited) {
               expect(result.meta['code']).toBe('RATE_LIMITED');
             }
-            const refused = !validBefore || authorized === false || limited;
+            const refused = !validBefore || !authorized || limited;
             if (refused) {
               expect(ran).toEqual({ listener: 0, handler: 0 });
             } else if (context.mode === 'plan' || registry.getPolicyGate().requiresConfirmation(context, definition)) {
@@ -167,7 +170,7 @@ describe('ToolRegistry', () => {
               expect(ran).toEqual({ listener: 2, handler: 1 });
               expect(result.data).toBe('ran');
             }
-            outcomes.add(!validBefore ? 'validation' : authorized === false ? 'authorization' : limited ? 'rate_limit' : ran.handler > 0 ? 'executed' : 'held');
+            outcomes.add(!authorized ? 'authorization' : !validBefore ? 'validation' : limited ? 'rate_limit' : ran.handler > 0 ? 'executed' : 'held');
           }
         }),
         { numRuns: 600 },

@@ -1,9 +1,10 @@
 import { ToolErrorCode, type JsonSchema } from '@milpa/core';
 import type { ValidationIssue } from '../../validation/validation-result.js';
+import { authorizeCall } from '../authorize-call.js';
 import { describeStep } from '../describe-step.js';
 import { compileArgsFreezer, freezeArgs } from '../freeze-args.js';
 import type { PipelineCall } from '../pipeline-call.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict } from '../stage.js';
 
 // Keywords that describe a schema without constraining the arguments.
 const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(['type', '$schema', '$id', '$comment', 'title', 'description', 'examples', 'default']);
@@ -33,7 +34,7 @@ function describeType(value: unknown): string {
   return typeof value;
 }
 
-function refuse(call: PipelineCall, issues: readonly ValidationIssue[], errors: readonly string[]): StageVerdict {
+function refuseInvalid(call: PipelineCall, issues: readonly ValidationIssue[], errors: readonly string[]): typeof STOP {
   call.errors = errors;
   return call.refuse(ToolErrorCode.VALIDATION_ERROR, errors.join('; '), 'validation_failed', {
     errors: issues.map((issue) => ({ path: issue.path, message: issue.message })),
@@ -41,11 +42,23 @@ function refuse(call: PipelineCall, issues: readonly ValidationIssue[], errors: 
 }
 
 /**
+ * Ends a call whose arguments failed. Authorization comes before argument details: the caller is
+ * authorized first (the decision the authorize stage would make, asked once), and a caller it
+ * refuses gets exactly that refusal, so invalid arguments never teach it the shape of a tool it may
+ * not call. An authorized caller gets the validation error.
+ */
+function refuse(call: PipelineCall, issues: readonly ValidationIssue[], errors: readonly string[]): StageVerdict {
+  return authorizeCall(call, () => refuseInvalid(call, issues, errors));
+}
+
+/**
  * Validates the prepared arguments against the tool's JSON Schema; a failure returns
  * `VALIDATION_ERROR` with `meta.errors` (path and message per problem) so a model can correct
- * itself. What passes becomes the call's arguments as a deeply frozen copy: every later stage,
- * every listener and the handler see exactly what was validated, and the caller's object is never
- * touched.
+ * itself — to a caller the authorize stage would let through. A caller it would refuse gets that
+ * `FORBIDDEN` refusal instead (same message, `tool.denied` event and audit record as for valid
+ * arguments), with no detail of the arguments. What passes becomes the call's arguments as a deeply
+ * frozen copy: every later stage, every listener and the handler see exactly what was validated,
+ * and the caller's object is never touched.
  */
 export const validateStage: Stage = {
   name: 'validate',
@@ -67,9 +80,11 @@ export const validateStage: Stage = {
     if (validate === undefined) {
       // The first call compiles: registration only checked the schema (SchemaValidator.assertSchema),
       // which throws whenever the compile would, so this cannot fail. Should it ever, the call is
-      // refused like any failing collaborator and the next call tries again.
+      // refused like any failing collaborator (once authorization allows the caller) and the next
+      // call tries again.
       const compiled = call.services.validator.safeCompile(entry.definition.inputSchema);
-      if (!compiled.ok) return call.failClosed('schema validator', compiled.error);
+      // The compiler's message may quote the schema: only an authorized caller reads it.
+      if (!compiled.ok) return authorizeCall(call, () => call.failClosed('schema validator', compiled.error));
       validate = compiled.value;
       entry.validate = validate;
     }
@@ -86,7 +101,7 @@ export const validateStage: Stage = {
   describe({ tool }) {
     return [
       hasConstraints(tool.inputSchema)
-        ? describeStep('validate', 'guard', 'active', true, false, 'tool inputSchema (JSON Schema 2020-12); a failure returns VALIDATION_ERROR with meta.errors; what passes is frozen, so nothing later can change it')
+        ? describeStep('validate', 'guard', 'active', true, false, 'tool inputSchema (JSON Schema 2020-12); a failure returns VALIDATION_ERROR with meta.errors to a caller authorize would allow, while a caller it would refuse gets the authorization refusal instead, with no argument details; what passes is frozen, so nothing later can change it')
         : describeStep('validate', 'guard', 'skipped', true, false, 'tool inputSchema is empty (no properties, required or constraints): nothing to validate'),
     ];
   },
