@@ -32,8 +32,16 @@ const LABELS: Readonly<Record<HttpServerKind, string>> = {
   'bare-resumable': 'bare SDK + `InMemoryEventStore` (resumable)',
   milpa: 'Milpa `serveHttp`, static token auth, audit line to pino',
   'milpa-noresume': 'Milpa as above, `resumableStreams: false`',
+  'milpa-compare': 'Milpa as above, packages at `BENCH_HTTP_MILPA_COMPARE_REF`',
 };
-const LOGS: Readonly<Record<HttpServerKind, boolean>> = { bare: false, 'bare-pino': true, 'bare-resumable': false, milpa: true, 'milpa-noresume': true };
+const LOGS: Readonly<Record<HttpServerKind, boolean>> = {
+  bare: false,
+  'bare-pino': true,
+  'bare-resumable': false,
+  milpa: true,
+  'milpa-noresume': true,
+  'milpa-compare': true,
+};
 
 interface Settings {
   readonly servers: readonly HttpServerKind[];
@@ -43,6 +51,7 @@ interface Settings {
   readonly warmupSeconds: number;
   readonly client: 'raw' | 'sdk';
   readonly milpaRef: string | undefined;
+  readonly compareRef: string | undefined;
   readonly profile: boolean;
 }
 
@@ -57,14 +66,20 @@ function numberSetting(name: string, fallback: number): number {
  * all five; the profile: `bare,milpa`), `BENCH_HTTP_CONCURRENCY` (sessions per server, 8),
  * `BENCH_HTTP_ROUNDS` (10), `BENCH_HTTP_SECONDS` (per server and round, 1.5),
  * `BENCH_HTTP_WARMUP_SECONDS` (3), `BENCH_HTTP_CLIENT` (`raw` or `sdk`), `BENCH_HTTP_MILPA_REF` (a git
- * ref whose Milpa packages to measure instead of the working tree's), `BENCH_HTTP_PROFILE=1` and
+ * ref whose Milpa packages to measure instead of the working tree's), `BENCH_HTTP_MILPA_COMPARE_REF`
+ * (a second ref, served as `milpa-compare` beside `milpa`), `BENCH_HTTP_PROFILE=1` and
  * `BENCH_HTTP_PROFILE_SECONDS` (8).
  */
 function readSettings(): Settings {
   const profile = process.env['BENCH_HTTP_PROFILE'] === '1';
   // Bare and Milpa first, so that they run back to back in every round; then the diagnostics.
-  const servers = (process.env['BENCH_HTTP_SERVERS'] ?? (profile ? 'bare,milpa' : 'bare,milpa,milpa-noresume,bare-resumable,bare-pino')).split(',') as HttpServerKind[];
+  const compareRef = process.env['BENCH_HTTP_MILPA_COMPARE_REF'];
+  const servers = (
+    process.env['BENCH_HTTP_SERVERS'] ??
+    (profile ? 'bare,milpa' : compareRef ? 'bare,milpa,milpa-compare' : 'bare,milpa,milpa-noresume,bare-resumable,bare-pino')
+  ).split(',') as HttpServerKind[];
   for (const kind of servers) if (!(kind in LABELS)) throw new Error(`unknown server ${kind} (${Object.keys(LABELS).join(', ')})`);
+  if (servers.includes('milpa-compare') && !compareRef) throw new Error('milpa-compare needs BENCH_HTTP_MILPA_COMPARE_REF');
   const client = process.env['BENCH_HTTP_CLIENT'] ?? 'raw';
   if (client !== 'raw' && client !== 'sdk') throw new Error('BENCH_HTTP_CLIENT must be raw or sdk');
   const ref = process.env['BENCH_HTTP_MILPA_REF'];
@@ -77,6 +92,7 @@ function readSettings(): Settings {
     warmupSeconds: numberSetting('BENCH_HTTP_WARMUP_SECONDS', 3),
     client,
     milpaRef: ref === undefined || ref === '' ? undefined : ref,
+    compareRef: compareRef === undefined || compareRef === '' ? undefined : compareRef,
     profile,
   };
 }
@@ -117,7 +133,7 @@ async function checkServer(server: HttpServerProcess): Promise<void> {
   } finally {
     await client.close();
   }
-  if (server.kind === 'milpa' || server.kind === 'milpa-noresume') {
+  if (server.kind.startsWith('milpa')) {
     // The authenticator really runs: an unknown token is refused before anything else.
     const unknown = await fetch(server.url, {
       method: 'POST',
@@ -204,10 +220,19 @@ function renderTable(settings: Settings, samples: ReadonlyMap<HttpServerKind, Ro
   return `${header}\n${lines.join('\n')}\n${verdict}`;
 }
 
+/** The `BENCH_HTTP_*` variables this run was given, as a command prefix. */
+function settingsPrefix(): string {
+  return Object.entries(process.env)
+    .filter(([name]) => name.startsWith('BENCH_HTTP_') && name !== 'BENCH_HTTP_MILPA_ROOT')
+    .map(([name, value]) => `${name}=${value ?? ''} `)
+    .sort()
+    .join('');
+}
+
 function renderHeader(settings: Settings, milpaSource: string): string {
   const environment = describeEnvironment();
   return [
-    `Run: \`${COMMAND}\` — ${environment.date}, commit ${environment.commit}, ${environment.machine}, Node ${environment.node}, @modelcontextprotocol/sdk ${environment.packages['@modelcontextprotocol/sdk'] ?? '?'}; Milpa packages from ${milpaSource}.`,
+    `Run: \`${settingsPrefix()}${COMMAND}\` — ${environment.date}, commit ${environment.commit}, ${environment.machine}, Node ${environment.node}, @modelcontextprotocol/sdk ${environment.packages['@modelcontextprotocol/sdk'] ?? '?'}; Milpa packages from ${milpaSource}.`,
     '',
     `Each server runs in its own process; the load generator (this process) keeps ${settings.concurrency} stateful sessions busy, each making`,
     `one \`tools/call\` of the no-op tool after another (${settings.client === 'raw' ? 'raw keep-alive `node:http` requests with the SDK client\'s headers, `Authorization: Bearer` included, the SSE answer checked by substring' : 'the SDK `Client` over `StreamableHTTPClientTransport`, `Authorization: Bearer` included'}).`,
@@ -293,13 +318,16 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const startedAt = performance.now();
   const snapshot = settings.milpaRef === undefined ? undefined : snapshotMilpaPackages(settings.milpaRef);
-  const milpaSource = snapshot === undefined ? 'the working tree' : `commit ${snapshot.commit} (\`BENCH_HTTP_MILPA_REF=${settings.milpaRef ?? ''}\`)`;
+  const compare = settings.compareRef === undefined ? undefined : snapshotMilpaPackages(settings.compareRef);
+  const milpaSource =
+    (snapshot === undefined ? 'the working tree' : `commit ${snapshot.commit} (\`BENCH_HTTP_MILPA_REF=${settings.milpaRef ?? ''}\`)`) +
+    (compare === undefined ? '' : `; \`milpa-compare\` from commit ${compare.commit}`);
   const servers: HttpServerProcess[] = [];
   const agents: Agent[] = [];
   try {
     for (const kind of settings.servers) {
       progress(`starting the ${kind} server`);
-      servers.push(await HttpServerProcess.start(kind, { milpaRoot: snapshot?.root }));
+      servers.push(await HttpServerProcess.start(kind, { milpaRoot: kind === 'milpa-compare' ? compare?.root : snapshot?.root }));
     }
     const sessions = new Map<HttpServerProcess, McpLoadSession[]>();
     for (const server of servers) {
@@ -354,7 +382,7 @@ async function main(): Promise<void> {
   } finally {
     for (const agent of agents) agent.destroy();
     await Promise.allSettled(servers.map((server) => server.close()));
-    if (snapshot !== undefined) rmSync(snapshot.root, { recursive: true, force: true });
+    for (const copy of [snapshot, compare]) if (copy !== undefined) rmSync(copy.root, { recursive: true, force: true });
   }
 }
 
