@@ -2,9 +2,10 @@
  * The servers the HTTP throughput benchmark compares: the bare SDK server (as the SDK's session
  * example, no event store), the same with one pino line per call, the same with the SDK examples'
  * `InMemoryEventStore` (resumable streams), Milpa's `serveHttp` with its defaults, and Milpa with
- * `resumableStreams: false` (a diagnostic: what its default event store costs).
+ * `resumableStreams: false` (a diagnostic: what its default event store costs), and Milpa as
+ * committed at another ref (`BENCH_HTTP_MILPA_COMPARE_REF`), to compare two versions in one run.
  */
-export type HttpServerKind = 'bare' | 'bare-pino' | 'bare-resumable' | 'milpa' | 'milpa-noresume';
+export type HttpServerKind = 'bare' | 'bare-pino' | 'bare-resumable' | 'milpa' | 'milpa-noresume' | 'milpa-compare';
 
 /** What the parent tells a server process. */
 export type ParentMessage =

@@ -30,7 +30,7 @@ async function startServer(kind: HttpServerKind, production: ReturnType<typeof c
   if (kind === 'bare') return startBareSdkHttpServer(null);
   if (kind === 'bare-pino') return startBareSdkHttpServer(production.logger);
   if (kind === 'bare-resumable') return startBareSdkHttpServer(null, true);
-  return startMilpaHttpServer(await loadMilpaMcp(), production.logger, kind === 'milpa');
+  return startMilpaHttpServer(await loadMilpaMcp(), production.logger, kind !== 'milpa-noresume');
 }
 
 async function main(): Promise<void> {
