@@ -151,6 +151,9 @@ export class Workspace {
     if (folderStats === null || !folderStats.isDirectory()) {
       throw new ToolError('NOT_FOUND', `The folder of '${path.relative}' does not exist in the workspace.`);
     }
+    // Checked before the temporary file is created, so a folder swapped for a symlink out of the
+    // root never gets even a short-lived file; checked again before the rename below.
+    if (!this.contains(await realpath(folder))) throw outside(path.relative);
     const existing = await lstat(path.absolute).catch(() => null);
     if (existing !== null && !existing.isFile()) throw new ToolError('NOT_A_FILE', `'${path.relative}' is not a regular file.`);
     const temporary = join(folder, `.${parse(path.absolute).base}.${randomBytes(6).toString('hex')}.tmp`);
