@@ -1,0 +1,273 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ToolError } from '../../lifecycle/tool-error.js';
+import { sensitivePathReason } from '../../sandbox/sensitive-paths.js';
+import { PATH_OUTSIDE_WORKSPACE, type Workspace } from '../../sandbox/workspace.js';
+
+/** What the arguments of a program may be: every option not listed here is refused. */
+interface OptionPolicy {
+  /** Short flags without a value, e.g. `la` for `-l` and `-a` (and `-la`). */
+  readonly flags: string;
+  /** Short flags taking a value (attached, `-n5`, or the next argument) and what the value may be. */
+  readonly valueFlags?: Readonly<Record<string, RegExp>>;
+  /** Long options without a value. */
+  readonly long: readonly string[];
+  /** Long options taking a value (`--name=value` or `--name value`) and what the value may be. */
+  readonly longValues?: Readonly<Record<string, RegExp>>;
+  /** `-5` means a count (`head -5`). */
+  readonly numericFlag?: boolean;
+  /**
+   * What the operands are: workspace paths, nothing, a `+FORMAT` (date), or a pattern then paths
+   * (grep, unless `-e`/`--regexp` gave the pattern).
+   */
+  readonly operands: 'paths' | 'none' | 'date-format' | 'pattern-then-paths';
+}
+
+const WORD = /^[A-Za-z0-9_-]+$/;
+const NAME = /^[A-Za-z0-9._+-]+$/;
+const DIGITS = /^[0-9]+$/;
+const SIZE = /^[0-9]*[A-Za-z]*$/;
+const COLOR = /^(never|no|none|auto|tty|if-tty|always|yes|force)$/;
+const ANY = /^[\s\S]*$/;
+
+/**
+ * The options allowed for the programs of the default allowlist and the read-only list (GNU
+ * coreutils, procps, hostname and grep spellings). Allowlists, not blocklists: an option missing
+ * here is refused, so abbreviations (`--files0` for `--files0-from`) and options added by a later
+ * release never slip through. Left out on purpose: anything reading a file list or patterns from a
+ * file (`wc --files0-from`, `date -f`, `grep -f`, `hostname -F`), setting state (`date -s`,
+ * `hostname NAME`), following symlinks out (`ls -L`, `grep -R`), recursing past the sensitive-file
+ * checks (`grep -r`), or waiting forever (`tail -f`).
+ */
+const POLICIES: Readonly<Record<string, OptionPolicy>> = Object.freeze({
+  ls: {
+    flags: 'aAbBcCdfFgGhiklmnNopqQrRsStuUvxXZ1',
+    valueFlags: { I: NAME, w: DIGITS, T: DIGITS },
+    long: [
+      'all', 'almost-all', 'escape', 'ignore-backups', 'classify', 'file-type', 'directory', 'human-readable', 'si', 'inode',
+      'numeric-uid-gid', 'no-group', 'literal', 'hide-control-chars', 'show-control-chars', 'quote-name', 'recursive', 'reverse',
+      'size', 'group-directories-first', 'full-time', 'author', 'context', 'zero', 'color', 'colour',
+    ],
+    longValues: {
+      color: COLOR, colour: COLOR, sort: WORD, time: WORD, format: WORD, 'indicator-style': WORD, 'quoting-style': WORD,
+      'block-size': SIZE, width: DIGITS, tabsize: DIGITS, ignore: NAME, hide: NAME,
+      'time-style': /^(full-iso|long-iso|iso|locale|\+[A-Za-z0-9%:., -]*)$/,
+    },
+    operands: 'paths',
+  },
+  pwd: { flags: 'LP', long: ['logical', 'physical'], operands: 'none' },
+  df: {
+    flags: 'ahHiklPT',
+    valueFlags: { t: NAME, x: NAME, B: SIZE },
+    long: ['all', 'human-readable', 'si', 'inodes', 'local', 'portability', 'print-type', 'total', 'sync', 'no-sync', 'output'],
+    longValues: { output: /^[a-z,_]+$/, type: NAME, 'exclude-type': NAME, 'block-size': SIZE },
+    operands: 'paths',
+  },
+  wc: {
+    flags: 'clmwL',
+    long: ['bytes', 'chars', 'lines', 'words', 'max-line-length'],
+    longValues: { total: /^(auto|always|only|never)$/ },
+    operands: 'paths',
+  },
+  date: {
+    flags: 'uRI',
+    valueFlags: { d: /^[A-Za-z0-9 :+.,\/-]*$/ },
+    long: ['utc', 'universal', 'rfc-email', 'iso-8601'],
+    longValues: { date: /^[A-Za-z0-9 :+.,\/-]*$/, 'iso-8601': /^(date|hours|minutes|seconds|ns)$/, 'rfc-3339': /^(date|seconds|ns)$/ },
+    operands: 'date-format',
+  },
+  uptime: { flags: 'ps', long: ['pretty', 'since'], operands: 'none' },
+  hostname: {
+    flags: 'sfdiIA',
+    long: ['short', 'fqdn', 'long', 'domain', 'ip-address', 'all-ip-addresses', 'all-fqdns'],
+    operands: 'none',
+  },
+  whoami: { flags: '', long: [], operands: 'none' },
+  cat: {
+    flags: 'AbeEnstTuv',
+    long: ['show-all', 'number-nonblank', 'show-ends', 'number', 'squeeze-blank', 'show-tabs', 'show-nonprinting'],
+    operands: 'paths',
+  },
+  head: {
+    flags: 'qvz',
+    valueFlags: { n: /^-?[0-9]+[A-Za-z]*$/, c: /^-?[0-9]+[A-Za-z]*$/ },
+    long: ['quiet', 'silent', 'verbose', 'zero-terminated'],
+    longValues: { lines: /^-?[0-9]+[A-Za-z]*$/, bytes: /^-?[0-9]+[A-Za-z]*$/ },
+    numericFlag: true,
+    operands: 'paths',
+  },
+  tail: {
+    flags: 'qvz',
+    valueFlags: { n: /^[+-]?[0-9]+[A-Za-z]*$/, c: /^[+-]?[0-9]+[A-Za-z]*$/ },
+    long: ['quiet', 'silent', 'verbose', 'zero-terminated'],
+    longValues: { lines: /^[+-]?[0-9]+[A-Za-z]*$/, bytes: /^[+-]?[0-9]+[A-Za-z]*$/ },
+    numericFlag: true,
+    operands: 'paths',
+  },
+  grep: {
+    flags: 'EFGPiyvwxcLloqsbHhnTZzaIU',
+    valueFlags: { e: ANY, m: DIGITS, A: DIGITS, B: DIGITS, C: DIGITS },
+    long: [
+      'extended-regexp', 'fixed-strings', 'basic-regexp', 'perl-regexp', 'ignore-case', 'no-ignore-case', 'invert-match',
+      'word-regexp', 'line-regexp', 'count', 'files-with-matches', 'files-without-match', 'only-matching', 'quiet', 'silent',
+      'no-messages', 'byte-offset', 'with-filename', 'no-filename', 'line-number', 'initial-tab', 'null', 'null-data', 'text',
+      'color', 'colour',
+    ],
+    longValues: {
+      regexp: ANY, 'max-count': DIGITS, 'after-context': DIGITS, 'before-context': DIGITS, context: DIGITS,
+      'binary-files': /^(binary|text|without-match)$/, color: COLOR, colour: COLOR,
+    },
+    operands: 'pattern-then-paths',
+  },
+});
+
+/**
+ * Long options refused for programs without an option policy (ones an operator added to the
+ * allowlist): they read a list of files, or run a program or command. Matched on prefixes too,
+ * since GNU programs accept any unambiguous abbreviation (`--files0` is `--files0-from`).
+ */
+const GENERIC_BLOCKED_LONG_OPTIONS: readonly string[] = [
+  'files0-from', 'compress-program', 'use-compress-program', 'to-command', 'checkpoint-action', 'exec', 'execdir', 'ok',
+  'rsh-command', 'rsync-path', 'upload-pack', 'receive-pack', 'pager', 'info-script', 'new-volume-script', 'command', 'shell',
+  'editor', 'eval', 'preprocessor', 'filter',
+];
+
+// An absolute path at the start of an argument, after `=`, `:` or `,`, or attached to a short option (`-f/etc/x`).
+const ABSOLUTE = /(?:^|[=:,]|^-[A-Za-z0-9]*)\//;
+// A `..` segment in the same places, or after a `/`.
+const PARENT = /(?:^|[/=:,]|^-[A-Za-z0-9]*)\.\.(?:$|[/:,])/;
+
+/** The names of the programs that have an option policy. */
+export const SHELL_OPTION_POLICY_PROGRAMS: readonly string[] = Object.freeze(Object.keys(POLICIES));
+
+function refuseOption(program: string, option: string, policy: OptionPolicy | null, why?: string): never {
+  const allowed =
+    policy === null
+      ? ''
+      : ` Allowed options: ${[
+          ...[...policy.flags, ...Object.keys(policy.valueFlags ?? {})].map((flag) => `-${flag}`),
+          ...[...new Set([...policy.long, ...Object.keys(policy.longValues ?? {})])].map((name) => `--${name}`),
+        ].join(' ') || '(none)'}.`;
+  throw new ToolError(
+    'ARGUMENT_NOT_ALLOWED',
+    `'${option}' is not allowed for ${program}${why === undefined ? '' : `: ${why}`}.${allowed}`,
+    { details: { program, argument: option } },
+  );
+}
+
+async function checkPath(workspace: Workspace, program: string, operand: string): Promise<void> {
+  const resolved = await workspace.resolve(operand);
+  const reason = sensitivePathReason(resolved.relative) ?? sensitivePathReason(operand);
+  if (reason !== null) {
+    throw new ToolError('SENSITIVE_PATH', `${program} may not use '${operand}': ${reason}.`, { details: { program, argument: operand } });
+  }
+}
+
+async function existsInWorkspace(workspace: Workspace, candidate: string): Promise<boolean> {
+  if (candidate === '' || candidate === '-') return false;
+  try {
+    await lstat(join(workspace.root, candidate));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function checkGeneric(program: string, args: readonly string[], workspace: Workspace): Promise<void> {
+  for (const argument of args) {
+    if (argument.startsWith('--')) {
+      const name = argument.slice(2).split('=')[0] ?? '';
+      if (name !== '' && GENERIC_BLOCKED_LONG_OPTIONS.some((blocked) => blocked.startsWith(name))) {
+        refuseOption(program, argument, null, 'it reads a list of files or runs a command');
+      }
+    }
+    // Without a policy it is unknown which arguments are paths: any that names something in the
+    // workspace is checked like a path (symlinks leading out, sensitive files).
+    const candidate = argument.startsWith('-') ? argument.slice(argument.indexOf('=') + 1 || argument.length) : argument;
+    if (await existsInWorkspace(workspace, candidate)) await checkPath(workspace, program, candidate);
+  }
+}
+
+/**
+ * Checks the arguments of an allowlisted program before it runs; throws a `ToolError` on the first
+ * problem. Every argument is refused (`PATH_OUTSIDE_WORKSPACE`) when it holds an absolute path or a
+ * `..` segment (also after `=` or attached to a short option), since paths are relative to the
+ * workspace. Programs of the default allowlist and the read-only list then follow an option
+ * allowlist (`ARGUMENT_NOT_ALLOWED`), and their path operands are resolved inside the workspace
+ * (symlinks leading out refused) and checked against the sensitive-file lists (`SENSITIVE_PATH`).
+ * Other programs get the generic checks: no option that reads a file list or runs a command, and any
+ * argument naming an existing workspace path is checked as a path.
+ */
+export async function checkShellArguments(program: string, args: readonly string[], workspace: Workspace): Promise<void> {
+  for (const argument of args) {
+    if (ABSOLUTE.test(argument) || PARENT.test(argument)) {
+      throw new ToolError(
+        PATH_OUTSIDE_WORKSPACE,
+        `'${argument}' points outside the workspace: paths are relative to the workspace root, without absolute paths or '..'.`,
+        { details: { program, argument } },
+      );
+    }
+  }
+  const policy = Object.hasOwn(POLICIES, program) ? POLICIES[program] : undefined;
+  if (policy === undefined) {
+    await checkGeneric(program, args, workspace);
+    return;
+  }
+
+  const operands: string[] = [];
+  let patternGiven = false;
+  let endOfOptions = false;
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index] as string;
+    if (!endOfOptions && argument === '--') {
+      endOfOptions = true;
+    } else if (!endOfOptions && argument.startsWith('--')) {
+      const equals = argument.indexOf('=');
+      const name = equals < 0 ? argument.slice(2) : argument.slice(2, equals);
+      let value = equals < 0 ? undefined : argument.slice(equals + 1);
+      if (value === undefined && (name === 'help' || name === 'version' || policy.long.includes(name))) continue;
+      const pattern = policy.longValues?.[name];
+      if (pattern === undefined) refuseOption(program, argument, policy, policy.long.includes(name) ? 'it takes no value' : undefined);
+      if (value === undefined) {
+        index += 1;
+        value = args[index];
+        if (value === undefined) refuseOption(program, argument, policy, 'it needs a value');
+      }
+      if (!pattern.test(value)) refuseOption(program, `--${name}=${value}`, policy, 'the value is not accepted');
+      if (name === 'regexp') patternGiven = true;
+    } else if (!endOfOptions && argument.startsWith('-') && argument !== '-') {
+      if (policy.numericFlag === true && /^-[0-9]+$/.test(argument)) continue;
+      for (let position = 1; position < argument.length; position += 1) {
+        const flag = argument[position] as string;
+        if (policy.flags.includes(flag)) continue;
+        const pattern = policy.valueFlags?.[flag];
+        if (pattern === undefined) refuseOption(program, `-${flag}`, policy);
+        let value: string | undefined = argument.slice(position + 1);
+        if (value === '') {
+          index += 1;
+          value = args[index];
+          if (value === undefined) refuseOption(program, `-${flag}`, policy, 'it needs a value');
+        }
+        if (!pattern.test(value)) refuseOption(program, `-${flag} ${value}`, policy, 'the value is not accepted');
+        if (flag === 'e') patternGiven = true;
+        break;
+      }
+    } else {
+      operands.push(argument);
+    }
+  }
+
+  let paths = operands;
+  if (policy.operands === 'none' && operands.length > 0) {
+    refuseOption(program, operands[0] as string, policy, `${program} takes no operands here`);
+  } else if (policy.operands === 'date-format') {
+    const bad = operands.find((operand) => !operand.startsWith('+'));
+    if (bad !== undefined || operands.length > 1) {
+      refuseOption(program, bad ?? (operands[1] as string), policy, 'the only operand allowed is one +FORMAT');
+    }
+    paths = [];
+  } else if (policy.operands === 'pattern-then-paths' && !patternGiven) {
+    paths = operands.slice(1);
+  }
+  for (const operand of paths) await checkPath(workspace, program, operand);
+}
