@@ -17,8 +17,11 @@ export interface WorkspacePath {
 
 /** An open file inside the workspace, checked after opening. Close it. */
 export interface WorkspaceFile {
+  /** The path the file was opened at. */
   readonly path: WorkspacePath;
+  /** The open handle (read-only); the caller closes it. */
   readonly handle: FileHandle;
+  /** The file's stats, taken from the open handle. */
   readonly stats: Stats;
 }
 

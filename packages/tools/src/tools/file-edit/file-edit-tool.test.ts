@@ -1,9 +1,9 @@
 import { MilpaError, ToolContext, type ToolResult } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, writeFile, chmod } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Workspace } from '../../sandbox/workspace.js';
 import { fileTools, type FileToolSet } from '../file-tools/file-tools.js';
 import { ReadLedger } from '../read-ledger/read-ledger.js';
@@ -181,6 +181,20 @@ describe('fileEditTool', () => {
     it('refuses an edit that changes nothing with NO_CHANGE, and an empty old_str', async () => {
       expect((await edit({ path: 'src/server.ts', old_str: '3000', new_str: '3000' })).meta['code']).toBe('NO_CHANGE');
       expect((await edit({ path: 'src/server.ts', old_str: '', new_str: 'x' })).success).toBe(false);
+    });
+
+    it('refuses with FILE_CHANGED when the file changes between its read and the write, keeping the other change', async () => {
+      const open = workspace.openForRead.bind(workspace);
+      vi.spyOn(workspace, 'openForRead').mockImplementation(async (path) => {
+        const file = await open(path);
+        await appendFile(join(root, 'src', 'server.ts'), '// added by someone else\n');
+        return file;
+      });
+
+      const result = await edit({ path: 'src/server.ts', old_str: '3000', new_str: '1' });
+
+      expect(result.meta['code']).toBe('FILE_CHANGED');
+      expect(await server()).toBe(`${SOURCE}// added by someone else\n`);
     });
 
     it('keeps the file mode', async () => {

@@ -1,4 +1,5 @@
 import { MilpaError, Type, type ToolDefinition } from '@milpa/core';
+import { lstat } from 'node:fs/promises';
 import { rejectUnknownArguments } from '../../lifecycle/argument-checks.js';
 import { defineLifecycleTool } from '../../lifecycle/define-lifecycle-tool.js';
 import { failure, success } from '../../lifecycle/tool-envelope.js';
@@ -71,7 +72,7 @@ function occurrencesOf(text: string, needle: string, stopAt: number): number[] {
  * and repository files and VCS/CI folders are refused. Mutating; scopes `['workspace:write']`
  * unless given.
  *
- * Codes: `RUN_REQUIRED`, `NOT_READ_IN_RUN`, `NO_MATCH`, `AMBIGUOUS_MATCH`, `NO_CHANGE`,
+ * Codes: `RUN_REQUIRED`, `NOT_READ_IN_RUN`, `NO_MATCH`, `AMBIGUOUS_MATCH`, `NO_CHANGE`, `FILE_CHANGED`,
  * `FILE_TOO_LARGE`, `BINARY_FILE`, `SENSITIVE_PATH`, `BUILD_FILE`, `PATH_OUTSIDE_WORKSPACE`,
  * `INVALID_PATH`, `NOT_FOUND`, `NOT_A_FILE`, `INVALID_ARGUMENT`, `UNKNOWN_ARGUMENT`.
  *
@@ -154,6 +155,7 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
     },
     perform: async ({ path, oldText, newText }) => {
       const file = await workspace.openForRead(path);
+      const before = file.stats;
       let bytes: Buffer;
       try {
         const read = await readUpTo(file.handle, FILE_EDIT_MAX_BYTES);
@@ -192,6 +194,11 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       const size = Buffer.byteLength(edited, 'utf8');
       if (size > FILE_EDIT_MAX_BYTES) {
         throw new ToolError('FILE_TOO_LARGE', `The edit would make '${path.relative}' ${size} bytes, over the ${FILE_EDIT_MAX_BYTES}-byte limit of file_edit.`);
+      }
+      // A change made by someone else since the read above would be lost by the write: refuse it.
+      const now = await lstat(path.absolute).catch(() => null);
+      if (now === null || now.ino !== before.ino || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
+        throw new ToolError('FILE_CHANGED', `'${path.relative}' changed while it was being edited; read it again and retry the edit.`);
       }
       await workspace.writeAtomic(path, edited);
       const line = text.slice(0, at).split('\n').length;

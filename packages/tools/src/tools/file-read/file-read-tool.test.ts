@@ -176,6 +176,41 @@ describe('fileReadTool', () => {
       expect((await read({ path: 'large.txt', offset: 123_456, limit: 1 })).data).toMatchObject({ content: 'line 123456\n', next_offset: 123_457 });
     });
 
+    it('returns the same slices as splitting the whole text, for lines crossing read chunks', async () => {
+      // A small deterministic generator: the same file and slices on every run.
+      let state = 7;
+      const next = (below: number): number => {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        return state % below;
+      };
+      const lines = Array.from({ length: 400 }, (_, index) => `${index + 1}:${'é'.repeat(next(3)) + 'z'.repeat(next(1500))}\n`);
+      const text = lines.join('').slice(0, -1 - next(2));
+      await writeFile(join(root, 'mixed.txt'), text);
+      const all = text.split(/(?<=\n)/);
+
+      for (let round = 0; round < 60; round += 1) {
+        const offset = 1 + next(all.length + 5);
+        const limit = 1 + next(12);
+        const lineNumbers = next(2) === 1;
+        const result = await read({ path: 'mixed.txt', offset, limit, line_numbers: lineNumbers });
+
+        const wanted = all.slice(offset - 1, offset - 1 + limit);
+        let bytes = 0;
+        const kept: string[] = [];
+        for (const [index, line] of wanted.entries()) {
+          const shown = lineNumbers ? `${offset + index}\t${line}` : line;
+          if (bytes + Buffer.byteLength(shown) > FILE_READ_MAX_BYTES) break;
+          bytes += Buffer.byteLength(shown);
+          kept.push(shown);
+        }
+        const cut = kept.length < wanted.length;
+        const end = offset - 1 + kept.length;
+        expect(result.data.content).toBe(kept.join(''));
+        expect(result.data.truncated).toBe(cut);
+        expect(result.data.next_offset).toBe(cut || end < all.length ? end + 1 : null);
+      }
+    });
+
     it.each([[0], [-1], [1.5]])('refuses offset %s with INVALID_OFFSET', async (offset) => {
       expect((await read({ path: 'ten.txt', offset })).meta['code']).toBe('INVALID_OFFSET');
     });
