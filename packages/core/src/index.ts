@@ -43,6 +43,13 @@ export {
   type ToolOptions,
 } from './tools/define-tool.js';
 export { tool, readDeclaredTools, type ToolDecoratorOptions } from './tools/tool-decorator.js';
+export {
+  isMutatingCall,
+  mutabilityOf,
+  type MutabilitySubject,
+  type ToolMutability,
+  type ToolMutating,
+} from './tools/tool-mutability.js';
 export type { ToolSummary } from './tools/tool-summary.js';
 export {
   unsupportedCaller,

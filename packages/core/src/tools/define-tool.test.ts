@@ -234,7 +234,12 @@ describe('normalizeToolDefinition', () => {
       [
         'a non-boolean mutating',
         { name: 'x', description: '', handler: noop, mutating: 'yes' },
-        "Tool 'x': mutating must be a boolean.",
+        "Tool 'x': mutating must be a boolean or a function of the arguments that returns one.",
+      ],
+      [
+        'a null mutating',
+        { name: 'x', description: '', handler: noop, mutating: null },
+        "Tool 'x': mutating must be a boolean or a function of the arguments that returns one.",
       ],
       [
         'a non-boolean requiresConfirmation',
@@ -435,6 +440,25 @@ describe('defineTool', () => {
     });
 
     expect(whoami.handler({}, invocation())).toEqual({ principal: 'cli', aborted: false });
+  });
+
+  it('keeps a per-call mutating function on the frozen definition, its args typed from input', () => {
+    const mutating = (args: { command: string }): boolean => args.command !== 'ls';
+    const shell = defineTool({
+      name: 'shell_exec',
+      description: 'Run a command',
+      input: Type.Object({ command: Type.String() }),
+      mutating: (args) => {
+        expectTypeOf(args.command).toEqualTypeOf<string>();
+        return mutating(args);
+      },
+      handler: () => null,
+    });
+
+    expect(Object.isFrozen(shell)).toBe(true);
+    expect(typeof shell.mutating).toBe('function');
+    expect((shell.mutating as (args: { command: string }) => boolean)({ command: 'rm x' })).toBe(true);
+    expect((shell.mutating as (args: { command: string }) => boolean)({ command: 'ls' })).toBe(false);
   });
 
   it('throws the same INVALID_TOOL_DEFINITION errors as normalizeToolDefinition', () => {

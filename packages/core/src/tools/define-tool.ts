@@ -9,6 +9,7 @@ import type {
   ToolHandler,
   ToolRouting,
 } from './tool-definition.js';
+import type { ToolMutating } from './tool-mutability.js';
 
 /** Options every tool declaration accepts besides its name, description, input and handler. */
 export interface ToolOptions<TArgs = Record<string, unknown>> {
@@ -16,8 +17,12 @@ export interface ToolOptions<TArgs = Record<string, unknown>> {
   readonly title?: string;
   /** Scopes of which the caller needs at least one. */
   readonly scopes?: readonly string[];
-  /** The tool changes state: 5× rate cost, `block_mutating` and confirmation policies apply. */
-  readonly mutating?: boolean;
+  /**
+   * The tool changes state: 5× rate cost, `block_mutating` and confirmation policies apply. A
+   * function decides per call from the validated arguments (asked once per call); a function that
+   * throws or answers anything but a boolean counts as mutating.
+   */
+  readonly mutating?: ToolMutating<TArgs>;
   /** Every call needs a confirmation round trip. */
   readonly requiresConfirmation?: boolean;
   /** Deadline in milliseconds; default 30 000. */
@@ -187,8 +192,13 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
     fail(name, 'scopes must be an array of non-empty strings.');
   }
 
-  const flags: Record<'mutating' | 'requiresConfirmation' | 'hardTimeout', boolean> = {
-    mutating: false,
+  // Like the other flags, null is not a value here: it would read as "not mutating" by accident.
+  const mutating = declaration['mutating'] === undefined ? false : declaration['mutating'];
+  if (typeof mutating !== 'boolean' && typeof mutating !== 'function') {
+    fail(name, 'mutating must be a boolean or a function of the arguments that returns one.');
+  }
+
+  const flags: Record<'requiresConfirmation' | 'hardTimeout', boolean> = {
     requiresConfirmation: false,
     hardTimeout: false,
   };
@@ -233,7 +243,7 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
     inputSchema,
     handler: handler as AnyToolDefinition['handler'],
     scopes: Object.freeze([...(scopes as string[])]),
-    mutating: flags.mutating,
+    mutating: mutating as AnyToolDefinition['mutating'],
     requiresConfirmation: flags.requiresConfirmation,
     timeoutMs,
     hardTimeout: flags.hardTimeout,

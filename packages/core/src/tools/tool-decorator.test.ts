@@ -6,6 +6,7 @@ import { ToolResult } from '../result/tool-result.js';
 import { unsupportedCaller } from './tool-caller.js';
 import { readDeclaredTools, tool } from './tool-decorator.js';
 import type { ToolInvocation } from './tool-definition.js';
+import { isMutatingCall, mutabilityOf } from './tool-mutability.js';
 
 function invocation(): ToolInvocation {
   return { context: ToolContext.web('user:7', ['notes:read']), signal: new AbortController().signal, caller: unsupportedCaller };
@@ -241,6 +242,34 @@ describe('readDeclaredTools', () => {
     });
     expect(remove).toMatchObject({ name: 'deleteNote', mutating: true, timeoutMs: 5000, scopes: [] });
     expect(Object.isFrozen(list)).toBe(true);
+  });
+
+  it('carries a per-call mutating function into the definition', () => {
+    class ShellTools {
+      @tool({ name: 'shell_exec', description: 'Run a command', input: Type.Object({ command: Type.String() }), mutating: ({ command }) => command !== 'ls' })
+      run() {
+        return null;
+      }
+    }
+
+    const [shell] = readDeclaredTools(new ShellTools());
+
+    expect(isMutatingCall(shell!, { command: 'ls' })).toBe(false);
+    expect(isMutatingCall(shell!, { command: 'rm -rf x' })).toBe(true);
+    expect(mutabilityOf(shell!)).toBe('depends_on_arguments');
+  });
+
+  it('rejects a mutating option that is neither a boolean nor a function when the class is defined', () => {
+    expect(() => {
+      class BadTools {
+        // @ts-expect-error mutating takes a boolean or a function
+        @tool({ name: 'bad', description: 'x', mutating: 'sometimes' })
+        run() {
+          return null;
+        }
+      }
+      return BadTools;
+    }).toThrow(expect.objectContaining({ code: 'INVALID_TOOL_DEFINITION', message: "Tool 'bad': mutating must be a boolean or a function of the arguments that returns one." }));
   });
 
   it('carries routing hints into the definition, frozen, and null when the decorator gives none', () => {

@@ -1,6 +1,7 @@
 import type { ToolContext } from '../context/tool-context.js';
 import type { ToolResult } from '../result/tool-result.js';
 import type { ToolCaller } from './tool-caller.js';
+import type { ToolMutating } from './tool-mutability.js';
 
 /** A JSON Schema document (2020-12), as a plain object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -80,8 +81,12 @@ export interface ToolDefinition<TArgs = any, TValue = unknown> {
   handler(args: TArgs, invocation: ToolInvocation): TValue | ToolResult | Promise<TValue | ToolResult>;
   /** Scopes of which the caller needs at least one; empty for none. */
   readonly scopes: readonly string[];
-  /** Whether the tool changes state (costs more rate budget, may need confirmation). */
-  readonly mutating: boolean;
+  /**
+   * Whether the tool changes state (costs more rate budget, may need confirmation): a boolean, or a
+   * function of the validated arguments. Read it through `isMutatingCall` (with arguments) or
+   * `mutabilityOf` (without), which treat a throwing or non-boolean answer as mutating.
+   */
+  readonly mutating: ToolMutating<TArgs>;
   /** Whether every call needs a confirmation round trip. */
   readonly requiresConfirmation: boolean;
   /** Deadline in milliseconds (default 30 000). */

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '@milpa/core';
+import { mutabilityOf, type AnyToolDefinition } from '@milpa/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { resolveMcpOutputShape } from './mcp-output-shape.js';
 
@@ -6,7 +6,8 @@ import { resolveMcpOutputShape } from './mcp-output-shape.js';
  * One registry definition as an MCP `tools/list` entry: its own JSON Schema (2020-12) as
  * `inputSchema`, never re-declared in another schema library; `outputSchema` when declared; and
  * annotations derived from the definition (`readOnlyHint` for non-mutating tools,
- * `destructiveHint` for mutating ones, the title when it has one).
+ * `destructiveHint` for mutating ones and for tools whose mutability depends on their arguments,
+ * since a client cannot know those in advance; the title when it has one).
  */
 export function toMcpTool(definition: AnyToolDefinition): Tool {
   const inputSchema = definition.inputSchema;
@@ -16,7 +17,7 @@ export function toMcpTool(definition: AnyToolDefinition): Tool {
     name: definition.name,
     description: definition.description,
     inputSchema: listedInput as Tool['inputSchema'],
-    annotations: definition.mutating ? { readOnlyHint: false, destructiveHint: true } : { readOnlyHint: true },
+    annotations: mutabilityOf(definition) === 'read_only' ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: true },
   };
   if (definition.title !== null) {
     tool.title = definition.title;

@@ -57,7 +57,12 @@ export function authorizeCall(call: PipelineCall, onAllowed: AuthorizedContinuat
   debugAuthorize(call);
   let authorization: AuthorizationResult | Promise<AuthorizationResult>;
   try {
-    authorization = call.services.gate.authorize(call.context, call.entry!.definition);
+    // With validated arguments, the call's own mutability decides (asked once, by validate); before
+    // them (the validate stage refusing bad arguments) the gate judges the tool as a listing does.
+    authorization =
+      call.args === null
+        ? call.services.gate.authorize(call.context, call.entry!.definition)
+        : call.services.gate.authorize(call.context, call.entry!.definition, { mutating: call.mutating });
   } catch (error) {
     // Contained here rather than by the runner, so the message names the policy gate whichever
     // stage asked (the runner would name the asking stage's own collaborator).

@@ -6,6 +6,12 @@ export interface HostStageCall {
   readonly tool: AnyToolDefinition;
   /** The validated arguments, deeply frozen: exactly what the handler will receive. */
   readonly args: ToolArgs;
+  /**
+   * Whether this call mutates: the tool's flag, or its per-call function's answer for these
+   * arguments (asked once per call; a throw or non-boolean answer counts as mutating). Read this,
+   * never `tool.mutating`, so every check agrees with the runtime's own gates.
+   */
+  readonly mutating: boolean;
   /** Who is calling, from where. */
   readonly context: ToolContext;
   /** The caller's abort signal, if it gave one. */

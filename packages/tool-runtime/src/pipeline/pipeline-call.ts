@@ -60,7 +60,12 @@ export class PipelineCall {
   tidiedArgs: Readonly<Record<string, unknown>> | null = null;
   /** tidy: what tidying changed, reported as `meta.tidied`; null when nothing was. */
   tidied: readonly TidiedField[] | null = null;
-  /** clamp: whether this call must be confirmed before it runs. */
+  /**
+   * clamp: whether this call may need confirmation before its arguments are known (the tool or the
+   * channel asks for it, possibly depending on the arguments); `confirm_token` is taken out then.
+   */
+  confirmable = false;
+  /** validate: whether this call must be confirmed before it runs, decided with {@link PipelineCall.mutating}. */
   needsConfirmation = false;
   /** clamp: a non-null `confirm_token` came with the arguments. */
   hasToken = false;
@@ -73,6 +78,14 @@ export class PipelineCall {
    * call's arguments when a token is redeemed. Everything after validation sees exactly these.
    */
   args: ToolArgs | null = null;
+  /**
+   * validate: whether this call mutates — the tool's flag, or its per-call function's answer for
+   * the validated arguments, asked exactly once (a throw or a non-boolean answer counts as
+   * mutating). Every later stage (authorize, rate limit, plan mode, confirm, and host stages) reads
+   * this answer, never the function. On a confirmation replay, confirm asks once more for the
+   * redeemed arguments that will execute and keeps mutating if either answer is.
+   */
+  mutating = false;
 
   /** rules: what the call acts on, as the host's target resolvers named it. */
   target: InvocationTarget | null = null;

@@ -156,6 +156,32 @@ describe('PolicyGate', () => {
         expect(sync(gate.authorize(context, subject({ name: 'read_things' }))).allowed).toBe(true);
       });
 
+      it('decides block_mutating for a per-call tool from the answer it is given, and allows it without one', () => {
+        const gate = new PolicyGate({ channelPolicies: { api: { allow_all: false, block_mutating: true } } });
+        const context = new ToolContext({ channel: 'api', principal: 'svc' });
+        const mutating = vi.fn(() => true);
+        const shell = subject({ name: 'shell_exec', mutating });
+        expect(reasonOf(gate.authorize(context, shell, { mutating: true }))).toBe(
+          "Call to 'shell_exec' is blocked on channel 'api': its arguments make it mutating (block_mutating policy).",
+        );
+        expect(sync(gate.authorize(context, shell, { mutating: false })).allowed).toBe(true);
+        expect(sync(gate.authorize(context, shell)).allowed).toBe(true);
+        expect(mutating).not.toHaveBeenCalled();
+      });
+
+      it('ignores a per-call answer for a tool whose mutating is a boolean', () => {
+        const gate = new PolicyGate({ channelPolicies: { api: { allow_all: false, block_mutating: true } } });
+        const context = new ToolContext({ channel: 'api', principal: 'svc' });
+        expect(sync(gate.authorize(context, subject({ mutating: true }), { mutating: false })).allowed).toBe(false);
+      });
+
+      it('counts a hand-built subject whose mutating is neither a boolean nor a function as mutating', () => {
+        const gate = new PolicyGate({ channelPolicies: { api: { allow_all: false, block_mutating: true } } });
+        const context = new ToolContext({ channel: 'api', principal: 'svc' });
+        expect(sync(gate.authorize(context, subject({ mutating: 'yes' as never }))).allowed).toBe(false);
+        expect(gate.requiresConfirmation(ToolContext.telegram(1, 'u'), subject({ mutating: 'yes' as never }))).toBe(true);
+      });
+
       it('lets allow_all skip block_mutating', () => {
         const gate = new PolicyGate({ channelPolicies: { ops: { allow_all: true, block_mutating: true } } });
         const context = new ToolContext({ channel: 'ops', principal: 'p' });
@@ -440,6 +466,16 @@ describe('PolicyGate', () => {
       const context = ToolContext.telegram(1, 'user:789');
       expect(gate.requiresConfirmation(context, subject({ mutating: true }))).toBe(true);
       expect(gate.requiresConfirmation(context, subject())).toBe(false);
+    });
+
+    it('follows the per-call answer for a per-call tool, and says it may be needed without one', () => {
+      const gate = new PolicyGate();
+      const context = ToolContext.telegram(1, 'user:789');
+      const shell = subject({ mutating: () => false });
+      expect(gate.requiresConfirmation(context, shell, true)).toBe(true);
+      expect(gate.requiresConfirmation(context, shell, false)).toBe(false);
+      expect(gate.requiresConfirmation(context, shell)).toBe(true);
+      expect(gate.requiresConfirmation(ToolContext.cli(), shell)).toBe(false);
     });
 
     it('is true on any channel for a tool that requires confirmation', () => {

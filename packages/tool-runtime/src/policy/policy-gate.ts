@@ -1,4 +1,4 @@
-import { MilpaError, ToolContext, silentLogger, type Logger, type PolicyRule, type PolicyRuleProvider } from '@milpa/core';
+import { MilpaError, ToolContext, silentLogger, type Logger, type PolicyRule, type PolicyRuleProvider, type ToolMutating } from '@milpa/core';
 import { describeError } from '../audit/describe-error.js';
 import { swallowRejection } from '../audit/swallow-rejection.js';
 import { AuthorizationResult } from './authorization-result.js';
@@ -10,8 +10,11 @@ export interface PolicySubject {
   readonly name: string;
   /** Scopes of which the caller needs at least one; empty for none. */
   readonly scopes: readonly string[];
-  /** Whether the tool changes state (`block_mutating`, `require_confirmation_for_mutating`). */
-  readonly mutating: boolean;
+  /**
+   * Whether the tool changes state (`block_mutating`, `require_confirmation_for_mutating`): a
+   * boolean, or a function of the call's arguments (whose answer a caller passes as `mutating`).
+   */
+  readonly mutating: ToolMutating<any>;
   /** Whether every call needs a confirmation round trip. */
   readonly requiresConfirmation: boolean;
 }
@@ -107,6 +110,25 @@ export interface AuthorizeOptions {
    * caller, which would otherwise log the warning once per tool.
    */
   readonly quiet?: boolean;
+  /**
+   * Whether this call mutates, for a tool whose mutability depends on its arguments: the answer of
+   * `isMutatingCall(tool, args)` for the call's validated arguments, asked once by the caller. When
+   * absent (no arguments yet, e.g. when listing), such a tool counts as not mutating, because some
+   * arguments may make it callable; the call itself must then be authorized with its answer. A
+   * boolean `tool.mutating` always answers for itself.
+   */
+  readonly mutating?: boolean;
+}
+
+/**
+ * The mutability the gate decides on: a boolean flag as declared; for a per-call function, the
+ * caller's answer for this call, else (no arguments known) false. Anything else counts as mutating.
+ */
+function decidingMutability(tool: PolicySubject, answer: boolean | undefined): boolean {
+  const mutating: unknown = tool.mutating;
+  if (typeof mutating === 'boolean') return mutating;
+  if (typeof mutating === 'function') return answer ?? false;
+  return true;
 }
 
 /**
@@ -171,31 +193,37 @@ export class PolicyGate {
       );
     }
 
+    const mutating = decidingMutability(tool, options?.mutating);
     const provider = this.#ruleProvider;
-    if (provider === null) return PolicyGate.#applyChannelPolicy(policy, channel, tool);
+    if (provider === null) return PolicyGate.#applyChannelPolicy(policy, channel, tool, mutating);
 
     let answer: PolicyRule | null | Promise<PolicyRule | null>;
     try {
-      answer = provider.findMatchingRule(channel, context.principal, tool.name, tool.mutating);
+      answer = provider.findMatchingRule(channel, context.principal, tool.name, mutating);
     } catch (error) {
       return this.#providerFailed(context, tool, error);
     }
     if (isThenable(answer)) {
       return Promise.resolve(answer).then(
-        (rule) => this.#decide(rule, policy, context, tool),
+        (rule) => this.#decide(rule, policy, context, tool, mutating),
         (error: unknown) => this.#providerFailed(context, tool, error),
       );
     }
-    return this.#decide(answer, policy, context, tool);
+    return this.#decide(answer, policy, context, tool, mutating);
   }
 
   /**
    * True when the call needs a confirmation round trip: the tool asks for it on every channel, or it
-   * is mutating and the channel's policy sets `require_confirmation_for_mutating`.
+   * is mutating and the channel's policy sets `require_confirmation_for_mutating`. For a tool whose
+   * mutability depends on its arguments, pass this call's answer as `mutating`; without it the
+   * answer is whether the call may need confirmation (true when the policy confirms mutating calls).
    */
-  requiresConfirmation(context: ToolContext, tool: PolicySubject): boolean {
+  requiresConfirmation(context: ToolContext, tool: PolicySubject, mutating?: boolean): boolean {
     if (tool.requiresConfirmation) return true;
-    if (!tool.mutating) return false;
+    const declared: unknown = tool.mutating;
+    // Without an answer a per-call tool may mutate; anything that is not a boolean or function does.
+    const mutates = typeof declared === 'boolean' ? declared : typeof declared === 'function' ? (mutating ?? true) : true;
+    if (!mutates) return false;
     return this.channelPolicy(context.channel).require_confirmation_for_mutating === true;
   }
 
@@ -264,18 +292,18 @@ export class PolicyGate {
     return this.#ruleProvider !== null;
   }
 
-  #decide(rule: unknown, policy: ChannelPolicy, context: ToolContext, tool: PolicySubject): AuthorizationResult {
+  #decide(rule: unknown, policy: ChannelPolicy, context: ToolContext, tool: PolicySubject, mutating: boolean): AuthorizationResult {
     try {
-      return this.#applyRule(rule, policy, context, tool);
+      return this.#applyRule(rule, policy, context, tool, mutating);
     } catch (error) {
       // A rule whose fields throw when read (a getter, an id whose toString throws) is a provider failure.
       return this.#providerFailed(context, tool, error);
     }
   }
 
-  #applyRule(rule: unknown, policy: ChannelPolicy, context: ToolContext, tool: PolicySubject): AuthorizationResult {
+  #applyRule(rule: unknown, policy: ChannelPolicy, context: ToolContext, tool: PolicySubject, mutating: boolean): AuthorizationResult {
     // A missing rule is never an implicit deny: fall through to the channel policy.
-    if (rule === null || rule === undefined) return PolicyGate.#applyChannelPolicy(policy, context.channel, tool);
+    if (rule === null || rule === undefined) return PolicyGate.#applyChannelPolicy(policy, context.channel, tool, mutating);
     if (!isRule(rule)) {
       return this.#providerFailed(context, tool, new Error('it returned a malformed rule (need effect, requiresScopes, description)'));
     }
@@ -295,10 +323,14 @@ export class PolicyGate {
     );
   }
 
-  static #applyChannelPolicy(policy: ChannelPolicy, channel: string, tool: PolicySubject): AuthorizationResult {
+  static #applyChannelPolicy(policy: ChannelPolicy, channel: string, tool: PolicySubject, mutating: boolean): AuthorizationResult {
     if (policy.allow_all === true) return AuthorizationResult.allow();
-    if (policy.block_mutating === true && tool.mutating) {
-      return AuthorizationResult.deny(`Mutating tool '${tool.name}' is blocked on channel '${channel}' (block_mutating policy).`, 'block_mutating');
+    if (policy.block_mutating === true && mutating) {
+      const reason =
+        typeof tool.mutating === 'function'
+          ? `Call to '${tool.name}' is blocked on channel '${channel}': its arguments make it mutating (block_mutating policy).`
+          : `Mutating tool '${tool.name}' is blocked on channel '${channel}' (block_mutating policy).`;
+      return AuthorizationResult.deny(reason, 'block_mutating');
     }
     return AuthorizationResult.allow();
   }

@@ -104,6 +104,11 @@ describe('toProviderTool', () => {
       expect(toProviderTool(readOnly, 'mcp')).not.toHaveProperty('title');
     });
 
+    it('derives destructive MCP hints for a tool whose mutability depends on its arguments', () => {
+      const shell = defineTool({ name: 'shell_exec', description: 'Runs a command.', input: Type.Object({ command: Type.String() }), mutating: ({ command }) => command !== 'ls', handler: () => '' });
+      expect(toProviderTool(shell, 'mcp').annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    });
+
     it('returns frozen tools, so one caller cannot change what another is sent', () => {
       const tool = toProviderTool(ping, 'openai');
       expect(Object.isFrozen(tool)).toBe(true);

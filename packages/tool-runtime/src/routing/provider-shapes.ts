@@ -1,4 +1,4 @@
-import { MilpaError, type JsonSchema } from '@milpa/core';
+import { MilpaError, mutabilityOf, type JsonSchema, type MutabilitySubject, type ToolMutating } from '@milpa/core';
 import { SchemaNameCache } from '../budget/schema-name-cache.js';
 
 /** The providers that take OpenAI-style function tools, in lower case. */
@@ -54,8 +54,11 @@ export interface ProviderToolSource {
   readonly title?: string | null;
   /** The JSON Schema of its result (MCP only, when its root is an object); null or absent for none. */
   readonly outputSchema?: JsonSchema | null;
-  /** Whether the tool changes state; gives MCP annotations when `annotations` is absent. */
-  readonly mutating?: boolean;
+  /**
+   * Whether the tool changes state (a boolean, or a function of the arguments); gives MCP
+   * annotations when `annotations` is absent.
+   */
+  readonly mutating?: ToolMutating<any>;
   /** MCP annotations, sent as given (MCP only). */
   readonly annotations?: McpToolAnnotations;
 }
@@ -183,8 +186,10 @@ function wireInputSchema(schema: JsonSchema): JsonSchema {
 
 function annotationsOf(source: ProviderToolSource, title: string | undefined): McpToolAnnotations | undefined {
   if (source.annotations !== undefined) return Object.freeze({ ...source.annotations });
-  if (typeof source.mutating !== 'boolean') return title === undefined ? undefined : Object.freeze({ title });
-  const hints: McpToolAnnotations = source.mutating ? { readOnlyHint: false, destructiveHint: true } : { readOnlyHint: true };
+  if (typeof source.mutating !== 'boolean' && typeof source.mutating !== 'function') return title === undefined ? undefined : Object.freeze({ title });
+  // A tool whose mutability depends on its arguments is announced as mutating: a client cannot
+  // know the arguments in advance, so the conservative hints apply.
+  const hints: McpToolAnnotations = mutabilityOf(source as MutabilitySubject) === 'read_only' ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: true };
   return Object.freeze(title === undefined ? hints : { ...hints, title });
 }
 

@@ -1,3 +1,4 @@
+import { mutabilityOf } from '@milpa/core';
 import { POLICY_GATE, authorizeCall } from '../authorize-call.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
@@ -9,6 +10,9 @@ function describeSource({ tool, context, channelPolicy, policy }: StageSubject):
     `channel '${context.channel}': require_auth=${String(channelPolicy.require_auth === true)}, allow_all=${String(allowAll)}, ` +
       `block_mutating=${String(channelPolicy.block_mutating === true)}`,
   ];
+  if (channelPolicy.block_mutating === true && allowAll !== true && mutabilityOf(tool) === 'depends_on_arguments') {
+    parts.push('tool.mutating depends on arguments: block_mutating refuses the calls whose arguments make it mutating');
+  }
   if (allowAll) {
     parts.push('allow_all only skips the final channel-policy step (block_mutating); require_auth, scopes, rules and confirmation still apply');
   }

@@ -32,10 +32,12 @@ export const clampStage: Stage = {
     const entry = call.entry!;
     const tool = entry.definition;
     const services = call.services;
-    const needsConfirmation = services.gate.requiresConfirmation(call.context, tool);
-    call.needsConfirmation = needsConfirmation;
+    // Before validation a per-call tool's answer is unknown: asked without it, the gate says whether
+    // the call may need confirmation, so its token is taken out whenever it could be redeemed.
+    const confirmable = services.gate.requiresConfirmation(call.context, tool);
+    call.confirmable = confirmable;
     let input: Readonly<Record<string, unknown>> = raw;
-    if (needsConfirmation && Object.hasOwn(raw, 'confirm_token')) {
+    if (confirmable && Object.hasOwn(raw, 'confirm_token')) {
       const { confirm_token: token, ...rest } = raw;
       input = rest;
       call.confirmToken = token;

@@ -1,4 +1,4 @@
-import { ToolErrorCode, ToolResult, type ConfirmationBinding, type ConfirmationToken, type ToolArgs } from '@milpa/core';
+import { ToolErrorCode, ToolResult, isMutatingCall, mutabilityOf, type ConfirmationBinding, type ConfirmationToken, type ToolArgs } from '@milpa/core';
 import { formatExpiresAt } from '../../confirmation/format-expires-at.js';
 import type { ChannelPolicy } from '../../policy/channel-policy.js';
 import { describeActionSummary } from '../action-summary.js';
@@ -33,7 +33,13 @@ function redeemed(call: PipelineCall, args: ToolArgs | null | undefined): undefi
   if (!isPlainArgs(args)) return call.refuse(ToolErrorCode.VALIDATION_ERROR, INVALID_TOKEN_MESSAGE, 'invalid_token');
   // The first call's validated arguments win; the replay's other arguments are inert. A store may
   // hand back any object (a shared store deserializes it), so it is copied and frozen again.
-  call.args = freezeArgs(args);
+  const redeemedArgs = freezeArgs(args);
+  call.args = redeemedArgs;
+  // The redeemed arguments are the ones that execute: a per-call tool is asked once for them too,
+  // and the call stays mutating if either answer says so (what follows, e.g. an approval, must
+  // not see a replay's harmless arguments in place of the confirmed ones).
+  const tool = call.entry!.definition;
+  if (!call.mutating && typeof tool.mutating === 'function') call.mutating = isMutatingCall(tool, redeemedArgs);
   return undefined;
 }
 
@@ -42,7 +48,11 @@ function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): Inv
     return describeStep('confirm', 'branch', 'conditional', true, false, "tool.requiresConfirmation → a call without confirm_token returns a token instead of executing; the replay runs the first call's args");
   }
   const forMutating = policy.require_confirmation_for_mutating === true;
-  if (forMutating && tool.mutating) {
+  const mutability = mutabilityOf(tool);
+  if (forMutating && mutability === 'depends_on_arguments') {
+    return describeStep('confirm', 'branch', 'conditional', true, false, 'channel policy require_confirmation_for_mutating + tool.mutating depends on arguments → a call whose arguments make it mutating, without confirm_token, returns a token instead of executing');
+  }
+  if (forMutating && mutability === 'mutating') {
     return describeStep('confirm', 'branch', 'conditional', true, false, 'channel policy require_confirmation_for_mutating + tool.mutating → a call without confirm_token returns a token instead of executing (although the tool does not ask for it)');
   }
   if (forMutating) {

@@ -1,4 +1,4 @@
-import { ToolErrorCode, ToolResult, unsupportedCaller, type AnyToolDefinition } from '@milpa/core';
+import { ToolErrorCode, ToolResult, mutabilityOf, unsupportedCaller, type AnyToolDefinition } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike, messageOf } from '../settle.js';
@@ -112,11 +112,14 @@ export const executeStage: Stage = {
     return executed(call, tool, value);
   },
   describe({ tool }) {
+    const mutability = mutabilityOf(tool);
+    // The step's mutates flag has no third value: a per-call tool may mutate, and says why.
+    const mutates = mutability === 'depends_on_arguments' ? '; mutating depends on arguments' : '';
     const timeout = tool.hardTimeout
       ? `timeout ${tool.timeoutMs} ms, hard: TIMEOUT is returned at the deadline without waiting for the handler`
       : `timeout ${tool.timeoutMs} ms, soft: the signal aborts at the deadline and a late result carries meta.timeout_exceeded`;
     return [
-      describeStep('execute', 'execution', 'active', true, tool.mutating, `handler(args, { context, signal, caller }); no _ctx in args; ${timeout}`),
+      describeStep('execute', 'execution', 'active', true, mutability !== 'read_only', `handler(args, { context, signal, caller }); no _ctx in args; ${timeout}${mutates}`),
       describeStep(
         'contain_exception',
         'boundary',

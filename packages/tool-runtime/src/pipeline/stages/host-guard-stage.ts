@@ -27,7 +27,7 @@ export function createHostGuardStage(host: HostStage): Stage {
     collaborator: `host stage '${name}'`,
     refusesOnAbort: true,
     run(call: PipelineCall): StageVerdict {
-      const answer = host.check({ tool: call.entry!.definition, args: call.args!, context: call.context, signal: call.options?.signal });
+      const answer = host.check({ tool: call.entry!.definition, args: call.args!, mutating: call.mutating, context: call.context, signal: call.options?.signal });
       if (isPromiseLike<HostStageAnswer>(answer)) return answer.then((settled) => answered(call, name, settled));
       return answered(call, name, answer);
     },

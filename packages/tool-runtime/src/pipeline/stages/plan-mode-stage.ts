@@ -23,7 +23,7 @@ export const planModeStage: Stage = {
       {
         plan: {
           tool: tool.name,
-          mutating: tool.mutating,
+          mutating: call.mutating,
           requires_confirmation: call.needsConfirmation,
           scopes_required: tool.scopes,
           timeout: tool.timeoutMs / 1000,

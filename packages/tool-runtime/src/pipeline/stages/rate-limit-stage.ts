@@ -1,4 +1,4 @@
-import { ToolErrorCode, type RateLimitResult, type ToolContext } from '@milpa/core';
+import { ToolErrorCode, mutabilityOf, type RateLimitResult, type ToolContext } from '@milpa/core';
 import { rateLimitKey } from '../../rate-limiting/rate-limit-key.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
@@ -28,8 +28,8 @@ function apply(call: PipelineCall, verdict: RateLimitResult): undefined | typeof
 }
 
 /**
- * Charges the call to the limiter's bucket for `channel:principal:tool` (a mutating tool costs
- * more); an empty bucket returns `RATE_LIMITED` with `retry_after_seconds`. A limiter that throws,
+ * Charges the call to the limiter's bucket for `channel:principal:tool` (a mutating call costs
+ * more: the tool's flag, or its per-call answer for these arguments); an empty bucket returns `RATE_LIMITED` with `retry_after_seconds`. A limiter that throws,
  * rejects or answers something malformed refuses the call (fail-closed). Skipped without a limiter.
  */
 export const rateLimitStage: Stage = {
@@ -45,7 +45,7 @@ export const rateLimitStage: Stage = {
     const settings = services.rateLimit;
     const verdict = limiter.consume(
       keyOf(entry, call.context),
-      entry.definition.mutating ? settings.mutatingCost : settings.cost,
+      call.mutating ? settings.mutatingCost : settings.cost,
       settings.windowSeconds,
       settings.maxTokens,
     );
@@ -54,9 +54,12 @@ export const rateLimitStage: Stage = {
   },
   describe({ tool, wiring }) {
     const state = wiring.hasRateLimiter ? 'present' : 'absent';
-    const source =
-      `host wiring: rateLimiter ${state}; cost mutating ? ${wiring.costs.mutating} : ${wiring.costs.call} ` +
-      `(mutating=${String(tool.mutating)} → cost ${wiring.costOf(tool.mutating)}); key channel:principal:tool`;
+    const mutability = mutabilityOf(tool);
+    const cost =
+      mutability === 'depends_on_arguments'
+        ? `mutating depends on arguments → cost ${wiring.costs.mutating} or ${wiring.costs.call} per call`
+        : `mutating=${String(mutability === 'mutating')} → cost ${wiring.costOf(mutability === 'mutating')}`;
+    const source = `host wiring: rateLimiter ${state}; cost mutating ? ${wiring.costs.mutating} : ${wiring.costs.call} (${cost}); key channel:principal:tool`;
     return [describeStep('rate_limit', 'guard', wiring.hasRateLimiter ? 'active' : 'skipped', true, false, source)];
   },
 };

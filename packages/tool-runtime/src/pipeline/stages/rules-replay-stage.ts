@@ -1,3 +1,4 @@
+import { mutabilityOf } from '@milpa/core';
 import type { InvocationStepInit } from '../../inspection/invocation-step.js';
 import { describeStep } from '../describe-step.js';
 import { evaluateInvocation } from '../evaluate-invocation.js';
@@ -22,7 +23,8 @@ export const rulesReplayStage: Stage = {
   describe(subject): readonly InvocationStepInit[] {
     const { presence, source } = describeInvocationRules(subject);
     if (presence === 'skipped') return [describeStep('rules_replay', 'guard', 'skipped', false, false, 'no invocation rule applies to this tool')];
-    const confirmable = subject.tool.requiresConfirmation || (subject.tool.mutating && subject.channelPolicy.require_confirmation_for_mutating === true);
+    // A tool whose mutability depends on its arguments may be confirmed: only read-only never is.
+    const confirmable = subject.tool.requiresConfirmation || (mutabilityOf(subject.tool) !== 'read_only' && subject.channelPolicy.require_confirmation_for_mutating === true);
     if (!confirmable) {
       return [describeStep('rules_replay', 'guard', 'dormant', false, false, 'this call is never confirmed, so the rules run once, after authorize')];
     }

@@ -1,4 +1,4 @@
-import { ToolErrorCode, type JsonSchema } from '@milpa/core';
+import { ToolErrorCode, isMutatingCall, type JsonSchema, type ToolArgs } from '@milpa/core';
 import type { ValidationIssue } from '../../validation/validation-result.js';
 import { authorizeCall } from '../authorize-call.js';
 import { describeStep } from '../describe-step.js';
@@ -34,6 +34,20 @@ function describeType(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * Records what the validated arguments decide: whether the call mutates (a per-call function is
+ * asked here, once, with the frozen arguments) and so whether it must be confirmed.
+ */
+function accept(call: PipelineCall, args: ToolArgs): undefined {
+  call.args = args;
+  const tool = call.entry!.definition;
+  const mutating = isMutatingCall(tool, args);
+  call.mutating = mutating;
+  // A boolean flag already decided confirmation in clamp; only a per-call answer can narrow it.
+  call.needsConfirmation = call.confirmable && (typeof tool.mutating !== 'function' || call.services.gate.requiresConfirmation(call.context, tool, mutating));
+  return undefined;
+}
+
 function refuseInvalid(call: PipelineCall, issues: readonly ValidationIssue[], errors: readonly string[]): typeof STOP {
   call.errors = errors;
   return call.refuse(ToolErrorCode.VALIDATION_ERROR, errors.join('; '), 'validation_failed', {
@@ -58,7 +72,8 @@ function refuse(call: PipelineCall, issues: readonly ValidationIssue[], errors: 
  * `FORBIDDEN` refusal instead (same message, `tool.denied` event and audit record as for valid
  * arguments), with no detail of the arguments. What passes becomes the call's arguments as a deeply
  * frozen copy: every later stage, every listener and the handler see exactly what was validated,
- * and the caller's object is never touched.
+ * and the caller's object is never touched. It is also where a per-call `mutating` function is asked,
+ * once, with those frozen arguments; later stages read its answer from the call.
  */
 export const validateStage: Stage = {
   name: 'validate',
@@ -73,10 +88,7 @@ export const validateStage: Stage = {
     }
     const entry = call.entry!;
     let validate = entry.validate;
-    if (validate === null) {
-      call.args = freezeArgs(input);
-      return undefined;
-    }
+    if (validate === null) return accept(call, freezeArgs(input));
     if (validate === undefined) {
       // The first call compiles: registration only checked the schema (SchemaValidator.assertSchema),
       // which throws whenever the compile would, so this cannot fail. Should it ever, the call is
@@ -95,8 +107,7 @@ export const validateStage: Stage = {
       freeze = compileArgsFreezer(entry.definition.inputSchema);
       entry.freezeArgs = freeze;
     }
-    call.args = freeze(input);
-    return undefined;
+    return accept(call, freeze(input));
   },
   describe({ tool }) {
     return [
