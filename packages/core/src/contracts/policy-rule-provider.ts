@@ -15,7 +15,12 @@ export interface PolicyRule {
  * check. Returning null falls through to the channel policy; throwing denies the call (fail-closed).
  */
 export interface PolicyRuleProvider {
-  /** The rule that applies to this call, or null when none does. */
+  /**
+   * The rule that applies to this call, or null when none does. `mutating` is whether this call
+   * mutates: for a tool whose `mutating` is a function, its answer for the call's arguments; when
+   * there are none yet (listing the tools a caller may call), such a tool is asked about as not
+   * mutating, since some arguments may make it so.
+   */
   findMatchingRule(
     channel: string,
     principal: string | null,

@@ -15,6 +15,12 @@ export interface InvocationRequest {
   readonly arguments: ToolArgs;
   /** The tool's configuration (scopes, mutating, confirmation, timeout, schema). */
   readonly definition: AnyToolDefinition;
+  /**
+   * Whether this call mutates: the tool's flag, or its per-call function's answer for these
+   * arguments, asked once per call (a throw or non-boolean answer counts as mutating). Read this
+   * rather than `definition.mutating`, which may be a function.
+   */
+  readonly mutating: boolean;
   /** Who is calling: the acting `principal`, the initiating `actor`, the `runId`, the channel. */
   readonly context: ToolContext;
 }

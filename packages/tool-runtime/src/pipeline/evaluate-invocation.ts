@@ -192,7 +192,7 @@ export function evaluateInvocation(call: PipelineCall): StageVerdict {
   const needsTarget = resolvers.length > 0 && (rules.length > 0 || call.context.runId !== null);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: with no rule and no target to find, the full path resolves nothing and runs no rule either; this only skips the work.
   if (rules.length === 0 && !needsTarget) return undefined;
-  const request: InvocationRequest = Object.freeze({ toolName: definition.name, arguments: call.args!, definition, context: call.context });
+  const request: InvocationRequest = Object.freeze({ toolName: definition.name, arguments: call.args!, definition, mutating: call.mutating, context: call.context });
   const resolution = needsTarget ? resolveTarget(call, resolvers, request) : null;
   if (isPromiseLike(resolution)) return resolution.then((resolved) => withTarget(call, rules, request, resolved));
   return withTarget(call, rules, request, resolution);

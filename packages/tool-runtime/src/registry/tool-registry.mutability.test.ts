@@ -1,4 +1,4 @@
-import { ToolContext, Type, defineTool, type RateLimiter, type ToolArgs } from '@milpa/core';
+import { InvocationDecision, ToolContext, Type, defineTool, type RateLimiter, type ToolArgs } from '@milpa/core';
 import { describe, expect, it, vi } from 'vitest';
 import { toProviderTool } from '../routing/provider-shapes.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -153,6 +153,20 @@ describe('ToolRegistry with a per-call mutating function', () => {
       await registry.call('shell_exec', { command: 'ls' }, cli());
       await registry.call('shell_exec', { command: 'rm x' }, cli());
       expect(seen).toEqual([false, true]);
+      expect(spy).toHaveBeenCalledTimes(2);
+    });
+  });
+
+  describe('call: invocation rules', () => {
+    it('gives rules and target resolvers the per-call answer, without asking the function again', async () => {
+      const seen: boolean[] = [];
+      const { registry, spy } = setup({
+        rules: [{ identifier: 'observe', evaluate: (invocation) => (seen.push(invocation.mutating), InvocationDecision.allow()) }],
+        targetResolvers: [{ resolve: (request) => (seen.push(request.mutating), null) }],
+      });
+      await registry.call('shell_exec', { command: 'ls' }, cli());
+      await registry.call('shell_exec', { command: 'rm x' }, cli());
+      expect(seen).toEqual([false, false, true, true]);
       expect(spy).toHaveBeenCalledTimes(2);
     });
   });
