@@ -12,8 +12,11 @@ const NAMES = ['t0', 't1', 't2', 't3', 't4', 't5'] as const;
 
 const toolSpec = fc.record({
   scopes: fc.subarray([...SCOPES]),
-  mutating: fc.boolean(),
+  // 'per_call': mutating exactly when the call's arguments say `write: true`.
+  mutating: fc.constantFrom(true, false, 'per_call' as const),
 });
+
+const input = Type.Object({ write: Type.Optional(Type.Boolean()) });
 
 const scenario = fc.record({
   tools: fc.array(toolSpec, { minLength: 1, maxLength: NAMES.length }),
@@ -26,7 +29,7 @@ const scenario = fc.record({
 });
 
 describe('listing (properties)', () => {
-  it('lists, for any caller, policy and deny list, exactly the tools a call would not refuse for who is calling', async () => {
+  it('lists, for any caller, policy and deny list, exactly the tools some call would not refuse for who is calling', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ tools, channel, principal, scopes, deny, ruleDenies, ruleAllows }) => {
         const registry = new ToolRegistry({
@@ -40,14 +43,20 @@ describe('listing (properties)', () => {
               return null;
             },
           },
-          tools: tools.map((spec, index) => defineTool({ name: NAMES[index]!, description: 'd', input: Type.Object({}), scopes: spec.scopes, mutating: spec.mutating, handler: () => 'ok' })),
+          tools: tools.map((spec, index) => defineTool({ name: NAMES[index]!, description: 'd', input, scopes: spec.scopes, mutating: spec.mutating === 'per_call' ? (args) => args.write === true : spec.mutating, handler: () => 'ok' })),
         });
         const context = new ToolContext({ principal, channel, scopes });
         const listed = new Set((await registry.listToolsFor(context)).map((definition) => definition.name));
         for (const name of [...NAMES, 'missing']) {
-          const result = await registry.call(name, {}, context);
-          const refusedForCaller = result.meta['code'] === 'FORBIDDEN' || result.meta['code'] === 'TOOL_NOT_FOUND';
-          expect(listed.has(name)).toBe(!refusedForCaller);
+          // A per-call tool may be callable for reading and refused for writing (block_mutating):
+          // it is listed when any of its calls would not be refused.
+          const refused = await Promise.all(
+            [{}, { write: true }].map(async (args) => {
+              const code = (await registry.call(name, args, context)).meta['code'];
+              return code === 'FORBIDDEN' || code === 'TOOL_NOT_FOUND';
+            }),
+          );
+          expect(listed.has(name)).toBe(refused.includes(false));
         }
       }),
       { numRuns: 120 },
