@@ -222,6 +222,9 @@ describe('Workspace', () => {
       expect(workspace.contains(join(workspace.root, 'a', 'b'))).toBe(true);
       expect(workspace.contains(`${workspace.root}-other/x`)).toBe(false);
       expect(workspace.contains(join(workspace.root, '..'))).toBe(false);
+      expect(workspace.contains(join(workspace.root, '..', 'x'))).toBe(false);
+      expect(workspace.contains(join(workspace.root, '..foo'))).toBe(true);
+      expect(workspace.contains(join(workspace.root, 'a', '..b', 'c'))).toBe(true);
       expect(workspace.relativeOf(workspace.root)).toBe('.');
       expect(workspace.relativeOf(join(workspace.root, 'a', 'b'))).toBe('a/b');
     });

@@ -77,7 +77,8 @@ export class Workspace {
   /** True when `absolute` is the root or inside it. */
   contains(absolute: string): boolean {
     const path = relative(this.root, absolute);
-    return path === '' || (!path.startsWith('..') && !isAbsolute(path));
+    // '..foo' is a name inside the root; only '..' itself or a path starting with '../' leaves it.
+    return path === '' || (path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path));
   }
 
   /**

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolContext, ToolResult, unsupportedCaller, type ToolDefinition, type ToolInvocation } from '@milpa/core';
+import { ToolContext, ToolResult, mutabilityOf, unsupportedCaller, type RateLimiter, type ToolDefinition, type ToolInvocation } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Workspace } from '../../sandbox/workspace.js';
@@ -287,6 +287,32 @@ describe('shellExecTool', () => {
       const result = await registry.call('shell_exec', { command: 'ls && rm -rf /' }, ToolContext.cli());
       expect(result.success).toBe(false);
       expect(result.meta['code']).toBe('SHELL_METACHARACTER');
+    });
+
+    it('is mutating per call: a read-only program runs on a channel that blocks mutating tools, touch is refused there', async () => {
+      const registry = new ToolRegistry({ channelPolicies: { kiosk: { allow_all: false, block_mutating: true } } });
+      const definition = tool({ allowlist: ['ls', 'touch'] });
+      registry.register(definition);
+      expect(mutabilityOf(definition)).toBe('depends_on_arguments');
+      const kiosk = new ToolContext({ principal: 'k', channel: 'kiosk', scopes: ['shell:exec'] });
+
+      const listed = await registry.call('shell_exec', { command: 'ls src' }, kiosk);
+      expect(listed.success).toBe(true);
+      const touched = await registry.call('shell_exec', { command: 'touch created.txt' }, kiosk);
+      expect(touched.meta['code']).toBe('FORBIDDEN');
+      expect(touched.error).toMatch(/its arguments make it mutating/);
+      expect(existsSync(join(root, 'created.txt'))).toBe(false);
+    });
+
+    it('charges the mutating rate cost only to calls whose program is not read-only', async () => {
+      const costs: number[] = [];
+      const rateLimiter = { consume: (_key: string, cost: number) => (costs.push(cost), { allowed: true }) } as unknown as RateLimiter;
+      const registry = new ToolRegistry({ rateLimiter, rateLimit: { cost: 1, mutatingCost: 5 } });
+      registry.register(tool({ allowlist: ['wc', 'touch'] }));
+      await registry.call('shell_exec', { command: 'wc -l src/a.ts' }, ToolContext.cli());
+      await registry.call('shell_exec', { command: 'touch src/b.txt' }, ToolContext.cli());
+      expect(costs).toEqual([1, 5]);
+      rmSync(join(root, 'src', 'b.txt'), { force: true });
     });
   });
 });

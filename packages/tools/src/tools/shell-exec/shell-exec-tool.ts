@@ -9,6 +9,7 @@ import { ToolError } from '../../lifecycle/tool-error.js';
 import { Workspace } from '../../sandbox/workspace.js';
 import { checkShellArguments } from './check-shell-arguments.js';
 import { cleanShellOutput } from './clean-shell-output.js';
+import { isShellCommandMutating } from './is-shell-command-mutating.js';
 import { resolveShellProgram } from './resolve-shell-program.js';
 import { runShellProcess, type ShellProcessOutcome } from './run-shell-process.js';
 import { DEFAULT_SHELL_ALLOWLIST, isShellCommandBlocked } from './shell-command-lists.js';
@@ -181,8 +182,8 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
     description: describeCommand(allowlist, timeoutMs, maxStdoutBytes),
     input,
     scopes: options.scopes ?? ['shell:exec'],
-    // Every call counts as mutating until per-call mutability (isShellCommandMutating) can be wired.
-    mutating: true,
+    // A call is read-only only when its program is on SHELL_READ_ONLY_COMMANDS: approval and rate cost follow.
+    mutating: isShellCommandMutating,
     // The registry's deadline stays well behind the tool's own, so a slow command ends as COMMAND_TIMEOUT.
     timeoutMs: Math.max(30_000, timeoutMs + KILL_GRACE_MS + 10_000),
     routing: {
