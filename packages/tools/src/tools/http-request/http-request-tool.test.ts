@@ -1,4 +1,4 @@
-import { ToolContext, ToolResult, unsupportedCaller, type ToolDefinition } from '@milpa/core';
+import { ToolContext, ToolResult, isMutatingCall, mutabilityOf, unsupportedCaller, type ToolDefinition } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -107,11 +107,15 @@ resetLookup();
 
 describe('httpRequestTool', () => {
   describe('definition', () => {
-    it('declares the http:request scope, no mutation, and routing hints by default', () => {
+    it('declares the http:request scope, mutability per call (GET reads, POST mutates), and routing hints by default', () => {
       const tool = httpRequestTool();
       expect(tool.name).toBe('http_request');
       expect(tool.scopes).toEqual(['http:request']);
-      expect(tool.mutating).toBe(false);
+      expect(mutabilityOf(tool)).toBe('depends_on_arguments');
+      expect(isMutatingCall(tool, { url: 'https://example.com/' })).toBe(false);
+      expect(isMutatingCall(tool, { method: 'GET', url: 'https://example.com/' })).toBe(false);
+      expect(isMutatingCall(tool, { method: 'POST', url: 'https://example.com/' })).toBe(true);
+      expect(isMutatingCall(tool, { method: 'get', url: 'https://example.com/' })).toBe(true);
       expect(tool.routing?.domains).toContain('http');
     });
 

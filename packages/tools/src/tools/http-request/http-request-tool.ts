@@ -164,6 +164,8 @@ function refuseHop(hop: number, target: string, error: unknown): never {
  *
  * Tests reach a local server by listing its exact `address:port` in `allowedAddresses`.
  *
+ * Mutating per call: a GET is read-only, a POST is mutating (it may change state on the remote side).
+ *
  * Failure codes: `UNKNOWN_ARGUMENT`, `INVALID_METHOD`, `INVALID_URL`, `URL_CREDENTIALS_REFUSED`,
  * `INVALID_HEADER`, `HEADER_NOT_ALLOWED`, `INVALID_BODY`, `BODY_NOT_ALLOWED`, `BODY_TOO_LARGE`,
  * `HOST_NOT_ALLOWED`, `ADDRESS_FORBIDDEN`, `DNS_LOOKUP_FAILED`, `REDIRECT_REFUSED`,
@@ -252,7 +254,8 @@ export function httpRequestTool(options: HttpRequestToolOptions = {}): ToolDefin
       'addresses are refused, also after redirects.',
     input: INPUT,
     scopes: options.scopes ?? ['http:request'],
-    mutating: false,
+    // A GET reads; a POST may change state on the remote side, so it is mutating (approval, rate cost).
+    mutating: (args) => args['method'] !== undefined && args['method'] !== 'GET',
     // The pipeline's deadline sits just beyond the tool's own, so the tool reports its timeout itself.
     timeoutMs: timeoutMs + 1000,
     routing: {
