@@ -95,6 +95,13 @@ export { VerificationRequest } from './verification/verification-request.js';
 export { VerificationResult, type VerificationResultJson } from './verification/verification-result.js';
 export { VerificationContext } from './verification/verification-context.js';
 
+export { ApprovalVerdict, type ApprovalSuspendOptions, type ApprovalVerdictKind } from './approval/approval-verdict.js';
+export type { ApprovalRequest } from './approval/approval-request.js';
+export type { ApprovalResolution } from './approval/approval-resolution.js';
+export type { ApprovalGate } from './approval/approval-gate.js';
+export { checkApprovalClaim } from './approval/check-approval-claim.js';
+export type { ApprovalClaim, ApprovalRedemption, ApprovalRefusal, ApprovalStore, PendingApproval } from './contracts/approval-store.js';
+
 export type { EventDispatcher, EventListener, EventPayload } from './contracts/event-dispatcher.js';
 export { silentLogger, type Logger, type LogContext, type LogLevel } from './contracts/logger.js';
 export { RateLimitResult, type RateLimiter } from './contracts/rate-limiter.js';

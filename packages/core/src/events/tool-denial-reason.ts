@@ -9,7 +9,8 @@ export type ToolDenialReason =
   | 'rule_provider'
   | 'rule_provider_failed'
   | 'block_mutating'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'approval_denied';
 
 const REASONS: readonly ToolDenialReason[] = Object.freeze([
   'unknown_channel',
@@ -19,6 +20,7 @@ const REASONS: readonly ToolDenialReason[] = Object.freeze([
   'rule_provider_failed',
   'block_mutating',
   'rate_limited',
+  'approval_denied',
 ] as const);
 
 /**
@@ -42,6 +44,8 @@ export const ToolDenialReason = Object.freeze({
   BLOCK_MUTATING: 'block_mutating',
   /** The caller's rate budget is spent. */
   RATE_LIMITED: 'rate_limited',
+  /** An approval gate refused the call (its verdict, a failure, or an approver's rejection). */
+  APPROVAL_DENIED: 'approval_denied',
   /** Every reason. */
   values: REASONS,
   /** True when `value` is one of the reasons. */

@@ -17,7 +17,10 @@ export type InvocationOutcome =
   | 'confirmation_requested'
   | 'invalid_token'
   | 'vetoed'
-  | 'internal_error';
+  | 'internal_error'
+  | 'approval_denied'
+  | 'approval_pending'
+  | 'approval_invalid';
 
 const OUTCOMES: readonly InvocationOutcome[] = Object.freeze([
   'executed',
@@ -35,6 +38,9 @@ const OUTCOMES: readonly InvocationOutcome[] = Object.freeze([
   'invalid_token',
   'vetoed',
   'internal_error',
+  'approval_denied',
+  'approval_pending',
+  'approval_invalid',
 ] as const);
 
 /**
@@ -74,6 +80,12 @@ export const InvocationOutcome = Object.freeze({
   VETOED: 'vetoed',
   /** A collaborator failed and the call was refused (fail-closed). */
   INTERNAL_ERROR: 'internal_error',
+  /** An approval gate refused the call, or an approver rejected it. */
+  APPROVAL_DENIED: 'approval_denied',
+  /** An approval gate held the call until someone else decides (a suspension). */
+  APPROVAL_PENDING: 'approval_pending',
+  /** A resume presented an approval id that cannot resume this call. */
+  APPROVAL_INVALID: 'approval_invalid',
   /** Every outcome. */
   values: OUTCOMES,
   /** True when `value` is one of the outcomes. */

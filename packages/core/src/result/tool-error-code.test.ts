@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolErrorCode, isToolErrorCode } from './tool-error-code.js';
 
 describe('ToolErrorCode', () => {
-  it('holds the ten codes, CONFLICT included, each equal to its key', () => {
+  it('holds the thirteen codes, CONFLICT and the approval codes included, each equal to its key', () => {
     expect(Object.keys(ToolErrorCode)).toEqual([
       'TOOL_NOT_FOUND',
       'VALIDATION_ERROR',
@@ -14,6 +14,9 @@ describe('ToolErrorCode', () => {
       'INTERNAL_ERROR',
       'RATE_LIMITED',
       'CONFLICT',
+      'APPROVAL_DENIED',
+      'APPROVAL_PENDING',
+      'APPROVAL_INVALID',
     ]);
     for (const [key, value] of Object.entries(ToolErrorCode)) expect(value).toBe(key);
   });

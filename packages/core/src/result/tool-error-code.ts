@@ -25,6 +25,12 @@ export const ToolErrorCode = Object.freeze({
   RATE_LIMITED: 'RATE_LIMITED',
   /** The call conflicts with the current state (e.g. an already resolved request). */
   CONFLICT: 'CONFLICT',
+  /** An approval gate refused the call, or an approver rejected it; nothing ran. */
+  APPROVAL_DENIED: 'APPROVAL_DENIED',
+  /** The call is held until someone else approves it; resume it with the `approval_id` returned. */
+  APPROVAL_PENDING: 'APPROVAL_PENDING',
+  /** The `approval_id` presented cannot resume this call (unknown, used, expired, or for another caller, tool, run or arguments). */
+  APPROVAL_INVALID: 'APPROVAL_INVALID',
 } as const);
 
 /** One of the {@link ToolErrorCode} values. */

@@ -1,0 +1,34 @@
+import type { ToolContext } from '../context/tool-context.js';
+import type { AnyToolDefinition, ToolArgs } from '../tools/tool-definition.js';
+
+/**
+ * What an {@link ApprovalGate} is asked about: one call that mutates for its validated arguments,
+ * after authorization, invocation rules, rate limit and confirmation have let it through.
+ */
+export interface ApprovalRequest {
+  /** The tool's name. */
+  readonly toolName: string;
+  /** The validated arguments, deeply frozen: exactly what would execute. */
+  readonly arguments: ToolArgs;
+  /** The same arguments with secret fields replaced by a placeholder: safe to show a person or log. */
+  readonly redactedArguments: Readonly<Record<string, unknown>>;
+  /** The tool's definition. */
+  readonly definition: AnyToolDefinition;
+  /** Whether this call mutates for its arguments (always true when a gate is asked). */
+  readonly mutating: boolean;
+  /** Who calls: principal, channel, scopes, run and request id. */
+  readonly context: ToolContext;
+  /** The calling principal, or null. */
+  readonly principal: string | null;
+  /** The calling channel. */
+  readonly channel: string;
+  /** The agent run the call belongs to, or null. */
+  readonly runId: string | null;
+  /** The call's request id. */
+  readonly requestId: string;
+  /**
+   * The id the call is held under if the gate suspends it: unguessable, and the one the requester
+   * resumes with. A gate that asks a person uses it as its own correlation id.
+   */
+  readonly approvalId: string;
+}
