@@ -237,7 +237,8 @@ describe('pnpm demo (spawned)', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(12);
+      expect(tools.find((tool) => tool.name === 'code_search')?.annotations).toMatchObject({ readOnlyHint: true });
       const result = await client.callTool({ name: 'get_note', arguments: { id: 1 } });
       expect(result.isError).not.toBe(true);
       expect(JSON.stringify(result.content)).toContain('Plant the milpa');

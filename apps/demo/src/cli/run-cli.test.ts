@@ -56,14 +56,14 @@ describe('runCli', () => {
     it('lists every tool with its scopes, mutating flag and confirmation', async () => {
       const result = await run('list');
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain('9 tools in the demo registry');
+      expect(result.stdout).toContain('12 tools in the demo registry');
       expect(result.stdout).toMatch(/delete_note\s+notes:write\s+yes\s+on telegram\s+Delete a note/);
       expect(result.stdout).toMatch(/list_notes\s+notes:read\s+no\s+no\s+List the saved notes/);
     });
 
     it('prints the wire listing as JSON with --json', async () => {
       const summaries = JSON.parse((await run('list', '--json')).stdout) as { name: string; inputSchema: unknown }[];
-      expect(summaries).toHaveLength(9);
+      expect(summaries).toHaveLength(12);
       expect(summaries[0]).toMatchObject({ name: 'list_notes', inputSchema: { type: 'object' } });
     });
   });
@@ -71,7 +71,7 @@ describe('runCli', () => {
   describe('inspect', () => {
     it('lists the stages in the order a call runs them, for every demo tool and channel', async () => {
       const tools = (JSON.parse((await run('list', '--json')).stdout) as { name: string }[]).map((summary) => summary.name);
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(12);
       for (const tool of tools) {
         for (const channel of ['cli', 'mcp', 'web', 'telegram']) {
           const plan = JSON.parse((await run('inspect', tool, '--channel', channel, '--json')).stdout) as { steps: { kind: string }[] };
@@ -106,6 +106,15 @@ describe('runCli', () => {
       const result = await run('call', 'list_notes', '--args', '{"page":2}');
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('Page 2/2 (5 total items)');
+    });
+
+    it('calls the built-in tools over the demo workspace: a search, then a page of a file', async () => {
+      const search = await run('call', 'code_search', '--args', '{"pattern":"waterNeeded","path":"src"}', '--json');
+      expect(search.code).toBe(0);
+      const found = JSON.parse(search.stdout) as { data: { matches: { file: string; line: number }[] } };
+      expect(found.data.matches.map((match) => `${match.file}:${match.line}`)).toEqual(['src/irrigation.ts:4', 'src/server.ts:2', 'src/server.ts:5']);
+      const read = await run('call', 'file_read', '--args', '{"path":"src/irrigation.ts","offset":4,"limit":1}', '--json');
+      expect(JSON.parse(read.stdout)).toMatchObject({ success: true, data: { content: 'export function waterNeeded(crop: keyof typeof WATER_PER_DAY, area: number): number {\n', next_offset: 5 } });
     });
 
     it('prints the refusal with its code and exits 1 when the pipeline refuses', async () => {
@@ -219,7 +228,7 @@ describe('runCli', () => {
       expect(result.stdout).toMatch(/send_digest +✓ pinned\n/);
       expect(result.stdout).toMatch(/delete_note +✓\n/);
       expect(result.stdout).toMatch(/resolve_verification +—\n/);
-      expect(result.stdout).toContain('5 offered, 1 pinned, 4 left out.');
+      expect(result.stdout).toContain('5 offered, 1 pinned, 7 left out.');
     });
 
     it('starts from the tools the caller may call, and says when they fit the budget unranked', async () => {

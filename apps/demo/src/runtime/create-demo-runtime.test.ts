@@ -4,7 +4,7 @@ import type { LogEntry } from '../logging/memory-logger.js';
 import { DEMO_RATE_LIMIT, createDemoRuntime } from './create-demo-runtime.js';
 
 describe('createDemoRuntime', () => {
-  it('registers the nine demo tools through the plugin', async () => {
+  it('registers the nine demo tools through the plugin, then the three read-only built-in tools over the demo workspace', async () => {
     const { registry } = await createDemoRuntime();
     expect(registry.getToolDefinitions().map((definition) => definition.name)).toEqual([
       'list_notes',
@@ -16,16 +16,19 @@ describe('createDemoRuntime', () => {
       'send_digest',
       'request_verification',
       'resolve_verification',
+      'code_search',
+      'file_read',
+      'project_info',
     ]);
   });
 
-  it("gives each of the demo plugin's tools routing hints (the verification tools bring their own)", async () => {
+  it("gives each of the demo plugin's and built-in tools routing hints (the verification tools bring their own)", async () => {
     const { registry } = await createDemoRuntime();
     const hinted = registry
       .getToolDefinitions()
       .filter((definition) => (definition.routing?.intents.length ?? 0) > 0 && (definition.routing?.domains.length ?? 0) > 0)
       .map((definition) => definition.name);
-    expect(hinted).toEqual(['list_notes', 'get_note', 'create_note', 'delete_note', 'lookup_crop', 'publish_report', 'send_digest']);
+    expect(hinted).toEqual(['list_notes', 'get_note', 'create_note', 'delete_note', 'lookup_crop', 'publish_report', 'send_digest', 'code_search', 'file_read', 'project_info']);
   });
 
   it('routes a message to the tools it asks for when a small model has room for few', async () => {

@@ -10,6 +10,7 @@ import {
   type RateLimitSettings,
   type ToolTelemetryOptions,
 } from '@milpa/tool-runtime';
+import { builtinTools } from '@milpa/tools';
 import { HumanVerifier, VerificationTool } from '@milpa/verification';
 import { LookupCache } from '../listeners/lookup-cache.js';
 import { PinnedNoteGuard } from '../listeners/pinned-note-guard.js';
@@ -22,6 +23,7 @@ import { ReportDesk } from '../plugin/report-desk.js';
 import { createOwnFolderRule } from '../rules/create-own-folder-rule.js';
 import { maxDeletionsPerRunRule } from '../rules/max-deletions-per-run-rule.js';
 import { noteTargetResolver } from '../rules/note-target-resolver.js';
+import { demoWorkspaceRoot } from '../workspace/demo-workspace.js';
 
 /**
  * The demo's deliberately small rate budget, so the tour can trip it: 8 tokens per caller and tool
@@ -49,6 +51,8 @@ export interface DemoRuntimeOptions {
   readonly historyStore?: InvocationHistoryStore;
   /** Channel policies that replace the built-in ones, each channel wholesale (the MCP server confirms mutating tools on `mcp`); default none. */
   readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
+  /** The folder the read-only built-in tools (code_search, file_read, project_info) work in; default the demo workspace. */
+  readonly workspaceRoot?: string;
 }
 
 /** A demo registry wired the way a host wires one, with handles on every part the tour shows. */
@@ -77,6 +81,8 @@ export interface DemoRuntime {
   readonly cache: LookupCache;
   /** The `tool.executing` veto protecting pinned notes. */
   readonly guard: PinnedNoteGuard;
+  /** The folder the built-in tools search, read and describe. */
+  readonly workspaceRoot: string;
 }
 
 /**
@@ -85,7 +91,8 @@ export interface DemoRuntime {
  * (resolving needs `verification:resolve`), two invocation rules (`notes.own_folder`: only notes
  * in the caller's folder; `notes.max_deletions_per_run`: at most three deletions per run, so a
  * deletion needs a run opened with `registry.startRun()`) with the note target resolver, argument
- * tidying (`tidyArguments`), a cache and a veto listener, and the renderers. The
+ * tidying (`tidyArguments`), a cache and a veto listener, the renderers, and the read-only built-in
+ * tools (`code_search`, `file_read`, `project_info`) over the demo workspace. The
  * tour, the CLI, the MCP server and the tests all start here. Every call makes a fresh,
  * independent runtime with the same starting notes, crops and reports.
  *
@@ -122,6 +129,9 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
   const verification = new VerificationTool(verifier, { resolveScopes: [REVIEWER_SCOPE] });
   const provider = new DemoToolProvider({ notes, almanac, reports, mailer, verification });
   await provider.registerTools(registry);
+  // The read-only built-in tools over a small farm project: they need the workspace:read scope.
+  const workspaceRoot = options.workspaceRoot ?? demoWorkspaceRoot();
+  for (const tool of builtinTools({ workspaceRoot }).tools) registry.register(tool);
 
   const guard = new PinnedNoteGuard(notes).attach(dispatcher);
   const cache = new LookupCache(['lookup_crop']).attach(dispatcher);
@@ -129,5 +139,5 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     .addRenderer(new CliRenderer({ color: options.color ?? false }))
     .setDefaultRenderer(new DefaultRenderer());
 
-  return { registry, dispatcher, logger, renderers, provider, notes, almanac, reports, mailer, verifier, cache, guard };
+  return { registry, dispatcher, logger, renderers, provider, notes, almanac, reports, mailer, verifier, cache, guard, workspaceRoot };
 }

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { runTour, stableAuditLine } from './run-tour.js';
 
@@ -64,22 +65,22 @@ describe('runTour', () => {
     const text = await transcript();
     const routed = text.slice(text.indexOf('15. One message, two models'), text.indexOf('16. Tidying what a model sent'));
     expect(routed).toContain('The message: "Delete the note about maize, then email me a digest with send_digest"');
-    expect(routed).toContain('The caller: cli on cli, scopes *, who may call all 9 tools.');
+    expect(routed).toContain('The caller: cli on cli, scopes *, who may call all 12 tools.');
     expect(routed).toMatch(/ {22}openai \/ gpt-4o-mini {2}ollama \/ llama3\.1:8b\n/);
     expect(routed).toMatch(/profile +full +minimal\n/);
     expect(routed).toMatch(/descriptions +whole +first line\n/);
     expect(routed).toMatch(/budget +8 tools +5 tools\n/);
-    expect(routed).toMatch(/estimated tokens +\d+ +\d+\n/);
+    expect(routed).toMatch(/estimated tokens +[\d,]+ +[\d,]+\n/);
     expect(routed).toMatch(/send_digest +✓ pinned +✓ pinned\n/);
     expect(routed).toMatch(/delete_note +✓ +✓\n/);
     expect(routed).toMatch(/lookup_crop +✓ +—\n/);
     expect(routed).toMatch(/resolve_verification +— +—\n/);
-    expect(routed).toMatch(/left out +1 +4\n/);
+    expect(routed).toMatch(/left out +4 +7\n/);
     expect(routed).toContain('send_digest is pinned: the message names it');
-    expect(routed).toContain('openai / gpt-4o-mini leaves out resolve_verification.');
-    expect(routed).toContain('ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification.');
+    expect(routed).toContain('openai / gpt-4o-mini leaves out publish_report, request_verification, resolve_verification, project_info.');
+    expect(routed).toContain('ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification, code_search, file_read, project_info.');
     expect(routed).toContain('For agent:reader (notes:read almanac:read) the same message offers ollama only get_note, list_notes, lookup_crop, request_verification');
-    const [openai = 0, ollama = 0] = (/estimated tokens +(\d+) +(\d+)/.exec(routed) ?? []).slice(1).map(Number);
+    const [openai = 0, ollama = 0] = (/estimated tokens +([\d,]+) +([\d,]+)/.exec(routed) ?? []).slice(1).map((figure) => Number(figure.replaceAll(',', '')));
     expect(ollama).toBeLessThan(openai);
 
     const tidied = text.slice(text.indexOf('16. Tidying what a model sent'), text.indexOf('\nNext'));
@@ -88,6 +89,24 @@ describe('runTour', () => {
     expect(tidied).toContain(
       'meta.tidied → [{"field":"page","action":"converted"},{"field":"page","action":"bounded"},{"field":"per_page","action":"dropped"},{"field":"tag","action":"dropped"}]',
     );
+  });
+
+  it('searches and reads the demo workspace with the built-in tools, page by page, and refuses secrets and paths outside it', async () => {
+    const text = await transcript();
+    const scene = text.slice(text.indexOf('17. Built-in tools over a workspace'), text.indexOf('\nNext'));
+    expect(scene).toContain('over a small farm project in ‹workspace›.');
+    expect(scene).not.toContain(tmpdir());
+    expect(scene).toContain('› code_search {"pattern":"water","limit":3}  as agent:coder on mcp, scopes workspace:read');
+    expect(scene).toContain('truncated → true, next_offset → 3: the model asks for the next page.');
+    expect(scene).toContain('› code_search {"pattern":"water","limit":3,"offset":3}');
+    expect(scene).toContain('{"file":"src/irrigation.ts","line":1,"text":"// How much water each crop gets, in litres per square metre and day."}');
+    expect(scene).toContain('next_offset → 5: file_read pages a file by lines');
+    expect(scene).toContain('› file_read {"path":"notes/field-log.md","offset":5,"limit":4,"line_numbers":true}');
+    expect(scene).toContain('5\t- Day 3: mulch under the squash leaves.');
+    expect(scene).toContain('[SENSITIVE_PATH]');
+    expect(scene).toContain('[PATH_OUTSIDE_WORKSPACE]');
+    expect(scene).toMatch(/code_search \{"pattern":"MAIL_API_KEY"\}[^›]*Total: 0/);
+    expect(scene).not.toContain('demo-key-never-shown');
   });
 
   it('runs the earlier deletions in runs of their own, so the confirmation and the veto still show', async () => {

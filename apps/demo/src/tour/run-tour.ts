@@ -226,12 +226,33 @@ export async function runTour(options: TourOptions): Promise<void> {
   out.note(`meta.tidied → ${JSON.stringify(changes)}`);
   out.note('Without tidying, page "0" fails validation and tag "*" would quietly match no note. Each change names the field, never the value.');
 
+  out.mask(demo.workspaceRoot, 'workspace');
+  out.section(
+    17,
+    'Built-in tools over a workspace',
+    `builtinTools({ workspaceRoot }) added code_search, file_read and project_info (read-only, scope workspace:read) over a small farm project in ${demo.workspaceRoot}.`,
+  );
+  const coder = () => as.mcp('agent:coder', ['workspace:read']);
+  const firstPage = await run('code_search', { pattern: 'water', limit: 3 }, coder());
+  const searchOffset = readNumber(firstPage.data, 'next_offset');
+  out.note(`truncated → ${String(readBoolean(firstPage.data, 'truncated'))}, next_offset → ${String(searchOffset)}: the model asks for the next page.`);
+  await run('code_search', { pattern: 'water', limit: 3, offset: searchOffset ?? 0 }, coder());
+  const firstLines = await run('file_read', { path: 'notes/field-log.md', offset: 1, limit: 4, line_numbers: true }, coder());
+  const readOffset = readNumber(firstLines.data, 'next_offset');
+  out.note(`next_offset → ${String(readOffset)}: file_read pages a file by lines, so a long file never floods the model.`);
+  await run('file_read', { path: 'notes/field-log.md', offset: readOffset ?? 1, limit: 4, line_numbers: true }, coder());
+  await run('file_read', { path: '.env' }, coder());
+  await run('file_read', { path: '../../etc/passwd' }, coder());
+  await run('code_search', { pattern: 'MAIL_API_KEY' }, coder());
+  out.note('.env holds that key, but search skips secret files and reading one is refused, as is any path that leaves the workspace, symlinks included.');
+
   out.raw(`\n${style.bold('Next')} ${style.dim('(without a global pnpm 10.34.9, type npx --yes pnpm@10.34.9 for pnpm)')}\n`);
   out.line('pnpm demo list                                              the tools, their scopes and flags');
   out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
   out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
   out.line(`pnpm demo call delete_note --args '{"id":2}' --run new       open a run and delete in it; pass the printed id with --run next time`);
   out.line('pnpm demo tools --provider ollama --model llama3.1:8b       the tools one model is offered (add --message "…")');
+  out.line(`pnpm demo call code_search --args '{"pattern":"maize"}'      search the demo workspace (file_read and project_info too)`);
   out.line("pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)");
 }
 
@@ -244,6 +265,16 @@ async function openRun(registry: DemoRuntime['registry'], out: TourWriter, label
 
 function times(count: number): string {
   return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
+}
+
+function readNumber(data: unknown, key: string): number | null {
+  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'number' ? value : null;
+}
+
+function readBoolean(data: unknown, key: string): boolean | null {
+  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'boolean' ? value : null;
 }
 
 function readString(data: unknown, key: string): string | null {
@@ -264,7 +295,7 @@ function writeIntro(out: TourWriter, demo: DemoRuntime): void {
   out.raw(`${style.bold('Milpa tour')} ${style.dim('— one registry; every call, whoever makes it, runs the same governed pipeline')}\n`);
   out.line(style.dim('plugin → capability → tool → verification → event → result'));
   out.line();
-  out.line(`The demo plugin registered ${names.length} tools: ${names.join(', ')}.`);
+  out.line(`The registry holds ${names.length} tools: the demo plugin's, and the read-only built-ins of @milpa/tools: ${names.join(', ')}.`);
   out.line(
     `Wiring: a logger, an EventDispatcher, an InMemoryRateLimiter (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
       'a HumanVerifier, two invocation rules over note targets and run histories, a cache and a veto listener; ' +
