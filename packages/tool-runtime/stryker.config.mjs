@@ -14,4 +14,7 @@ export default strykerConfig('tool-runtime', [
   'src/pipeline/stages/confirm-stage.ts',
   'src/pipeline/stages/rules-stage.ts',
   'src/pipeline/evaluate-invocation.ts',
+  'src/pipeline/stages/approve-stage.ts',
+  'src/pipeline/resume-held-call.ts',
+  'src/approval/in-memory-approval-store.ts',
 ]);

@@ -14,6 +14,7 @@ describe('@milpa/tool-runtime', () => {
         "DEFAULT_SENSITIVE_FIELDS",
         "DefaultRenderer",
         "FAIL_CLOSED_CHANNEL_POLICY",
+        "InMemoryApprovalStore",
         "InMemoryInvocationHistoryStore",
         "InMemoryRateLimiter",
         "InvalidSchemaError",

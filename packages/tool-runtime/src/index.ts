@@ -13,6 +13,7 @@ export { PolicyGate, type PolicyGateOptions, type PolicySubject } from './policy
 export { InMemoryRateLimiter } from './rate-limiting/in-memory-rate-limiter.js';
 export { rateLimitKey } from './rate-limiting/rate-limit-key.js';
 export { ConfirmationTokenStore, type ConfirmationTokenStoreOptions } from './confirmation/confirmation-token-store.js';
+export { InMemoryApprovalStore, type InMemoryApprovalStoreOptions } from './approval/in-memory-approval-store.js';
 export { formatExpiresAt } from './confirmation/format-expires-at.js';
 export { Redactor, REDACTED, DEFAULT_SENSITIVE_FIELDS } from './audit/redactor.js';
 export type { AuditOutcome, ToolAuditRecord } from './audit/tool-audit-record.js';

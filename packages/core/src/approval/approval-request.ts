@@ -31,4 +31,6 @@ export interface ApprovalRequest {
    * resumes with. A gate that asks a person uses it as its own correlation id.
    */
   readonly approvalId: string;
+  /** The caller's abort signal, or null: a gate that waits (on a person) stops waiting when it aborts. */
+  readonly signal: AbortSignal | null;
 }

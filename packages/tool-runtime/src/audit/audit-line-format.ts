@@ -3,7 +3,17 @@ import type { LogLevel, ToolExecutedEvent, ToolFailedEvent } from '@milpa/core';
 // The small formatting rules of audit lines, shared by every line the audit logger writes.
 
 /** The outcomes written by {@link ToolAuditLogger.logOutcome}: the paths that end before or instead of the handler. */
-export type ExtraOutcome = 'not_found' | 'refused' | 'plan' | 'confirmation_requested' | 'invalid_token' | 'vetoed' | 'internal_error';
+export type ExtraOutcome =
+  | 'not_found'
+  | 'refused'
+  | 'plan'
+  | 'confirmation_requested'
+  | 'invalid_token'
+  | 'vetoed'
+  | 'internal_error'
+  | 'approval_denied'
+  | 'approval_pending'
+  | 'approval_invalid';
 
 /** Level and default code of each outcome `logOutcome` writes. */
 export const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: LogLevel; readonly code: string | null }>> = Object.freeze({
@@ -14,6 +24,9 @@ export const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: Log
   invalid_token: { level: 'warn', code: 'VALIDATION_ERROR' },
   vetoed: { level: 'warn', code: null },
   internal_error: { level: 'error', code: 'INTERNAL_ERROR' },
+  approval_denied: { level: 'warn', code: 'APPROVAL_DENIED' },
+  approval_pending: { level: 'info', code: 'APPROVAL_PENDING' },
+  approval_invalid: { level: 'warn', code: 'APPROVAL_INVALID' },
 });
 
 // Control characters in a caller-supplied field (a principal with a newline) could forge extra

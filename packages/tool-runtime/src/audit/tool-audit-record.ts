@@ -13,6 +13,9 @@
  * - `invalid_token`: an unknown, used, expired or foreign confirmation token was presented.
  * - `vetoed`: a `tool.executing` listener stopped the call.
  * - `internal_error`: a runtime component (store, limiter, dispatcher) failed.
+ * - `approval_denied`: an approval gate refused the call (or failed), or an approver rejected it.
+ * - `approval_pending`: an approval gate held the call until someone else decides.
+ * - `approval_invalid`: an approval id that cannot resume this call was presented.
  */
 export type AuditOutcome =
   | 'ok'
@@ -28,7 +31,10 @@ export type AuditOutcome =
   | 'confirmation_requested'
   | 'invalid_token'
   | 'vetoed'
-  | 'internal_error';
+  | 'internal_error'
+  | 'approval_denied'
+  | 'approval_pending'
+  | 'approval_invalid';
 
 /**
  * The structured audit entry of one call, passed to the logger as `{ audit: record }` next to the

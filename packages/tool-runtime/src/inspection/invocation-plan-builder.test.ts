@@ -54,13 +54,13 @@ describe('InvocationPlanBuilder', () => {
   });
 
   describe('build', () => {
-    it('returns schemaVersion 1.0, the channel, absent wiring and 17 steps when built for web with nothing wired', () => {
+    it('returns schemaVersion 1.0, the channel, absent wiring and 18 steps when built for web with nothing wired', () => {
       const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.schemaVersion).toBe('1.0');
       expect(plan.operation).toBe('settings_update');
       expect(plan.channel).toBe('web');
       expect(plan.wiring).toEqual({ rateLimiter: 'absent', dispatcher: 'absent', ruleProvider: 'absent' });
-      expect(plan.steps).toHaveLength(17);
+      expect(plan.steps).toHaveLength(18);
       expect(plan.context).toEqual({ actor: 'u', scopes: [], mode: 'execute' });
     });
 
@@ -75,6 +75,7 @@ describe('InvocationPlanBuilder', () => {
         ['rate_limit', 'guard', 'skipped', true, false, null],
         ['plan_mode', 'branch', 'conditional', false, false, null],
         ['confirm', 'branch', 'dormant', false, false, null],
+        ['approve', 'branch', 'skipped', false, false, null],
         ['rules_replay', 'guard', 'skipped', false, false, null],
         ['emit_executing', 'hook', 'skipped', true, false, null],
         ['execute', 'execution', 'active', true, false, null],
@@ -97,7 +98,7 @@ describe('InvocationPlanBuilder', () => {
       expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(json.context).toEqual({ actor: 'u', scopes: ['read'], mode: 'execute' });
       expect(json.wiring).toEqual({ rateLimiter: 'present', dispatcher: 'present', ruleProvider: 'present' });
-      expect(json.steps).toHaveLength(17);
+      expect(json.steps).toHaveLength(18);
       for (const step of json.steps) {
         expect(Object.keys(step)).toEqual(['kind', 'role', 'presence', 'blocking', 'mutates', 'wraps', 'source']);
       }

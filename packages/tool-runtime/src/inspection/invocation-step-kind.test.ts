@@ -3,7 +3,7 @@ import { InvocationStepKind } from './invocation-step-kind.js';
 
 describe('InvocationStepKind', () => {
   describe('inspectionOrder', () => {
-    it('returns the seventeen built-in kinds in pipeline order when called', () => {
+    it('returns the eighteen built-in kinds in pipeline order when called', () => {
       expect(InvocationStepKind.inspectionOrder()).toEqual([
         'resolve',
         'tidy',
@@ -14,6 +14,7 @@ describe('InvocationStepKind', () => {
         'rate_limit',
         'plan_mode',
         'confirm',
+        'approve',
         'rules_replay',
         'emit_executing',
         'execute',
@@ -36,7 +37,7 @@ describe('InvocationStepKind', () => {
     it('cannot be changed by a caller when someone tries to push into it', () => {
       const order = InvocationStepKind.inspectionOrder() as string[];
       expect(() => order.push('extra')).toThrow(TypeError);
-      expect(InvocationStepKind.inspectionOrder()).toHaveLength(17);
+      expect(InvocationStepKind.inspectionOrder()).toHaveLength(18);
     });
   });
 

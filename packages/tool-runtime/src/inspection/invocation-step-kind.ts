@@ -9,6 +9,7 @@ export type InvocationStepKind =
   | 'rate_limit'
   | 'plan_mode'
   | 'confirm'
+  | 'approve'
   | 'rules_replay'
   | 'emit_executing'
   | 'execute'
@@ -30,6 +31,7 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'rate_limit',
   'plan_mode',
   'confirm',
+  'approve',
   'rules_replay',
   'emit_executing',
   'execute',
@@ -60,6 +62,8 @@ export const InvocationStepKind = Object.freeze({
   RATE_LIMIT: 'rate_limit',
   PLAN_MODE: 'plan_mode',
   CONFIRM: 'confirm',
+  /** The approval gate: allow, deny, or hold the call for someone else to approve. */
+  APPROVE: 'approve',
   RULES_REPLAY: 'rules_replay',
   EMIT_EXECUTING: 'emit_executing',
   EXECUTE: 'execute',

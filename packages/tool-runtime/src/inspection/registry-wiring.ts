@@ -21,7 +21,11 @@ export interface PipelineWiring {
   readonly tidyArguments?: boolean;
   /** The result cap in characters; 0 when off (default 10,000). */
   readonly maxResultChars?: number;
+  /** Whether an approval gate is consulted for a tool's mutating calls (default: for none). */
+  readonly approvalGateFor?: (toolName: string) => boolean;
 }
+
+const NO_APPROVAL_GATE = (): boolean => false;
 
 const NO_RULES: readonly InvocationRuleSummary[] = Object.freeze([]);
 
@@ -54,6 +58,7 @@ export class RegistryWiring {
   readonly tidyArguments: boolean;
   /** The result cap in characters; 0 when off. */
   readonly maxResultChars: number;
+  readonly #approvalGateFor: (toolName: string) => boolean;
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` for a non-boolean flag, a negative or non-finite cost, or
@@ -80,6 +85,8 @@ export class RegistryWiring {
     const maxResultChars = invocation.maxResultChars ?? 10_000;
     if (typeof tidyArguments !== 'boolean') throw invalid('tidyArguments must be a boolean.');
     if (!Number.isInteger(maxResultChars) || maxResultChars < 0) throw invalid('maxResultChars must be a whole number >= 0.');
+    const approvalGateFor = invocation.approvalGateFor ?? NO_APPROVAL_GATE;
+    if (typeof approvalGateFor !== 'function') throw invalid('approvalGateFor must be a function of the tool name.');
     this.hasRateLimiter = hasRateLimiter;
     this.hasDispatcher = hasDispatcher;
     this.hasRuleProvider = hasRuleProvider;
@@ -88,12 +95,18 @@ export class RegistryWiring {
     this.targetResolvers = targetResolvers;
     this.tidyArguments = tidyArguments;
     this.maxResultChars = maxResultChars;
+    this.#approvalGateFor = approvalGateFor;
     Object.freeze(this);
   }
 
   /** The rules that apply to calls of `toolName`, in registration order. */
   rulesFor(toolName: string): readonly InvocationRuleSummary[] {
     return this.rules.filter((rule) => rule.tools === null || rule.tools.includes(toolName));
+  }
+
+  /** True when an approval gate is consulted for `toolName`'s mutating calls. */
+  hasApprovalGate(toolName: string): boolean {
+    return this.#approvalGateFor(toolName) === true;
   }
 
   /** The cost one call to a tool charges: `costs.mutating` when it mutates, else `costs.call`. */

@@ -1,5 +1,6 @@
 import {
   ToolErrorCode,
+  type PendingApproval,
   ToolResult,
   type InvocationOutcome,
   type InvocationTarget,
@@ -86,6 +87,16 @@ export class PipelineCall {
    * redeemed arguments that will execute and keeps mutating if either answer is.
    */
   mutating = false;
+
+  /** clamp: the `approval_id` argument as given (it is not in the arguments). */
+  approvalId: unknown = undefined;
+  /**
+   * clamp: a non-null `approval_id` came with the arguments, so this call resumes a held call:
+   * confirm stands aside, approve redeems it, and the rules run over the approved arguments.
+   */
+  resuming = false;
+  /** approve: the held call this call was suspended as, or the one its resume redeemed. */
+  approval: PendingApproval | null = null;
 
   /** rules: what the call acts on, as the host's target resolvers named it. */
   target: InvocationTarget | null = null;

@@ -1,5 +1,7 @@
 import { MilpaError, ToolContext, ToolResult, Type, defineTool } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
+import { ApprovalSettings } from '../approval/approval-settings.js';
+import { InMemoryApprovalStore } from '../approval/in-memory-approval-store.js';
 import { ToolAuditLogger } from '../audit/tool-audit-logger.js';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
 import { PolicyGate } from '../policy/policy-gate.js';
@@ -36,6 +38,7 @@ function services(logger = new RecordingLogger()) {
     invocation: new InvocationRuleSet([], [], new InMemoryInvocationHistoryStore()),
     tidyArguments: false,
     maxResultChars: 10_000,
+    approvals: new ApprovalSettings({ gate: null, gates: {}, store: new InMemoryApprovalStore(), ttlSeconds: 60 }),
   });
 }
 

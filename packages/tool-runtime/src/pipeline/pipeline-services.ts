@@ -7,6 +7,7 @@ import {
   type Logger,
   type RateLimiter,
 } from '@milpa/core';
+import type { ApprovalSettings } from '../approval/approval-settings.js';
 import { swallowRejection } from '../audit/swallow-rejection.js';
 import type { ToolAuditLogger } from '../audit/tool-audit-logger.js';
 import type { InvocationRuleSet } from '../invocation/invocation-rule-set.js';
@@ -38,6 +39,7 @@ export interface PipelineServicesInit {
   readonly invocation: InvocationRuleSet;
   readonly tidyArguments: boolean;
   readonly maxResultChars: number;
+  readonly approvals: ApprovalSettings;
 }
 
 /**
@@ -60,6 +62,8 @@ export class PipelineServices {
   readonly tidyArguments: boolean;
   /** The result cap in characters; 0 when off. */
   readonly maxResultChars: number;
+  /** The approval gates, the store of held calls and their TTL. */
+  readonly approvals: ApprovalSettings;
   /** Set through the registry's `setRateLimiter()`. */
   rateLimiter: RateLimiter | null;
   /** Events this registry is dispatching, so its audit listener ignores other registries' events on a shared dispatcher. */
@@ -87,6 +91,7 @@ export class PipelineServices {
     this.invocation = init.invocation;
     this.tidyArguments = init.tidyArguments;
     this.maxResultChars = init.maxResultChars;
+    this.approvals = init.approvals;
     if (this.dispatcher !== null) {
       // The audit logger is a listener, subscribed before any host listener, at priority 0.
       this.dispatcher.subscribe(ToolEvents.EXECUTED, this.auditExecuted, 0);

@@ -1,6 +1,7 @@
 import { MilpaError } from '@milpa/core';
 import type { HostStagePlacement } from './host-stage.js';
 import type { Stage } from './stage.js';
+import { approveStage } from './stages/approve-stage.js';
 import { auditExitStage } from './stages/audit-exit-stage.js';
 import { capResultStage } from './stages/cap-result-stage.js';
 import { authorizeStage } from './stages/authorize-stage.js';
@@ -33,6 +34,7 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   rateLimitStage,
   planModeStage,
   confirmStage,
+  approveStage,
   rulesReplayStage,
   emitExecutingStage,
   executeStage,
@@ -42,8 +44,8 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   auditExitStage,
 ]);
 
-const BEFORE_ANCHORS: ReadonlySet<string> = new Set(['authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'rules_replay', 'emit_executing']);
-const AFTER_ANCHORS: ReadonlySet<string> = new Set(['validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'rules_replay']);
+const BEFORE_ANCHORS: ReadonlySet<string> = new Set(['authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'approve', 'rules_replay', 'emit_executing']);
+const AFTER_ANCHORS: ReadonlySet<string> = new Set(['validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'approve', 'rules_replay']);
 const STAGE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 function invalid(message: string): MilpaError {

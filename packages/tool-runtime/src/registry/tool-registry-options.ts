@@ -1,4 +1,6 @@
 import type {
+  ApprovalGate,
+  ApprovalStore,
   ConfirmationStore,
   EventDispatcher,
   InvocationHistoryStore,
@@ -119,6 +121,20 @@ export interface ToolRegistryOptions {
   readonly contextWindow?: number;
   /** Tools to register at construction (after which the deny list is checked and reported). */
   readonly tools?: readonly AnyToolDefinition[];
+  /**
+   * Asked about every call that mutates for its arguments, after confirmation: it allows the call,
+   * denies it (`APPROVAL_DENIED`) or holds it until someone else approves (`APPROVAL_PENDING` with
+   * an `approval_id`). A gate that throws, answers garbage or outlives the caller's abort denies.
+   * Default none: mutating calls run without asking.
+   * @example { approvalGate: terminalApprovalGate() }
+   */
+  readonly approvalGate?: ApprovalGate | null;
+  /** Per-tool gates by tool name, winning over `approvalGate`; `null` turns approval off for that tool. */
+  readonly approvalGates?: Readonly<Record<string, ApprovalGate | null>>;
+  /** Where held calls wait for their resume (default an `InMemoryApprovalStore`). */
+  readonly approvalStore?: ApprovalStore;
+  /** Seconds a held call stays resumable when its gate sets no expiry (default 3,600). */
+  readonly approvalTtlSeconds?: number;
 }
 
 /** Options of `registry.startRun()`. */

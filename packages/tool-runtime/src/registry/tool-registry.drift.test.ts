@@ -3,7 +3,7 @@
 // listeners, the handler, the logger), never through the plan itself — except tidy, the rules
 // stages, the result cap and the history exit, which have nothing to call here: their run() is observed.
 import { EventDispatcher } from '@milpa/events';
-import { RateLimitResult, ToolContext, Type, defineTool, type JsonSchema, type LogContext, type Logger } from '@milpa/core';
+import { ApprovalVerdict, RateLimitResult, ToolContext, Type, defineTool, type JsonSchema, type LogContext, type Logger } from '@milpa/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
 import { InvocationStepKind } from '../inspection/invocation-step-kind.js';
@@ -61,6 +61,12 @@ function harness(handler: () => unknown) {
     dispatcher,
     validator: new TracingValidator(),
     confirmationStore: new TracingStore(),
+    approvalGate: {
+      check: () => {
+        mark('approve');
+        return ApprovalVerdict.allow();
+      },
+    },
     rateLimiter: {
       consume: () => {
         mark('rate_limit');
@@ -99,6 +105,7 @@ function harness(handler: () => unknown) {
       input: Type.Object({ page: Type.Integer() }),
       clamps: { page: [1, 10] },
       requiresConfirmation: true,
+      mutating: true,
       handler: () => {
         mark('execute');
         return handler();

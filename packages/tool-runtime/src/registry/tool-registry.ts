@@ -7,6 +7,7 @@ import {
   normalizeToolDefinition,
   silentLogger,
   type AnyToolDefinition,
+  type ApprovalStore,
   type InvocationHistoryStore,
   type InvocationRule,
   type ConfirmationStore,
@@ -16,6 +17,8 @@ import {
   type ToolSummary,
 } from '@milpa/core';
 import type { Span } from '@opentelemetry/api';
+import { ApprovalSettings } from '../approval/approval-settings.js';
+import { InMemoryApprovalStore } from '../approval/in-memory-approval-store.js';
 import { ToolAuditLogger } from '../audit/tool-audit-logger.js';
 import { TokenEstimator } from '../budget/token-estimator.js';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
@@ -44,6 +47,8 @@ import { listTool, summarizeTool } from './tool-listing.js';
 import type { StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './tool-registry-options.js';
 
 const EMPTY_ARGS = Object.freeze({});
+/** The shape of the approval ids the approve stage issues. */
+const APPROVAL_ID = /^[0-9a-f]{32}$/;
 /** Callers whose listing is kept at once; past it the cache starts over. */
 const MAX_CACHED_LISTINGS = 1_000;
 
@@ -142,6 +147,12 @@ export class ToolRegistry implements ToolRegistryContract {
       invocation,
       tidyArguments: booleanOption('tidyArguments', options.tidyArguments ?? false),
       maxResultChars: wholeOption('maxResultTokens', options.maxResultTokens ?? 2_500) * 4,
+      approvals: new ApprovalSettings({
+        gate: options.approvalGate ?? null,
+        gates: options.approvalGates ?? {},
+        store: options.approvalStore ?? new InMemoryApprovalStore(),
+        ttlSeconds: options.approvalTtlSeconds ?? 3_600,
+      }),
     });
     if (options.tools !== undefined) {
       for (const definition of options.tools) this.register(definition);
@@ -413,6 +424,11 @@ export class ToolRegistry implements ToolRegistryContract {
     return this.#services.confirmationStore;
   }
 
+  /** The store of calls held for approval. */
+  getApprovalStore(): ApprovalStore {
+    return this.#services.approvals.store;
+  }
+
   /** The audit logger (e.g. to add sensitive fields). */
   getAuditLogger(): ToolAuditLogger {
     return this.#services.audit;
@@ -455,6 +471,7 @@ export class ToolRegistry implements ToolRegistryContract {
         targetResolvers: this.#services.invocation.resolvers.length,
         tidyArguments: this.#services.tidyArguments,
         maxResultChars: this.#services.maxResultChars,
+        approvalGateFor: (toolName) => this.#services.approvals.gateFor(toolName) !== null,
       },
     );
   }
@@ -502,6 +519,51 @@ export class ToolRegistry implements ToolRegistryContract {
     // After the exits (audit included): the span ends once, with the call's final result.
     if (telemetry !== null) telemetry.finish(span, call, result);
     return result;
+  }
+
+  /**
+   * Resumes a call an approval gate held, by its `approval_id`: the same as calling its tool again
+   * with the held arguments and `approval_id`. It runs only when someone other than the requester
+   * approved it, for the principal, channel and run that asked, before it expires, and once:
+   * authorization and the invocation rules run again right before it executes, with the approved
+   * arguments. Never rejects: an unknown id is `APPROVAL_INVALID`, a call not yet approved is
+   * `APPROVAL_PENDING` again, a rejected one `APPROVAL_DENIED`.
+   *
+   * @example
+   * const held = await registry.call('delete_note', { id: 7 }, agent);   // APPROVAL_PENDING
+   * // … someone else grants held.data.approval_id …
+   * const done = await registry.resume(held.data.approval_id, agent);    // runs delete_note once
+   */
+  async resume(approvalId: string, context?: ToolContext, options?: ToolCallOptions): Promise<ToolResult> {
+    let held: unknown = null;
+    if (typeof approvalId === 'string' && APPROVAL_ID.test(approvalId)) {
+      try {
+        held = await this.#services.approvals.store.get(approvalId);
+      } catch (error) {
+        return this.#resumeRefused(context, ToolErrorCode.APPROVAL_DENIED, 'Resume refused: the approval store failed (fail-closed).', 'approval_denied', messageOf(error));
+      }
+    }
+    const record = held as { toolName?: unknown; arguments?: unknown } | null;
+    if (record === null || typeof record !== 'object' || typeof record.toolName !== 'string' || typeof record.arguments !== 'object' || record.arguments === null) {
+      return this.#resumeRefused(context, ToolErrorCode.APPROVAL_INVALID, 'Unknown approval_id: no call is held under it.', 'approval_invalid', null);
+    }
+    // The held call's own tool and arguments, through the whole pipeline: the approve stage checks
+    // the binding, the decision and the one use, and the rules run again before it executes.
+    return this.call(record.toolName, { ...(record.arguments as Record<string, unknown>), approval_id: approvalId }, context, options);
+  }
+
+  /** A resume refused before it could name a tool: audited, and a typed result. */
+  #resumeRefused(context: ToolContext | undefined, code: ToolErrorCode, message: string, outcome: 'approval_invalid' | 'approval_denied', failure: string | null): ToolResult {
+    let callContext: ToolContext | null;
+    try {
+      callContext = resolveCallContext(context, this.#defaultContext);
+    } catch {
+      callContext = null;
+    }
+    if (failure !== null) this.#services.safeLog('error', { error: failure }, `[ToolRegistry] the approval store failed on resume: ${failure}`);
+    const caller = callContext === null ? {} : { request_id: callContext.requestId, channel: callContext.channel, principal: callContext.principal };
+    if (callContext !== null) this.#services.audit.logOutcome(outcome, callContext, '(approval)', null, 0, message);
+    return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller });
   }
 
   /** A call refused before it had a context: its span and metrics still record it. */

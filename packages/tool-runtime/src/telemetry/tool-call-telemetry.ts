@@ -48,6 +48,9 @@ const REFUSALS: ReadonlySet<CallOutcome> = new Set<CallOutcome>([
   'vetoed',
   'internal_error',
   'aborted',
+  'approval_denied',
+  'approval_pending',
+  'approval_invalid',
 ]);
 
 /** Seconds; tool calls range from microseconds (a refusal) to minutes (a slow handler). */

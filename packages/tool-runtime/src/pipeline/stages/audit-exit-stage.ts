@@ -13,6 +13,9 @@ const AUDITED_PATHS = [
   'plan-mode',
   'confirmation-request',
   'invalid-token',
+  'approval-denial',
+  'approval-hold',
+  'invalid-approval',
   'veto',
   'caller-abort',
   'cache-hit',
@@ -72,6 +75,9 @@ export const auditExitStage: Stage = {
       case 'invalid_token':
       case 'vetoed':
       case 'internal_error':
+      case 'approval_denied':
+      case 'approval_pending':
+      case 'approval_invalid':
         audit.logOutcome(call.outcome, context, name, args, tookMs, call.reason);
         break;
       case 'refused':

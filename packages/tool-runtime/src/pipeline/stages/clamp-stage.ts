@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '@milpa/core';
+import { mutabilityOf, type AnyToolDefinition } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { isPlainArgs } from '../settle.js';
@@ -17,7 +17,8 @@ function describeClamps(clamps: AnyToolDefinition['clamps']): string {
 
 /**
  * Prepares the arguments for validation: takes `confirm_token` out when the call may need
- * confirmation (so strict schemas still accept the replay), then applies the tool's clamps, which
+ * confirmation and `approval_id` out when an approval gate may hold it (so strict schemas still
+ * accept the replay or resume), then applies the tool's clamps, which
  * coerce before validation so a clamped field is never rejected for its range. Arguments that are
  * not an object are left for validate to refuse.
  */
@@ -42,6 +43,14 @@ export const clampStage: Stage = {
       input = rest;
       call.confirmToken = token;
       call.hasToken = token !== null && token !== undefined;
+    }
+    // A held call is resumed by presenting its approval id; like the token, it is no argument of the
+    // tool, so strict schemas accept the resume. Only a tool an approval gate may hold has one.
+    if (Object.hasOwn(input, 'approval_id') && mutabilityOf(tool) !== 'read_only' && services.approvals.gateFor(tool.name) !== null) {
+      const { approval_id: approvalId, ...rest } = input;
+      input = rest;
+      call.approvalId = approvalId;
+      call.resuming = approvalId !== null && approvalId !== undefined;
     }
     if (entry.hasClamps) input = services.validator.applyClamps(input, tool.clamps);
     call.input = input;

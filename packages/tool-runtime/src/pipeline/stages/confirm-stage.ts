@@ -73,7 +73,8 @@ export const confirmStage: Stage = {
   collaborator: 'confirmation store',
   refusesOnAbort: true,
   run(call: PipelineCall): StageVerdict {
-    if (!call.needsConfirmation) return undefined;
+    // A resume of a held call was confirmed before it was held: the approval stands for it.
+    if (!call.needsConfirmation || call.resuming) return undefined;
     const tool = call.entry!.definition;
     const services = call.services;
     const binding: ConfirmationBinding = { principal: call.context.principal, channel: call.context.channel };

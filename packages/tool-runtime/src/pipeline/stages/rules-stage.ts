@@ -4,10 +4,14 @@ import { evaluateInvocation } from '../evaluate-invocation.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import type { Stage, StageSubject, StageVerdict } from '../stage.js';
 
-/** True when the confirm stage will replace the arguments with a redeemed token's. */
-export function isConfirmationReplay(call: PipelineCall): boolean {
+/**
+ * True when a later stage will replace the arguments: confirm with a redeemed token's, or approve
+ * with a held call's approved ones. The rules then wait for those (the `rules_replay` stage).
+ */
+export function runsRulesOnReplay(call: PipelineCall): boolean {
   // A plan-mode call stops before confirm, so its rules run here, on the arguments it has.
-  return call.needsConfirmation && call.hasToken && call.context.mode !== 'plan';
+  if (call.context.mode === 'plan') return false;
+  return call.resuming || (call.needsConfirmation && call.hasToken);
 }
 
 function listRules(rules: StageSubject['wiring']['rules']): string {
@@ -58,7 +62,7 @@ export const rulesStage: Stage = {
   collaborator: 'invocation rules',
   refusesOnAbort: true,
   run(call: PipelineCall): StageVerdict {
-    if (isConfirmationReplay(call)) return undefined;
+    if (runsRulesOnReplay(call)) return undefined;
     return evaluateInvocation(call);
   },
   describe(subject): readonly InvocationStepInit[] {
