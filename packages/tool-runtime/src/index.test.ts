@@ -48,6 +48,7 @@ describe('@milpa/tool-runtime', () => {
         "fitTokenBudget",
         "formatExpiresAt",
         "isHostStepKind",
+        "policyApprovalGate",
         "profileDescriptionStyle",
         "profileMaxTools",
         "profileTokenBudget",
@@ -55,6 +56,7 @@ describe('@milpa/tool-runtime', () => {
         "resolveProviderShape",
         "resolveToolBudget",
         "resolveToolProfile",
+        "terminalApprovalGate",
         "toProviderTool",
         "toolBudgetForModel",
       ]

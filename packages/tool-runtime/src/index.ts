@@ -14,6 +14,13 @@ export { InMemoryRateLimiter } from './rate-limiting/in-memory-rate-limiter.js';
 export { rateLimitKey } from './rate-limiting/rate-limit-key.js';
 export { ConfirmationTokenStore, type ConfirmationTokenStoreOptions } from './confirmation/confirmation-token-store.js';
 export { InMemoryApprovalStore, type InMemoryApprovalStoreOptions } from './approval/in-memory-approval-store.js';
+export { policyApprovalGate, type ApprovalPolicyAnswer, type PolicyApprovalGateOptions } from './approval/policy-approval-gate.js';
+export {
+  terminalApprovalGate,
+  type TerminalApprovalGateOptions,
+  type TerminalApprovalInput,
+  type TerminalApprovalOutput,
+} from './approval/terminal-approval-gate.js';
 export { formatExpiresAt } from './confirmation/format-expires-at.js';
 export { Redactor, REDACTED, DEFAULT_SENSITIVE_FIELDS } from './audit/redactor.js';
 export type { AuditOutcome, ToolAuditRecord } from './audit/tool-audit-record.js';
