@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { reportFolder } from '../stryker.shared.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGES = ['tool-runtime', 'verification', 'mcp'];
+const PACKAGES = ['tool-runtime', 'verification', 'mcp', 'tools'];
 
 const separator = process.argv.indexOf('--', 2);
 const ours = separator === -1 ? process.argv.slice(2) : process.argv.slice(2, separator);
