@@ -61,7 +61,7 @@ export class InMemoryApprovalStore implements ApprovalStore {
       throw new MilpaError(`InMemoryApprovalStore retentionMs must be a whole number >= 0, got ${String(retentionMs)}.`, { code: 'INVALID_ARGUMENT' });
     }
     this.#retentionMs = retentionMs;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => Date.now());
     this.#records = new ExpiringMap({ now: () => this.#now() });
   }
 

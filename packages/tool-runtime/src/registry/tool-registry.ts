@@ -563,7 +563,8 @@ export class ToolRegistry implements ToolRegistryContract {
     if (failure !== null) this.#services.safeLog('error', { error: failure }, `[ToolRegistry] the approval store failed on resume: ${failure}`);
     const caller = callContext === null ? {} : { request_id: callContext.requestId, channel: callContext.channel, principal: callContext.principal };
     if (callContext !== null) this.#services.audit.logOutcome(outcome, callContext, '(approval)', null, 0, message);
-    return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller });
+    const refusal = outcome === 'approval_invalid' ? { approval_refusal: 'not_found' } : {};
+    return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller, ...refusal });
   }
 
   /** A call refused before it had a context: its span and metrics still record it. */
