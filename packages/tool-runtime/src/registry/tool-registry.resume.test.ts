@@ -2,6 +2,7 @@ import {
   ApprovalVerdict,
   InvocationDecision,
   ToolContext,
+  invocationTarget,
   ToolResult,
   Type,
   defineTool,
@@ -419,6 +420,59 @@ describe('ToolRegistry', () => {
       const result = await registry.resume(approvalId, agent());
       expect(result.meta['code']).toBe('APPROVAL_DENIED');
       expect(deleteNote).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('resume: the run\'s invocation history', () => {
+    const noteTarget = {
+      resolve: ({ toolName, arguments: args }: { toolName: string; arguments: Readonly<Record<string, unknown>> }) =>
+        toolName === 'delete_note' ? invocationTarget('note', String(args['id'])) : null,
+    };
+
+    it('records the suspension and the resumption, and the rules on resume see the complete history', async () => {
+      const histories: { complete: boolean; outcomes: string[] }[] = [];
+      const rule: InvocationRule = {
+        identifier: 'notes.audit_trail',
+        requiresCompleteHistory: true,
+        tools: ['delete_note'],
+        evaluate: ({ history }) => {
+          histories.push({ complete: history.complete, outcomes: history.observations.map((observation) => `${observation.tool}:${observation.outcome}`) });
+          return InvocationDecision.allow();
+        },
+      };
+      const { registry, deleteNote, grant } = setup({ rules: [rule], targetResolvers: [noteTarget] });
+      const runId = await registry.startRun();
+      const context = agent({ runId });
+      const approvalId = await hold(registry, { id: 'n1' }, context);
+      await registry.call('archive_note', { id: 'n2' }, context);
+      const early = await registry.resume(approvalId, context);
+      expect(early.meta['code']).toBe('APPROVAL_PENDING');
+      grant(approvalId);
+      expect((await registry.resume(approvalId, context)).success).toBe(true);
+      expect(deleteNote).toHaveBeenCalledTimes(1);
+      // The rules ran on the first call and on the granted resume (a resume still waiting stops
+      // at approve, before the rules).
+      expect(histories).toEqual([
+        { complete: true, outcomes: [] },
+        { complete: true, outcomes: ['delete_note:approval_pending', 'archive_note:approval_pending', 'delete_note:approval_pending'] },
+      ]);
+      const history = await registry.getHistoryStore().load(runId);
+      expect(history?.observations.map((observation) => [observation.tool, observation.outcome, observation.target?.id ?? null])).toEqual([
+        ['delete_note', 'approval_pending', 'n1'],
+        ['archive_note', 'approval_pending', null],
+        ['delete_note', 'approval_pending', null],
+        ['delete_note', 'executed', 'n1'],
+      ]);
+    });
+
+    it('records a refused resume, so a rule can count attempts', async () => {
+      const { registry, grant } = setup();
+      const runId = await registry.startRun();
+      const approvalId = await hold(registry, { id: 'n1' }, agent({ runId }));
+      grant(approvalId);
+      await registry.call('delete_note', { id: 'n2', approval_id: approvalId }, agent({ runId }));
+      const history = await registry.getHistoryStore().load(runId);
+      expect(history?.observations.map((observation) => observation.outcome)).toEqual(['approval_pending', 'approval_invalid']);
     });
   });
 });
