@@ -20,8 +20,11 @@ export interface StoreContractCase {
 export interface StoreContractHarness<Store, Settings = void> {
   /** Builds a fresh, empty store for one case, configured with `settings`. */
   readonly create: (settings: Settings) => Store | Promise<Store>;
-  /** Releases a store once its case has finished (closes a connection, deletes a file); optional. */
-  readonly dispose?: (store: Store) => void | Promise<void>;
+  /**
+   * Releases a store once its case has finished (closes a connection, deletes a file); optional.
+   * A method, so a harness built for a concrete store class fits a suite of its contract.
+   */
+  dispose?(store: Store): void | Promise<void>;
   /**
    * Makes `milliseconds` pass for the stores, for the cases about expiry and windows. Give it when
    * the stores read an injected or fake clock (advance that clock); without it the suite waits the

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import * as storeSqlite from './index.js';
+
+describe('@milpa/store-sqlite', () => {
+  describe('surface', () => {
+    it('exports exactly these run-time values', () => {
+      expect(Object.keys(storeSqlite).sort()).toMatchInlineSnapshot(`
+        [
+          "SqliteConfirmationStore",
+          "SqliteInvocationHistoryStore",
+          "SqliteRateLimiter",
+          "SqliteStoreError",
+          "SqliteStores",
+          "SqliteVerificationStore",
+        ]
+      `);
+    });
+  });
+});

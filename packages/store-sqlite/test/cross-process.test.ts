@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { VerificationRequest, VerificationResult } from '@milpa/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteStores } from '../src/index.js';
+import { temporaryDirectory } from './temporary-database.js';
+
+const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+// Inside the package's node_modules, so the bundle resolves better-sqlite3 as the package does.
+const WORKER = join(PACKAGE_DIR, 'node_modules', '.cache', 'milpa-store-sqlite-test', 'store-worker.mjs');
+const BINDING = { principal: 'user:alice', channel: 'web' };
+
+const files = temporaryDirectory();
+
+beforeAll(async () => {
+  mkdirSync(dirname(WORKER), { recursive: true });
+  await build({
+    entryPoints: [join(PACKAGE_DIR, 'test', 'fixtures', 'store-worker.ts')],
+    outfile: WORKER,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['@milpa/source'],
+    external: ['better-sqlite3'],
+    logLevel: 'silent',
+  });
+});
+afterAll(() => files.remove());
+
+interface Worker {
+  readonly ready: Promise<void>;
+  readonly answer: Promise<unknown>;
+  go(): void;
+}
+
+/** Starts the worker on `job`; it opens the stores, then waits for `go()` to do its job. */
+function startWorker(job: Record<string, unknown>): Worker {
+  const child = spawn(process.execPath, [WORKER, JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  let errors = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (output.startsWith('ready\n')) markReady();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    errors += chunk;
+  });
+  const answer = new Promise<unknown>((resolve, reject) => {
+    child.on('error', reject);
+    // The worker never closes its stores: exiting on its own shows the sweep timer is unreferenced.
+    child.on('exit', (code) => {
+      const line = output.split('\n')[1];
+      if (code === 0 && line !== undefined && line !== '') resolve(JSON.parse(line));
+      else reject(new Error(`the worker exited with ${String(code)}: ${errors}${output}`));
+    });
+  });
+  return { ready, answer, go: () => child.stdin.end('go\n') };
+}
+
+async function runTogether(jobs: Record<string, unknown>[]): Promise<unknown[]> {
+  const workers = jobs.map(startWorker);
+  await Promise.race([Promise.all(workers.map((worker) => worker.ready)), Promise.all(workers.map((worker) => worker.answer))]);
+  for (const worker of workers) worker.go();
+  return Promise.all(workers.map((worker) => worker.answer));
+}
+
+describe('SqliteStores across processes', () => {
+  it('shows a second process what the first wrote, and the first what the second wrote', async () => {
+    const path = files.path('shared.db');
+    const stores = SqliteStores.open(path);
+    const { token } = stores.confirmation.create('delete_note', { id: 42 }, 'delete_note(id=42)', BINDING);
+    stores.rateLimiter.consume('web:alice:search', 3, 600, 100);
+    const now = Date.now();
+    stores.verification.open({
+      id: 'verification-1',
+      request: new VerificationRequest('gate:report.publish', 'dual', {}, 'user:requester', 'verification-1'),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + 600_000),
+      requiredApprovals: 2,
+      approvals: [],
+      result: null,
+      resolvedAt: null,
+    });
+    stores.verification.decide('verification-1', {
+      kind: 'grant',
+      principal: 'user:approver-a',
+      reason: null,
+      at: new Date(now),
+      subject: null,
+      result: VerificationResult.pass('human', 'user:approver-a'),
+    });
+    stores.history.startRun('run-1');
+    stores.history.append('run-1', { tool: 'search_notes', outcome: 'executed', target: null });
+
+    const [seen] = await runTogether([{ path, job: 'read', token, verificationId: 'verification-1', runId: 'run-1' }]);
+    expect(seen).toEqual({ tokenValid: true, usage: 3, verification: { approvals: ['user:approver-a'], status: null }, history: ['search_notes'] });
+
+    const [written] = (await runTogether([{ path, job: 'write', verificationId: 'verification-1', runId: 'run-1' }])) as [{ decided: string; token: string }];
+    expect(written.decided).toBe('resolved');
+    expect(stores.verification.get('verification-1')?.result?.status).toBe('passed');
+    expect(stores.verification.get('verification-1')?.approvals.map((approval) => approval.principal)).toEqual(['user:approver-a', 'user:approver-b']);
+    expect(stores.history.load('run-1')?.observations.map((observation) => observation.tool)).toEqual(['search_notes', 'archive_note']);
+    expect(stores.history.load('run-1')?.complete).toBe(true);
+    expect(stores.confirmation.consume(written.token, 'delete_note', BINDING)).toEqual({ id: 7 });
+    stores.close();
+  });
+
+  it('redeems each of 200 tokens exactly once when two processes race to redeem all of them', async () => {
+    const path = files.path('race-tokens.db');
+    const stores = SqliteStores.open(path);
+    const tokens = Array.from({ length: 200 }, (_, index) => stores.confirmation.create('delete_note', { id: index }, `delete_note(id=${String(index)})`, BINDING).token);
+    const [first, second] = (await runTogether([
+      { path, job: 'consume', tokens },
+      { path, job: 'consume', tokens },
+    ])) as [string[], string[]];
+    expect(first.length + second.length).toBe(200);
+    expect(new Set([...first, ...second]).size).toBe(200);
+    expect(tokens.filter((token) => stores.confirmation.isValid(token, 'delete_note', BINDING))).toEqual([]);
+    stores.close();
+  });
+
+  it('grants exactly a budget of 100 when two processes make 150 calls each on one key', async () => {
+    const path = files.path('race-budget.db');
+    SqliteStores.open(path).close();
+    const granted = (await runTogether([
+      { path, job: 'spend', calls: 150 },
+      { path, job: 'spend', calls: 150 },
+    ])) as [number, number];
+    expect(granted[0] + granted[1]).toBe(100);
+    const stores = SqliteStores.open(path);
+    expect(stores.rateLimiter.getUsage('web:alice:search')).toBe(100);
+    stores.close();
+  });
+});
