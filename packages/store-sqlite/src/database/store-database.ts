@@ -24,8 +24,11 @@ export function malformedRow(store: SqliteStoreName, what: string, cause?: unkno
 
 /** The part of a prepared better-sqlite3 statement the stores use. */
 export interface SqliteStatement {
+  /** The first row, or undefined. */
   get(...parameters: unknown[]): unknown;
+  /** Every row. */
   all(...parameters: unknown[]): unknown[];
+  /** Runs a change; `changes` counts the rows it touched. */
   run(...parameters: unknown[]): { readonly changes: number };
 }
 
@@ -34,9 +37,13 @@ export interface SqliteStatement {
  * do not need better-sqlite3's own.
  */
 export interface SqliteConnection {
+  /** False once closed. */
   readonly open: boolean;
+  /** Compiles one statement. */
   prepare(sql: string): SqliteStatement;
+  /** Wraps `work` in a transaction; `immediate()` runs it under `BEGIN IMMEDIATE`. */
   transaction<T>(work: () => T): { immediate(): T };
+  /** Closes the connection. */
   close(): unknown;
 }
 
@@ -50,6 +57,7 @@ export class StoreDatabase {
   readonly #db: SqliteConnection;
   readonly #now: () => number;
 
+  /** Shares `db` among the stores, with `now` as their clock. */
   constructor(db: SqliteConnection, now: () => number) {
     this.#db = db;
     this.#now = now;
