@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,9 @@ afterAll(() => files.remove());
 interface Worker {
   readonly ready: Promise<void>;
   readonly answer: Promise<unknown>;
+  /** Resolves with the first line the job printed, while the process may still run. */
+  readonly firstLine: Promise<unknown>;
+  readonly process: ChildProcess;
   go(): void;
 }
 
@@ -43,12 +46,18 @@ function startWorker(job: Record<string, unknown>): Worker {
   let output = '';
   let errors = '';
   let markReady: () => void = () => undefined;
+  let markLine: (line: unknown) => void = () => undefined;
+  const firstLine = new Promise<unknown>((resolve) => {
+    markLine = resolve;
+  });
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
   });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
     if (output.startsWith('ready\n')) markReady();
+    const line = output.split('\n')[1];
+    if (line !== undefined && output.split('\n').length > 2) markLine(JSON.parse(line));
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     errors += chunk;
@@ -62,7 +71,7 @@ function startWorker(job: Record<string, unknown>): Worker {
       else reject(new Error(`the worker exited with ${String(code)}: ${errors}${output}`));
     });
   });
-  return { ready, answer, go: () => child.stdin.end('go\n') };
+  return { ready, answer, firstLine, process: child, go: () => child.stdin.end('go\n') };
 }
 
 async function runTogether(jobs: Record<string, unknown>[]): Promise<unknown[]> {
@@ -137,6 +146,34 @@ describe('SqliteStores across processes', () => {
     expect(granted[0] + granted[1]).toBe(100);
     const stores = SqliteStores.open(path);
     expect(stores.rateLimiter.getUsage('web:alice:search')).toBe(100);
+    stores.close();
+  });
+
+  it('loses nothing written before a process is killed with SIGKILL', async () => {
+    const path = files.path('killed.db');
+    const worker = startWorker({ path, job: 'hold', verificationId: 'verification-held' });
+    const exited = worker.answer.catch(() => 'killed');
+    await worker.ready;
+    worker.go();
+    const { token } = (await worker.firstLine) as { token: string };
+    worker.process.kill('SIGKILL');
+    expect(await exited).toBe('killed');
+
+    const stores = SqliteStores.open(path);
+    const held = stores.verification.get('verification-held');
+    expect(held?.result).toBeNull();
+    expect(held?.request.payload).toEqual({ amount: 120 });
+    const granted = stores.verification.decide('verification-held', {
+      kind: 'grant',
+      principal: 'user:approver',
+      reason: null,
+      at: new Date(),
+      subject: null,
+      result: VerificationResult.pass('human', 'user:approver'),
+    });
+    expect(granted.status).toBe('resolved');
+    expect(stores.confirmation.consume(token, 'delete_note', BINDING)).toEqual({ id: 9 });
+    expect(stores.confirmation.consume(token, 'delete_note', BINDING)).toBeNull();
     stores.close();
   });
 });
