@@ -94,6 +94,7 @@ export { ApprovalPolicy } from './verification/approval-policy.js';
 export { VerificationRequest } from './verification/verification-request.js';
 export { VerificationResult, type VerificationResultJson } from './verification/verification-result.js';
 export { VerificationContext } from './verification/verification-context.js';
+export { applyVerificationDecision } from './verification/apply-verification-decision.js';
 
 export { ApprovalVerdict, type ApprovalSuspendOptions, type ApprovalVerdictKind } from './approval/approval-verdict.js';
 export type { ApprovalRequest } from './approval/approval-request.js';

@@ -10,6 +10,7 @@ describe('@milpa/verification', () => {
         'VerificationError',
         'VerificationTool',
         'applyVerificationDecision',
+        'verifierApprovalGate',
       ]);
     });
   });

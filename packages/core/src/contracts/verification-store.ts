@@ -9,6 +9,11 @@ export interface VerificationApproval {
   readonly at: Date;
   /** The justification given with the grant, or null. */
   readonly reason: string | null;
+  /**
+   * The replacements of input fields this grant approved (the ones in effect when it was made),
+   * or null/absent when it approved the request as opened.
+   */
+  readonly changes?: Readonly<Record<string, unknown>> | null;
 }
 
 /**
@@ -53,6 +58,12 @@ export interface VerificationDecision {
   readonly subject: string | null;
   /** The verdict to store when this decision finalizes the request. */
   readonly result: VerificationResult;
+  /**
+   * For a grant: replacements of input fields the approver makes. When they differ from the ones
+   * the earlier grants approved, those grants no longer count (they approved something else).
+   * Null or absent: the grant approves the request with the replacements already in effect.
+   */
+  readonly changes?: Readonly<Record<string, unknown>> | null;
 }
 
 /**

@@ -14,6 +14,8 @@ interface Flaws {
   readonly racy?: boolean;
   /** open overwrites a taken id. */
   readonly overwrites?: boolean;
+  /** a grant's changes are not kept, and never start the approvals over. */
+  readonly dropsChanges?: boolean;
 }
 
 /** A small verification store, with optional flaws the suite must catch. */
@@ -51,8 +53,13 @@ class FakeVerificationStore implements VerificationStore {
       ({ status: 'resolved', record: { ...record, approvals, result: decision.result, resolvedAt: decision.at } }) as const;
     if (decision.kind === 'reject') return resolve(record.approvals);
     if (!this.flaws.allowsSelfApproval && decision.principal === record.request.requestedBy) return refuse('self_approval');
-    if (!this.flaws.countsRepeatedGrants && record.approvals.some((approval) => approval.principal === decision.principal)) return refuse('duplicate_approval');
-    const approvals = [...record.approvals, { principal: decision.principal, at: decision.at, reason: decision.reason }];
+    const current = record.approvals.at(-1)?.changes ?? null;
+    const proposed = this.flaws.dropsChanges ? null : (decision.changes ?? null);
+    const amends = proposed !== null && JSON.stringify(proposed) !== JSON.stringify(current);
+    if (!amends && !this.flaws.countsRepeatedGrants && record.approvals.some((approval) => approval.principal === decision.principal)) return refuse('duplicate_approval');
+    const changes = amends ? proposed : current;
+    const grant = { principal: decision.principal, at: decision.at, reason: decision.reason, ...(changes === null ? {} : { changes }) };
+    const approvals = amends ? [grant] : [...record.approvals, grant];
     return approvals.length >= record.requiredApprovals ? resolve(approvals) : { status: 'recorded', record: { ...record, approvals } };
   }
 }
@@ -74,6 +81,14 @@ describe('verificationStoreContract', () => {
     expect(await failuresOf({ countsRepeatedGrants: true })).toEqual([
       'a dual request needs two distinct approvers: the first grant is recorded, a repeat refused, the second resolves',
       'one approver granting a dual request 10 times at once is recorded once and leaves it pending',
+      'a grant with other changes starts the approvals over, so earlier approvers must approve again',
+    ]);
+  });
+
+  it('fails a store that drops the changes a grant makes', async () => {
+    expect(await failuresOf({ dropsChanges: true })).toEqual([
+      'a grant that changes arguments is stored with its changes, and a later grant without changes approves them',
+      'a grant with other changes starts the approvals over, so earlier approvers must approve again',
     ]);
   });
 

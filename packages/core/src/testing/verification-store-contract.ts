@@ -41,13 +41,18 @@ function pendingRecord(id: string, now: number, shape: RecordShape = {}): Verifi
   });
 }
 
-function grant(principal: string, at: number, options: { subject?: string | null; reason?: string | null } = {}): VerificationDecision {
+function grant(
+  principal: string,
+  at: number,
+  options: { subject?: string | null; reason?: string | null; changes?: Readonly<Record<string, unknown>> } = {},
+): VerificationDecision {
   return Object.freeze({
     kind: 'grant',
     principal,
     reason: options.reason ?? null,
     at: new Date(at),
     subject: options.subject ?? null,
+    ...(options.changes === undefined ? {} : { changes: options.changes }),
     result: VerificationResult.pass('human', principal, { channel: 'web' }),
   });
 }
@@ -309,6 +314,38 @@ function definitions(): Definition[] {
       },
     },
     {
+      name: 'a grant that changes arguments is stored with its changes, and a later grant without changes approves them',
+      settings: undefined,
+      async body(store) {
+        const now = Date.now();
+        const id = newId('changes');
+        await store.open(pendingRecord(id, now, { policy: 'dual' }));
+        const first = await store.decide(id, grant('user:ana', now + 1_000, { changes: { amount: 90, note: { text: 'cut' } } }));
+        checkSame(first.status, 'recorded', 'the outcome of a first grant with changes');
+        checkSame((await store.get(id))?.approvals.map((approval) => approval.changes), [{ amount: 90, note: { text: 'cut' } }], 'the stored changes of the first grant');
+        const second = await store.decide(id, grant('user:ben', now + 2_000));
+        checkSame(second.status, 'resolved', 'a second approver\'s grant without changes');
+        checkSame((await store.get(id))?.approvals.map((approval) => approval.changes ?? null), [{ amount: 90, note: { text: 'cut' } }, { amount: 90, note: { text: 'cut' } }], 'the changes both grants approved');
+      },
+    },
+    {
+      name: 'a grant with other changes starts the approvals over, so earlier approvers must approve again',
+      settings: undefined,
+      async body(store) {
+        const now = Date.now();
+        const id = newId('amend');
+        await store.open(pendingRecord(id, now, { policy: 'dual' }));
+        await store.decide(id, grant('user:ana', now + 1_000));
+        const amended = await store.decide(id, grant('user:ben', now + 2_000, { changes: { amount: 50 } }));
+        checkSame(amended.status, 'recorded', 'a second approver\'s grant that changes the arguments');
+        checkPending(await store.get(id), ['user:ben'], 'the approvals after the change');
+        checkRefused(await store.decide(id, grant('user:ben', now + 3_000, { changes: { amount: 50 } })), 'duplicate_approval', 'the same approver granting the same changes again');
+        const again = await store.decide(id, grant('user:ana', now + 4_000));
+        checkSame(again.status, 'resolved', 'the first approver approving the changed arguments');
+        checkSame((await store.get(id))?.approvals.at(-1)?.changes ?? null, { amount: 50 }, 'the changes the final grant approved');
+      },
+    },
+    {
       name: 'requests are independent: deciding one leaves another pending',
       settings: undefined,
       async body(store) {
@@ -327,7 +364,7 @@ function definitions(): Definition[] {
 /**
  * The contract test suite of {@link VerificationStore}: records stored as opened, ids taken once, a
  * request decided once (also when approvers race), two distinct approvers for `dual`, no
- * self-approval, rejects, deadlines and subject checks. Returns the cases for any test runner to
+ * self-approval, rejects, deadlines, subject checks and grants that change the arguments. Returns the cases for any test runner to
  * run; each builds its own store through `subject`.
  *
  * Times are data here (a record's `createdAt` and `expiresAt`, a decision's `at`), all near the

@@ -1,9 +1,9 @@
-import type {
-  VerificationDecision,
-  VerificationDecisionOutcome,
-  VerificationRecord,
-  VerificationRefusal,
-  VerificationStore,
+import {
+  applyVerificationDecision,
+  type VerificationDecision,
+  type VerificationDecisionOutcome,
+  type VerificationRecord,
+  type VerificationStore,
 } from '@milpa/core';
 import type { StoreDatabase } from '../database/store-database.js';
 import { decodeVerificationRecord, encodeVerificationRecord } from './verification-record-codec.js';
@@ -11,34 +11,6 @@ import { decodeVerificationRecord, encodeVerificationRecord } from './verificati
 interface RecordRow {
   readonly record_json: unknown;
   readonly forget_at: unknown;
-}
-
-/** Why `decision` cannot apply to `record`, checked in the contract's order; null when it can. */
-function refusalOf(record: VerificationRecord, decision: VerificationDecision): VerificationRefusal | null {
-  if (record.result !== null) return 'already_resolved';
-  if (record.expiresAt !== null && decision.at.getTime() > record.expiresAt.getTime()) return 'expired';
-  if (decision.subject !== null && decision.subject !== record.request.subject) return 'subject_mismatch';
-  if (decision.kind === 'reject') return null;
-  // Principals compare trimmed: padding must neither dodge the self-approval rule nor pass as a second approver.
-  const approver = decision.principal.trim();
-  if (approver === record.request.requestedBy?.trim()) return 'self_approval';
-  if (record.approvals.some(({ principal }) => principal.trim() === approver)) return 'duplicate_approval';
-  return null;
-}
-
-/** The record after an accepted `decision`: a grant appended, and the verdict when it finalizes. */
-function nextRecord(record: VerificationRecord, decision: VerificationDecision): VerificationRecord {
-  const approvals =
-    decision.kind === 'grant'
-      ? Object.freeze([...record.approvals, Object.freeze({ principal: decision.principal, at: decision.at, reason: decision.reason })])
-      : record.approvals;
-  const finalizes = decision.kind === 'reject' || approvals.length >= record.requiredApprovals;
-  return Object.freeze({
-    ...record,
-    approvals,
-    result: finalizes ? decision.result : null,
-    resolvedAt: finalizes ? decision.at : null,
-  });
 }
 
 /**
@@ -50,7 +22,8 @@ function nextRecord(record: VerificationRecord, decision: VerificationDecision):
  * once and one principal's repeated grants never satisfy a `dual` request, across processes too.
  * The checks, in order: unknown id (`not_found`), a final verdict (`already_resolved`), a decision
  * after `expiresAt` (`expired`), another subject (`subject_mismatch`), a grant by the requester
- * (`self_approval`), a second grant by one principal (`duplicate_approval`).
+ * (`self_approval`), a second grant by one principal (`duplicate_approval`); the same rules as
+ * every other store (`applyVerificationDecision`), including a grant that changes arguments.
  *
  * A finished record (resolved, or past its deadline) is kept for the retention given to
  * {@link SqliteStores.open} and then forgotten: swept in bounded steps, and unknown to `get` and
@@ -106,12 +79,11 @@ export class SqliteVerificationStore implements VerificationStore {
   decide(id: string, decision: VerificationDecision): VerificationDecisionOutcome {
     return this.#database.transaction('verification', (db) => {
       const record = this.#load(db.prepare('SELECT record_json, forget_at FROM verification_records WHERE id = ?').get(id) as RecordRow | undefined, id);
-      if (record === null) return { status: 'refused', refusal: 'not_found', record: null };
-      const refusal = refusalOf(record, decision);
-      if (refusal !== null) return { status: 'refused', refusal, record };
-      const next = nextRecord(record, decision);
+      const outcome = applyVerificationDecision(record, decision);
+      if (outcome.status === 'refused') return outcome;
+      const next = outcome.record;
       db.prepare('UPDATE verification_records SET record_json = ?, forget_at = ? WHERE id = ?').run(encodeVerificationRecord(next), this.#forgetAt(next), id);
-      return { status: next.result === null ? 'recorded' : 'resolved', record: next };
+      return outcome;
     });
   }
 

@@ -15,7 +15,7 @@ interface StoredRecord {
   readonly createdAt: number;
   readonly expiresAt: number | null;
   readonly requiredApprovals: number;
-  readonly approvals: readonly { principal: string; at: number; reason: string | null }[];
+  readonly approvals: readonly { principal: string; at: number; reason: string | null; changes?: Record<string, unknown> }[];
   readonly result: {
     status: string;
     reason: string | null;
@@ -39,7 +39,12 @@ export function encodeVerificationRecord(record: VerificationRecord): string {
     createdAt: record.createdAt.getTime(),
     expiresAt: record.expiresAt === null ? null : record.expiresAt.getTime(),
     requiredApprovals: record.requiredApprovals,
-    approvals: record.approvals.map((approval) => ({ principal: approval.principal, at: approval.at.getTime(), reason: approval.reason })),
+    approvals: record.approvals.map((approval) => ({
+      principal: approval.principal,
+      at: approval.at.getTime(),
+      reason: approval.reason,
+      ...(approval.changes === null || approval.changes === undefined ? {} : { changes: approval.changes }),
+    })),
     result:
       record.result === null
         ? null
@@ -86,7 +91,16 @@ function rebuildApprovals(approvals: unknown): readonly VerificationApproval[] |
   const rebuilt: VerificationApproval[] = [];
   for (const approval of approvals as unknown[]) {
     if (!isObject(approval) || !isText(approval['principal']) || !isTime(approval['at']) || !isTextOrNull(approval['reason'])) return undefined;
-    rebuilt.push(Object.freeze({ principal: approval['principal'], at: new Date(approval['at']), reason: approval['reason'] }));
+    const changes = approval['changes'];
+    if (changes !== undefined && !isObject(changes)) return undefined;
+    rebuilt.push(
+      Object.freeze({
+        principal: approval['principal'],
+        at: new Date(approval['at']),
+        reason: approval['reason'],
+        ...(changes === undefined ? {} : { changes: deepFreeze(changes) }),
+      }),
+    );
   }
   return Object.freeze(rebuilt);
 }
@@ -123,4 +137,12 @@ export function decodeVerificationRecord(id: string, json: unknown): Verificatio
     result,
     resolvedAt: resolvedAt === null ? null : new Date(resolvedAt),
   });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

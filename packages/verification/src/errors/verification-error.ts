@@ -2,10 +2,11 @@ import { MilpaError, type ToolErrorCode, type VerificationRefusal } from '@milpa
 
 /**
  * Why a {@link VerificationError} was raised: a store refusal, a request id that is already taken
- * (`duplicate_id`), a request that cannot be opened (`invalid_request`, e.g. no subject or id), or
- * a store that holds as many pending requests as it may (`too_many_pending`).
+ * (`duplicate_id`), a request that cannot be opened (`invalid_request`, e.g. no subject or id),
+ * a store that holds as many pending requests as it may (`too_many_pending`), or a grant's changes
+ * that are not a plain object of JSON data (`invalid_changes`).
  */
-export type VerificationErrorKind = VerificationRefusal | 'duplicate_id' | 'invalid_request' | 'too_many_pending';
+export type VerificationErrorKind = VerificationRefusal | 'duplicate_id' | 'invalid_request' | 'too_many_pending' | 'invalid_changes';
 
 /** Options of a {@link VerificationError}. */
 export interface VerificationErrorOptions {

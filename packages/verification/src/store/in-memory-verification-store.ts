@@ -1,7 +1,6 @@
-import { ExpiringMap, MilpaError } from '@milpa/core';
+import { ExpiringMap, MilpaError, applyVerificationDecision } from '@milpa/core';
 import type { VerificationDecision, VerificationDecisionOutcome, VerificationRecord, VerificationStore } from '@milpa/core';
 import { VerificationError } from '../errors/verification-error.js';
-import { applyVerificationDecision } from './apply-verification-decision.js';
 
 /** Options of {@link InMemoryVerificationStore}. */
 export interface InMemoryVerificationStoreOptions {

@@ -119,9 +119,11 @@ describe('VerificationTool', () => {
         properties: Record<string, Record<string, unknown>>;
       };
       expect(schema.required).toEqual(['request_id', 'decision', 'principal']);
-      expect(Object.keys(schema.properties)).toEqual(['request_id', 'decision', 'principal', 'subject', 'reason']);
+      expect(Object.keys(schema.properties)).toEqual(['request_id', 'decision', 'principal', 'subject', 'reason', 'changes']);
       expect(schema.properties['decision']).toMatchObject({ type: 'string', enum: ['grant', 'reject'] });
-      for (const property of Object.values(schema.properties)) expect(property['type']).toBe('string');
+      const { changes, ...texts } = schema.properties;
+      for (const property of Object.values(texts)) expect(property['type']).toBe('string');
+      expect(changes).toMatchObject({ type: 'object' });
     });
 
     it('passes the invocation context to the handlers so the caller check applies', async () => {
@@ -282,6 +284,25 @@ describe('VerificationTool', () => {
   });
 
   describe('handleResolve', () => {
+    it('passes a grant\'s changes to the verifier and returns them in the verdict', async () => {
+      const { tool, verifier } = setup();
+      const id = await requestId(tool);
+      const result = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', changes: { amount: 90 } });
+      expect(result.data).toMatchObject({ status: 'passed', metadata: { changes: { amount: 90 } } });
+      expect((await verifier.store.get(id))?.approvals[0]?.changes).toEqual({ amount: 90 });
+    });
+
+    it('refuses changes with a reject, and changes that are not an object, as VALIDATION_ERROR on changes', async () => {
+      const { tool, verifier } = setup();
+      const id = await requestId(tool);
+      expectFailure(await tool.handleResolve({ request_id: id, decision: 'reject', principal: 'agent:reviewer', changes: { amount: 1 } }), 'VALIDATION_ERROR', 'changes', 'changes can only come with decision=grant');
+      expectFailure(await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', changes: [1] }), 'VALIDATION_ERROR', 'changes', 'changes must be an object of field name → new value');
+      const invalid = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', changes: { at: new Date(0) } });
+      expect(invalid.getCode()).toBe('VALIDATION_ERROR');
+      expect(invalid.data).toMatchObject({ field: 'changes' });
+      expect((await verifier.store.get(id))?.result).toBeNull();
+    });
+
     it('returns the passed verdict as data with verification_status meta when granted', async () => {
       const { tool } = setup();
       const id = await requestId(tool);

@@ -66,6 +66,12 @@ const resolveInput = Type.Object({
   principal: Type.String({ description: 'Opaque principal resolving the request; must be the caller unless the caller holds "*".' }),
   subject: Type.Optional(Type.String({ description: 'The subject being resolved; when given it must match the opened request.' })),
   reason: Type.Optional(Type.String({ description: 'Justification for the decision.' })),
+  changes: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'Only with decision=grant, on a request that holds a tool call for approval: replacements of the call\'s input fields (field name → new value). They are checked against the tool\'s input schema before the call runs.',
+    }),
+  ),
 });
 
 /** Which argument a verifier refusal is about. */
@@ -75,6 +81,7 @@ const REFUSAL_FIELDS: Readonly<Record<VerificationErrorKind, string>> = Object.f
   expired: 'request_id',
   duplicate_id: 'request_id',
   invalid_request: 'request_id',
+  invalid_changes: 'changes',
   subject_mismatch: 'subject',
   self_approval: 'principal',
   duplicate_approval: 'principal',
@@ -227,6 +234,11 @@ export class VerificationTool {
     if (subjectArg instanceof ToolResult) return subjectArg;
     const reason = readString(args, 'reason');
     if (reason instanceof ToolResult) return reason;
+    const changes = args['changes'];
+    if (changes !== undefined && changes !== null) {
+      if (typeof changes !== 'object' || Array.isArray(changes)) return invalid('changes', 'changes must be an object of field name → new value');
+      if (decision !== 'grant') return invalid('changes', 'changes can only come with decision=grant');
+    }
 
     const forbidden = checkCaller(context, principal, 'principal', 'resolve');
     if (forbidden !== null) return forbidden;
@@ -241,7 +253,7 @@ export class VerificationTool {
     try {
       verdict =
         decision === 'grant'
-          ? await this.#verifier.grant(request, principal, reason)
+          ? await this.#verifier.grant(request, principal, reason, { changes: (changes ?? null) as Readonly<Record<string, unknown>> | null })
           : await this.#verifier.reject(request, principal, reason ?? 'rejected');
     } catch (error) {
       return refusal(error);

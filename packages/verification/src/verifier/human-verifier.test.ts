@@ -222,6 +222,40 @@ describe('HumanVerifier', () => {
   });
 
   describe('grant', () => {
+    describe('with changes', () => {
+      it('stores the changes with the grant and returns them in the verdict metadata', async () => {
+        const verifier = new HumanVerifier();
+        await verifier.verify(open());
+        const result = await verifier.grant(byId(), 'agent:reviewer', 'smaller amount', { changes: { amount: 90 } });
+        expect(result.metadata).toEqual({ reason: 'smaller amount', changes: { amount: 90 } });
+        expect((await record(verifier))?.approvals[0]?.changes).toEqual({ amount: 90 });
+      });
+
+      it('treats an empty object as no change', async () => {
+        const verifier = new HumanVerifier();
+        await verifier.verify(open());
+        const result = await verifier.grant(byId(), 'agent:reviewer', null, { changes: {} });
+        expect(result.metadata).toEqual({});
+        expect((await record(verifier))?.approvals[0]).not.toHaveProperty('changes');
+      });
+
+      it.each([
+        ['an array', [1]],
+        ['a string', 'amount=90'],
+        ['a Date value', { at: new Date(0) }],
+        ['an undefined value', { amount: undefined }],
+        ['a function', { run: () => 1 }],
+        ['NaN', { amount: Number.NaN }],
+        ['a class instance', new (class Changes { amount = 1 })()],
+      ])('refuses %s as changes with VALIDATION_ERROR (invalid_changes) and records nothing', async (_label, changes) => {
+        const verifier = new HumanVerifier();
+        await verifier.verify(open());
+        const error = await refusalOf(verifier.grant(byId(), 'agent:reviewer', null, { changes: changes as never }));
+        expect(error).toMatchObject({ code: 'VALIDATION_ERROR', kind: 'invalid_changes' });
+        expect((await record(verifier))?.approvals).toEqual([]);
+      });
+    });
+
     it('returns PASSED with the verifier, the principal and empty metadata when no reason is given', async () => {
       const verifier = new HumanVerifier();
       await verifier.verify(open());

@@ -34,6 +34,17 @@ export interface HumanVerifierOptions {
   readonly ttlMs?: number;
 }
 
+/** Options of {@link HumanVerifier.grant}. */
+export interface HumanVerifierGrantOptions {
+  /**
+   * Replacements of input fields of the held call this request is about (an approval gate's
+   * request): the grant approves the call with these values instead. Plain JSON data; an empty
+   * object is no change. A grant whose changes differ from the ones earlier grants approved starts
+   * the approvals over, since those grants approved other arguments.
+   */
+  readonly changes?: Readonly<Record<string, unknown>> | null;
+}
+
 /** The store refusals as `ToolErrorCode`s; see {@link HumanVerifier.grant} for the reasoning. */
 const REFUSAL_CODES: Readonly<Record<VerificationRefusal, ToolErrorCode>> = Object.freeze({
   not_found: 'NOT_FOUND',
@@ -171,20 +182,26 @@ export class HumanVerifier implements Verifier {
    * Only `request.id` (and `request.subject`, when not null) are read: the store holds the real
    * subject, policy and requester, so `VerificationRequest.forResolution(id)` is enough.
    *
+   * With `options.changes`, the grant approves the request with those input fields replaced (see
+   * {@link HumanVerifierGrantOptions}); the verdict's metadata then carries `changes`.
+   *
    * @throws VerificationError, changing nothing:
    *   `NOT_FOUND` unknown id (or swept after its retention);
    *   `CONFLICT` already resolved, expired (the deadline passed; open a new request), a subject that
    *   differs from the stored one, or a second grant by the same principal;
    *   `FORBIDDEN` the requester granting its own request;
-   *   `VALIDATION_ERROR` a request without an id or a blank principal.
+   *   `VALIDATION_ERROR` a request without an id, a blank principal, or changes that are not a
+   *   plain object of JSON data.
    */
-  async grant(request: VerificationRequest, principal: string, reason: string | null = null): Promise<VerificationResult> {
+  async grant(request: VerificationRequest, principal: string, reason: string | null = null, options: HumanVerifierGrantOptions = {}): Promise<VerificationResult> {
     const id = requireId(request);
     requirePrincipal(id, principal);
+    const changes = readChanges(id, options.changes);
     // One principal, one spelling: 'alice' and ' alice ' must not count as two approvers.
     principal = principal.trim();
-    const result = VerificationResult.pass(HumanVerifier.NAME, principal, reason !== null ? { reason } : {});
-    const record = await this.#decide(id, { kind: 'grant', principal, reason, at: new Date(Date.now()), subject: request.subject, result });
+    const metadata = { ...(reason !== null ? { reason } : {}), ...(changes !== null ? { changes } : {}) };
+    const result = VerificationResult.pass(HumanVerifier.NAME, principal, metadata);
+    const record = await this.#decide(id, { kind: 'grant', principal, reason, at: new Date(Date.now()), subject: request.subject, result, ...(changes !== null ? { changes } : {}) });
     if (record.result === null) {
       return VerificationResult.pending(HumanVerifier.NAME, {
         approvals: record.approvals.length,
@@ -242,6 +259,42 @@ function requireId(request: VerificationRequest): string {
     });
   }
   return request.id;
+}
+
+/** The grant's changes as a plain copy, null for none or an empty object. */
+function readChanges(id: string, changes: Readonly<Record<string, unknown>> | null | undefined): Readonly<Record<string, unknown>> | null {
+  if (changes === undefined || changes === null) return null;
+  const invalid = (): VerificationError =>
+    new VerificationError(`The changes granted on verification request '${id}' must be a plain object of JSON data (field name → new value).`, {
+      code: 'VALIDATION_ERROR',
+      kind: 'invalid_changes',
+      requestId: id,
+    });
+  if (typeof changes !== 'object' || Array.isArray(changes)) throw invalid();
+  const prototype: unknown = Object.getPrototypeOf(changes);
+  if (prototype !== Object.prototype && prototype !== null) throw invalid();
+  let copy: unknown;
+  try {
+    copy = JSON.parse(JSON.stringify(changes));
+  } catch {
+    throw invalid();
+  }
+  if (!isSameJson(copy, changes)) throw invalid();
+  const plain = copy as Record<string, unknown>;
+  return Object.keys(plain).length === 0 ? null : plain;
+}
+
+/** True when `value` survived a JSON round trip unchanged (no undefined, functions, dates, NaN…). */
+function isSameJson(copy: unknown, value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return copy === value;
+  if (typeof value === 'number') return Number.isFinite(value) && copy === value;
+  if (Array.isArray(value)) return Array.isArray(copy) && copy.length === value.length && value.every((item, index) => isSameJson(copy[index], item));
+  if (typeof value !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) return false;
+  const keys = Object.keys(value);
+  return keys.length === Object.keys(copy).length && keys.every((key) => isSameJson((copy as Record<string, unknown>)[key], (value as Record<string, unknown>)[key]));
 }
 
 function requirePrincipal(id: string, principal: string): void {

@@ -1,5 +1,7 @@
-import { VerificationRequest, VerificationResult, type VerificationDecision, type VerificationRecord } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
+import type { VerificationDecision, VerificationRecord } from '../contracts/verification-store.js';
+import { VerificationRequest } from './verification-request.js';
+import { VerificationResult } from './verification-result.js';
 import { applyVerificationDecision } from './apply-verification-decision.js';
 
 const T0 = new Date('2026-08-15T14:00:00Z');
@@ -116,6 +118,48 @@ describe('applyVerificationDecision', () => {
       const decision = reject('c');
       const outcome = applyVerificationDecision(pending({ requiredApprovals: 2 }), decision);
       expect(outcome).toEqual({ status: 'resolved', record: { ...pending({ requiredApprovals: 2 }), result: decision.result, resolvedAt: decision.at } });
+    });
+  });
+
+  describe('grants that change the arguments', () => {
+    const dual = (): VerificationRecord => pending({ request: new VerificationRequest('gate:x', 'dual', {}, 'agent:worker', 'req-1'), requiredApprovals: 2 });
+
+    it('stores a deep, frozen copy of the changes with the grant', () => {
+      const changes = { amount: 90, note: { text: 'cut' } };
+      const outcome = applyVerificationDecision(dual(), grant('a', { changes }));
+      changes.note.text = 'changed later';
+      const stored = outcome.record?.approvals[0]?.changes;
+      expect(stored).toEqual({ amount: 90, note: { text: 'cut' } });
+      expect(Object.isFrozen(stored)).toBe(true);
+      expect(Object.isFrozen((stored as { note: object }).note)).toBe(true);
+    });
+
+    it('lets a later grant without changes approve the changes in effect', () => {
+      const first = applyVerificationDecision(dual(), grant('a', { changes: { amount: 90 } }));
+      const second = applyVerificationDecision(first.record, grant('b'));
+      expect(second.status).toBe('resolved');
+      expect(second.record?.approvals.map((approval) => approval.changes)).toEqual([{ amount: 90 }, { amount: 90 }]);
+    });
+
+    it('starts the approvals over when the changes differ, so the earlier approver may grant again', () => {
+      const first = applyVerificationDecision(dual(), grant('a'));
+      const amended = applyVerificationDecision(first.record, grant('b', { changes: { amount: 50 } }));
+      expect(amended).toMatchObject({ status: 'recorded' });
+      expect(amended.record?.approvals.map((approval) => approval.principal)).toEqual(['b']);
+      expect(applyVerificationDecision(amended.record, grant('a')).status).toBe('resolved');
+    });
+
+    it('treats the same changes in another key order as the same changes', () => {
+      const first = applyVerificationDecision(dual(), grant('a', { changes: { amount: 50, note: 'x' } }));
+      expect(applyVerificationDecision(first.record, grant('a', { changes: { note: 'x', amount: 50 } }))).toMatchObject({ status: 'refused', refusal: 'duplicate_approval' });
+    });
+
+    it('keeps grants without changes free of a changes field', () => {
+      expect(applyVerificationDecision(pending(), grant('a')).record?.approvals[0]).toEqual({ principal: 'a', at: new Date(T0.getTime() + 1000), reason: null });
+    });
+
+    it('still refuses the requester, with or without changes', () => {
+      expect(applyVerificationDecision(pending(), grant('agent:worker', { changes: { amount: 1 } }))).toMatchObject({ status: 'refused', refusal: 'self_approval' });
     });
   });
 

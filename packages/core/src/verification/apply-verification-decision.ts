@@ -1,4 +1,4 @@
-import type { VerificationDecision, VerificationDecisionOutcome, VerificationRecord } from '@milpa/core';
+import type { VerificationApproval, VerificationDecision, VerificationDecisionOutcome, VerificationRecord } from '../contracts/verification-store.js';
 
 /**
  * The transition rules of a verification request, as a pure function: given the current record
@@ -16,6 +16,9 @@ import type { VerificationDecision, VerificationDecisionOutcome, VerificationRec
  *
  * A reject then finalizes the request with `decision.result`. A grant is appended to the approvals;
  * when the approvals reach `requiredApprovals`, the request is finalized with `decision.result`.
+ * A grant with `changes` that differ from the ones in effect replaces the approvals instead (the
+ * earlier grants approved other arguments), so its principal may be one that granted before; a
+ * grant without changes approves the ones in effect.
  *
  * @example
  * // inside a store's transaction:
@@ -41,13 +44,22 @@ export function applyVerificationDecision(
   if (record.request.requestedBy !== null && decision.principal.trim() === record.request.requestedBy.trim()) {
     return { status: 'refused', refusal: 'self_approval', record };
   }
-  if (record.approvals.some((approval) => approval.principal.trim() === decision.principal.trim())) {
+  const current = currentChanges(record);
+  const proposed = decision.changes ?? null;
+  // A grant that changes the arguments approves something the earlier grants never saw: they no
+  // longer count, and the approvals start over from this one.
+  const amends = proposed !== null && canonicalJson(proposed) !== canonicalJson(current);
+  if (!amends && record.approvals.some((approval) => approval.principal.trim() === decision.principal.trim())) {
     return { status: 'refused', refusal: 'duplicate_approval', record };
   }
-  const approvals = Object.freeze([
-    ...record.approvals,
-    Object.freeze({ principal: decision.principal, at: decision.at, reason: decision.reason }),
-  ]);
+  const changes = amends ? frozenCopy(proposed) : current;
+  const grant: VerificationApproval = Object.freeze({
+    principal: decision.principal,
+    at: decision.at,
+    reason: decision.reason,
+    ...(changes === null ? {} : { changes }),
+  });
+  const approvals = Object.freeze(amends ? [grant] : [...record.approvals, grant]);
   if (approvals.length >= record.requiredApprovals) {
     return { status: 'resolved', record: finalize(record, approvals, decision) };
   }
@@ -60,4 +72,31 @@ function finalize(
   decision: VerificationDecision,
 ): VerificationRecord {
   return Object.freeze({ ...record, approvals, result: decision.result, resolvedAt: decision.at });
+}
+
+/** The replacements the latest grant approved, or null. */
+function currentChanges(record: VerificationRecord): Readonly<Record<string, unknown>> | null {
+  return record.approvals.at(-1)?.changes ?? null;
+}
+
+/** JSON with object keys sorted at every depth, so two equal sets of changes compare equal. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.keys(inner).sort().map((key) => [key, (inner as Record<string, unknown>)[key]]))
+      : inner,
+  );
+}
+
+/** A deep, frozen copy of JSON data, so the stored grant cannot change under the store. */
+function frozenCopy(value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  return deepFreeze(JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
