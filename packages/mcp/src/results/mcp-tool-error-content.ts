@@ -30,8 +30,22 @@ export interface McpToolErrorContent {
   readonly confirm_token?: string;
   /** What would run, for `CONFIRMATION_REQUIRED` and `CONFIRMATION_DECLINED`. */
   readonly action_summary?: string;
-  /** When the token stops being redeemable, for `CONFIRMATION_REQUIRED`. */
+  /**
+   * When the token stops being redeemable, for `CONFIRMATION_REQUIRED`; when the held call does,
+   * for `APPROVAL_PENDING`.
+   */
   readonly expires_at?: string;
+  /**
+   * The id a call held for approval is resumed with, for `APPROVAL_PENDING`: once someone else has
+   * approved it, call the same tool again with the same arguments and this `approval_id`.
+   */
+  readonly approval_id?: string;
+  /**
+   * Why a presented `approval_id` cannot resume the call, for `APPROVAL_INVALID`: `not_found`,
+   * `used`, `expired`, `tool_mismatch`, `principal_mismatch`, `channel_mismatch`, `run_mismatch`,
+   * `arguments_changed` or `changes_invalid`.
+   */
+  readonly approval_refusal?: string;
 }
 
 /** The `_meta` key under which every tool error result carries its {@link McpToolErrorContent}. */

@@ -20,7 +20,10 @@ function readIssues(value: unknown): McpToolErrorContent['errors'] {
 /**
  * A failed `ToolResult` as an MCP tool execution error (spec 2025-11-25, SEP-1303): `isError: true`,
  * the pipeline's message verbatim as text, and `{ code, errors? }` as the reason, so the model sees
- * why and can correct itself. Never a protocol error: that is kept for unknown tools.
+ * why and can correct itself. A call held for approval (`APPROVAL_PENDING`) also carries its
+ * `approval_id` and `expires_at`, and its text says how to resume; a refused resume
+ * (`APPROVAL_INVALID`) carries `approval_refusal`. Never a protocol error: that is kept for
+ * unknown tools.
  */
 export function toRefusalResult(result: ToolResult, definition: AnyToolDefinition | null): CallToolResult {
   const details: { -readonly [K in keyof McpToolErrorContent]: McpToolErrorContent[K] } = { code: refusalCode(result) };
@@ -28,6 +31,12 @@ export function toRefusalResult(result: ToolResult, definition: AnyToolDefinitio
   if (errors !== undefined) details.errors = errors;
   const retryAfter = result.meta['retry_after_seconds'];
   if (typeof retryAfter === 'number') details.retry_after_seconds = retryAfter;
+  const { approval_id: approvalId, expires_at: expiresAt, approval_refusal: approvalRefusal } = result.meta;
+  if (details.code === ToolErrorCode.APPROVAL_PENDING && typeof approvalId === 'string') {
+    details.approval_id = approvalId;
+    if (typeof expiresAt === 'string') details.expires_at = expiresAt;
+  }
+  if (details.code === ToolErrorCode.APPROVAL_INVALID && typeof approvalRefusal === 'string') details.approval_refusal = approvalRefusal;
   let text = result.error ?? 'Unknown error';
   const suggestion = result.meta['suggestion'];
   if (result.isBlocked() && typeof suggestion === 'string' && suggestion !== '') {
