@@ -7,3 +7,4 @@ export { confirmationStoreContract, type ConfirmationStoreContractSettings } fro
 export { rateLimiterContract } from './rate-limiter-contract.js';
 export { verificationStoreContract } from './verification-store-contract.js';
 export { invocationHistoryStoreContract } from './invocation-history-store-contract.js';
+export { approvalStoreContract } from './approval-store-contract.js';
