@@ -6,6 +6,7 @@ describe('@milpa/store-sqlite', () => {
     it('exports exactly these run-time values', () => {
       expect(Object.keys(storeSqlite).sort()).toMatchInlineSnapshot(`
         [
+          "SqliteApprovalStore",
           "SqliteConfirmationStore",
           "SqliteInvocationHistoryStore",
           "SqliteRateLimiter",

@@ -1,4 +1,5 @@
 import {
+  approvalStoreContract,
   confirmationStoreContract,
   invocationHistoryStoreContract,
   rateLimiterContract,
@@ -46,6 +47,10 @@ describe('SqliteStores', () => {
 
   describe('verification: the VerificationStore contract', () => {
     for (const contractCase of verificationStoreContract(harness((stores) => stores.verification, () => ({})))) it(contractCase.name, contractCase.run);
+  });
+
+  describe('approval: the ApprovalStore contract', () => {
+    for (const contractCase of approvalStoreContract(harness((stores) => stores.approval, () => ({})))) it(contractCase.name, contractCase.run);
   });
 
   describe('history: the InvocationHistoryStore contract', () => {

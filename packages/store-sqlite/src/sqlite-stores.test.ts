@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { MilpaError, VerificationRequest, VerificationResult, type VerificationRecord } from '@milpa/core';
+import { MilpaError, VerificationRequest, VerificationResult, type PendingApproval, type VerificationRecord } from '@milpa/core';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { temporaryDirectory } from '../test/temporary-database.js';
 import { SqliteStoreError } from './errors/sqlite-store-error.js';
@@ -45,6 +45,22 @@ function pendingRecord(id: string, now: number): VerificationRecord {
   };
 }
 
+function heldCall(approvalId: string, now: number, args: Record<string, unknown> = { id: 7 }): PendingApproval {
+  return {
+    approvalId,
+    toolName: 'delete_note',
+    arguments: args,
+    argumentsDigest: 'digest',
+    principal: 'agent:7',
+    channel: 'mcp',
+    runId: null,
+    requestId: 'req-1',
+    createdAt: new Date(now),
+    expiresAt: new Date(now + 60_000),
+    redeemedAt: null,
+  };
+}
+
 function storeErrorOf(work: () => unknown): SqliteStoreError {
   try {
     work();
@@ -57,14 +73,14 @@ function storeErrorOf(work: () => unknown): SqliteStoreError {
 
 describe('SqliteStores', () => {
   describe('open', () => {
-    it('creates the schema in an empty file, in WAL mode, at schema version 1', () => {
+    it('creates the schema in an empty file, in WAL mode, at schema version 2', () => {
       const path = newPath();
       openStores(path);
       const db = raw(path);
-      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 1 }]);
+      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(({ name }) => name);
-      expect(tables).toEqual(['confirmation_tokens', 'invocation_observations', 'invocation_runs', 'rate_limit_buckets', 'schema_version', 'verification_records']);
+      expect(tables).toEqual(['approval_holds', 'confirmation_tokens', 'invocation_observations', 'invocation_runs', 'rate_limit_buckets', 'schema_version', 'verification_records']);
       db.close();
     });
 
@@ -80,8 +96,25 @@ describe('SqliteStores', () => {
       expect(second.rateLimiter.getUsage('web:alice:search')).toBe(4);
       expect(second.history.load('run-1')?.complete).toBe(true);
       const db = raw(path);
-      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 1 }]);
+      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
       db.close();
+    });
+
+    it('migrates a file at schema version 1 to version 2, keeping what it held', () => {
+      const path = newPath();
+      const first = SqliteStores.open(path, { sweepIntervalMs: 0 });
+      const { token } = first.confirmation.create('delete_note', { id: 42 }, 'delete_note(id=42)', BINDING);
+      first.close();
+      const db = raw(path);
+      db.exec('DROP TABLE approval_holds');
+      db.prepare('UPDATE schema_version SET version = 1').run();
+      db.close();
+      const second = openStores(path);
+      expect(second.confirmation.consume(token, 'delete_note', BINDING)).toEqual({ id: 42 });
+      expect(second.approval.get('a'.repeat(32))).toBeNull();
+      const check = raw(path);
+      expect(check.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
+      check.close();
     });
 
     it('refuses a file written by a newer schema, naming the database and the versions', () => {
@@ -167,6 +200,59 @@ describe('SqliteStores', () => {
       db.prepare("UPDATE invocation_observations SET outcome = 'exploded'").run();
       db.close();
       expect(storeErrorOf(() => stores.history.load('run-1'))).toMatchObject({ store: 'history', failure: 'malformed' });
+    });
+  });
+
+  describe('approval', () => {
+    it('refuses to store a held call whose arguments are not JSON data, or one already redeemed, and stores nothing', () => {
+      const stores = openStores();
+      const now = Date.now();
+      expect(() => stores.approval.open(heldCall('a'.repeat(32), now, { at: new Date() }))).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => stores.approval.open({ ...heldCall('b'.repeat(32), now), redeemedAt: new Date() })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(stores.approval.get('a'.repeat(32))).toBeNull();
+      expect(stores.approval.get('b'.repeat(32))).toBeNull();
+    });
+
+    it('refuses to read or redeem a held call whose row is malformed, and redeems nothing', () => {
+      const path = newPath();
+      const stores = openStores(path);
+      const held = heldCall('c'.repeat(32), Date.now());
+      stores.approval.open(held);
+      const db = raw(path);
+      db.prepare("UPDATE approval_holds SET args_json = '[1]'").run();
+      db.close();
+      expect(storeErrorOf(() => stores.approval.get(held.approvalId))).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'approval', failure: 'malformed' });
+      const claim = { toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: null, at: new Date() };
+      expect(storeErrorOf(() => stores.approval.redeem(held.approvalId, claim))).toMatchObject({ store: 'approval', failure: 'malformed' });
+      const check = raw(path);
+      expect(check.prepare('SELECT redeemed_at FROM approval_holds').all()).toEqual([{ redeemed_at: null }]);
+      check.close();
+    });
+
+    it('fails as closed after close, naming the approval store', () => {
+      const stores = openStores();
+      stores.close();
+      expect(storeErrorOf(() => stores.approval.get('d'.repeat(32)))).toMatchObject({ store: 'approval', failure: 'closed' });
+    });
+
+    it('keeps a used call for the retention so a late resume reads used, then forgets and sweeps it', () => {
+      const clock = { now: Date.now() };
+      const path = newPath();
+      const stores = openStores(path, { approvalRetentionMs: 1_000, now: () => clock.now });
+      const held = heldCall('e'.repeat(32), clock.now);
+      stores.approval.open(held);
+      const claim = { toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: null, at: new Date(clock.now) };
+      expect(stores.approval.redeem(held.approvalId, claim).status).toBe('redeemed');
+      clock.now += 1_000;
+      expect(stores.approval.redeem(held.approvalId, { ...claim, at: new Date(clock.now) })).toMatchObject({ status: 'refused', refusal: 'used' });
+      clock.now += 1;
+      expect(stores.approval.get(held.approvalId)).toBeNull();
+      expect(stores.sweep()).toBe(1);
+      const db = raw(path);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM approval_holds').get()).toEqual({ n: 0 });
+      db.close();
+      // A forgotten id is free again.
+      expect(stores.approval.open(heldCall(held.approvalId, clock.now))).toBe(true);
     });
   });
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { MilpaError } from '@milpa/core';
+import { SqliteApprovalStore } from './approval/sqlite-approval-store.js';
 import { SqliteConfirmationStore } from './confirmation/sqlite-confirmation-store.js';
 import { migrateSchema } from './database/migrate-schema.js';
 import { StoreDatabase } from './database/store-database.js';
@@ -14,6 +15,11 @@ export interface SqliteStoresOptions {
   readonly confirmationTtlSeconds?: number;
   /** Milliseconds a finished verification record is kept before it is forgotten. Default one hour. */
   readonly verificationRetentionMs?: number;
+  /**
+   * Milliseconds a call held for approval is kept after it expires or is used, so a late resume is
+   * told "expired" or "used" rather than "unknown". Default one hour.
+   */
+  readonly approvalRetentionMs?: number;
   /** Observations kept per run; past it the oldest are dropped and the run becomes incomplete. Default 1,000. */
   readonly maxObservationsPerRun?: number;
   /** Seconds after which a run nobody touched is forgotten. Default 86,400 (a day). */
@@ -40,10 +46,11 @@ function whole(name: string, value: number | undefined, fallback: number, minimu
 }
 
 /** The tables a sweep clears, each with its bounded delete of expired rows. */
-const SWEEPS: readonly { readonly store: 'confirmation' | 'rate_limit' | 'verification' | 'history'; readonly sql: string }[] = Object.freeze([
+const SWEEPS: readonly { readonly store: 'confirmation' | 'rate_limit' | 'verification' | 'approval'; readonly sql: string }[] = Object.freeze([
   { store: 'confirmation', sql: 'DELETE FROM confirmation_tokens WHERE token IN (SELECT token FROM confirmation_tokens WHERE expires_at < ? LIMIT ?)' },
   { store: 'rate_limit', sql: 'DELETE FROM rate_limit_buckets WHERE key IN (SELECT key FROM rate_limit_buckets WHERE expires_at <= ? LIMIT ?)' },
   { store: 'verification', sql: 'DELETE FROM verification_records WHERE id IN (SELECT id FROM verification_records WHERE forget_at <= ? LIMIT ?)' },
+  { store: 'approval', sql: 'DELETE FROM approval_holds WHERE approval_id IN (SELECT approval_id FROM approval_holds WHERE forget_at <= ? LIMIT ?)' },
 ]);
 
 /**
@@ -77,6 +84,8 @@ export class SqliteStores {
   readonly rateLimiter: SqliteRateLimiter;
   /** Verification requests and their decisions. */
   readonly verification: SqliteVerificationStore;
+  /** Calls held for approval until their requester resumes them. */
+  readonly approval: SqliteApprovalStore;
   /** Each run's invocation history. */
   readonly history: SqliteInvocationHistoryStore;
   /** The file the stores live in. */
@@ -96,6 +105,7 @@ export class SqliteStores {
     this.confirmation = new SqliteConfirmationStore(database, whole('confirmationTtlSeconds', options.confirmationTtlSeconds, 60, 1));
     this.rateLimiter = new SqliteRateLimiter(database);
     this.verification = new SqliteVerificationStore(database, whole('verificationRetentionMs', options.verificationRetentionMs, 3_600_000, 0));
+    this.approval = new SqliteApprovalStore(database, whole('approvalRetentionMs', options.approvalRetentionMs, 3_600_000, 0));
     this.history = new SqliteInvocationHistoryStore(database, whole('maxObservationsPerRun', options.maxObservationsPerRun, 1_000, 1), idleTtlSeconds);
     const interval = whole('sweepIntervalMs', options.sweepIntervalMs, 30_000, 0);
     this.#timer = interval === 0 ? null : setInterval(() => this.#sweepQuietly(), interval);
@@ -103,7 +113,7 @@ export class SqliteStores {
   }
 
   /**
-   * Opens (or creates) the SQLite file at `path` and returns its four stores. Two processes may
+   * Opens (or creates) the SQLite file at `path` and returns its five stores. Two processes may
    * open the same file at once.
    *
    * @throws MilpaError `INVALID_ARGUMENT` for an option out of range.
@@ -114,7 +124,7 @@ export class SqliteStores {
     if (typeof path !== 'string' || path === '') throw new MilpaError('SqliteStores.open needs the path of a database file.', { code: 'INVALID_ARGUMENT' });
     const busyTimeoutMs = whole('busyTimeoutMs', options.busyTimeoutMs, 5_000, 0);
     // Checked before the file is touched, so a bad option leaves nothing open.
-    for (const [name, minimum] of [['confirmationTtlSeconds', 1], ['verificationRetentionMs', 0], ['maxObservationsPerRun', 1], ['historyIdleTtlSeconds', 1], ['sweepIntervalMs', 0], ['sweepLimit', 1]] as const) {
+    for (const [name, minimum] of [['confirmationTtlSeconds', 1], ['verificationRetentionMs', 0], ['approvalRetentionMs', 0], ['maxObservationsPerRun', 1], ['historyIdleTtlSeconds', 1], ['sweepIntervalMs', 0], ['sweepLimit', 1]] as const) {
       whole(name, options[name], 0, minimum);
     }
     let db: Database.Database | undefined;
@@ -138,7 +148,7 @@ export class SqliteStores {
 
   /**
    * Removes up to `sweepLimit` expired rows from each table (expired tokens, elapsed rate-limit
-   * windows, verification records past their retention, idle runs) and returns how many rows it
+   * windows, verification records and held calls past their retention, idle runs) and returns how many rows it
    * removed. The timer calls it; call it yourself when the timer is off.
    *
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database is closed or fails.

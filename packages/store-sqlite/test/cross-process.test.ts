@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { VerificationRequest, VerificationResult } from '@milpa/core';
+import { ToolContext, Type, VerificationRequest, VerificationResult, defineTool } from '@milpa/core';
+import { ToolRegistry } from '@milpa/tool-runtime';
+import { HumanVerifier, verifierApprovalGate } from '@milpa/verification';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStores } from '../src/index.js';
 import { temporaryDirectory } from './temporary-database.js';
@@ -146,6 +148,45 @@ describe('SqliteStores across processes', () => {
     expect(granted[0] + granted[1]).toBe(100);
     const stores = SqliteStores.open(path);
     expect(stores.rateLimiter.getUsage('web:alice:search')).toBe(100);
+    stores.close();
+  });
+
+  it('keeps a call held for approval when its process is killed: a new process grants it and the call runs once', async () => {
+    const path = files.path('killed-held-call.db');
+    const worker = startWorker({ path, job: 'hold-call' });
+    const exited = worker.answer.catch(() => 'killed');
+    await worker.ready;
+    worker.go();
+    const { code, approvalId } = (await worker.firstLine) as { code: string; approvalId: string };
+    expect(code).toBe('APPROVAL_PENDING');
+    worker.process.kill('SIGKILL');
+    expect(await exited).toBe('killed');
+
+    // A new process with the same wiring over the same file.
+    const stores = SqliteStores.open(path, { sweepIntervalMs: 0 });
+    const verifier = new HumanVerifier({ store: stores.verification });
+    const registry = new ToolRegistry({ approvalGate: verifierApprovalGate(verifier), approvalStore: stores.approval });
+    const deleted: number[] = [];
+    registry.register(
+      defineTool({
+        name: 'delete_note',
+        description: 'Delete a note',
+        input: Type.Object({ id: Type.Integer() }),
+        mutating: true,
+        handler: ({ id }: { id: number }) => {
+          deleted.push(id);
+          return { deleted: id };
+        },
+      }),
+    );
+    const agent = ToolContext.mcp('req-resume', 'agent:7', []);
+    expect(stores.approval.get(approvalId)).toMatchObject({ toolName: 'delete_note', arguments: { id: 11 }, principal: 'agent:7', redeemedAt: null });
+    expect((await registry.resume(approvalId, agent)).getCode()).toBe('APPROVAL_PENDING');
+    await verifier.grant(VerificationRequest.forResolution(approvalId), 'user:approver');
+    const results = await Promise.all(Array.from({ length: 20 }, () => registry.resume(approvalId, agent)));
+    expect(results.filter((result) => result.success)).toHaveLength(1);
+    expect(deleted).toEqual([11]);
+    expect(stores.approval.get(approvalId)?.redeemedAt).toBeInstanceOf(Date);
     stores.close();
   });
 

@@ -52,6 +52,24 @@ const MIGRATIONS: readonly string[] = Object.freeze([
     PRIMARY KEY (run_id, seq)
   ) WITHOUT ROWID;
   `,
+  // 2: calls held for approval.
+  `
+  CREATE TABLE approval_holds (
+    approval_id TEXT PRIMARY KEY,
+    tool        TEXT NOT NULL,
+    args_json   TEXT NOT NULL,
+    args_digest TEXT NOT NULL,
+    principal   TEXT,
+    channel     TEXT NOT NULL,
+    run_id      TEXT,
+    request_id  TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    redeemed_at INTEGER,
+    forget_at   INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX approval_holds_forget ON approval_holds (forget_at);
+  `,
 ]);
 
 /** The schema version this package writes. */

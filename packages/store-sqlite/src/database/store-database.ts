@@ -4,6 +4,7 @@ const STORE_LABELS: Readonly<Record<SqliteStoreName, string>> = Object.freeze({
   confirmation: 'confirmation store',
   rate_limit: 'rate limiter',
   verification: 'verification store',
+  approval: 'approval store',
   history: 'invocation history store',
   database: 'database',
 });
