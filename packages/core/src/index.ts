@@ -101,6 +101,8 @@ export type { ApprovalRequest } from './approval/approval-request.js';
 export type { ApprovalResolution } from './approval/approval-resolution.js';
 export type { ApprovalGate } from './approval/approval-gate.js';
 export { checkApprovalClaim } from './approval/check-approval-claim.js';
+export { completeIdempotencyRecord, decideIdempotencyBegin, mayReleaseIdempotencyRecord } from './idempotency/idempotency-rules.js';
+export type { IdempotencyBegin, IdempotencyClaim, IdempotencyRecord, IdempotencyStore } from './contracts/idempotency-store.js';
 export type { ApprovalClaim, ApprovalRedemption, ApprovalRefusal, ApprovalStore, PendingApproval } from './contracts/approval-store.js';
 
 export type { EventDispatcher, EventListener, EventPayload } from './contracts/event-dispatcher.js';

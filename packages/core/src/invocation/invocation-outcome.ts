@@ -20,7 +20,8 @@ export type InvocationOutcome =
   | 'internal_error'
   | 'approval_denied'
   | 'approval_pending'
-  | 'approval_invalid';
+  | 'approval_invalid'
+  | 'replayed';
 
 const OUTCOMES: readonly InvocationOutcome[] = Object.freeze([
   'executed',
@@ -41,6 +42,7 @@ const OUTCOMES: readonly InvocationOutcome[] = Object.freeze([
   'approval_denied',
   'approval_pending',
   'approval_invalid',
+  'replayed',
 ] as const);
 
 /**
@@ -86,6 +88,8 @@ export const InvocationOutcome = Object.freeze({
   APPROVAL_PENDING: 'approval_pending',
   /** A resume presented an approval id that cannot resume this call. */
   APPROVAL_INVALID: 'approval_invalid',
+  /** A call with an idempotency key got the result of the first call with that key; nothing ran. */
+  REPLAYED: 'replayed',
   /** Every outcome. */
   values: OUTCOMES,
   /** True when `value` is one of the outcomes. */

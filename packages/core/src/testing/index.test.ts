@@ -9,6 +9,7 @@ describe('@milpa/core/testing', () => {
           "StoreContractError",
           "approvalStoreContract",
           "confirmationStoreContract",
+          "idempotencyStoreContract",
           "invocationHistoryStoreContract",
           "rateLimiterContract",
           "verificationStoreContract",
