@@ -17,4 +17,6 @@ export default strykerConfig('tool-runtime', [
   'src/pipeline/stages/approve-stage.ts',
   'src/pipeline/resume-held-call.ts',
   'src/approval/in-memory-approval-store.ts',
+  'src/pipeline/stages/idempotency-stage.ts',
+  'src/pipeline/stages/idempotency-record-stage.ts',
 ]);

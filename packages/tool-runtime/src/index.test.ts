@@ -15,6 +15,7 @@ describe('@milpa/tool-runtime', () => {
         "DefaultRenderer",
         "FAIL_CLOSED_CHANNEL_POLICY",
         "InMemoryApprovalStore",
+        "InMemoryIdempotencyStore",
         "InMemoryInvocationHistoryStore",
         "InMemoryRateLimiter",
         "InvalidSchemaError",

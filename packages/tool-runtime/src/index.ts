@@ -14,6 +14,7 @@ export { InMemoryRateLimiter } from './rate-limiting/in-memory-rate-limiter.js';
 export { rateLimitKey } from './rate-limiting/rate-limit-key.js';
 export { ConfirmationTokenStore, type ConfirmationTokenStoreOptions } from './confirmation/confirmation-token-store.js';
 export { InMemoryApprovalStore, type InMemoryApprovalStoreOptions } from './approval/in-memory-approval-store.js';
+export { InMemoryIdempotencyStore, type InMemoryIdempotencyStoreOptions } from './idempotency/in-memory-idempotency-store.js';
 export { policyApprovalGate, type ApprovalPolicyAnswer, type PolicyApprovalGateOptions } from './approval/policy-approval-gate.js';
 export {
   terminalApprovalGate,

@@ -13,7 +13,8 @@ export type ExtraOutcome =
   | 'internal_error'
   | 'approval_denied'
   | 'approval_pending'
-  | 'approval_invalid';
+  | 'approval_invalid'
+  | 'replayed';
 
 /** Level and default code of each outcome `logOutcome` writes. */
 export const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: LogLevel; readonly code: string | null }>> = Object.freeze({
@@ -27,6 +28,7 @@ export const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: Log
   approval_denied: { level: 'warn', code: 'APPROVAL_DENIED' },
   approval_pending: { level: 'info', code: 'APPROVAL_PENDING' },
   approval_invalid: { level: 'warn', code: 'APPROVAL_INVALID' },
+  replayed: { level: 'info', code: null },
 });
 
 // Control characters in a caller-supplied field (a principal with a newline) could forge extra

@@ -34,7 +34,8 @@ export type AuditOutcome =
   | 'internal_error'
   | 'approval_denied'
   | 'approval_pending'
-  | 'approval_invalid';
+  | 'approval_invalid'
+  | 'replayed';
 
 /**
  * The structured audit entry of one call, passed to the logger as `{ audit: record }` next to the

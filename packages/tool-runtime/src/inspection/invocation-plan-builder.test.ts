@@ -54,13 +54,13 @@ describe('InvocationPlanBuilder', () => {
   });
 
   describe('build', () => {
-    it('returns schemaVersion 1.0, the channel, absent wiring and 18 steps when built for web with nothing wired', () => {
+    it('returns schemaVersion 1.0, the channel, absent wiring and 20 steps when built for web with nothing wired', () => {
       const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.schemaVersion).toBe('1.0');
       expect(plan.operation).toBe('settings_update');
       expect(plan.channel).toBe('web');
       expect(plan.wiring).toEqual({ rateLimiter: 'absent', dispatcher: 'absent', ruleProvider: 'absent' });
-      expect(plan.steps).toHaveLength(18);
+      expect(plan.steps).toHaveLength(20);
       expect(plan.context).toEqual({ actor: 'u', scopes: [], mode: 'execute' });
     });
 
@@ -71,6 +71,7 @@ describe('InvocationPlanBuilder', () => {
         ['clamp', 'transform', 'skipped', false, false, null],
         ['validate', 'guard', 'active', true, false, null],
         ['authorize', 'guard', 'active', true, false, null],
+        ['idempotency', 'branch', 'conditional', true, false, null],
         ['rules', 'guard', 'skipped', false, false, null],
         ['rate_limit', 'guard', 'skipped', true, false, null],
         ['plan_mode', 'branch', 'conditional', false, false, null],
@@ -81,6 +82,7 @@ describe('InvocationPlanBuilder', () => {
         ['execute', 'execution', 'active', true, false, null],
         ['contain_exception', 'boundary', 'active', false, false, 'execute'],
         ['cap_result', 'transform', 'active', false, false, null],
+        ['idempotency_record', 'outcome', 'conditional', false, false, null],
         ['history', 'outcome', 'skipped', false, false, null],
         ['events', 'hook', 'skipped', false, false, null],
         ['audit', 'outcome', 'active', false, false, null],
@@ -98,7 +100,7 @@ describe('InvocationPlanBuilder', () => {
       expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(json.context).toEqual({ actor: 'u', scopes: ['read'], mode: 'execute' });
       expect(json.wiring).toEqual({ rateLimiter: 'present', dispatcher: 'present', ruleProvider: 'present' });
-      expect(json.steps).toHaveLength(18);
+      expect(json.steps).toHaveLength(20);
       for (const step of json.steps) {
         expect(Object.keys(step)).toEqual(['kind', 'role', 'presence', 'blocking', 'mutates', 'wraps', 'source']);
       }

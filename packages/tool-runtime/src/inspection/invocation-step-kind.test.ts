@@ -3,13 +3,14 @@ import { InvocationStepKind } from './invocation-step-kind.js';
 
 describe('InvocationStepKind', () => {
   describe('inspectionOrder', () => {
-    it('returns the eighteen built-in kinds in pipeline order when called', () => {
+    it('returns the twenty built-in kinds in pipeline order when called', () => {
       expect(InvocationStepKind.inspectionOrder()).toEqual([
         'resolve',
         'tidy',
         'clamp',
         'validate',
         'authorize',
+        'idempotency',
         'rules',
         'rate_limit',
         'plan_mode',
@@ -20,6 +21,7 @@ describe('InvocationStepKind', () => {
         'execute',
         'contain_exception',
         'cap_result',
+        'idempotency_record',
         'history',
         'events',
         'audit',
@@ -37,7 +39,7 @@ describe('InvocationStepKind', () => {
     it('cannot be changed by a caller when someone tries to push into it', () => {
       const order = InvocationStepKind.inspectionOrder() as string[];
       expect(() => order.push('extra')).toThrow(TypeError);
-      expect(InvocationStepKind.inspectionOrder()).toHaveLength(18);
+      expect(InvocationStepKind.inspectionOrder()).toHaveLength(20);
     });
   });
 

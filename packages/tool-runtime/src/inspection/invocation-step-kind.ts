@@ -5,6 +5,7 @@ export type InvocationStepKind =
   | 'clamp'
   | 'validate'
   | 'authorize'
+  | 'idempotency'
   | 'rules'
   | 'rate_limit'
   | 'plan_mode'
@@ -15,6 +16,7 @@ export type InvocationStepKind =
   | 'execute'
   | 'contain_exception'
   | 'cap_result'
+  | 'idempotency_record'
   | 'history'
   | 'events'
   | 'audit';
@@ -27,6 +29,7 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'clamp',
   'validate',
   'authorize',
+  'idempotency',
   'rules',
   'rate_limit',
   'plan_mode',
@@ -37,6 +40,7 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'execute',
   'contain_exception',
   'cap_result',
+  'idempotency_record',
   'history',
   'events',
   'audit',
@@ -58,6 +62,8 @@ export const InvocationStepKind = Object.freeze({
   CLAMP: 'clamp',
   VALIDATE: 'validate',
   AUTHORIZE: 'authorize',
+  /** A call with an idempotency key: run once per key, replay the first result to retries. */
+  IDEMPOTENCY: 'idempotency',
   RULES: 'rules',
   RATE_LIMIT: 'rate_limit',
   PLAN_MODE: 'plan_mode',
@@ -69,6 +75,8 @@ export const InvocationStepKind = Object.freeze({
   EXECUTE: 'execute',
   CONTAIN_EXCEPTION: 'contain_exception',
   CAP_RESULT: 'cap_result',
+  /** Keeps a keyed call's result for retries, or frees its key when nothing ran. */
+  IDEMPOTENCY_RECORD: 'idempotency_record',
   HISTORY: 'history',
   EVENTS: 'events',
   AUDIT: 'audit',

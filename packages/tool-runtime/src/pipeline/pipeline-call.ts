@@ -27,6 +27,14 @@ export interface ToolCallOptions {
   readonly signal?: AbortSignal;
   /** What the caller's channel can do (progress, logging, elicitation, sampling). */
   readonly caller?: ToolCaller;
+  /**
+   * Makes the call idempotent: the first call with this key (for this principal) runs; a retry
+   * with the same key, tool and arguments gets the first call's result back, marked
+   * `meta.idempotent_replay`, without running — and waits for the first while it is still running
+   * (bounded by `signal`). The same key with another tool or other arguments is refused with
+   * `CONFLICT`. 1 to 255 printable characters, e.g. a UUID per intended action.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /**
@@ -97,6 +105,9 @@ export class PipelineCall {
   resuming = false;
   /** approve: the held call this call was suspended as, or the one its resume redeemed. */
   approval: PendingApproval | null = null;
+
+  /** idempotency: the key this call claimed (scoped to the principal) and the owner id it claimed it with; null when none. */
+  idempotency: { readonly key: string; readonly owner: string } | null = null;
 
   /** rules: what the call acts on, as the host's target resolvers named it. */
   target: InvocationTarget | null = null;

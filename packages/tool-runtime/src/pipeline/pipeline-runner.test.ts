@@ -12,6 +12,8 @@ import { PipelineCall } from './pipeline-call.js';
 import { PipelineRunner } from './pipeline-runner.js';
 import { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
+import { IdempotencySettings } from '../idempotency/idempotency-settings.js';
+import { InMemoryIdempotencyStore } from '../idempotency/in-memory-idempotency-store.js';
 import { STOP, type Stage, type StageVerdict } from './stage.js';
 import { BUILT_IN_STAGES } from './stage-list.js';
 import { InvocationStepKind } from '../inspection/invocation-step-kind.js';
@@ -39,6 +41,7 @@ function services(logger = new RecordingLogger()) {
     tidyArguments: false,
     maxResultChars: 10_000,
     approvals: new ApprovalSettings({ gate: null, gates: {}, store: new InMemoryApprovalStore(), ttlSeconds: 60 }),
+    idempotency: new IdempotencySettings({ store: new InMemoryIdempotencyStore(), retentionSeconds: 60, leaseSeconds: 60 }),
   });
 }
 
@@ -143,9 +146,9 @@ describe('BUILT_IN_STAGES', () => {
     expect(BUILT_IN_STAGES.flatMap((builtIn) => builtIn.describe(subject).map((step) => step.kind))).toEqual(InvocationStepKind.inspectionOrder());
   });
 
-  it('ends with the exit stages, cap_result, history, events then audit, after every gate', () => {
-    expect(BUILT_IN_STAGES.map((builtIn) => builtIn.phase).lastIndexOf('gate')).toBe(BUILT_IN_STAGES.length - 5);
-    expect(BUILT_IN_STAGES.slice(-4).map((builtIn) => builtIn.name)).toEqual(['cap_result', 'history', 'events', 'audit']);
+  it('ends with the exit stages, cap_result, idempotency_record, history, events then audit, after every gate', () => {
+    expect(BUILT_IN_STAGES.map((builtIn) => builtIn.phase).lastIndexOf('gate')).toBe(BUILT_IN_STAGES.length - 6);
+    expect(BUILT_IN_STAGES.slice(-5).map((builtIn) => builtIn.name)).toEqual(['cap_result', 'idempotency_record', 'history', 'events', 'audit']);
     expect(STOP).toBeTypeOf('symbol');
   });
 });

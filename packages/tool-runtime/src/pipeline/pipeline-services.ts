@@ -1,3 +1,4 @@
+import type { IdempotencySettings } from '../idempotency/idempotency-settings.js';
 import {
   ToolEvents,
   type ConfirmationStore,
@@ -40,6 +41,7 @@ export interface PipelineServicesInit {
   readonly tidyArguments: boolean;
   readonly maxResultChars: number;
   readonly approvals: ApprovalSettings;
+  readonly idempotency: IdempotencySettings;
 }
 
 /**
@@ -64,6 +66,8 @@ export class PipelineServices {
   readonly maxResultChars: number;
   /** The approval gates, the store of held calls and their TTL. */
   readonly approvals: ApprovalSettings;
+  /** The idempotency store, and how long keys are kept and may stay in flight. */
+  readonly idempotency: IdempotencySettings;
   /** Set through the registry's `setRateLimiter()`. */
   rateLimiter: RateLimiter | null;
   /** Events this registry is dispatching, so its audit listener ignores other registries' events on a shared dispatcher. */
@@ -92,6 +96,7 @@ export class PipelineServices {
     this.tidyArguments = init.tidyArguments;
     this.maxResultChars = init.maxResultChars;
     this.approvals = init.approvals;
+    this.idempotency = init.idempotency;
     if (this.dispatcher !== null) {
       // The audit logger is a listener, subscribed before any host listener, at priority 0.
       this.dispatcher.subscribe(ToolEvents.EXECUTED, this.auditExecuted, 0);

@@ -11,6 +11,8 @@ import { emitExecutingStage } from './stages/emit-executing-stage.js';
 import { eventsStage } from './stages/events-stage.js';
 import { executeStage } from './stages/execute-stage.js';
 import { historyStage } from './stages/history-stage.js';
+import { idempotencyRecordStage } from './stages/idempotency-record-stage.js';
+import { idempotencyStage } from './stages/idempotency-stage.js';
 import { createHostGuardStage } from './stages/host-guard-stage.js';
 import { planModeStage } from './stages/plan-mode-stage.js';
 import { rateLimitStage } from './stages/rate-limit-stage.js';
@@ -30,6 +32,7 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   clampStage,
   validateStage,
   authorizeStage,
+  idempotencyStage,
   rulesStage,
   rateLimitStage,
   planModeStage,
@@ -39,6 +42,7 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   emitExecutingStage,
   executeStage,
   capResultStage,
+  idempotencyRecordStage,
   historyStage,
   eventsStage,
   auditExitStage,

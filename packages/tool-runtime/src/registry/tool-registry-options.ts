@@ -3,6 +3,7 @@ import type {
   ApprovalStore,
   ConfirmationStore,
   EventDispatcher,
+  IdempotencyStore,
   InvocationHistoryStore,
   InvocationRule,
   JsonSchema,
@@ -135,6 +136,19 @@ export interface ToolRegistryOptions {
   readonly approvalStore?: ApprovalStore;
   /** Seconds a held call stays resumable when its gate sets no expiry (default 3,600). */
   readonly approvalTtlSeconds?: number;
+  /**
+   * Where idempotency keys live (default an `InMemoryIdempotencyStore`); share one store (SQLite,
+   * Redis) between processes so a retry reaching another process is still answered once.
+   */
+  readonly idempotencyStore?: IdempotencyStore;
+  /** Seconds a key and its result are kept after the call completes, for retries to replay (default 86,400). */
+  readonly idempotencyRetentionSeconds?: number;
+  /**
+   * Seconds a first call with a key may stay in flight (default 300); past it, if it never
+   * completed (its process died), its outcome counts as unknown and retries with the key are
+   * refused rather than run again. Set it above your longest tool timeout.
+   */
+  readonly idempotencyLeaseSeconds?: number;
 }
 
 /** Options of `registry.startRun()`. */

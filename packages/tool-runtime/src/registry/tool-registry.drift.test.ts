@@ -1,11 +1,12 @@
 // The drift test: the InvocationPlan's step order must be the order call() really runs. Every
 // stage is observed through a real collaborator (a validator, the gate, the limiter, the store,
-// listeners, the handler, the logger), never through the plan itself — except tidy, the rules
+// listeners, the handler, the idempotency store, the logger), never through the plan itself — except tidy, the rules
 // stages, the result cap and the history exit, which have nothing to call here: their run() is observed.
 import { EventDispatcher } from '@milpa/events';
 import { ApprovalVerdict, RateLimitResult, ToolContext, Type, defineTool, type JsonSchema, type LogContext, type Logger } from '@milpa/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
+import { InMemoryIdempotencyStore } from '../idempotency/in-memory-idempotency-store.js';
 import { InvocationStepKind } from '../inspection/invocation-step-kind.js';
 import { capResultStage } from '../pipeline/stages/cap-result-stage.js';
 import { historyStage } from '../pipeline/stages/history-stage.js';
@@ -48,6 +49,23 @@ function harness(handler: () => unknown) {
     }
   }
 
+  class TracingIdempotencyStore extends InMemoryIdempotencyStore {
+    override begin(...params: Parameters<InMemoryIdempotencyStore['begin']>) {
+      mark('idempotency');
+      return super.begin(...params);
+    }
+
+    override complete(...params: Parameters<InMemoryIdempotencyStore['complete']>) {
+      mark('idempotency_record');
+      return super.complete(...params);
+    }
+
+    override release(...params: Parameters<InMemoryIdempotencyStore['release']>) {
+      mark('idempotency_record');
+      return super.release(...params);
+    }
+  }
+
   const auditing = (context: LogContext, message: string) => {
     // The execute stage's containment logs what the handler threw before anything else sees it.
     if (message.includes('threw exception')) mark('contain_exception');
@@ -61,6 +79,7 @@ function harness(handler: () => unknown) {
     dispatcher,
     validator: new TracingValidator(),
     confirmationStore: new TracingStore(),
+    idempotencyStore: new TracingIdempotencyStore(),
     approvalGate: {
       check: () => {
         mark('approve');
@@ -125,13 +144,13 @@ describe('ToolRegistry', () => {
   });
 
   describe('call: the plan describes what call() runs', () => {
-    it('runs every stage in inspectionOrder() when a confirmed call executes and throws', async () => {
+    it('runs every stage in inspectionOrder() when a confirmed call with an idempotency key executes and throws', async () => {
       const { registry, trace } = harness(() => {
         throw new Error('publish failed');
       });
       const first = await registry.call('publish', { page: 40 });
       trace.length = 0;
-      const second = await registry.call('publish', { page: 40, confirm_token: first.getConfirmToken() });
+      const second = await registry.call('publish', { page: 40, confirm_token: first.getConfirmToken() }, undefined, { idempotencyKey: 'publish-40' });
       expect(second.meta['code']).toBe('INTERNAL_ERROR');
       const plan = registry.inspect('publish', ToolContext.cli());
       const planned = plan?.steps.map((step) => step.kind) ?? [];

@@ -141,7 +141,7 @@ describe('ToolRegistry', () => {
       const { registry } = pagesRegistry([{ before: 'rate_limit', stage: ownSite }]);
       const plan = registry.inspect('publish_page', member);
       const kinds = plan?.steps.map((step) => step.kind);
-      expect(kinds?.slice(4, 8)).toEqual(['authorize', 'rules', 'host:own_site', 'rate_limit']);
+      expect(kinds?.slice(4, 9)).toEqual(['authorize', 'idempotency', 'rules', 'host:own_site', 'rate_limit']);
       expect(plan?.getStep('host:own_site').source).toContain("refuses pages outside the caller's own site");
     });
 

@@ -8,6 +8,7 @@ import {
   silentLogger,
   type AnyToolDefinition,
   type ApprovalStore,
+  type IdempotencyStore,
   type InvocationHistoryStore,
   type InvocationRule,
   type ConfirmationStore,
@@ -19,6 +20,8 @@ import {
 import type { Span } from '@opentelemetry/api';
 import { ApprovalSettings } from '../approval/approval-settings.js';
 import { InMemoryApprovalStore } from '../approval/in-memory-approval-store.js';
+import { IdempotencySettings } from '../idempotency/idempotency-settings.js';
+import { InMemoryIdempotencyStore } from '../idempotency/in-memory-idempotency-store.js';
 import { ToolAuditLogger } from '../audit/tool-audit-logger.js';
 import { TokenEstimator } from '../budget/token-estimator.js';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
@@ -152,6 +155,11 @@ export class ToolRegistry implements ToolRegistryContract {
         gates: options.approvalGates ?? {},
         store: options.approvalStore ?? new InMemoryApprovalStore(),
         ttlSeconds: options.approvalTtlSeconds ?? 3_600,
+      }),
+      idempotency: new IdempotencySettings({
+        store: options.idempotencyStore ?? new InMemoryIdempotencyStore(),
+        retentionSeconds: options.idempotencyRetentionSeconds ?? 86_400,
+        leaseSeconds: options.idempotencyLeaseSeconds ?? 300,
       }),
     });
     if (options.tools !== undefined) {
@@ -427,6 +435,11 @@ export class ToolRegistry implements ToolRegistryContract {
   /** The store of calls held for approval. */
   getApprovalStore(): ApprovalStore {
     return this.#services.approvals.store;
+  }
+
+  /** The store of idempotency keys. */
+  getIdempotencyStore(): IdempotencyStore {
+    return this.#services.idempotency.store;
   }
 
   /** The audit logger (e.g. to add sensitive fields). */

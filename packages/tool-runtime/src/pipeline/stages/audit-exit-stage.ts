@@ -19,6 +19,7 @@ const AUDITED_PATHS = [
   'veto',
   'caller-abort',
   'cache-hit',
+  'idempotent-replay',
   'execute-success',
   'execute-failure',
   'timeout',
@@ -78,6 +79,7 @@ export const auditExitStage: Stage = {
       case 'approval_denied':
       case 'approval_pending':
       case 'approval_invalid':
+      case 'replayed':
         audit.logOutcome(call.outcome, context, name, args, tookMs, call.reason);
         break;
       case 'refused':
