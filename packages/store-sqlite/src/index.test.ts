@@ -8,6 +8,7 @@ describe('@milpa/store-sqlite', () => {
         [
           "SqliteApprovalStore",
           "SqliteConfirmationStore",
+          "SqliteIdempotencyStore",
           "SqliteInvocationHistoryStore",
           "SqliteRateLimiter",
           "SqliteStoreError",

@@ -1,6 +1,7 @@
 import {
   approvalStoreContract,
   confirmationStoreContract,
+  idempotencyStoreContract,
   invocationHistoryStoreContract,
   rateLimiterContract,
   verificationStoreContract,
@@ -51,6 +52,10 @@ describe('SqliteStores', () => {
 
   describe('approval: the ApprovalStore contract', () => {
     for (const contractCase of approvalStoreContract(harness((stores) => stores.approval, () => ({})))) it(contractCase.name, contractCase.run);
+  });
+
+  describe('idempotency: the IdempotencyStore contract', () => {
+    for (const contractCase of idempotencyStoreContract(harness((stores) => stores.idempotency, () => ({})))) it(contractCase.name, contractCase.run);
   });
 
   describe('history: the InvocationHistoryStore contract', () => {

@@ -80,7 +80,7 @@ describe('SqliteStores', () => {
       expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(({ name }) => name);
-      expect(tables).toEqual(['approval_holds', 'confirmation_tokens', 'invocation_observations', 'invocation_runs', 'rate_limit_buckets', 'schema_version', 'verification_records']);
+      expect(tables).toEqual(['approval_holds', 'confirmation_tokens', 'idempotency_keys', 'invocation_observations', 'invocation_runs', 'rate_limit_buckets', 'schema_version', 'verification_records']);
       db.close();
     });
 
@@ -106,7 +106,7 @@ describe('SqliteStores', () => {
       const { token } = first.confirmation.create('delete_note', { id: 42 }, 'delete_note(id=42)', BINDING);
       first.close();
       const db = raw(path);
-      db.exec('DROP TABLE approval_holds');
+      db.exec('DROP TABLE approval_holds; DROP TABLE idempotency_keys');
       db.prepare('UPDATE schema_version SET version = 1').run();
       db.close();
       const second = openStores(path);
@@ -253,6 +253,50 @@ describe('SqliteStores', () => {
       db.close();
       // A forgotten id is free again.
       expect(stores.approval.open(heldCall(held.approvalId, clock.now))).toBe(true);
+    });
+  });
+
+  describe('idempotency', () => {
+    const claim = (key: string, at: number) => ({
+      key,
+      toolName: 'create_invoice',
+      principal: 'agent:7',
+      argumentsDigest: 'digest',
+      owner: 'owner-1',
+      at: new Date(at),
+      leaseMs: 60_000,
+      retentionMs: 60_000,
+    });
+
+    it('refuses to keep a result that is not JSON data, and the key stays in flight', () => {
+      const stores = openStores();
+      const now = Date.now();
+      stores.idempotency.begin(claim('k1', now));
+      const result = { success: true, data: { at: new Date() }, message: null, error: null, meta: {} };
+      expect(() => stores.idempotency.complete('k1', 'owner-1', result, new Date(now), 60_000)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(stores.idempotency.get('k1')?.state).toBe('in_flight');
+    });
+
+    it('refuses to answer from a key whose row is malformed, naming the idempotency store', () => {
+      const path = newPath();
+      const stores = openStores(path);
+      const now = Date.now();
+      stores.idempotency.begin(claim('k2', now));
+      const db = raw(path);
+      db.prepare(`UPDATE idempotency_keys SET record_json = json_set(record_json, '$.state', 'exploded')`).run();
+      db.close();
+      expect(storeErrorOf(() => stores.idempotency.begin(claim('k2', now + 1)))).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'idempotency', failure: 'malformed' });
+      expect(storeErrorOf(() => stores.idempotency.get('k2'))).toMatchObject({ store: 'idempotency', failure: 'malformed' });
+    });
+
+    it('sweeps forgotten keys', () => {
+      const clock = { now: Date.now() };
+      const path = newPath();
+      const stores = openStores(path, { now: () => clock.now });
+      stores.idempotency.begin(claim('k3', clock.now));
+      clock.now += 120_001;
+      expect(stores.idempotency.get('k3')).toBeNull();
+      expect(stores.sweep()).toBe(1);
     });
   });
 

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { MilpaError } from '@milpa/core';
 import { SqliteApprovalStore } from './approval/sqlite-approval-store.js';
+import { SqliteIdempotencyStore } from './idempotency/sqlite-idempotency-store.js';
 import { SqliteConfirmationStore } from './confirmation/sqlite-confirmation-store.js';
 import { migrateSchema } from './database/migrate-schema.js';
 import { StoreDatabase } from './database/store-database.js';
@@ -46,11 +47,12 @@ function whole(name: string, value: number | undefined, fallback: number, minimu
 }
 
 /** The tables a sweep clears, each with its bounded delete of expired rows. */
-const SWEEPS: readonly { readonly store: 'confirmation' | 'rate_limit' | 'verification' | 'approval'; readonly sql: string }[] = Object.freeze([
+const SWEEPS: readonly { readonly store: 'confirmation' | 'rate_limit' | 'verification' | 'approval' | 'idempotency'; readonly sql: string }[] = Object.freeze([
   { store: 'confirmation', sql: 'DELETE FROM confirmation_tokens WHERE token IN (SELECT token FROM confirmation_tokens WHERE expires_at < ? LIMIT ?)' },
   { store: 'rate_limit', sql: 'DELETE FROM rate_limit_buckets WHERE key IN (SELECT key FROM rate_limit_buckets WHERE expires_at <= ? LIMIT ?)' },
   { store: 'verification', sql: 'DELETE FROM verification_records WHERE id IN (SELECT id FROM verification_records WHERE forget_at <= ? LIMIT ?)' },
   { store: 'approval', sql: 'DELETE FROM approval_holds WHERE approval_id IN (SELECT approval_id FROM approval_holds WHERE forget_at <= ? LIMIT ?)' },
+  { store: 'idempotency', sql: 'DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE forget_at <= ? LIMIT ?)' },
 ]);
 
 /**
@@ -86,6 +88,8 @@ export class SqliteStores {
   readonly verification: SqliteVerificationStore;
   /** Calls held for approval until their requester resumes them. */
   readonly approval: SqliteApprovalStore;
+  /** Idempotency keys and the results they answer. */
+  readonly idempotency: SqliteIdempotencyStore;
   /** Each run's invocation history. */
   readonly history: SqliteInvocationHistoryStore;
   /** The file the stores live in. */
@@ -106,6 +110,7 @@ export class SqliteStores {
     this.rateLimiter = new SqliteRateLimiter(database);
     this.verification = new SqliteVerificationStore(database, whole('verificationRetentionMs', options.verificationRetentionMs, 3_600_000, 0));
     this.approval = new SqliteApprovalStore(database, whole('approvalRetentionMs', options.approvalRetentionMs, 3_600_000, 0));
+    this.idempotency = new SqliteIdempotencyStore(database);
     this.history = new SqliteInvocationHistoryStore(database, whole('maxObservationsPerRun', options.maxObservationsPerRun, 1_000, 1), idleTtlSeconds);
     const interval = whole('sweepIntervalMs', options.sweepIntervalMs, 30_000, 0);
     this.#timer = interval === 0 ? null : setInterval(() => this.#sweepQuietly(), interval);
@@ -113,7 +118,7 @@ export class SqliteStores {
   }
 
   /**
-   * Opens (or creates) the SQLite file at `path` and returns its five stores. Two processes may
+   * Opens (or creates) the SQLite file at `path` and returns its six stores. Two processes may
    * open the same file at once.
    *
    * @throws MilpaError `INVALID_ARGUMENT` for an option out of range.
@@ -148,7 +153,7 @@ export class SqliteStores {
 
   /**
    * Removes up to `sweepLimit` expired rows from each table (expired tokens, elapsed rate-limit
-   * windows, verification records and held calls past their retention, idle runs) and returns how many rows it
+   * windows, verification records, held calls and idempotency keys past their retention, idle runs) and returns how many rows it
    * removed. The timer calls it; call it yourself when the timer is off.
    *
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database is closed or fails.

@@ -151,6 +151,19 @@ describe('SqliteStores across processes', () => {
     stores.close();
   });
 
+  it('runs a call once when two processes make 20 calls each with one idempotency key', async () => {
+    const path = files.path('idempotency.db');
+    SqliteStores.open(path).close();
+    const answers = (await runTogether([
+      { path, job: 'idempotent-calls', key: 'invoice-order-7' },
+      { path, job: 'idempotent-calls', key: 'invoice-order-7' },
+    ])) as { runs: number; data: unknown[] }[];
+    expect(answers.reduce((sum, answer) => sum + answer.runs, 0)).toBe(1);
+    const everyResult = answers.flatMap((answer) => answer.data.map((data) => JSON.stringify(data)));
+    expect(everyResult).toHaveLength(40);
+    expect(new Set(everyResult).size).toBe(1);
+  });
+
   it('keeps a call held for approval when its process is killed: a new process grants it and the call runs once', async () => {
     const path = files.path('killed-held-call.db');
     const worker = startWorker({ path, job: 'hold-call' });

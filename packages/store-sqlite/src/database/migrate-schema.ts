@@ -52,7 +52,7 @@ const MIGRATIONS: readonly string[] = Object.freeze([
     PRIMARY KEY (run_id, seq)
   ) WITHOUT ROWID;
   `,
-  // 2: calls held for approval.
+  // 2: calls held for approval, and idempotency keys.
   `
   CREATE TABLE approval_holds (
     approval_id TEXT PRIMARY KEY,
@@ -69,6 +69,13 @@ const MIGRATIONS: readonly string[] = Object.freeze([
     forget_at   INTEGER NOT NULL
   ) WITHOUT ROWID;
   CREATE INDEX approval_holds_forget ON approval_holds (forget_at);
+
+  CREATE TABLE idempotency_keys (
+    key         TEXT PRIMARY KEY,
+    record_json TEXT NOT NULL,
+    forget_at   INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_forget ON idempotency_keys (forget_at);
   `,
 ]);
 

@@ -5,6 +5,7 @@ const STORE_LABELS: Readonly<Record<SqliteStoreName, string>> = Object.freeze({
   rate_limit: 'rate limiter',
   verification: 'verification store',
   approval: 'approval store',
+  idempotency: 'idempotency store',
   history: 'invocation history store',
   database: 'database',
 });

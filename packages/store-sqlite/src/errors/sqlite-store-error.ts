@@ -1,7 +1,7 @@
 import { MilpaError } from '@milpa/core';
 
 /** Which of the SQLite stores failed; `database` when opening or migrating the file failed. */
-export type SqliteStoreName = 'confirmation' | 'rate_limit' | 'verification' | 'approval' | 'history' | 'database';
+export type SqliteStoreName = 'confirmation' | 'rate_limit' | 'verification' | 'approval' | 'idempotency' | 'history' | 'database';
 
 /**
  * Why a SQLite store could not answer.
