@@ -138,6 +138,8 @@ describe('pnpm demo (spawned)', () => {
       'anonymous actor; mcp requires auth → authorize would deny',
       "refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)",
       "refused by invocation rule 'notes.own_folder' (reason: outside_folder)",
+      "Principal 'agent:assistant' opened verification request '‹delete approval›' and cannot grant it.",
+      'Note #8 was saved as "Pull up only the squash with mildew", the approved title',
     ]) {
       expect(first.stdout).toContain(moment);
     }
@@ -182,6 +184,15 @@ describe('pnpm demo (spawned)', () => {
     expect(fourth.code).toBe(1);
     expect(fourth.stdout).toContain("refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)");
     expect(fourth.stderr).toBe('');
+  });
+
+  it('call --approve denies a mutating call when stdin is not a terminal, and says there is nobody to ask', async ({ expect }) => {
+    const result = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', 'new', '--approve', '--json');
+    expect(result.code).toBe(1);
+    const json = JSON.parse(result.stdout) as { error: string; meta: Record<string, unknown> };
+    expect(json.meta['code']).toBe('APPROVAL_DENIED');
+    expect(json.error).toBe("Call to 'delete_note' was not approved: There is no interactive terminal to ask for approval, so the call is denied.");
+    expect(result.stderr).not.toContain('[y/N]');
   });
 
   it('refuses a deletion in an unknown run as history_incomplete with a one-line hint, and a note outside the folder as outside_folder', async ({ expect }) => {

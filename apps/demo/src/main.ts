@@ -15,4 +15,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   stdoutIsTTY: process.stdout.isTTY === true,
   env: process.env,
+  stdin: process.stdin,
 });

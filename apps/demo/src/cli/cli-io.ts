@@ -1,3 +1,5 @@
+import type { TerminalApprovalInput } from '@milpa/tool-runtime';
+
 /** Where the CLI reads its environment and writes its output, so tests can run it in process. */
 export interface CliIo {
   /** Writes to standard output. */
@@ -8,6 +10,11 @@ export interface CliIo {
   readonly stdoutIsTTY: boolean;
   /** The environment (`FORCE_COLOR`, `NO_COLOR` and `TERM=dumb` are honoured). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where `call --approve` reads the operator's y/n answers (`process.stdin`); it asks only when
+   * this is an interactive terminal. Absent, there is no terminal to ask, and mutating calls are denied.
+   */
+  readonly stdin?: TerminalApprovalInput;
 }
 
 /** The exit statuses of the CLI. */

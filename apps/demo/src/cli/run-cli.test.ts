@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvocationStepKind } from '@milpa/tool-runtime';
+import { PassThrough } from 'node:stream';
+import { InvocationStepKind, type TerminalApprovalInput } from '@milpa/tool-runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_DIR_ENV } from './commands/call-command.js';
 import { runCli } from './run-cli.js';
@@ -21,7 +22,8 @@ interface Run {
   readonly stderr: string;
 }
 
-async function run(...argv: string[]): Promise<Run> {
+/** Runs the CLI in process; `stdin` is where `call --approve` reads the operator's answers. */
+async function runWithInput(stdin: TerminalApprovalInput | undefined, argv: readonly string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
@@ -29,8 +31,20 @@ async function run(...argv: string[]): Promise<Run> {
     stderr: (text) => (stderr += text),
     stdoutIsTTY: false,
     env: { [HISTORY_DIR_ENV]: historyDir },
+    ...(stdin === undefined ? {} : { stdin }),
   });
   return { code, stdout, stderr };
+}
+
+function run(...argv: string[]): Promise<Run> {
+  return runWithInput(undefined, argv);
+}
+
+/** A fake standard input: an interactive terminal or not, with `typed` already typed into it. */
+function terminalInput(isTTY: boolean, typed: string): PassThrough & { isTTY: boolean } {
+  const input = Object.assign(new PassThrough({ encoding: 'utf8' }), { isTTY });
+  input.write(typed);
+  return input;
 }
 
 /** The run id that `--run new` printed on stderr. */
@@ -217,6 +231,52 @@ describe('runCli', () => {
     });
   });
 
+  describe('call --approve', () => {
+    const deletion = ['call', 'delete_note', '--args', '{"id":2}', '--run', 'new', '--approve'];
+    const question = 'Approve delete_note({"id":2}) by cli on cli? [y/N] ';
+
+    it('asks on the terminal, showing the tool and its arguments, and runs the call on y', async () => {
+      const result = await runWithInput(terminalInput(true, 'y\n'), deletion);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(question);
+      expect(result.stdout).toContain('Note #2 deleted');
+    });
+
+    it('ends the call as APPROVAL_DENIED and runs nothing on n', async () => {
+      const result = await runWithInput(terminalInput(true, 'n\n'), deletion);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(question);
+      expect(result.stdout).toBe("✗ Error: Call to 'delete_note' was not approved: The operator answered no at the terminal.\n[APPROVAL_DENIED]\n");
+    });
+
+    it('hides a secret argument in the question', async () => {
+      const result = await runWithInput(terminalInput(true, 'n\n'), ['call', 'send_digest', '--args', '{"to":"a@example.com","api_key":"sk-demo-12345678"}', '--approve']);
+      expect(result.stderr).toContain('Approve send_digest({"to":"a@example.com","api_key":"***REDACTED***"}) by cli on cli? [y/N] ');
+      expect(result.stderr).not.toContain('sk-demo-12345678');
+    });
+
+    it.each([
+      ['stdin is not a terminal', terminalInput(false, 'y\n')],
+      ['there is no stdin at all', undefined],
+    ])('denies without asking when %s, saying there is no terminal to ask', async (_label, stdin) => {
+      const result = await runWithInput(stdin, deletion);
+      expect(result.code).toBe(1);
+      expect(result.stderr).not.toContain('[y/N]');
+      expect(result.stdout).toBe(
+        "✗ Error: Call to 'delete_note' was not approved: There is no interactive terminal to ask for approval, so the call is denied.\n[APPROVAL_DENIED]\n",
+      );
+    });
+
+    it('runs a read without asking', async () => {
+      const stdin = terminalInput(true, '');
+      stdin.end(); // were it asked, the closed terminal would deny the call
+      const result = await runWithInput(stdin, ['call', 'list_notes', '--approve']);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toContain('Page 1/2 (5 total items)');
+    });
+  });
+
   describe('tools', () => {
     it('shows what a small model is offered for a message: profile, budget, each tool offered or left out', async () => {
       const result = await run('tools', '--provider', 'ollama', '--model', 'llama3.1:8b', '--message', 'Delete the note about maize, then email me a digest with send_digest');
@@ -320,6 +380,14 @@ describe('runCli', () => {
       expect(help).toContain('a run may delete at most 3 notes (notes.max_deletions_per_run)');
       expect(help).toContain('are refused as history_incomplete');
       expect(help).toContain("pnpm demo call delete_note --args '{\"id\":2}' --run new\n");
+    });
+
+    it('documents --approve: y/n on the terminal, denied without one', async () => {
+      const help = (await run('call', '--help')).stdout;
+      expect(help).toMatch(/--approve +ask y\/n on this terminal before a mutating call/);
+      expect(help).toContain('anything else ends it as APPROVAL_DENIED');
+      expect(help).toContain('nobody can answer, so every mutating call is denied');
+      expect(help).toContain("pnpm demo call delete_note --args '{\"id\":2}' --run new --approve\n");
     });
   });
 });

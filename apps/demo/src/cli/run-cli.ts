@@ -12,7 +12,7 @@ import { DemoUsageError } from './demo-usage-error.js';
 const PROGRAM = 'pnpm demo';
 
 const ROOT_HELP = `
-Without a command, the tour runs: sixteen short scenes on real calls, in a few seconds, offline.
+Without a command, the tour runs: nineteen short scenes on real calls, in a few seconds, offline.
 Start there, then try:
   pnpm demo list
   pnpm demo inspect delete_note --channel mcp

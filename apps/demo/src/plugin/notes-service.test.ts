@@ -101,6 +101,15 @@ describe('NotesService', () => {
     });
   });
 
+  describe('all', () => {
+    it('lists every note in id order, and no longer a deleted one', async () => {
+      const { registry, notes } = await createDemoRuntime();
+      expect(notes.all().map((note) => note.id)).toEqual([1, 2, 3, 4, 5]);
+      await registry.call('delete_note', { id: 3 }, await cliInRun(registry));
+      expect(notes.all().map((note) => note.title)).toEqual(['Plant the milpa', 'Sow beans beside the maize', 'Save seed from the best ears', 'Harvest before the rains']);
+    });
+  });
+
   describe('delete_note', () => {
     it('deletes an unpinned note on cli without asking for confirmation', async () => {
       const { registry, notes } = await createDemoRuntime();

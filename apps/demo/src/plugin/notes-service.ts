@@ -71,6 +71,11 @@ export class NotesService {
     return this.#notes.size;
   }
 
+  /** Every note held, in id order. */
+  all(): readonly Note[] {
+    return [...this.#notes.values()].sort((left, right) => left.id - right.id);
+  }
+
   /** The note with `id`, or null. */
   find(id: number): Note | null {
     return this.#notes.get(id) ?? null;

@@ -1,7 +1,7 @@
-import { ToolContext, type ToolRegistry as ToolRegistryContract } from '@milpa/core';
+import { ApprovalVerdict, ToolContext, type ToolRegistry as ToolRegistryContract } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../logging/memory-logger.js';
-import { DEMO_RATE_LIMIT, createDemoRuntime } from './create-demo-runtime.js';
+import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime } from './create-demo-runtime.js';
 
 describe('createDemoRuntime', () => {
   it('registers the nine demo tools through the plugin, then the three read-only built-in tools over the demo workspace', async () => {
@@ -96,6 +96,44 @@ describe('createDemoRuntime', () => {
     const second = await createDemoRuntime();
     expect(first.notes.size).toBe(4);
     expect(second.notes.size).toBe(5);
+  });
+
+  it('runs mutating calls without asking when given no approval gate: inspection shows no approve step to run', async () => {
+    const { registry } = await createDemoRuntime();
+    expect(registry.inspect('delete_note', ToolContext.cli())?.getStep('approve')).toMatchObject({ presence: 'skipped' });
+  });
+
+  it('asks approvalGate about every mutating call, and never about a read or the verification tools', async () => {
+    const asked: string[] = [];
+    const { registry, notes } = await createDemoRuntime({
+      approvalGate: { check: (request) => (asked.push(request.toolName), ApprovalVerdict.deny('Not today.')) },
+    });
+    const cli = ToolContext.cli().with({ runId: await registry.startRun() });
+    const refused = await registry.call('delete_note', { id: 2 }, cli);
+    expect(refused.getCode()).toBe('APPROVAL_DENIED');
+    expect(notes.find(2)).not.toBeNull();
+    expect((await registry.call('list_notes', {}, cli)).success).toBe(true);
+    expect((await registry.call('request_verification', { subject: 'report:q3' }, cli)).success).toBe(true);
+    expect(asked).toEqual(['delete_note']);
+  });
+
+  it("holds a supervised principal's mutating call until someone else grants it, then runs it once", async () => {
+    const { registry, notes } = await createDemoRuntime({ supervisedPrincipals: ['agent:assistant'] });
+    const assistant = ToolContext.mcp('r1', 'agent:assistant', ['notes:write', REVIEWER_SCOPE]).with({ runId: await registry.startRun() });
+    const held = await registry.call('delete_note', { id: 2 }, assistant);
+    expect(held.getCode()).toBe('APPROVAL_PENDING');
+    expect(held.error).toContain(`agent:assistant is supervised: someone else holding ${REVIEWER_SCOPE} must approve 'delete_note' before it runs.`);
+    const approvalId = (held.data as { approval_id: string }).approval_id;
+    const selfGrant = await registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'agent:assistant' }, assistant);
+    expect(selfGrant.getCode()).toBe('FORBIDDEN');
+    const ana = ToolContext.web('user:ana', [REVIEWER_SCOPE]);
+    expect((await registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ana)).success).toBe(true);
+    expect((await registry.resume(approvalId, assistant)).success).toBe(true);
+    expect(notes.find(2)).toBeNull();
+    expect((await registry.resume(approvalId, assistant)).meta['approval_refusal']).toBe('used');
+    // Everyone else runs without asking.
+    const pruner = ToolContext.mcp('r2', 'agent:pruner', ['notes:write']).with({ runId: await registry.startRun() });
+    expect((await registry.call('delete_note', { id: 3 }, pruner)).success).toBe(true);
   });
 
   it('has a plugin that registers on any registry implementing the core contract', async () => {

@@ -1,4 +1,4 @@
-import type { InvocationHistoryStore } from '@milpa/core';
+import type { ApprovalGate, InvocationHistoryStore } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import {
   CliRenderer,
@@ -11,7 +11,8 @@ import {
   type ToolTelemetryOptions,
 } from '@milpa/tool-runtime';
 import { builtinTools } from '@milpa/tools';
-import { HumanVerifier, VerificationTool } from '@milpa/verification';
+import { HumanVerifier, VerificationTool, verifierApprovalGate } from '@milpa/verification';
+import { supervisePrincipals } from '../approval/supervise-principals.js';
 import { LookupCache } from '../listeners/lookup-cache.js';
 import { PinnedNoteGuard } from '../listeners/pinned-note-guard.js';
 import { MemoryLogger, type LogEntry } from '../logging/memory-logger.js';
@@ -53,6 +54,18 @@ export interface DemoRuntimeOptions {
   readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
   /** The folder the read-only built-in tools (code_search, file_read, project_info) work in; default the demo workspace. */
   readonly workspaceRoot?: string;
+  /**
+   * The approval gate asked about every mutating call of a principal that is not supervised (e.g.
+   * `terminalApprovalGate()` for `pnpm demo call --approve`); default none, so those calls run
+   * without asking.
+   */
+  readonly approvalGate?: ApprovalGate;
+  /**
+   * Principals whose mutating calls are held for a person: `verifierApprovalGate` over the
+   * runtime's verifier suspends each one until someone else holding `verification:resolve` grants
+   * it with `resolve_verification`; default none.
+   */
+  readonly supervisedPrincipals?: readonly string[];
 }
 
 /** A demo registry wired the way a host wires one, with handles on every part the tour shows. */
@@ -91,8 +104,9 @@ export interface DemoRuntime {
  * (resolving needs `verification:resolve`), two invocation rules (`notes.own_folder`: only notes
  * in the caller's folder; `notes.max_deletions_per_run`: at most three deletions per run, so a
  * deletion needs a run opened with `registry.startRun()`) with the note target resolver, argument
- * tidying (`tidyArguments`), a cache and a veto listener, the renderers, and the read-only built-in
- * tools (`code_search`, `file_read`, `project_info`) over the demo workspace. The
+ * tidying (`tidyArguments`), a cache and a veto listener, the renderers, the read-only built-in
+ * tools (`code_search`, `file_read`, `project_info`) over the demo workspace, and, when asked, an
+ * approval gate (`approvalGate`, `supervisedPrincipals`). The
  * tour, the CLI, the MCP server and the tests all start here. Every call makes a fresh,
  * independent runtime with the same starting notes, crops and reports.
  *
@@ -104,6 +118,9 @@ export interface DemoRuntime {
 export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promise<DemoRuntime> {
   const logger = new MemoryLogger(options.onLog === undefined ? {} : { onEntry: options.onLog });
   const dispatcher = new EventDispatcher({ logger });
+  // The verifier comes before the registry: the approval gate of supervised principals asks it.
+  const verifier = new HumanVerifier({ dispatcher });
+  const approvalGate = demoApprovalGate(options, verifier);
   const registry = new ToolRegistry({
     logger,
     dispatcher,
@@ -116,6 +133,9 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     ...(options.historyStore === undefined ? {} : { historyStore: options.historyStore }),
     ...(options.channelPolicies === undefined ? {} : { channelPolicies: options.channelPolicies }),
     targetResolvers: [noteTargetResolver],
+    // Asking for and deciding a verification are the approval flow itself: holding them for
+    // approval would ask a person to approve an approval (and hold an approver's own grant).
+    ...(approvalGate === null ? {} : { approvalGate, approvalGates: { request_verification: null, resolve_verification: null } }),
   });
 
   const notes = new NotesService();
@@ -125,7 +145,6 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
   const almanac = new CropAlmanac();
   const reports = new ReportDesk(dispatcher);
   const mailer = new DigestMailer(() => notes.size);
-  const verifier = new HumanVerifier({ dispatcher });
   const verification = new VerificationTool(verifier, { resolveScopes: [REVIEWER_SCOPE] });
   const provider = new DemoToolProvider({ notes, almanac, reports, mailer, verification });
   await provider.registerTools(registry);
@@ -140,4 +159,18 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     .setDefaultRenderer(new DefaultRenderer());
 
   return { registry, dispatcher, logger, renderers, provider, notes, almanac, reports, mailer, verifier, cache, guard, workspaceRoot };
+}
+
+/**
+ * The registry's approval gate: supervised principals' calls held for a person through the
+ * verifier, everyone else's asked of `options.approvalGate`; null when neither is configured, so
+ * the registry (and its inspection) has no approve step to run.
+ */
+function demoApprovalGate(options: DemoRuntimeOptions, verifier: HumanVerifier): ApprovalGate | null {
+  const supervised = options.supervisedPrincipals ?? [];
+  if (supervised.length === 0) return options.approvalGate ?? null;
+  const supervisor = verifierApprovalGate(verifier, {
+    message: (request) => `${request.principal ?? 'This caller'} is supervised: someone else holding ${REVIEWER_SCOPE} must approve '${request.toolName}' before it runs.`,
+  });
+  return supervisePrincipals({ principals: supervised, supervisor, otherwise: options.approvalGate ?? null });
 }

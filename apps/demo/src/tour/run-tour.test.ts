@@ -8,6 +8,16 @@ async function transcript(color = false): Promise<string> {
   return text;
 }
 
+/** The part of the transcript from the heading `from` up to (not including) `to`. */
+function sceneOf(text: string, from: string, to: string): string {
+  expect(text).toContain(from);
+  return text.slice(text.indexOf(from), text.indexOf(to));
+}
+
+function expectAll(text: string, expected: readonly string[]): void {
+  for (const line of expected) expect(text).toContain(line);
+}
+
 describe('runTour', () => {
   it('writes the same transcript on every run', async () => {
     const [first, second] = [await transcript(), await transcript()];
@@ -93,7 +103,7 @@ describe('runTour', () => {
 
   it('searches and reads the demo workspace with the built-in tools, page by page, and refuses secrets and paths outside it', async () => {
     const text = await transcript();
-    const scene = text.slice(text.indexOf('17. Built-in tools over a workspace'), text.indexOf('\nNext'));
+    const scene = text.slice(text.indexOf('17. Built-in tools over a workspace'), text.indexOf("18. An agent's delete is held for a person"));
     expect(scene).toContain('over a small farm project in ‹workspace›.');
     expect(scene).not.toContain(tmpdir());
     expect(scene).toContain('› code_search {"pattern":"water","limit":3}  as agent:coder on mcp, scopes workspace:read');
@@ -107,6 +117,42 @@ describe('runTour', () => {
     expect(scene).toContain('[PATH_OUTSIDE_WORKSPACE]');
     expect(scene).toMatch(/code_search \{"pattern":"MAIL_API_KEY"\}[^›]*Total: 0/);
     expect(scene).not.toContain('demo-key-never-shown');
+  });
+
+  it("holds the supervised agent's delete for a person: self-approval refused, granted by user:ana, resumed once", async () => {
+    const scene = sceneOf(await transcript(), "18. An agent's delete is held for a person", '19. The approver edits the arguments');
+    const agent = "as agent:assistant on mcp, scopes notes:read notes:write verification:resolve, run ‹agent:assistant's task›";
+    expectAll(scene, [
+      'The notes now: #1 Plant the milpa, #4 Save seed from the best ears, #7 Thin the bean rows.',
+      `› delete_note {"id":7}  ${agent}`,
+      "Error: agent:assistant is supervised: someone else holding verification:resolve must approve 'delete_note' before it runs. Call 'delete_note' is held for approval (approval_id: ‹delete approval›, expires ‹expires_at›).",
+      '[APPROVAL_PENDING]',
+      'Nothing ran: note 7 is still there: yes.',
+      `› resolve_verification {"request_id":"‹delete approval›","decision":"grant","principal":"agent:assistant"}  ${agent}`,
+      "Error: Principal 'agent:assistant' opened verification request '‹delete approval›' and cannot grant it.\n    [FORBIDDEN]",
+      "as user:ana on web, scopes verification:resolve\n    Verification granted for '‹delete approval›'.",
+      `› delete_note {"id":7,"approval_id":"‹delete approval›"}  ${agent}\n    Note #7 deleted`,
+      'The notes now: #1 Plant the milpa, #4 Save seed from the best ears.',
+      `› registry.resume("‹delete approval›")  ${agent}\n    Error: This approval_id was already used`,
+      'meta.approval_refusal → used: an approval runs its call once. Notes left: still 2.',
+    ]);
+    expect(scene.match(/Note #7 deleted/g)).toHaveLength(1);
+  });
+
+  it("runs the call with the approver's changes, and refuses a resume with other arguments", async () => {
+    const scene = sceneOf(await transcript(), '19. The approver edits the arguments', '\nNext');
+    expectAll(scene, [
+      '› create_note {"title":"Pull up all the squash","tags":["squash"]}  as agent:assistant',
+      'held for approval (approval_id: ‹create approval›, expires ‹expires_at›)',
+      '"changes":{"title":"Pull up only the squash with mildew"}}  as user:ana on web',
+      '› create_note {"title":"Pull up all the squash and the beans","tags":["squash"],"approval_id":"‹create approval›"}',
+      'The arguments differ from the ones held for approval under this approval_id',
+      'meta.approval_refusal → arguments_changed',
+      '› registry.resume("‹create approval›")',
+      'Note #8 created\n\n    - Title: Pull up only the squash with mildew',
+      'Note #8 was saved as "Pull up only the squash with mildew", the approved title, not "Pull up all the squash".',
+    ]);
+    expect(scene.match(/Note #\d+ created/g)).toHaveLength(1);
   });
 
   it('runs the earlier deletions in runs of their own, so the confirmation and the veto still show', async () => {

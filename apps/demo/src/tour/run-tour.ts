@@ -45,16 +45,18 @@ export function stableAuditLine(line: string): string {
  * denied caller it never sees, a veto, the rate limit, request → resolve verification with the
  * policy dividend, a redacted secret, the audit trail, an inspection plan, and the invocation rules
  * over a run (a fourth deletion refused, a note outside the caller's folder refused, an unknown run
- * refused as history_incomplete), one message routed for two models by `registry.toolsFor()`, and a
- * call whose arguments are tidied. Every call is real; request ids are fixed and volatile values
- * (confirm tokens, run ids) are masked, so the transcript is the same on every run.
+ * refused as history_incomplete), one message routed for two models by `registry.toolsFor()`, a
+ * call whose arguments are tidied, the read-only built-in tools over a workspace, and a supervised
+ * agent's calls held for a person's approval (self-approval refused, resumed once, the approver's
+ * changes applied). Every call is real; request ids are fixed and volatile values
+ * (confirm tokens, approval ids, run ids) are masked, so the transcript is the same on every run.
  * Nothing touches the network.
  *
  * @example
  * await runTour({ write: (text) => process.stdout.write(text), color: process.stdout.isTTY });
  */
 export async function runTour(options: TourOptions): Promise<void> {
-  const demo = await createDemoRuntime({ color: options.color ?? false });
+  const demo = await createDemoRuntime({ color: options.color ?? false, supervisedPrincipals: [SUPERVISED_AGENT] });
   const style = createTerminalStyle(options.color ?? false);
   const out = new TourWriter(options.write, style, demo.renderers);
   const { registry, notes, almanac, cache, guard } = demo;
@@ -65,12 +67,20 @@ export async function runTour(options: TourOptions): Promise<void> {
     cli: (runId: string | null = null) => ToolContext.cli(nextId()).with({ runId }),
     anonymousMcp: () => ToolContext.mcp(nextId(), null, []),
     mcp: (principal: string, scopes: readonly string[]) => ToolContext.mcp(nextId(), principal, scopes),
+    web: (principal: string, scopes: readonly string[]) => ToolContext.web(principal, scopes).with({ requestId: nextId() }),
     telegram: (principal: string, runId: string | null = null) =>
       ToolContext.telegram(4242, principal).with({ requestId: nextId(), scopes: ['notes:read', 'notes:write'], runId }),
   };
-  const run = async (name: string, args: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolResult> => {
+  /** One real call, printed; `masksOf` names the volatile values of its result to mask before it prints. */
+  const run = async (
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    context: ToolContext,
+    masksOf: ResultMasks = () => [],
+  ): Promise<ToolResult> => {
     out.call(name, args, context);
     const result = await registry.call(name, args, context);
+    for (const [value, label] of masksOf(result)) out.mask(value, label);
     out.result(result, context);
     return result;
   };
@@ -97,11 +107,10 @@ export async function runTour(options: TourOptions): Promise<void> {
   const chat = await openRun(registry, out, "ana's chat");
   out.line(`tg:ana's chat is a run, opened with registry.startRun(): deletions are counted per run (scene 14).`);
   const anaAsks = as.telegram('tg:ana', chat);
-  out.call('delete_note', { id: 3 }, anaAsks);
-  const ask = await registry.call('delete_note', { id: 3 }, anaAsks);
-  out.mask(ask.getConfirmToken(), 'confirm_token');
-  out.mask(readString(ask.data, 'expires_at'), 'expires_at');
-  out.result(ask, anaAsks);
+  const ask = await run('delete_note', { id: 3 }, anaAsks, (result) => [
+    [result.getConfirmToken(), 'confirm_token'],
+    [readString(result.data, 'expires_at'), 'expires_at'],
+  ]);
   const token = ask.getConfirmToken() ?? '';
   await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:eve'));
   out.note('The token is bound to the principal and channel that asked: tg:eve cannot redeem it.');
@@ -246,14 +255,82 @@ export async function runTour(options: TourOptions): Promise<void> {
   await run('code_search', { pattern: 'MAIL_API_KEY' }, coder());
   out.note('.env holds that key, but search skips secret files and reading one is refused, as is any path that leaves the workspace, symlinks included.');
 
+  out.section(
+    18,
+    "An agent's delete is held for a person",
+    `${SUPERVISED_AGENT} is supervised: this runtime holds its mutating calls with verifierApprovalGate(verifier) until someone else approves them.`,
+  );
+  const task = await openRun(registry, out, `${SUPERVISED_AGENT}'s task`);
+  const assistant = (): ToolContext => as.mcp(SUPERVISED_AGENT, ['notes:read', 'notes:write', REVIEWER_SCOPE]).with({ runId: task });
+  const approver = (): ToolContext => as.web(APPROVER, [REVIEWER_SCOPE]);
+  out.line(`The notes now: ${describeNotes(notes)}. ${SUPERVISED_AGENT} works in ${task}, a run of its own.`);
+  const deletion = approvalIdOf(await run('delete_note', { id: seventh }, assistant(), maskApproval('delete approval')));
+  out.note(`Nothing ran: note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}. The held call is bound to the tool, its arguments, ${SUPERVISED_AGENT}, mcp and the run.`);
+  await run('resolve_verification', { request_id: deletion, decision: 'grant', principal: SUPERVISED_AGENT }, assistant());
+  out.note(`${SUPERVISED_AGENT} holds ${REVIEWER_SCOPE}, and still may not approve its own call.`);
+  await run('resolve_verification', { request_id: deletion, decision: 'grant', principal: APPROVER, reason: 'the beans are thinned already' }, approver());
+  await run('delete_note', { id: seventh, approval_id: deletion }, assistant());
+  out.note(`The agent called again with the approval_id: authorization and the invocation rules ran again, then the handler, once. The notes now: ${describeNotes(notes)}.`);
+  const again = assistant();
+  out.resume(deletion, again);
+  const replayed = await registry.resume(deletion, again);
+  out.result(replayed, again);
+  out.note(`meta.approval_refusal → ${String(replayed.meta['approval_refusal'])}: an approval runs its call once. Notes left: still ${notes.size}.`);
+
+  out.section(19, 'The approver edits the arguments', 'A grant may replace fields the tool declares (changes); they are validated again, and the call runs with what was approved.');
+  const asked = { title: 'Pull up all the squash', tags: ['squash'] };
+  const creation = approvalIdOf(await run('create_note', asked, assistant(), maskApproval('create approval')));
+  await run('resolve_verification', { request_id: creation, decision: 'grant', principal: APPROVER, changes: { title: 'Pull up only the squash with mildew' } }, approver());
+  const widened = await run('create_note', { ...asked, title: 'Pull up all the squash and the beans', approval_id: creation }, assistant());
+  out.note(
+    `meta.approval_refusal → ${String(widened.meta['approval_refusal'])}: a resume may present the arguments first asked for or the approved ones, nothing else. Nothing ran; the call is still held.`,
+  );
+  const resumer = assistant();
+  out.resume(creation, resumer);
+  const created = await registry.resume(creation, resumer);
+  out.result(created, resumer);
+  const createdTitle = readString(created.data, 'title');
+  out.note(`Note #${String(readNumber(created.data, 'id'))} was saved as ${JSON.stringify(createdTitle)}, the approved title, not ${JSON.stringify(asked.title)}.`);
+
   out.raw(`\n${style.bold('Next')} ${style.dim('(without a global pnpm 10.34.9, type npx --yes pnpm@10.34.9 for pnpm)')}\n`);
   out.line('pnpm demo list                                              the tools, their scopes and flags');
   out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
   out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
   out.line(`pnpm demo call delete_note --args '{"id":2}' --run new       open a run and delete in it; pass the printed id with --run next time`);
+  out.line(`pnpm demo call delete_note --args '{"id":2}' --run new --approve   the same, asking you y/n first`);
   out.line('pnpm demo tools --provider ollama --model llama3.1:8b       the tools one model is offered (add --message "…")');
   out.line(`pnpm demo call code_search --args '{"pattern":"maize"}'      search the demo workspace (file_read and project_info too)`);
   out.line("pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)");
+}
+
+/** The volatile values of a call's result, each printed as `‹label›` from then on. */
+type ResultMasks = (result: ToolResult) => readonly (readonly [value: string | null, label: string])[];
+
+/** The tour's supervised agent: every mutating call it makes waits for a person. */
+const SUPERVISED_AGENT = 'agent:assistant';
+
+/** The person who approves the supervised agent's calls. */
+const APPROVER = 'user:ana';
+
+/** The masks of a held call's result: its approval_id as `‹label›`, its expiry as `‹expires_at›`. */
+function maskApproval(label: string): ResultMasks {
+  return (result) => [
+    [readString(result.data, 'approval_id'), label],
+    [readString(result.data, 'expires_at'), 'expires_at'],
+  ];
+}
+
+/** The approval_id of a held call (empty when the call was not held, which the transcript then shows). */
+function approvalIdOf(result: ToolResult): string {
+  return readString(result.data, 'approval_id') ?? '';
+}
+
+/** The notes held, as `#1 Plant the milpa, #4 …`. */
+function describeNotes(notes: DemoRuntime['notes']): string {
+  return notes
+    .all()
+    .map((note) => `#${note.id} ${note.title}`)
+    .join(', ');
 }
 
 /** Opens a run with `registry.startRun()`; its random id prints as `‹label›`, so the transcript stays the same. */
@@ -298,8 +375,8 @@ function writeIntro(out: TourWriter, demo: DemoRuntime): void {
   out.line(`The registry holds ${names.length} tools: the demo plugin's, and the read-only built-ins of @milpa/tools: ${names.join(', ')}.`);
   out.line(
     `Wiring: a logger, an EventDispatcher, an InMemoryRateLimiter (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
-      'a HumanVerifier, two invocation rules over note targets and run histories, a cache and a veto listener; ' +
+      `a HumanVerifier, an approval gate holding ${SUPERVISED_AGENT}'s mutating calls for a person, two invocation rules over note targets and run histories, a cache and a veto listener; ` +
       'CliRenderer for cli, DefaultRenderer elsewhere.',
   );
-  out.line(style.dim('Request ids are fixed and confirm tokens, run ids, expiry times and durations print as ‹…›, so every run reads the same.'));
+  out.line(style.dim('Request ids are fixed and confirm tokens, approval ids, run ids, expiry times and durations print as ‹…›, so every run reads the same.'));
 }

@@ -77,6 +77,11 @@ export class TourWriter {
     this.raw(`  ${this.#style.accent('›')} ${this.#style.bold(name)} ${JSON.stringify(args)}  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`);
   }
 
+  /** The resumption of a held call with `registry.resume(approvalId, context)`. */
+  resume(approvalId: string, context: ToolContext): void {
+    this.raw(`  ${this.#style.accent('›')} ${this.#style.bold('registry.resume')}(${JSON.stringify(approvalId)})  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`);
+  }
+
   /** The result as the renderers present it for `context.channel`, indented, plus its code when it failed. */
   result(result: ToolResult, context: ToolContext): void {
     const rendered = String(this.#renderers.render(result, context)).replace(/\n+$/, '');

@@ -1,4 +1,5 @@
 import type { ToolContext, ToolResult } from '@milpa/core';
+import { terminalApprovalGate, type TerminalApprovalInput } from '@milpa/tool-runtime';
 import type { Command } from 'commander';
 import { formatSpanTree } from '../../output/format-span-tree.js';
 import { shouldUseColor } from '../../output/terminal-style.js';
@@ -21,6 +22,7 @@ interface CallFlags extends CallerFlags {
   readonly requestId?: string;
   readonly trace?: boolean;
   readonly run?: string;
+  readonly approve?: boolean;
 }
 
 /** The environment variable that moves the run files out of `os.tmpdir()/milpa-demo`. */
@@ -43,6 +45,16 @@ Folders (notes.own_folder):
   only 'granary', every other caller only 'field'; a note in another folder is refused as
   outside_folder, in a run or not.`;
 
+const APPROVE_HELP = `
+Approval (--approve):
+  With --approve, every mutating call waits for your y/n on this terminal before it runs: the
+  question (on stderr) shows the tool and its arguments, secrets redacted. y or yes runs it;
+  anything else ends it as APPROVAL_DENIED. Without an interactive terminal (stdin is a pipe or
+  a file, as in CI) nobody can answer, so every mutating call is denied. Reads run without asking.`;
+
+/** What `--approve` reads answers from when the CLI was given no standard input: nobody to ask. */
+const NO_TERMINAL: TerminalApprovalInput = Object.freeze({ isTTY: false, on: () => undefined, removeListener: () => undefined });
+
 const EXIT_HELP = `
 Exit status: 0 when the result is a success (a confirmation request included), 1 when the pipeline
 refused the call or the tool failed, 2 for bad input (unknown tool, invalid --args, unknown option).
@@ -51,6 +63,7 @@ Examples:
   pnpm demo call list_notes --args '{"page":2}'
   pnpm demo call list_notes --args '{}' --trace
   pnpm demo call delete_note --args '{"id":2}' --run new
+  pnpm demo call delete_note --args '{"id":2}' --run new --approve
   pnpm demo call delete_note --args '{"id":2}' --channel telegram --actor tg:ana --scope notes:write --run new --confirm
   pnpm demo call lookup_crop --args '{"name":"beans"}' --channel mcp --actor agent:reader --scope almanac:read --json`;
 
@@ -63,8 +76,10 @@ function show(io: CliIo, demo: DemoRuntime, result: ToolResult, context: ToolCon
 
 /**
  * Adds `call <tool> --args '<json>' [--channel C] [--actor P] [--scope S ...] [--plan] [--json]
- * [--confirm] [--audit] [--request-id ID] [--trace]`: one real call through the demo registry's pipeline,
- * printed as the channel's renderer shows it, or as the `ToolResult` JSON. Sets the exit status
+ * [--confirm] [--audit] [--request-id ID] [--trace] [--run ID] [--approve]`: one real call through
+ * the demo registry's pipeline, printed as the channel's renderer shows it, or as the `ToolResult`
+ * JSON. `--approve` installs `terminalApprovalGate()`, so a mutating call waits for the operator's
+ * y/n on the terminal (and is denied when stdin is not one). Sets the exit status
  * from the result. `--trace` then prints the call's OpenTelemetry spans as a tree (on stderr with
  * `--json`, so standard output stays one JSON document).
  *
@@ -84,13 +99,19 @@ export function addCallCommand(program: Command, io: CliIo, setExitCode: (code: 
     .option('--request-id <id>', 'the request id (default: generated)')
     .option('--trace', "print the call's OpenTelemetry spans (name, duration, attributes, events) after the result")
     .option('--run <id>', "the agent run the call belongs to: 'new' opens one and prints its id; an id continues that run")
-    .addHelpText('after', `${CALLER_HELP}\n${RUN_HELP}\n${EXIT_HELP}`)
+    .option('--approve', 'ask y/n on this terminal before a mutating call runs (denied when there is no terminal)')
+    .addHelpText('after', `${CALLER_HELP}\n${RUN_HELP}\n${APPROVE_HELP}\n${EXIT_HELP}`)
     .action(async (name: string, flags: CallFlags) => {
       const args = parseToolArgs(flags.args);
       const recorder = flags.trace === true ? createTraceRecorder() : null;
       const color = shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env);
       const historyStore = new FileInvocationHistoryStore(historyDirectory(io));
-      const demo = await createDemoRuntime(recorder === null ? { color, historyStore } : { color, historyStore, telemetry: recorder.telemetry });
+      const demo = await createDemoRuntime({
+        color,
+        historyStore,
+        ...(recorder === null ? {} : { telemetry: recorder.telemetry }),
+        ...(flags.approve === true ? { approvalGate: terminalApprovalGate({ input: io.stdin ?? NO_TERMINAL, output: { write: io.stderr } }) } : {}),
+      });
       requireTool(demo.registry, name);
       const runId = await openOrContinueRun(io, demo, flags.run);
       const context = buildCallerContext({ ...toCallerOptions(flags, flags.requestId), ...(runId === null ? {} : { runId }) });
