@@ -1,0 +1,137 @@
+import { MilpaError, checkApprovalClaim, type ApprovalClaim, type ApprovalRedemption, type ApprovalStore, type PendingApproval, type ToolArgs } from '@milpa/core';
+import { fromJsonText, toJsonText } from '../connection/json-text.js';
+import { RetainedRecords, type Retained, type RetainedWrite } from '../connection/retained-records.js';
+import { malformedData, type StoreConnection } from '../connection/store-connection.js';
+import { StoredFields } from '../connection/stored-fields.js';
+
+function isDate(value: unknown): value is Date {
+  return value instanceof Date && !Number.isNaN(value.getTime());
+}
+
+function isTextOrNull(value: unknown): boolean {
+  return typeof value === 'string' || value === null;
+}
+
+/** True for a well-formed held call that has not been redeemed: what `open` accepts. */
+function isHeldCall(approval: PendingApproval): boolean {
+  if (typeof approval !== 'object' || approval === null) return false;
+  const { approvalId, toolName, arguments: args, argumentsDigest, principal, channel, runId, requestId, createdAt, expiresAt, redeemedAt } = approval;
+  const texts = [approvalId, toolName].every((text) => typeof text === 'string' && text !== '') && [argumentsDigest, channel, requestId].every((text) => typeof text === 'string');
+  return texts && isTextOrNull(principal) && isTextOrNull(runId) && typeof args === 'object' && args !== null && !Array.isArray(args) && isDate(createdAt) && isDate(expiresAt) && redeemedAt === null;
+}
+
+/** `approval` to store, forgotten at `forgetAt`. */
+function toWrite(approval: PendingApproval, forgetAt: number): RetainedWrite {
+  const text = toJsonText(
+    {
+      forgetAt,
+      approvalId: approval.approvalId,
+      toolName: approval.toolName,
+      arguments: approval.arguments,
+      argumentsDigest: approval.argumentsDigest,
+      principal: approval.principal,
+      channel: approval.channel,
+      runId: approval.runId,
+      requestId: approval.requestId,
+      createdAt: approval.createdAt.getTime(),
+      expiresAt: approval.expiresAt.getTime(),
+      redeemedAt: approval.redeemedAt?.getTime() ?? null,
+    },
+    'Held call arguments',
+  );
+  return { text, forgetAt };
+}
+
+function decode(approvalId: string, text: string): Retained<PendingApproval> {
+  const fields = StoredFields.of(fromJsonText(text), (what) => malformedData('approval', `held call '${approvalId}': ${what}`));
+  return Object.freeze({
+    forgetAt: fields.time('forgetAt').getTime(),
+    value: Object.freeze({
+      approvalId: fields.text('approvalId'),
+      toolName: fields.text('toolName'),
+      arguments: fields.object('arguments') as ToolArgs,
+      argumentsDigest: fields.text('argumentsDigest'),
+      principal: fields.textOrNull('principal'),
+      channel: fields.text('channel'),
+      runId: fields.textOrNull('runId'),
+      requestId: fields.text('requestId'),
+      createdAt: fields.time('createdAt'),
+      expiresAt: fields.time('expiresAt'),
+      redeemedAt: fields.timeOrNull('redeemedAt'),
+    }),
+  });
+}
+
+/**
+ * The {@link ApprovalStore} over Redis: a call held for approval in one process can be resumed,
+ * exactly once, from any process that shares the Redis server, by the tool, principal, channel and
+ * run that asked. A process that dies while a call waits loses nothing.
+ *
+ * - Each held call is one key, `<prefix>approval:<id>`, holding it as JSON; the held arguments
+ *   must be plain JSON data.
+ * - `redeem` reads the held call, checks the claim with the rule every store applies
+ *   (`checkApprovalClaim`) and marks it used through one compare-and-set Lua script that succeeds
+ *   only if the key still holds what was read; a resume that loses the race reads again and is
+ *   refused as `used`. However many resumes race, in one process or many, exactly one redeems it.
+ *   A claim by another caller is refused and leaves the call redeemable by its requester.
+ * - A held call is kept until its expiry plus the retention, a used one until the retention has
+ *   passed since its use, so a late resume is told "expired" or "used" rather than "unknown"; the
+ *   key's TTL on the server ends then.
+ *
+ * Get one from {@link RedisStores.connect}.
+ *
+ * @example
+ * const stores = await RedisStores.connect({ url: 'redis://127.0.0.1:6379' });
+ * const registry = new ToolRegistry({ approvalGate, approvalStore: stores.approval });
+ */
+export class RedisApprovalStore implements ApprovalStore {
+  readonly #records: RetainedRecords<PendingApproval>;
+  readonly #connection: StoreConnection;
+  readonly #retentionMs: number;
+
+  /** @internal Use {@link RedisStores.connect}. */
+  constructor(connection: StoreConnection, retentionMs: number) {
+    this.#records = new RetainedRecords(connection, 'approval', 'approval', decode);
+    this.#connection = connection;
+    this.#retentionMs = retentionMs;
+  }
+
+  /**
+   * Stores a new held call; false when its id is taken by a call still kept.
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for a malformed or already redeemed record, or arguments
+   *   that are not plain JSON data; nothing is stored then.
+   * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed.
+   */
+  async open(approval: PendingApproval): Promise<boolean> {
+    if (!isHeldCall(approval)) throw new MilpaError('RedisApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
+    return this.#records.insert(approval.approvalId, toWrite(approval, approval.expiresAt.getTime() + this.#retentionMs + 1));
+  }
+
+  /**
+   * The held call with that id (used or not), or null when unknown, forgotten, or the id is not a string.
+   *
+   * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed.
+   */
+  async get(approvalId: string): Promise<PendingApproval | null> {
+    return typeof approvalId === 'string' ? this.#records.get(approvalId) : null;
+  }
+
+  /**
+   * Checks `claim` against the held call and marks it used, atomically.
+   *
+   * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed;
+   *   nothing changed then (unless the failure is a timeout, when the call may have been marked used).
+   */
+  async redeem(approvalId: string, claim: ApprovalClaim): Promise<ApprovalRedemption> {
+    if (typeof approvalId !== 'string') return { status: 'refused', refusal: 'not_found', approval: null };
+    return this.#records.update<ApprovalRedemption>(approvalId, (approval) => {
+      if (approval === null) return { answer: { status: 'refused', refusal: 'not_found', approval: null } };
+      const refusal = checkApprovalClaim(approval, claim);
+      if (refusal !== null) return { answer: { status: 'refused', refusal, approval } };
+      const redeemedAt = this.#connection.now();
+      const redeemed: PendingApproval = Object.freeze({ ...approval, redeemedAt: new Date(redeemedAt) });
+      return { answer: { status: 'redeemed', approval: redeemed }, write: toWrite(redeemed, redeemedAt + this.#retentionMs + 1) };
+    });
+  }
+}
