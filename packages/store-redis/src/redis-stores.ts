@@ -96,9 +96,14 @@ async function connectOwnClient(url: string, timeoutMs: number): Promise<{ clien
   try {
     const outcome = await Promise.race([client.connect().then(() => 'connected' as const), deadline]);
     if (outcome === 'timeout') {
+      // Refused or failing attempts until the deadline: unreachable; a server that never answered: a timeout.
       const last = lastError as Error | null;
       const detail = last === null ? 'no answer' : `last error: ${last.message}`;
-      throw new RedisStoreError(`Could not connect to Redis at ${url} within ${String(timeoutMs)} ms (${detail}).`, { store: 'connection', failure: 'timeout', cause: last ?? undefined });
+      throw new RedisStoreError(`Could not connect to Redis at ${url} within ${String(timeoutMs)} ms (${detail}).`, {
+        store: 'connection',
+        failure: last === null ? 'timeout' : 'unreachable',
+        cause: last ?? undefined,
+      });
     }
   } catch (error) {
     client.destroy();

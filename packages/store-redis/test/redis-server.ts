@@ -3,7 +3,7 @@
 // data and a shared server is left as it was found.
 import { randomBytes } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** Where the tests find Redis. */
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -52,13 +52,23 @@ export interface TestRedis {
 
 /**
  * Connects to Redis before the file's tests and, after them, deletes the file's keys and
- * disconnects. Read the fields only inside tests and hooks.
+ * disconnects; without a server every test of the file fails with {@link REDIS_NEEDED}. Read the
+ * fields only inside tests and hooks.
  */
 export function useTestRedis(label: string): TestRedis {
   const prefix = uniquePrefix(label);
   let client: TestClient | undefined;
+  let unreachable: unknown = null;
   beforeAll(async () => {
-    client = await connectTestClient();
+    try {
+      client = await connectTestClient();
+    } catch (error) {
+      unreachable = error;
+    }
+  });
+  // Each test fails on its own with the reason (a failing beforeAll would only mark them skipped).
+  beforeEach(() => {
+    if (unreachable !== null) throw unreachable;
   });
   afterAll(async () => {
     if (client === undefined) return;
