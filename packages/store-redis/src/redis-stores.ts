@@ -162,11 +162,13 @@ export class RedisStores {
 
   readonly #connection: StoreConnection;
   readonly #owned: OwnedClient | null;
+  readonly #closeTimeoutMs: number;
   #closing: Promise<void> | null = null;
 
   private constructor(connection: StoreConnection, owned: OwnedClient | null, prefix: string, settings: ReturnType<typeof readSettings>) {
     this.#connection = connection;
     this.#owned = owned;
+    this.#closeTimeoutMs = settings.commandTimeoutMs;
     this.prefix = prefix;
     this.confirmation = new RedisConfirmationStore(connection, settings.confirmationTtlSeconds);
     this.rateLimiter = new RedisRateLimiter(connection);
@@ -224,7 +226,8 @@ export class RedisStores {
 
   /**
    * Stops the stores (every later call throws a `closed` failure) and closes the client they
-   * created; a client given to {@link RedisStores.connect} stays open. Idempotent.
+   * created, waiting at most `commandTimeoutMs` for pending replies; a client given to
+   * {@link RedisStores.connect} stays open. Idempotent.
    */
   close(): Promise<void> {
     this.#connection.close();
@@ -233,12 +236,20 @@ export class RedisStores {
   }
 
   async #closeOwnedClient(): Promise<void> {
-    if (this.#owned === null) return;
+    const owned = this.#owned;
+    if (owned === null) return;
+    // Closing waits for pending replies; a server that is gone or silent never sends them, so after
+    // the command timeout the socket is dropped instead.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.#closeTimeoutMs);
+    });
     try {
-      await this.#owned.close();
+      if ((await Promise.race([owned.close(), late])) === 'late') owned.destroy();
     } catch {
-      // Closing waits for pending replies; a server that is gone cannot send them, so drop the socket.
-      this.#owned.destroy();
+      owned.destroy();
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
