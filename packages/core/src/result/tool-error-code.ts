@@ -31,6 +31,11 @@ export const ToolErrorCode = Object.freeze({
   APPROVAL_PENDING: 'APPROVAL_PENDING',
   /** The `approval_id` presented cannot resume this call (unknown, used, expired, or for another caller, tool, run or arguments). */
   APPROVAL_INVALID: 'APPROVAL_INVALID',
+  /**
+   * A store the call depends on (confirmation tokens, rate limits, run history, idempotency keys)
+   * failed or could not be reached; the call was refused and nothing ran. `meta.store` names it.
+   */
+  STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
 } as const);
 
 /** One of the {@link ToolErrorCode} values. */

@@ -45,6 +45,14 @@ export type CallOutcome = InvocationOutcome;
 
 const EMPTY_ERRORS: readonly string[] = Object.freeze([]);
 
+/** The collaborators that are stores, by the name `meta.store` gives them when they fail. */
+const STORE_COLLABORATORS: Readonly<Record<string, string>> = Object.freeze({
+  'confirmation store': 'confirmation',
+  'rate limiter': 'rate_limit',
+  'invocation history store': 'history',
+  'idempotency store': 'idempotency',
+});
+
 /**
  * One call on its way through the stages. Each field is written by one stage (named on the field)
  * and read by the later ones; the terminal fields are written once, by whichever stage ends the call.
@@ -217,6 +225,8 @@ export class PipelineCall {
   failClosed(collaborator: string, error: unknown): typeof STOP {
     const detail = this.services.scrub(messageOf(error), this.auditArgs, this.toolName);
     const message = `Tool call refused: the ${collaborator} failed (fail-closed): ${detail}`;
+    const store = STORE_COLLABORATORS[collaborator];
+    if (store !== undefined) return this.refuse(ToolErrorCode.STORE_UNAVAILABLE, message, 'internal_error', { store });
     return this.refuse(ToolErrorCode.INTERNAL_ERROR, message, 'internal_error');
   }
 

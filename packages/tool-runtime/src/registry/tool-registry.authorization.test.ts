@@ -212,7 +212,7 @@ describe('ToolRegistry', () => {
       expect((await registry.call('t')).error).toBe('Rate limit exceeded');
     });
 
-    it('refuses the call (fail-closed, INTERNAL_ERROR) when the limiter throws or rejects', async () => {
+    it('refuses the call (fail-closed, STORE_UNAVAILABLE naming the rate limiter) when the limiter throws or rejects', async () => {
       const handler = vi.fn();
       for (const consume of [
         () => {
@@ -223,7 +223,7 @@ describe('ToolRegistry', () => {
         const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } as RateLimiter });
         registry.register(defineTool({ name: 't', description: 'd', handler }));
         const result = await registry.call('t');
-        expect(result.meta['code']).toBe('INTERNAL_ERROR');
+        expect(result.meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'rate_limit' });
         expect(result.error).toContain('rate limiter failed');
       }
       expect(handler).not.toHaveBeenCalled();

@@ -248,7 +248,7 @@ describe('ToolRegistry', () => {
       ])('refuses the call fail-closed, naming the idempotency store, when the store %s', async (_label, store) => {
         const { registry, create, logger } = setup({ idempotencyStore: store() });
         const refused = await registry.call('create_invoice', { amount: 9 }, agent(), { idempotencyKey: 'k' });
-        expect(refused.getCode()).toBe('INTERNAL_ERROR');
+        expect(refused.meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'idempotency' });
         expect(refused.error).toContain('the idempotency store failed (fail-closed)');
         expect(create).not.toHaveBeenCalled();
         expect(logger.auditRecords().map((record) => record.outcome)).toEqual(['internal_error']);

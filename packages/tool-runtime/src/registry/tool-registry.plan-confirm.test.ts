@@ -237,8 +237,8 @@ describe('ToolRegistry', () => {
       });
       const handler = vi.fn();
       registry.register(defineTool({ name: 'c', description: 'd', requiresConfirmation: true, handler }));
-      expect((await registry.call('c')).meta['code']).toBe('INTERNAL_ERROR');
-      expect((await registry.call('c', { confirm_token: 'a'.repeat(32) })).meta['code']).toBe('INTERNAL_ERROR');
+      expect((await registry.call('c')).meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'confirmation' });
+      expect((await registry.call('c', { confirm_token: 'a'.repeat(32) })).meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'confirmation' });
       expect(handler).not.toHaveBeenCalled();
     });
   });

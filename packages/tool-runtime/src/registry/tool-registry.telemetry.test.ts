@@ -82,7 +82,7 @@ const PATHS: readonly TerminalPath[] = [
     tool: 'save_note',
     options: { rateLimiter: { consume: () => Promise.reject(new Error(`limiter down for ${ARGUMENT}`)), getUsage: () => 0, reset: () => undefined } },
     outcome: 'internal_error',
-    errorType: 'INTERNAL_ERROR',
+    errorType: 'STORE_UNAVAILABLE',
   },
 ];
 

@@ -206,12 +206,12 @@ function faultyRegistry(setup: Plan): { registry: ToolRegistry; handled: () => n
 /** What the call must come to (fail closed, never a rejection), from the first stage that fails. */
 function expectedOutcome(setup: Plan, phase: 'ask' | 'redeem'): { code: string | null; runs: boolean; confirmation?: true } {
   if (setup.ruleProvider !== null) return { code: 'FORBIDDEN', runs: false };
-  if (setup.rateLimiter !== null) return { code: 'INTERNAL_ERROR', runs: false };
+  if (setup.rateLimiter !== null) return { code: 'STORE_UNAVAILABLE', runs: false };
   if (setup.confirmed && phase === 'ask') {
-    return setup.storeCreate === null ? { code: null, runs: false, confirmation: true } : { code: 'INTERNAL_ERROR', runs: false };
+    return setup.storeCreate === null ? { code: null, runs: false, confirmation: true } : { code: 'STORE_UNAVAILABLE', runs: false };
   }
   if (setup.confirmed && setup.storeConsume !== null) {
-    return typeof setup.storeConsume === 'object' ? { code: 'VALIDATION_ERROR', runs: false } : { code: 'INTERNAL_ERROR', runs: false };
+    return typeof setup.storeConsume === 'object' ? { code: 'VALIDATION_ERROR', runs: false } : { code: 'STORE_UNAVAILABLE', runs: false };
   }
   if (setup.dispatcher === 'custom' && (setup.hasSubscribers !== null || setup.dispatchExecuting !== null)) return { code: 'INTERNAL_ERROR', runs: false };
   // A failing tool.executing listener is isolated by the dispatcher: the call goes on.
@@ -287,7 +287,7 @@ describe('ToolRegistry', () => {
       );
       expect(await unhandledRejections()).toEqual([]);
       expect([...reached].sort()).toEqual(
-        ['ask:FORBIDDEN', 'ask:INTERNAL_ERROR', 'ask:TIMEOUT', 'ask:null', 'redeem:INTERNAL_ERROR', 'redeem:TIMEOUT', 'redeem:VALIDATION_ERROR', 'redeem:null'].sort(),
+        ['ask:FORBIDDEN', 'ask:INTERNAL_ERROR', 'ask:STORE_UNAVAILABLE', 'ask:TIMEOUT', 'ask:null', 'redeem:INTERNAL_ERROR', 'redeem:STORE_UNAVAILABLE', 'redeem:TIMEOUT', 'redeem:VALIDATION_ERROR', 'redeem:null'].sort(),
       );
     }, 60_000);
   });

@@ -244,7 +244,7 @@ describe('ToolRegistry', () => {
         'confirmation:ok',
         'invalid_token:VALIDATION_ERROR',
         'plan:ok',
-        'store_failure:INTERNAL_ERROR',
+        'store_failure:STORE_UNAVAILABLE',
       ]) {
         expect(seen).toContain(expected);
       }

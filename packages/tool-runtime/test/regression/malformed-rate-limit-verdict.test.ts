@@ -5,7 +5,7 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 // Found by test/properties/fault-injection.test.ts: the verdict was read as `if (!verdict.allowed)`,
 // so a limiter answering `{ allowed: '0' }` or `{ allowed: 1 }` (a remote adapter passing a flag
 // through unparsed) let the call run, and `{}` was reported as a real RATE_LIMITED. A verdict whose
-// `allowed` is not a boolean is a limiter failure: fail closed with INTERNAL_ERROR.
+// `allowed` is not a boolean is a limiter failure: fail closed with STORE_UNAVAILABLE naming the rate limiter.
 describe('ToolRegistry', () => {
   describe('call (regression: a malformed rate-limit verdict)', () => {
     it.each([
@@ -14,7 +14,7 @@ describe('ToolRegistry', () => {
       ['an empty object', {}],
       ['a string', 'yes'],
       ['null', null],
-    ])('refuses with INTERNAL_ERROR and runs nothing when the verdict is %s', async (_label, verdict) => {
+    ])('refuses with STORE_UNAVAILABLE and runs nothing when the verdict is %s', async (_label, verdict) => {
       const registry = new ToolRegistry({
         defaultContext: () => ToolContext.cli(),
         rateLimiter: { consume: () => verdict as RateLimitResult, getUsage: () => 0, reset: () => undefined },
@@ -32,7 +32,7 @@ describe('ToolRegistry', () => {
       );
       const result = await registry.call('send_email', {}, ToolContext.cli());
       expect(result.success).toBe(false);
-      expect(result.meta['code']).toBe('INTERNAL_ERROR');
+      expect(result.meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'rate_limit' });
       expect(result.error).toContain('rate limiter failed (fail-closed)');
       expect(runs).toBe(0);
     });

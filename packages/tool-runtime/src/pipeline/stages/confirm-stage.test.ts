@@ -35,7 +35,7 @@ describe('confirmStage', () => {
       });
       registry.register(defineTool({ name: 'wipe', description: 'd', requiresConfirmation: true, handler: () => 'ran' }));
       const result = await registry.call('wipe', {}, ToolContext.cli());
-      expect(result.meta['code']).toBe('INTERNAL_ERROR');
+      expect(result.meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'confirmation' });
       expect(result.error).toMatch(/^Tool call refused: the confirmation store failed \(fail-closed\)/);
     });
   });
