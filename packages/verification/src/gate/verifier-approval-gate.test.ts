@@ -187,4 +187,24 @@ describe('verifierApprovalGate', () => {
     expect((await registry.call('delete_note', { id: 'n1' }, agent)).getCode()).toBe('APPROVAL_DENIED');
     expect(deleteNote).not.toHaveBeenCalled();
   });
+
+  it('installed for the whole registry, it never holds the tools people answer with', async () => {
+    const verifier = new HumanVerifier();
+    const registry = new ToolRegistry({ approvalGate: verifierApprovalGate(verifier) });
+    new VerificationTool(verifier).register(registry);
+    const deleteNote = vi.fn((args: { id: string }) => ({ deleted: args.id }));
+    registry.register(defineTool({ name: 'delete_note', description: 'Delete a note', input: Type.Object({ id: Type.String() }), mutating: true, scopes: ['notes:write'], handler: deleteNote }));
+
+    const approvalId = approvalIdOf(await registry.call('delete_note', { id: 'n1' }, agent));
+    // Ana's grant runs at once instead of waiting for an approval of its own.
+    const granted = await resolve(registry, ana, approvalId, 'grant');
+    expect(granted.success).toBe(true);
+    expect((await registry.resume(approvalId, agent)).success).toBe(true);
+    expect(deleteNote).toHaveBeenCalledTimes(1);
+
+    // Opening a request by hand is not held either; every other mutating tool still is.
+    const opened = await registry.call('request_verification', { subject: 'gate:report.publish' }, ben);
+    expect(opened.getCode()).not.toBe('APPROVAL_PENDING');
+    expect((await registry.call('delete_note', { id: 'n2' }, agent)).getCode()).toBe('APPROVAL_PENDING');
+  });
 });

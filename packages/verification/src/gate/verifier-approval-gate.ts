@@ -10,6 +10,7 @@ import {
   type ApprovalResolution,
   type PendingApproval,
 } from '@milpa/core';
+import { VerificationTool } from '../tool/verification-tool.js';
 import type { HumanVerifier } from '../verifier/human-verifier.js';
 
 /** Options of {@link verifierApprovalGate}. */
@@ -22,6 +23,9 @@ export interface VerifierApprovalGateOptions {
   /** The text the caller reads while the call waits; default names the tool and the policy. */
   readonly message?: (request: ApprovalRequest, policy: ApprovalPolicy) => string;
 }
+
+/** The tools people answer held calls with: never held themselves. */
+const ANSWERING_TOOLS: ReadonlySet<string> = new Set([VerificationTool.REQUEST_NAME, VerificationTool.RESOLVE_NAME]);
 
 /** The subject under which the gate opens the verification request of a held call. */
 function subjectOf(toolName: string): string {
@@ -56,10 +60,15 @@ function defaultMessage(request: ApprovalRequest, policy: ApprovalPolicy): strin
  * the policy is met (with the changes the final grant approved), rejected on a reject, and
  * rejected as well when the request is gone, expired undecided, or is not the one this gate opened.
  *
+ * The gate never holds `request_verification` or `resolve_verification`: they are how people
+ * answer held calls (and they run the verifier's own rules), so holding them for approval would
+ * leave every approval waiting on another. The gate can therefore be installed for the whole
+ * registry.
+ *
  * @example
  * const verifier = new HumanVerifier({ ttlMs: 30 * 60_000 });
- * new VerificationTool(verifier).register(registry);
  * const registry = new ToolRegistry({ approvalGate: verifierApprovalGate(verifier, { policy: 'single' }) });
+ * new VerificationTool(verifier).register(registry);
  */
 export function verifierApprovalGate(verifier: HumanVerifier, options: VerifierApprovalGateOptions = {}): ApprovalGate {
   if (options.policy !== undefined && typeof options.policy !== 'function' && !ApprovalPolicy.isApprovalPolicy(options.policy)) {
@@ -67,6 +76,7 @@ export function verifierApprovalGate(verifier: HumanVerifier, options: VerifierA
   }
   return {
     async check(request: ApprovalRequest): Promise<ApprovalVerdict> {
+      if (ANSWERING_TOOLS.has(request.toolName)) return ApprovalVerdict.allow();
       const policy = policyOf(options, request);
       const payload = {
         tool: request.toolName,
