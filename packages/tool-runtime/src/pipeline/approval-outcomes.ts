@@ -11,15 +11,16 @@ export type ApprovalCollaborator = 'gate' | 'store';
  * Ends the call with `APPROVAL_DENIED` (outcome `approval_denied`, dispatched in `tool.denied` with
  * reason `approval_denied`): nothing ran, and an agent loop reads the message and carries on.
  */
-export function denyApproval(call: PipelineCall, message: string): typeof STOP {
+export function denyApproval(call: PipelineCall, message: string, meta?: Record<string, unknown>): typeof STOP {
   call.denial = 'approval_denied';
-  return call.refuse(ToolErrorCode.APPROVAL_DENIED, message, 'approval_denied');
+  return call.refuse(ToolErrorCode.APPROVAL_DENIED, message, 'approval_denied', meta);
 }
 
 /**
  * An approval gate or store threw, rejected or answered garbage: the call is denied (fail-closed).
  * The failure's text is only logged, scrubbed of the call's secrets: a gate's exception may quote
- * what it was asked about.
+ * what it was asked about. A failing store is named in `meta.store` (`approval`), as every other
+ * store's failure is.
  */
 export function approvalFailed(call: PipelineCall, collaborator: ApprovalCollaborator, error: unknown): typeof STOP {
   const detail = call.services.scrub(messageOf(error), call.auditArgs, call.toolName);
@@ -28,7 +29,8 @@ export function approvalFailed(call: PipelineCall, collaborator: ApprovalCollabo
     { tool: call.toolName, request_id: call.context.requestId, collaborator: `approval ${collaborator}`, error: detail },
     `[ToolRegistry] the approval ${collaborator} failed for '${call.toolName}': ${detail}; the call is denied (fail-closed)`,
   );
-  return denyApproval(call, `Call to '${call.toolName}' refused: the approval ${collaborator} failed (fail-closed).`);
+  const meta = collaborator === 'store' ? { store: 'approval' } : undefined;
+  return denyApproval(call, `Call to '${call.toolName}' refused: the approval ${collaborator} failed (fail-closed).`, meta);
 }
 
 /** A presented `approval_id` cannot resume this call: `APPROVAL_INVALID` with `meta.approval_refusal`. */

@@ -196,6 +196,7 @@ describe('ToolRegistry', () => {
       const result = await registry.call('delete_note', { id: 'n1', password: 'hunter2' }, agent());
       expect(result.meta['code']).toBe('APPROVAL_DENIED');
       expect(result.error).toBe("Call to 'delete_note' refused: the approval gate failed (fail-closed).");
+      expect(result.meta).not.toHaveProperty('store');
       expect(deleteNote).not.toHaveBeenCalled();
       expect(approvalAudits(logger)).toEqual([expect.objectContaining({ outcome: 'approval_denied', code: 'APPROVAL_DENIED' })]);
       expect(logger.dump()).not.toContain('hunter2');

@@ -356,6 +356,7 @@ describe('ToolRegistry', () => {
       const result = await registry.call('delete_note', { id: 'n1' }, agent());
       expect(result.meta['code']).toBe('APPROVAL_DENIED');
       expect(result.error).toBe("Call to 'delete_note' refused: the approval store failed (fail-closed).");
+      expect(result.meta['store']).toBe('approval');
       expect(deleteNote).not.toHaveBeenCalled();
       expect(logger.auditRecords().at(-1)).toMatchObject({ outcome: 'approval_denied' });
     });
@@ -376,6 +377,7 @@ describe('ToolRegistry', () => {
       Object.assign(store, part);
       const result = await registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent());
       expect(result.meta['code']).toBe('APPROVAL_DENIED');
+      expect(result.meta['store']).toBe('approval');
       expect(deleteNote).not.toHaveBeenCalled();
       expect(logger.auditRecords().at(-1)).toMatchObject({ outcome: 'approval_denied' });
     });
