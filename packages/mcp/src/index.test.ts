@@ -29,6 +29,8 @@ describe('@milpa/mcp', () => {
         [
           "BoundedEventStore",
           "MCP_ERROR_META_KEY",
+          "MCP_IDEMPOTENCY_KEY_META_KEY",
+          "MCP_IDEMPOTENT_REPLAY_META_KEY",
           "McpAuthenticationError",
           "bearerAuthenticator",
           "closeMcpSseStream",
@@ -54,6 +56,8 @@ describe('@milpa/mcp', () => {
           "BoundedEventStoreOptions",
           "HttpServeOptions",
           "MCP_ERROR_META_KEY",
+          "MCP_IDEMPOTENCY_KEY_META_KEY",
+          "MCP_IDEMPOTENT_REPLAY_META_KEY",
           "McpAuthenticationError",
           "McpAuthenticator",
           "McpCallInfo",

@@ -24,6 +24,20 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * The `params._meta` key of a `tools/call` request that carries an idempotency key: a client that
+ * retries a call (after a timeout, a dropped connection) sends the same key, and the tool runs
+ * once; the retry gets the first call's result. 1 to 255 printable characters, scoped to the
+ * calling principal.
+ *
+ * @example
+ * await client.callTool({ name: 'create_invoice', arguments: { order: 7 }, _meta: { 'lat.milpa/idempotency_key': 'order-7-invoice' } });
+ */
+export const MCP_IDEMPOTENCY_KEY_META_KEY = 'lat.milpa/idempotency_key';
+
+/** The `_meta` key set to `true` on a result that is an earlier call's result, replayed for a retry with the same idempotency key. */
+export const MCP_IDEMPOTENT_REPLAY_META_KEY = 'lat.milpa/idempotent_replay';
+
 /** Settings of a {@link ToolCallHandler}. */
 export interface ToolCallHandlerSettings {
   /** Builds each call's context. */
@@ -70,7 +84,13 @@ export class ToolCallHandler {
       return toRefusalResult(failure, this.#registry.getDefinition(name));
     }
     const caller = new McpToolCaller(this.#server, extra, this.#logLevel, name);
-    const options: ToolCallOptions = { signal: extra.signal, caller };
+    const idempotencyKey = extra._meta?.[MCP_IDEMPOTENCY_KEY_META_KEY];
+    const options: ToolCallOptions = {
+      signal: extra.signal,
+      caller,
+      // Passed on as sent: the registry refuses a key that is not 1 to 255 printable characters.
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey: idempotencyKey as string }),
+    };
     const result = await this.#registry.call(name, args, context, options);
     if (result.getCode() === ToolErrorCode.TOOL_NOT_FOUND && !this.#registry.has(name)) {
       throw new McpError(ErrorCode.InvalidParams, result.error ?? `Tool not found: ${name}`);
@@ -129,6 +149,8 @@ export class ToolCallHandler {
     const pending = readPendingConfirmation(result, name);
     if (pending !== null) return toConfirmationRequiredResult(pending, definition);
     if (definition === null) return toRefusalResult(result, null);
-    return toCallToolResult(result, definition, context, this.#settings.renderer, this.#registry.getSchemaValidator());
+    const presented = toCallToolResult(result, definition, context, this.#settings.renderer, this.#registry.getSchemaValidator());
+    if (result.meta['idempotent_replay'] !== true) return presented;
+    return { ...presented, _meta: { ...presented._meta, [MCP_IDEMPOTENT_REPLAY_META_KEY]: true } };
   }
 }
