@@ -1,0 +1,242 @@
+import type { ToolMessage } from '@langchain/core/messages';
+import { MilpaError, ToolContext, ToolErrorCode, generateRequestId, type AnyToolDefinition, type ToolResult } from '@milpa/core';
+import type { GovernedCallOptions, GovernedToolRegistry } from '../registry/governed-tool-registry.js';
+import { refusalMessage, toToolMessage } from '../results/to-tool-message.js';
+import { HeldCalls, type PausedCall } from '../review/held-calls.js';
+import type { HeldCallReview } from '../review/held-call-review.js';
+import type { MilpaReviewRequest } from '../review/milpa-review-request.js';
+import { readReviewDecision } from '../review/read-review-decision.js';
+import { MilpaTool } from './milpa-tool.js';
+import type { MilpaToolkitOptions } from './milpa-toolkit-options.js';
+
+/** The keys through which a call resumes in Milpa: the model never supplies them. */
+const RESUME_KEYS: readonly string[] = ['confirm_token', 'approval_id'];
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function invalid(message: string): MilpaError {
+  return new MilpaError(message, { code: 'INVALID_ARGUMENT' });
+}
+
+/** The JSON Schema the model sees: an object schema, `properties` always present. */
+function wireSchema(schema: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const properties = schema['properties'];
+  const hasProperties = typeof properties === 'object' && properties !== null && !Array.isArray(properties);
+  return { ...(schema['type'] === undefined ? { type: 'object' } : {}), ...schema, properties: hasProperties ? properties : {} };
+}
+
+/**
+ * The model's arguments without `confirm_token` and `approval_id`: a confirmation or an approval
+ * reaches a call only through the run's own review, bound to its tool call id, so a token or id
+ * the model repeats (or invents) is dropped and the call goes through the pipeline as a new one.
+ */
+function withoutResumeKeys(args: unknown): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  if (!RESUME_KEYS.some((key) => Object.hasOwn(args, key))) return args;
+  const copy: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const key of RESUME_KEYS) delete copy[key];
+  return copy;
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** The review a result asks for (a held call, a confirmation token), or null. */
+function pausedCallOf(result: ToolResult, toolName: string): PausedCall | null {
+  if (result.success && result.requiresConfirmation()) {
+    const token = result.getConfirmToken();
+    if (token === null) return null;
+    const data = result.data as Record<string, unknown>;
+    const summary = stringOrNull(data['action_summary']) ?? result.message ?? 'the call';
+    return { kind: 'confirmation', token, expiresAt: stringOrNull(data['expires_at']), description: `Confirm: ${summary}` };
+  }
+  if (!result.success && result.getCode() === ToolErrorCode.APPROVAL_PENDING) {
+    const approvalId = stringOrNull(result.meta['approval_id']);
+    if (approvalId === null) return null;
+    const expiresAt = stringOrNull(result.meta['expires_at']);
+    const until = expiresAt === null ? '' : ` It can be approved until ${expiresAt}.`;
+    const description = `Approve this call to '${toolName}'? It runs once, with exactly these arguments, after Milpa checks it again.${until}`;
+    return { kind: 'approval', approvalId, expiresAt, description };
+  }
+  return null;
+}
+
+/**
+ * A registry's tools as LangChain tools, each call governed by Milpa's pipeline.
+ *
+ * `getTools(context)` holds exactly the tools `context` may call (the registry's `listToolsFor`).
+ * Each call runs `registry.call` with the run's abort signal and the tool call id as the request
+ * id, and answers a `ToolMessage`: a refusal is `status: 'error'` with `{ code, message, … }` as
+ * JSON, never a throw that ends the run. A call the pipeline holds for approval, or asks to
+ * confirm, pauses the run through LangGraph's `interrupt` (option `interrupt`) with a request in
+ * the shape of LangChain's human-in-the-loop middleware; it resumes only with a decision bound to
+ * its tool call id and its arguments, and the pipeline's rules run again before it executes, once.
+ *
+ * @example
+ * import { interrupt } from '@langchain/langgraph';
+ * const toolkit = new MilpaToolkit(registry, { interrupt });
+ * const agent = createAgent({ model, tools: await toolkit.getTools(context), checkpointer });
+ */
+export class MilpaToolkit {
+  readonly #registry: GovernedToolRegistry;
+  readonly #interrupt: MilpaToolkitOptions['interrupt'];
+  readonly #recordDecision: MilpaToolkitOptions['recordDecision'];
+  readonly #held = new HeldCalls();
+
+  /**
+   * @throws MilpaError `INVALID_ARGUMENT` when `registry` lacks `listToolsFor`, `call` or `resume`,
+   *   or an option is not a function.
+   */
+  constructor(registry: GovernedToolRegistry, options: MilpaToolkitOptions = {}) {
+    const candidate = registry as Partial<GovernedToolRegistry> | null;
+    if (
+      typeof candidate !== 'object' ||
+      candidate === null ||
+      typeof candidate.listToolsFor !== 'function' ||
+      typeof candidate.call !== 'function' ||
+      typeof candidate.resume !== 'function'
+    ) {
+      throw invalid('MilpaToolkit needs a registry with listToolsFor, call and resume (such as ToolRegistry from @milpa/tool-runtime).');
+    }
+    if (options.interrupt !== undefined && typeof options.interrupt !== 'function') throw invalid('MilpaToolkit option interrupt must be a function.');
+    if (options.recordDecision !== undefined && typeof options.recordDecision !== 'function') {
+      throw invalid('MilpaToolkit option recordDecision must be a function.');
+    }
+    this.#registry = registry;
+    this.#interrupt = options.interrupt;
+    this.#recordDecision = options.recordDecision;
+  }
+
+  /**
+   * The LangChain tools a caller in `context` may call — no more, no fewer.
+   * @throws MilpaError `INVALID_ARGUMENT` when `context` is not a `ToolContext`.
+   */
+  async getTools(context: ToolContext): Promise<MilpaTool[]> {
+    if (!(context instanceof ToolContext)) throw invalid('MilpaToolkit.getTools needs a ToolContext.');
+    const definitions = await this.#registry.listToolsFor(context);
+    return definitions.map((definition) => this.#toTool(definition, context));
+  }
+
+  #toTool(definition: AnyToolDefinition, context: ToolContext): MilpaTool {
+    const name = definition.name;
+    return new MilpaTool({
+      name,
+      description: definition.description,
+      schema: wireSchema(definition.inputSchema),
+      run: (args, toolCallId, signal) => this.#run(name, args, toolCallId, signal, context),
+    });
+  }
+
+  async #run(name: string, rawArgs: unknown, toolCallId: string | null, signal: AbortSignal | undefined, base: ToolContext): Promise<ToolMessage> {
+    const callId = toolCallId ?? generateRequestId();
+    // One tool call id, one execution: a call LangGraph runs again gets the first result back.
+    const options: GovernedCallOptions = {
+      ...(signal === undefined ? {} : { signal }),
+      ...(toolCallId === null ? {} : { idempotencyKey: toolCallId }),
+    };
+    let context: ToolContext;
+    try {
+      context = base.with({ requestId: callId });
+    } catch (error) {
+      return refusalMessage(ToolErrorCode.VALIDATION_ERROR, `The tool call id cannot be a request id: ${messageOf(error)}`, name, callId);
+    }
+    const args = withoutResumeKeys(rawArgs);
+    const key = HeldCalls.keyOf(context, callId, name, args);
+    let paused = this.#held.get(key);
+    if (paused === undefined) {
+      const result = await this.#registry.call(name, args, context, options);
+      const asked = pausedCallOf(result, name);
+      if (asked === null) return toToolMessage(result, name, callId);
+      if (this.#interrupt === undefined || toolCallId === null) return this.#unreviewable(asked, result, name, callId);
+      paused = asked;
+      this.#held.set(key, paused);
+    }
+    // The first time through, interrupt() pauses the run (it throws, as LangGraph requires); when
+    // the run resumes, LangGraph runs this tool again and interrupt() returns the decision.
+    const answer = await this.#interrupt!(this.#reviewRequest(name, args, callId, paused));
+    this.#held.delete(key);
+    const heldArgs = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+    const reading = readReviewDecision(answer, callId, heldArgs);
+    if (reading.kind === 'refused') {
+      return refusalMessage(ToolErrorCode.APPROVAL_INVALID, reading.message, name, callId, { approval_refusal: reading.refusal });
+    }
+    if (paused.kind === 'confirmation') {
+      if (reading.kind === 'reject') {
+        return refusalMessage('CONFIRMATION_DECLINED', `The person declined to confirm the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`, name, callId);
+      }
+      // The replay carries the token; the pipeline runs the first call's arguments, once.
+      const confirmed = await this.#registry.call(name, { ...heldArgs, confirm_token: paused.token }, context, options);
+      const again = pausedCallOf(confirmed, name);
+      return again === null ? toToolMessage(confirmed, name, callId) : this.#unreviewable(again, confirmed, name, callId);
+    }
+    const review: HeldCallReview = {
+      decision: reading.kind,
+      approvalId: paused.approvalId,
+      toolCallId: callId,
+      toolName: name,
+      arguments: heldArgs,
+      context,
+      message: reading.kind === 'reject' ? reading.message : null,
+    };
+    if (reading.kind === 'reject') {
+      await this.#record(review).catch(() => undefined);
+      return refusalMessage(ToolErrorCode.APPROVAL_DENIED, `A reviewer rejected the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`, name, callId);
+    }
+    try {
+      await this.#record(review);
+    } catch (error) {
+      return refusalMessage(ToolErrorCode.APPROVAL_DENIED, `The approval could not be recorded: ${messageOf(error)}. Nothing ran.`, name, callId);
+    }
+    // Milpa decides: the gate's resolution, the binding, authorization and rules again, one execution.
+    const resumed = await this.#registry.resume(paused.approvalId, context, options);
+    const still = pausedCallOf(resumed, name);
+    return still === null ? toToolMessage(resumed, name, callId) : this.#unreviewable(still, resumed, name, callId);
+  }
+
+  async #record(review: HeldCallReview): Promise<void> {
+    if (this.#recordDecision !== undefined) await this.#recordDecision(review);
+  }
+
+  #reviewRequest(name: string, args: unknown, toolCallId: string, paused: PausedCall): MilpaReviewRequest {
+    const shown = (typeof args === 'object' && args !== null ? args : {}) as Readonly<Record<string, unknown>>;
+    return {
+      actionRequests: [{ name, args: shown, description: paused.description }],
+      reviewConfigs: [{ actionName: name, allowedDecisions: ['approve', 'reject'] }],
+      milpa: {
+        kind: paused.kind,
+        tool_call_id: toolCallId,
+        tool: name,
+        approval_id: paused.kind === 'approval' ? paused.approvalId : null,
+        expires_at: paused.expiresAt,
+      },
+    };
+  }
+
+  /**
+   * A review this run cannot hold (no `interrupt`, or no tool call id to bind it to): refused,
+   * nothing ran. A confirmation token never reaches the model; a held call keeps its approval id
+   * for people and the host, who may resume it with `registry.resume`.
+   */
+  #unreviewable(paused: PausedCall, result: ToolResult, name: string, callId: string): ToolMessage {
+    if (paused.kind === 'confirmation') {
+      return refusalMessage(
+        ToolErrorCode.CONFIRMATION_REQUIRED,
+        `${paused.description} — this call needs a person's confirmation, which this agent cannot ask for. Nothing ran.`,
+        name,
+        callId,
+      );
+    }
+    const expires = paused.expiresAt === null ? '' : ` (expires ${paused.expiresAt})`;
+    const message =
+      `Call '${name}' is held for approval under approval_id ${paused.approvalId}${expires}. Nothing ran. ` +
+      'It runs only when resumed by the application once approved; calling the tool again does not resume it.';
+    return refusalMessage(ToolErrorCode.APPROVAL_PENDING, message, name, callId, {
+      approval_id: paused.approvalId,
+      ...(paused.expiresAt === null ? {} : { expires_at: paused.expiresAt }),
+      ...(result.meta['approval_refusal'] === undefined ? {} : { approval_refusal: result.meta['approval_refusal'] }),
+    });
+  }
+}
