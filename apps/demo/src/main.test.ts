@@ -25,7 +25,7 @@ interface Run {
   readonly stderr: string;
 }
 
-/** This file's own run files: a child never writes into the shared os.tmpdir()/milpa-demo. */
+/** This file's own state folder: a child never writes into the shared os.tmpdir()/milpa-demo. */
 const HISTORY_DIR = mkdtempSync(join(tmpdir(), 'milpa-demo-e2e-'));
 
 /** The bearer token the HTTP tests hand the server through MILPA_DEMO_MCP_TOKEN. */
@@ -36,7 +36,7 @@ const MCP_TOKEN = 'e2e-token-9c41d07b2f6a83e5';
  * MILPA_DEMO_MCP_TOKEN from the shell that runs the tests unless `extra` sets it.
  */
 function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, MILPA_DEMO_HISTORY_DIR: HISTORY_DIR };
+  const env: NodeJS.ProcessEnv = { ...process.env, MILPA_DEMO_STATE_DIR: HISTORY_DIR };
   delete env['FORCE_COLOR'];
   delete env['NO_COLOR'];
   delete env['MILPA_DEMO_MCP_TOKEN'];

@@ -1,11 +1,11 @@
 import { MilpaError } from '@milpa/core';
 
 /** What kind of bad input a {@link DemoUsageError} reports. */
-export type DemoUsageErrorCode = 'UNKNOWN_TOOL' | 'INVALID_ARGS' | 'INVALID_OPTION' | 'USAGE_ERROR';
+export type DemoUsageErrorCode = 'UNKNOWN_TOOL' | 'INVALID_ARGS' | 'INVALID_OPTION' | 'STATE_UNAVAILABLE' | 'USAGE_ERROR';
 
 /**
  * Bad input on the demo's command line (an unknown tool, `--args` that is not a JSON object, an
- * impossible option value). The CLI prints it as one `error:` line and one `hint:` line and exits
+ * impossible option value, a `--db` file that cannot hold the demo's state). The CLI prints it as one `error:` line and one `hint:` line and exits
  * with status 2, never with a stack trace.
  *
  * @example

@@ -1,13 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { InvocationStepKind, type TerminalApprovalInput } from '@milpa/tool-runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HISTORY_DIR_ENV } from './commands/call-command.js';
+import { STATE_DIR_ENV } from '../state/demo-state-path.js';
 import { runCli } from './run-cli.js';
 
-/** Each test's own run files, never the shared os.tmpdir()/milpa-demo. */
+/** Each test's own state folder, never the shared os.tmpdir()/milpa-demo. */
 let historyDir = '';
 beforeEach(() => {
   historyDir = mkdtempSync(join(tmpdir(), 'milpa-demo-test-'));
@@ -30,7 +30,7 @@ async function runWithInput(stdin: TerminalApprovalInput | undefined, argv: read
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     stdoutIsTTY: false,
-    env: { [HISTORY_DIR_ENV]: historyDir },
+    env: { [STATE_DIR_ENV]: historyDir },
     ...(stdin === undefined ? {} : { stdin }),
   });
   return { code, stdout, stderr };
@@ -203,7 +203,7 @@ describe('runCli', () => {
         "✗ Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: history_incomplete).\n[FORBIDDEN]\n",
       );
       expect(result.stderr.trimEnd().split('\n')).toEqual([
-        `hint: run 'run_never_opened' was not opened with --run new in ${historyDir} (or its history was removed, trimmed or is unreadable), so its history is incomplete: open one with --run new.`,
+        `hint: run 'run_never_opened' was not opened with --run new in ${join(historyDir, 'state.db')} (or its history was forgotten or trimmed), so its history is incomplete: open one with --run new.`,
       ]);
     });
 
@@ -212,7 +212,6 @@ describe('runCli', () => {
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('(reason: history_incomplete)');
       expect(result.stderr).toBe('hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.\n');
-      expect(readdirSync(historyDir)).toEqual([]); // a call in no run writes nothing
     });
 
     it("refuses a note outside the caller's folder as outside_folder, in a run or not", async () => {

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { demoStateDirectory } from '../state/demo-state-path.js';
 import { runTour } from '../tour/run-tour.js';
 import { shouldUseColor } from '../output/terminal-style.js';
 import { ExitCode, type CliIo } from './cli-io.js';
@@ -42,7 +43,15 @@ function createProgram(io: CliIo, setExitCode: (code: ExitCode) => void, capture
   program
     .command('tour')
     .description('run the guided tour (what `pnpm demo` does without a command)')
-    .action(() => runTour({ write: io.stdout, color: shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env) }));
+    .option('--db <path>', "keep the tour's state in this SQLite file, which must be new or empty (default: a fresh file, deleted when the tour ends)")
+    .action((flags: { db?: string }) =>
+      runTour({
+        write: io.stdout,
+        color: shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env),
+        stateDirectory: demoStateDirectory(io.env),
+        ...(flags.db === undefined ? {} : { database: flags.db }),
+      }),
+    );
   addListCommand(program, io);
   addInspectCommand(program, io);
   addCallCommand(program, io, setExitCode);

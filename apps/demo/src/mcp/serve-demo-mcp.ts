@@ -1,5 +1,6 @@
 import { ToolContext } from '@milpa/core';
 import { serveHttp, serveStdio, staticTokenAuthenticator } from '@milpa/mcp';
+import type { SqliteStores } from '@milpa/store-sqlite';
 import { DEFAULT_CHANNEL_POLICIES, type ChannelPolicy } from '@milpa/tool-runtime';
 import { DemoUsageError } from '../cli/demo-usage-error.js';
 import type { CliIo } from '../cli/cli-io.js';
@@ -17,6 +18,8 @@ export interface ServeDemoMcpOptions {
   readonly scopes?: readonly string[];
   /** Resolves when the server should stop (HTTP); default on SIGINT or SIGTERM. */
   readonly stopSignal?: Promise<void>;
+  /** The SQLite stores holding the server's state (tokens, budgets, verifications, held calls, runs); default in memory. The caller closes them. */
+  readonly stores?: SqliteStores;
 }
 
 const SERVER_NAME = 'milpa-demo';
@@ -83,18 +86,19 @@ function readBearerToken(env: CliIo['env']): string {
  */
 export async function serveDemoMcp(options: ServeDemoMcpOptions, io: CliIo): Promise<void> {
   if (options.httpPort === undefined) {
-    await serveOnStdio(await createServedRuntime(io), options, io);
+    await serveOnStdio(await createServedRuntime(io, options.stores), options, io);
     return;
   }
   // Before anything starts: a server nobody can call is no use.
   const token = readBearerToken(io.env);
-  await serveOnHttp(await createServedRuntime(io), { ...options, httpPort: options.httpPort }, token, io);
+  await serveOnHttp(await createServedRuntime(io, options.stores), { ...options, httpPort: options.httpPort }, token, io);
 }
 
 /** The demo registry as served: the registry's default rate budget, and the confirming `mcp` policy. */
-function createServedRuntime(io: CliIo): Promise<DemoRuntime> {
+function createServedRuntime(io: CliIo, stores: SqliteStores | undefined): Promise<DemoRuntime> {
   // An empty rateLimit keeps the registry's own defaults: a client should not trip the tour's budget.
   return createDemoRuntime({
+    ...(stores === undefined ? {} : { stores }),
     rateLimit: {},
     channelPolicies: { mcp: SERVED_MCP_POLICY },
     onLog: (entry) => io.stderr(`${entry.message}\n`),

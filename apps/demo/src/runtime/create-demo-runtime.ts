@@ -1,5 +1,6 @@
-import type { ApprovalGate, InvocationHistoryStore } from '@milpa/core';
+import type { ApprovalGate } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
+import { SqliteStores } from '@milpa/store-sqlite';
 import {
   CliRenderer,
   DefaultRenderer,
@@ -8,6 +9,7 @@ import {
   ToolRegistry,
   type ChannelPolicy,
   type RateLimitSettings,
+  type ToolRegistryOptions,
   type ToolTelemetryOptions,
 } from '@milpa/tool-runtime';
 import { builtinTools } from '@milpa/tools';
@@ -48,8 +50,14 @@ export interface DemoRuntimeOptions {
   readonly telemetry?: ToolTelemetryOptions | false;
   /** Clean what models send (`*`, blanks, numeric strings) before validation, listed in `meta.tidied`; default true. */
   readonly tidyArguments?: boolean;
-  /** Where the runs' invocation histories live; default the registry's in-memory store (lost when the process ends). */
-  readonly historyStore?: InvocationHistoryStore;
+  /**
+   * Where the runtime keeps its state: confirmation tokens, rate-limit budgets, verifications,
+   * calls held for approval, run histories and idempotency keys, all in one SQLite file. Open
+   * `SqliteStores` (they stay yours to close) or the path of a file, which the runtime opens and
+   * closes in {@link DemoRuntime.close}. Default: in memory, lost when the process ends (what the
+   * tests and the commands that make no call use); `pnpm demo` commands that make calls pass a file.
+   */
+  readonly stores?: SqliteStores | string;
   /** Channel policies that replace the built-in ones, each channel wholesale (the MCP server confirms mutating tools on `mcp`); default none. */
   readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
   /** The folder the read-only built-in tools (code_search, file_read, project_info) work in; default the demo workspace. */
@@ -96,41 +104,71 @@ export interface DemoRuntime {
   readonly guard: PinnedNoteGuard;
   /** The folder the built-in tools search, read and describe. */
   readonly workspaceRoot: string;
+  /** The SQLite stores holding the runtime's state, or null when it is kept in memory. */
+  readonly stores: SqliteStores | null;
+  /** Closes the SQLite file the runtime opened from a path (stores passed in stay open); idempotent. */
+  readonly close: () => void;
 }
 
 /**
- * Builds the demo registry exactly as a host would: a logger, an `EventDispatcher`, an
- * `InMemoryRateLimiter` with a small budget, the demo plugin's tools, the verification tools
- * (resolving needs `verification:resolve`), two invocation rules (`notes.own_folder`: only notes
- * in the caller's folder; `notes.max_deletions_per_run`: at most three deletions per run, so a
- * deletion needs a run opened with `registry.startRun()`) with the note target resolver, argument
+ * Builds the demo registry exactly as a host would: a logger, an `EventDispatcher`, a rate
+ * limiter with a small budget (`SqliteRateLimiter` with `stores`, else `InMemoryRateLimiter`), the
+ * demo plugin's tools, the verification tools (resolving needs `verification:resolve`), two
+ * invocation rules (`notes.own_folder`: only notes in the caller's folder;
+ * `notes.max_deletions_per_run`: at most three deletions per run, so a deletion needs a run opened
+ * with `registry.startRun()`) with the note target resolver, argument
  * tidying (`tidyArguments`), a cache and a veto listener, the renderers, the read-only built-in
  * tools (`code_search`, `file_read`, `project_info`) over the demo workspace, and, when asked, an
- * approval gate (`approvalGate`, `supervisedPrincipals`). The
- * tour, the CLI, the MCP server and the tests all start here. Every call makes a fresh,
- * independent runtime with the same starting notes, crops and reports.
+ * approval gate (`approvalGate`, `supervisedPrincipals`). With `stores`, every store the registry
+ * and the verifier take comes from one SQLite file (`SqliteStores`): confirmation tokens, rate
+ * limits, verifications, held calls, run histories and idempotency keys, shared by every process
+ * that opens the file. The tour, the CLI, the MCP server and the tests all start here. Every call
+ * makes a fresh runtime with the same starting notes, crops and reports; only what the stores hold
+ * carries over.
  *
+ * @throws SqliteStoreError when `stores` is a path SQLite cannot open.
  * @example
- * const demo = await createDemoRuntime({ color: process.stdout.isTTY });
- * const result = await demo.registry.call('list_notes', {}, ToolContext.cli());
- * process.stdout.write(demo.renderers.render(result, ToolContext.cli()));
+ * const demo = await createDemoRuntime({ color: process.stdout.isTTY, stores: '/tmp/milpa-demo/state.db' });
+ * try {
+ *   const result = await demo.registry.call('list_notes', {}, ToolContext.cli());
+ *   process.stdout.write(demo.renderers.render(result, ToolContext.cli()));
+ * } finally {
+ *   demo.close();
+ * }
  */
 export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promise<DemoRuntime> {
+  const owned = typeof options.stores === 'string' ? SqliteStores.open(options.stores) : null;
+  const stores = owned ?? (options.stores instanceof SqliteStores ? options.stores : null);
+  try {
+    return await wireDemoRuntime(options, stores, () => owned?.close());
+  } catch (error) {
+    owned?.close();
+    throw error;
+  }
+}
+
+/** The stores the registry takes from `stores`, or none (the registry's in-memory defaults). */
+function registryStores(stores: SqliteStores | null): Pick<ToolRegistryOptions, 'confirmationStore' | 'historyStore' | 'approvalStore' | 'idempotencyStore'> {
+  if (stores === null) return {};
+  return { confirmationStore: stores.confirmation, historyStore: stores.history, approvalStore: stores.approval, idempotencyStore: stores.idempotency };
+}
+
+async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores | null, close: () => void): Promise<DemoRuntime> {
   const logger = new MemoryLogger(options.onLog === undefined ? {} : { onEntry: options.onLog });
   const dispatcher = new EventDispatcher({ logger });
   // The verifier comes before the registry: the approval gate of supervised principals asks it.
-  const verifier = new HumanVerifier({ dispatcher });
+  const verifier = new HumanVerifier({ dispatcher, ...(stores === null ? {} : { store: stores.verification }) });
   const approvalGate = demoApprovalGate(options, verifier);
   const registry = new ToolRegistry({
     logger,
     dispatcher,
-    rateLimiter: new InMemoryRateLimiter(),
+    rateLimiter: stores?.rateLimiter ?? new InMemoryRateLimiter(),
+    ...registryStores(stores),
     rateLimit: options.rateLimit ?? DEMO_RATE_LIMIT,
     // Models send "*" for "any", blank optionals and numbers as strings; tidying cleans those
     // before clamps and validation, and lists every change in meta.tidied.
     tidyArguments: options.tidyArguments ?? true,
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
-    ...(options.historyStore === undefined ? {} : { historyStore: options.historyStore }),
     ...(options.channelPolicies === undefined ? {} : { channelPolicies: options.channelPolicies }),
     targetResolvers: [noteTargetResolver],
     // Asking for and deciding a verification are the approval flow itself: holding them for
@@ -158,7 +196,7 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
     .addRenderer(new CliRenderer({ color: options.color ?? false }))
     .setDefaultRenderer(new DefaultRenderer());
 
-  return { registry, dispatcher, logger, renderers, provider, notes, almanac, reports, mailer, verifier, cache, guard, workspaceRoot };
+  return { registry, dispatcher, logger, renderers, provider, notes, almanac, reports, mailer, verifier, cache, guard, workspaceRoot, stores, close };
 }
 
 /**

@@ -6,6 +6,8 @@ import { createTerminalStyle } from '../output/terminal-style.js';
 import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime, type DemoRuntime } from '../runtime/create-demo-runtime.js';
 import { ReportDesk } from '../plugin/report-desk.js';
 import { MAX_DELETIONS_PER_RUN } from '../rules/max-deletions-per-run-rule.js';
+import { demoStateDirectory } from '../state/demo-state-path.js';
+import { openTourState, type TourState } from './tour-state.js';
 import { TourWriter, describeCaller } from './tour-writer.js';
 
 /** Options of {@link runTour}. */
@@ -14,6 +16,13 @@ export interface TourOptions {
   readonly write: (text: string) => void;
   /** Colour the transcript with ANSI codes; default false. */
   readonly color?: boolean;
+  /**
+   * `--db`: the SQLite file to keep the tour's state in, kept when the tour ends; it must not exist
+   * yet or be empty. Default: a fresh file in `stateDirectory`, deleted when the tour ends.
+   */
+  readonly database?: string;
+  /** The folder of the tour's fresh state file; default `MILPA_DEMO_STATE_DIR`, else `os.tmpdir()/milpa-demo`. */
+  readonly stateDirectory?: string;
 }
 
 /** The user message scene 15 routes: it asks for two tools and names one of them. */
@@ -50,13 +59,29 @@ export function stableAuditLine(line: string): string {
  * agent's calls held for a person's approval (self-approval refused, resumed once, the approver's
  * changes applied). Every call is real; request ids are fixed and volatile values
  * (confirm tokens, approval ids, run ids) are masked, so the transcript is the same on every run.
- * Nothing touches the network.
+ * The state (tokens, budgets, verifications, held calls, runs) lives in a SQLite file that starts
+ * empty: a fresh one per tour, deleted at the end, or the new or empty file `database` names,
+ * kept. Nothing touches the network.
  *
+ * @throws DemoUsageError `STATE_UNAVAILABLE` when `database` is not empty or cannot hold the state.
  * @example
  * await runTour({ write: (text) => process.stdout.write(text), color: process.stdout.isTTY });
  */
 export async function runTour(options: TourOptions): Promise<void> {
-  const demo = await createDemoRuntime({ color: options.color ?? false, supervisedPrincipals: [SUPERVISED_AGENT] });
+  const state = openTourState({
+    directory: options.stateDirectory ?? demoStateDirectory(process.env),
+    ...(options.database === undefined ? {} : { database: options.database }),
+  });
+  try {
+    const demo = await createDemoRuntime({ color: options.color ?? false, supervisedPrincipals: [SUPERVISED_AGENT], stores: state.stores });
+    await playTour(options, demo, state);
+  } finally {
+    state.close();
+  }
+}
+
+/** The scenes, on a runtime over the tour's empty state. */
+async function playTour(options: TourOptions, demo: DemoRuntime, state: TourState): Promise<void> {
   const style = createTerminalStyle(options.color ?? false);
   const out = new TourWriter(options.write, style, demo.renderers);
   const { registry, notes, almanac, cache, guard } = demo;
@@ -85,7 +110,7 @@ export async function runTour(options: TourOptions): Promise<void> {
     return result;
   };
 
-  writeIntro(out, demo);
+  writeIntro(out, demo, state);
 
   out.section(1, 'A call from the terminal', 'The local operator (cli: principal cli, scopes *) lists the notes, asking for 50 per page.');
   await run('list_notes', { per_page: 50 }, as.cli());
@@ -366,7 +391,7 @@ function indent(text: string): string {
     .join('\n');
 }
 
-function writeIntro(out: TourWriter, demo: DemoRuntime): void {
+function writeIntro(out: TourWriter, demo: DemoRuntime, state: TourState): void {
   const { style } = out;
   const names = demo.registry.getToolDefinitions().map((definition) => definition.name);
   out.raw(`${style.bold('Milpa tour')} ${style.dim('— one registry; every call, whoever makes it, runs the same governed pipeline')}\n`);
@@ -374,9 +399,15 @@ function writeIntro(out: TourWriter, demo: DemoRuntime): void {
   out.line();
   out.line(`The registry holds ${names.length} tools: the demo plugin's, and the read-only built-ins of @milpa/tools: ${names.join(', ')}.`);
   out.line(
-    `Wiring: a logger, an EventDispatcher, an InMemoryRateLimiter (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
+    `Wiring: a logger, an EventDispatcher, SQLite stores (@milpa/store-sqlite) for confirmation tokens, the rate limit (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
+      'verifications, held calls, run histories and idempotency keys, ' +
       `a HumanVerifier, an approval gate holding ${SUPERVISED_AGENT}'s mutating calls for a person, two invocation rules over note targets and run histories, a cache and a veto listener; ` +
       'CliRenderer for cli, DefaultRenderer elsewhere.',
+  );
+  out.line(
+    state.kept
+      ? `State: ${state.stores.path}, empty at the start and kept when the tour ends.`
+      : 'State: a fresh SQLite file for this tour, deleted when it ends (pnpm demo tour --db <file> keeps one).',
   );
   out.line(style.dim('Request ids are fixed and confirm tokens, approval ids, run ids, expiry times and durations print as ‹…›, so every run reads the same.'));
 }

@@ -1,9 +1,9 @@
 import type { ToolContext, ToolResult } from '@milpa/core';
+import type { SqliteStores } from '@milpa/store-sqlite';
 import { terminalApprovalGate, type TerminalApprovalInput } from '@milpa/tool-runtime';
 import type { Command } from 'commander';
 import { formatSpanTree } from '../../output/format-span-tree.js';
 import { shouldUseColor } from '../../output/terminal-style.js';
-import { FileInvocationHistoryStore } from '../../history/file-invocation-history-store.js';
 import { createDemoRuntime, type DemoRuntime } from '../../runtime/create-demo-runtime.js';
 import { createTraceRecorder } from '../../telemetry/trace-recorder.js';
 import { CALLER_HELP, buildCallerContext } from '../caller-context.js';
@@ -12,9 +12,10 @@ import { DemoUsageError } from '../demo-usage-error.js';
 import { parseToolArgs } from '../parse-tool-args.js';
 import { requireTool } from '../require-tool.js';
 import { addCallerOptions, toCallerOptions, type CallerFlags } from './caller-options.js';
+import { STATE_HELP, addStateOption, openCommandStores, type StateFlags } from './state-option.js';
 
 /** The flags of `call`. */
-interface CallFlags extends CallerFlags {
+interface CallFlags extends CallerFlags, StateFlags {
   readonly args: string;
   readonly json?: boolean;
   readonly confirm?: boolean;
@@ -25,9 +26,6 @@ interface CallFlags extends CallerFlags {
   readonly approve?: boolean;
 }
 
-/** The environment variable that moves the run files out of `os.tmpdir()/milpa-demo`. */
-export const HISTORY_DIR_ENV = 'MILPA_DEMO_HISTORY_DIR';
-
 /** What `--run` takes besides an id: open a fresh run. */
 const NEW_RUN = 'new';
 
@@ -36,9 +34,9 @@ Runs (--run):
   A run is one agent task; invocation rules see the history of its calls. Each deletion must
   belong to a run, and a run may delete at most 3 notes (notes.max_deletions_per_run).
   --run new opens a run and prints its id on stderr; pass --run <id> to the next calls. A run the
-  history store does not know (never opened, removed) has an incomplete history: deletions in it
-  are refused as history_incomplete. Runs are kept as small JSON files in <tmp>/milpa-demo
-  (${HISTORY_DIR_ENV} moves them); the notes start afresh on every call.
+  history store does not know (never opened, forgotten after a day idle) has an incomplete
+  history: deletions in it are refused as history_incomplete. Runs are kept in the state file
+  (--db); the notes start afresh on every call.
 
 Folders (notes.own_folder):
   Notes 1-3 and 5 are in 'field', note 4 in 'granary'. cli opens every folder, agent:storekeeper
@@ -76,10 +74,13 @@ function show(io: CliIo, demo: DemoRuntime, result: ToolResult, context: ToolCon
 
 /**
  * Adds `call <tool> --args '<json>' [--channel C] [--actor P] [--scope S ...] [--plan] [--json]
- * [--confirm] [--audit] [--request-id ID] [--trace] [--run ID] [--approve]`: one real call through
+ * [--confirm] [--audit] [--request-id ID] [--trace] [--run ID] [--approve] [--db PATH]`: one real call through
  * the demo registry's pipeline, printed as the channel's renderer shows it, or as the `ToolResult`
  * JSON. `--approve` installs `terminalApprovalGate()`, so a mutating call waits for the operator's
- * y/n on the terminal (and is denied when stdin is not one). Sets the exit status
+ * y/n on the terminal (and is denied when stdin is not one). Its state (tokens, rate budgets,
+ * verifications, held calls, runs, idempotency keys) lives in the SQLite file `--db` names, by
+ * default `os.tmpdir()/milpa-demo/state.db`, shared with the calls before and after it, and
+ * closed when the call ends. Sets the exit status
  * from the result. `--trace` then prints the call's OpenTelemetry spans as a tree (on stderr with
  * `--json`, so standard output stays one JSON document).
  *
@@ -92,55 +93,67 @@ export function addCallCommand(program: Command, io: CliIo, setExitCode: (code: 
     .description('make one real call through the pipeline and print the result')
     .argument('<tool>', 'the tool to call (see: pnpm demo list)')
     .option('--args <json>', 'the arguments, as a JSON object', '{}');
-  return addCallerOptions(command)
+  const withFlags = addCallerOptions(command)
     .option('--json', 'print the ToolResult as JSON ({success, data, message, error, meta})')
     .option('--confirm', "answer a confirmation request with yes: replay the call with its confirm_token, as the same caller")
     .option('--audit', 'print the audit lines of the call on stderr')
     .option('--request-id <id>', 'the request id (default: generated)')
     .option('--trace', "print the call's OpenTelemetry spans (name, duration, attributes, events) after the result")
     .option('--run <id>', "the agent run the call belongs to: 'new' opens one and prints its id; an id continues that run")
-    .option('--approve', 'ask y/n on this terminal before a mutating call runs (denied when there is no terminal)')
-    .addHelpText('after', `${CALLER_HELP}\n${RUN_HELP}\n${APPROVE_HELP}\n${EXIT_HELP}`)
+    .option('--approve', 'ask y/n on this terminal before a mutating call runs (denied when there is no terminal)');
+  return addStateOption(withFlags)
+    .addHelpText('after', `${CALLER_HELP}\n${RUN_HELP}\n${APPROVE_HELP}\n${STATE_HELP}\n${EXIT_HELP}`)
     .action(async (name: string, flags: CallFlags) => {
       const args = parseToolArgs(flags.args);
-      const recorder = flags.trace === true ? createTraceRecorder() : null;
-      const color = shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env);
-      const historyStore = new FileInvocationHistoryStore(historyDirectory(io));
-      const demo = await createDemoRuntime({
-        color,
-        historyStore,
-        ...(recorder === null ? {} : { telemetry: recorder.telemetry }),
-        ...(flags.approve === true ? { approvalGate: terminalApprovalGate({ input: io.stdin ?? NO_TERMINAL, output: { write: io.stderr } }) } : {}),
-      });
-      requireTool(demo.registry, name);
-      const runId = await openOrContinueRun(io, demo, flags.run);
-      const context = buildCallerContext({ ...toCallerOptions(flags, flags.requestId), ...(runId === null ? {} : { runId }) });
-
-      let result = await demo.registry.call(name, args, context);
-      const token = result.getConfirmToken();
-      if (flags.confirm === true && token !== null) {
-        if (flags.json !== true) {
-          show(io, demo, result, context);
-          io.stdout(`\n--confirm: replaying '${name}' with its confirm_token as ${context.principal ?? '(anonymous)'} on ${context.channel}\n\n`);
-        }
-        result = await demo.registry.call(name, { ...args, confirm_token: token }, context);
+      const stores = openCommandStores(flags, io);
+      try {
+        await callOnce(io, name, args, flags, stores, setExitCode);
+      } finally {
+        stores.close();
       }
-
-      if (flags.json === true) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-      else show(io, demo, result, context);
-      if (flags.audit === true) for (const line of demo.logger.auditLines()) io.stderr(`${line}\n`);
-      if (!result.success && result.meta['reason'] === 'history_incomplete') io.stderr(`${incompleteHistoryHint(runId, historyStore)}\n`);
-      if (recorder !== null) {
-        (flags.json === true ? io.stderr : io.stdout)(`\n${formatSpanTree(recorder.spans())}`);
-        await recorder.shutdown();
-      }
-      setExitCode(result.success ? ExitCode.OK : ExitCode.REFUSED);
     });
 }
 
-function historyDirectory(io: CliIo): { directory?: string } {
-  const directory = io.env[HISTORY_DIR_ENV];
-  return directory === undefined || directory === '' ? {} : { directory };
+/** The call itself, over the opened state. */
+async function callOnce(
+  io: CliIo,
+  name: string,
+  args: Record<string, unknown>,
+  flags: CallFlags,
+  stores: SqliteStores,
+  setExitCode: (code: ExitCode) => void,
+): Promise<void> {
+  const recorder = flags.trace === true ? createTraceRecorder() : null;
+  const color = shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env);
+  const demo = await createDemoRuntime({
+    color,
+    stores,
+    ...(recorder === null ? {} : { telemetry: recorder.telemetry }),
+    ...(flags.approve === true ? { approvalGate: terminalApprovalGate({ input: io.stdin ?? NO_TERMINAL, output: { write: io.stderr } }) } : {}),
+  });
+  requireTool(demo.registry, name);
+  const runId = await openOrContinueRun(io, demo, flags.run);
+  const context = buildCallerContext({ ...toCallerOptions(flags, flags.requestId), ...(runId === null ? {} : { runId }) });
+
+  let result = await demo.registry.call(name, args, context);
+  const token = result.getConfirmToken();
+  if (flags.confirm === true && token !== null) {
+    if (flags.json !== true) {
+      show(io, demo, result, context);
+      io.stdout(`\n--confirm: replaying '${name}' with its confirm_token as ${context.principal ?? '(anonymous)'} on ${context.channel}\n\n`);
+    }
+    result = await demo.registry.call(name, { ...args, confirm_token: token }, context);
+  }
+
+  if (flags.json === true) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  else show(io, demo, result, context);
+  if (flags.audit === true) for (const line of demo.logger.auditLines()) io.stderr(`${line}\n`);
+  if (!result.success && result.meta['reason'] === 'history_incomplete') io.stderr(`${incompleteHistoryHint(runId, stores)}\n`);
+  if (recorder !== null) {
+    (flags.json === true ? io.stderr : io.stdout)(`\n${formatSpanTree(recorder.spans())}`);
+    await recorder.shutdown();
+  }
+  setExitCode(result.success ? ExitCode.OK : ExitCode.REFUSED);
 }
 
 /** `--run new`: a fresh run, its id printed on stderr; `--run <id>`: that id; no `--run`: null. */
@@ -158,7 +171,7 @@ async function openOrContinueRun(io: CliIo, demo: DemoRuntime, run: string | und
 }
 
 /** The one-line hint after a refusal for an incomplete history. */
-function incompleteHistoryHint(runId: string | null, store: FileInvocationHistoryStore): string {
+function incompleteHistoryHint(runId: string | null, stores: SqliteStores): string {
   if (runId === null) return "hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.";
-  return `hint: run '${runId}' was not opened with --run new in ${store.directory} (or its history was removed, trimmed or is unreadable), so its history is incomplete: open one with --run new.`;
+  return `hint: run '${runId}' was not opened with --run new in ${stores.path} (or its history was forgotten or trimmed), so its history is incomplete: open one with --run new.`;
 }

@@ -2,6 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DemoUsageError } from '../demo-usage-error.js';
 import type { CliIo } from '../cli-io.js';
 import { collectScopes } from './collect-scopes.js';
+import { openCommandStores } from './state-option.js';
 
 /** The flags of `mcp`. */
 interface McpFlags {
@@ -11,6 +12,7 @@ interface McpFlags {
   readonly token?: string;
   readonly actor?: string;
   readonly scope?: readonly string[];
+  readonly db?: string;
 }
 
 function parsePort(value: string): number {
@@ -34,10 +36,11 @@ request with another token is refused, and a caller without one can run nothing.
 On both, every mutating tool (create_note, delete_note, publish_report, ...) asks for confirmation
 first: a client that supports elicitation shows the person a form, any other gets a confirm_token to
 replay the call with. Audit lines go to stderr. The rate budget is the registry's default, 100 tokens
-per minute.`;
+per minute. Tokens, budgets, verifications, held calls and runs live in the state file
+(--db, default <tmp>/milpa-demo/state.db), shared with pnpm demo call; it is closed when the server stops.`;
 
 /**
- * Adds `mcp [--http <port>] [--host H] [--actor P] [--scope S ...]`: serves the demo registry over MCP
+ * Adds `mcp [--http <port>] [--host H] [--actor P] [--scope S ...] [--db PATH]`: serves the demo registry over MCP
  * (stdio, or Streamable HTTP with the bearer token from `MILPA_DEMO_MCP_TOKEN`). `@milpa/mcp` is
  * loaded only when this command runs.
  *
@@ -54,6 +57,7 @@ export function addMcpCommand(program: Command, io: CliIo): Command {
     .addOption(new Option('--token <token>').hideHelp())
     .option('--actor <principal>', 'the principal calls run as (stdio) or the token stands for (HTTP)')
     .option('--scope <scope>', 'a scope of that principal; repeat it or give a comma list', collectScopes)
+    .option('--db <path>', "the SQLite file holding the demo's state (default: <tmp>/milpa-demo/state.db)")
     .addHelpText('after', MCP_HELP)
     .action(async (flags: McpFlags) => {
       if (flags.token !== undefined) {
@@ -64,6 +68,11 @@ export function addMcpCommand(program: Command, io: CliIo): Command {
         );
       }
       const { serveDemoMcp } = await import('../../mcp/serve-demo-mcp.js');
-      await serveDemoMcp({ httpPort: flags.http, host: flags.host, actor: flags.actor, scopes: flags.scope }, io);
+      const stores = openCommandStores(flags, io);
+      try {
+        await serveDemoMcp({ httpPort: flags.http, host: flags.host, actor: flags.actor, scopes: flags.scope, stores }, io);
+      } finally {
+        stores.close();
+      }
     });
 }

@@ -1,0 +1,217 @@
+import { MilpaError, ToolContext, ToolErrorCode, ToolResult, generateRequestId, type AnyToolDefinition, type ApprovalStore, type JsonSchema } from '@milpa/core';
+import { tool, type FunctionTool, type RunContext } from '@openai/agents';
+import { APPROVAL_GRANT_KEY, issueApprovalGrant, revokeApprovalGrant } from '../approval/approval-grant.js';
+import { holdRunCall, redeemRunCall } from '../approval/held-run-calls.js';
+import type { AgentsCallOptions, AgentsToolRegistry } from '../registry/agents-tool-registry.js';
+import { toModelOutput } from '../results/to-model-output.js';
+import { callNeedsApproval } from './call-needs-approval.js';
+import { isStrictCompatible } from './is-strict-compatible.js';
+
+/** Options of {@link toAgentsTools}. */
+export interface AgentsToolsOptions {
+  /**
+   * Where the calls a run interrupts for are held until the person decides; default the
+   * registry's approval store. A run state resumed in another process finds its held calls when
+   * both processes share this store (`SqliteStores`, `RedisStores`).
+   */
+  readonly approvalStore?: ApprovalStore;
+  /** Seconds a call the run interrupted for stays approvable (default 3,600); later approvals are refused. */
+  readonly approvalTtlSeconds?: number;
+  /**
+   * `'auto'` (default): a tool whose input schema can be made strict is sent in strict mode (every
+   * property required, optional ones nullable, `null` dropped again before the call); a schema with
+   * open objects (`additionalProperties` other than `false`, `patternProperties`) is sent as it is,
+   * non-strict. `false`: every tool non-strict.
+   */
+  readonly strict?: 'auto' | false;
+}
+
+const DEFAULT_TTL_SECONDS = 3_600;
+/** Arguments Milpa reads as a confirmation or an approval: only the person running the agent gives those. */
+const RESERVED_ARGUMENTS = ['confirm_token', 'approval_id'] as const;
+
+function invalid(message: string): MilpaError {
+  return new MilpaError(message, { code: 'INVALID_ARGUMENT' });
+}
+
+function checkRegistry(registry: AgentsToolRegistry): void {
+  const methods = ['listToolsFor', 'call', 'getDefinition'] as const;
+  if (typeof registry !== 'object' || registry === null || methods.some((method) => typeof registry[method] !== 'function')) {
+    throw invalid('toAgentsTools needs a registry with listToolsFor(), call() and getDefinition(), such as ToolRegistry from @milpa/tool-runtime.');
+  }
+}
+
+function ttlOf(options: AgentsToolsOptions): number {
+  const ttl = options.approvalTtlSeconds ?? DEFAULT_TTL_SECONDS;
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalid(`approvalTtlSeconds must be a whole number of seconds >= 1, got ${String(ttl)}.`);
+  return ttl * 1_000;
+}
+
+function storeOf(registry: AgentsToolRegistry, options: AgentsToolsOptions): ApprovalStore {
+  const store = options.approvalStore ?? (typeof registry.getApprovalStore === 'function' ? registry.getApprovalStore() : undefined);
+  if (typeof store !== 'object' || store === null || typeof store.open !== 'function' || typeof store.get !== 'function' || typeof store.redeem !== 'function') {
+    throw invalid('toAgentsTools needs an approval store: pass approvalStore, or a registry with getApprovalStore().');
+  }
+  return store;
+}
+
+function isPlainArguments(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The refusal for arguments the adapter does not pass on, or null for arguments it does. */
+function refuseArguments(toolName: string, input: unknown, requestId: string): ToolResult | null {
+  if (!isPlainArguments(input)) {
+    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Arguments for '${toolName}' must be a JSON object.`, null, { tool: toolName, request_id: requestId });
+  }
+  const reserved = RESERVED_ARGUMENTS.filter((key) => Object.hasOwn(input, key));
+  if (reserved.length === 0) return null;
+  return ToolResult.failure(
+    ToolErrorCode.VALIDATION_ERROR,
+    `'${reserved.join("' and '")}' cannot be sent by the model: confirmations and approvals come from the person running the agent. Nothing ran.`,
+    null,
+    { tool: toolName, request_id: requestId },
+  );
+}
+
+/** A plain copy of a tool's input schema: the SDK rewrites strict schemas, the registered definition stays as it is. */
+function parametersOf(schema: JsonSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+}
+
+interface ToolBinding {
+  readonly registry: AgentsToolRegistry;
+  readonly context: ToolContext;
+  readonly store: ApprovalStore;
+  readonly ttlMs: number;
+  readonly definition: AnyToolDefinition;
+}
+
+/** The SDK's approval decision on one call of the tool it knows as `sdkName`. */
+function isApprovedInRun(runContext: RunContext, sdkName: string, callId: string): boolean {
+  try {
+    return runContext.isToolApproved({ toolName: sdkName, callId }) === true;
+  } catch {
+    return false;
+  }
+}
+
+async function decideApproval(binding: ToolBinding, input: unknown, callId: string | undefined): Promise<boolean> {
+  const { definition, context } = binding;
+  try {
+    // Arguments the adapter refuses never reach the registry: no interruption for them.
+    if (refuseArguments(definition.name, input, '') !== null) return false;
+    const args = input as Readonly<Record<string, unknown>>;
+    const callContext = typeof callId === 'string' && callId !== '' ? context.with({ requestId: callId }) : context;
+    if (!callNeedsApproval(binding.registry, definition, args, callContext)) return false;
+    // Without a call id there is nothing to bind an approval to: the run asks, and execution refuses.
+    if (typeof callId === 'string' && callId !== '') await holdRunCall(binding.store, definition.name, callId, args, callContext, binding.ttlMs);
+    return true;
+  } catch {
+    // Fail-closed: when the decision cannot be made, the person is asked (and a call whose hold
+    // could not be stored is refused when it would run).
+    return true;
+  }
+}
+
+async function runApproved(binding: ToolBinding, args: Readonly<Record<string, unknown>>, callContext: ToolContext, callId: string, options: AgentsCallOptions): Promise<ToolResult> {
+  const { registry, definition } = binding;
+  const refused = await redeemRunCall(binding.store, definition.name, callId, args, callContext);
+  if (refused !== null) return refused;
+  const grant = issueApprovalGrant({ toolName: definition.name, requestId: callContext.requestId, principal: callContext.principal, channel: callContext.channel, runId: callContext.runId });
+  const granted = callContext.with({ extra: { ...callContext.extra, [APPROVAL_GRANT_KEY]: grant } as Record<string, unknown> });
+  try {
+    const result = await registry.call(definition.name, args, granted, options);
+    // The person's approval in the run is the confirmation the registry asks for: replayed once,
+    // with the token the registry bound to this caller; the first call's arguments still win.
+    const token = result.requiresConfirmation() ? result.getConfirmToken() : null;
+    if (token === null) return result;
+    return await registry.call(definition.name, { ...args, confirm_token: token }, granted, options);
+  } finally {
+    // A call that stopped before the approval gate leaves an unspent grant: it must not outlive it.
+    revokeApprovalGrant(grant);
+  }
+}
+
+async function executeCall(binding: ToolBinding, sdkName: string, input: unknown, runContext: RunContext, details: { toolCall?: { callId?: unknown }; signal?: AbortSignal } | undefined): Promise<string> {
+  const { registry, definition, context } = binding;
+  const rawCallId = details?.toolCall?.callId;
+  const callId = typeof rawCallId === 'string' && rawCallId !== '' ? rawCallId : null;
+  const requestId = callId ?? generateRequestId();
+  const options: AgentsCallOptions = details?.signal === undefined ? {} : { signal: details.signal };
+  try {
+    const refusal = refuseArguments(definition.name, input, requestId);
+    if (refusal !== null) return toModelOutput(refusal);
+    const args = input as Readonly<Record<string, unknown>>;
+    const callContext = context.with({ requestId });
+    let needsApproval: boolean;
+    try {
+      needsApproval = callNeedsApproval(registry, definition, args, callContext);
+    } catch {
+      needsApproval = true;
+    }
+    if (!needsApproval) return toModelOutput(await registry.call(definition.name, args, callContext, options));
+    if (callId === null || !isApprovedInRun(runContext, sdkName, callId)) {
+      return toModelOutput(
+        ToolResult.failure(ToolErrorCode.APPROVAL_DENIED, `Call to '${definition.name}' needs the approval of the person running the agent, and it was not approved. Nothing ran.`, null, {
+          tool: definition.name,
+          request_id: requestId,
+        }),
+      );
+    }
+    return toModelOutput(await runApproved(binding, args, callContext, callId, options));
+  } catch {
+    // The registry contract never rejects; a registry that does still must not end the run.
+    return toModelOutput(ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Call to '${definition.name}' failed inside the registry.`, null, { tool: definition.name, request_id: requestId }));
+  }
+}
+
+/**
+ * A registry's tools as native OpenAI Agents SDK tools, holding exactly the tools `context` may
+ * call (`registry.listToolsFor(context)`: scopes, channel policy, deny list). Each call runs the
+ * registry's whole pipeline with the model's tool call id as request id and the run's abort
+ * signal. A call that needs a person (it mutates and meets an approval gate, or asks for a
+ * confirmation) interrupts the run; `state.approve()` lets exactly that call with exactly those
+ * arguments run once, and `state.reject()` gives the model the denial. Every refusal reaches the
+ * model as readable tool output (`{"error":{"code":…,"message":…}}`), never as an error that ends
+ * the run.
+ *
+ * @example
+ * const registry = new ToolRegistry({ approvalGates: { delete_note: agentsApprovalGate() } });
+ * const agent = new Agent({ name: 'notes', tools: await toAgentsTools(registry, ToolContext.web('user:42', ['notes:write'])) });
+ * let result = await run(agent, 'Delete note 7');
+ * for (const interruption of result.interruptions) result.state.approve(interruption);
+ * result = await run(agent, result.state); // delete_note runs once
+ * @throws MilpaError `INVALID_ARGUMENT` (as a rejection) for a registry without the governed calls,
+ *   a context that is not a `ToolContext`, no approval store, an invalid TTL, or two tools whose
+ *   names the SDK maps to the same tool name.
+ */
+export async function toAgentsTools(registry: AgentsToolRegistry, context: ToolContext, options: AgentsToolsOptions = {}): Promise<FunctionTool[]> {
+  checkRegistry(registry);
+  if (!(context instanceof ToolContext)) throw invalid('toAgentsTools needs a ToolContext: the tools are those this caller may call.');
+  if (options.strict !== undefined && options.strict !== 'auto' && options.strict !== false) throw invalid(`strict must be 'auto' or false, got ${String(options.strict)}.`);
+  const ttlMs = ttlOf(options);
+  const store = storeOf(registry, options);
+  const definitions = await registry.listToolsFor(context);
+  const names = new Set<string>();
+  return definitions.map((definition) => {
+    const binding: ToolBinding = { registry, context, store, ttlMs, definition };
+    const strict = options.strict !== false && isStrictCompatible(definition.inputSchema);
+    let sdkName = definition.name;
+    const created = tool({
+      name: definition.name,
+      description: definition.description,
+      // The SDK's option types tell strict from non-strict schemas at compile time; which one a
+      // registered tool gets is only known here, at run time.
+      parameters: parametersOf(definition.inputSchema) as never,
+      strict: strict as false,
+      needsApproval: (_runContext: RunContext, input: unknown, callId?: string) => decideApproval(binding, input, callId),
+      execute: (input: unknown, runContext?: RunContext, details?: { toolCall?: { callId?: unknown }; signal?: AbortSignal }) =>
+        executeCall(binding, sdkName, input, runContext as RunContext, details),
+    });
+    sdkName = created.name;
+    if (names.has(sdkName)) throw invalid(`Two tools map to the OpenAI Agents tool name '${sdkName}'; rename one of them.`);
+    names.add(sdkName);
+    return created as FunctionTool;
+  });
+}
