@@ -19,9 +19,8 @@ export function agentsApprovalGate(): ApprovalGate {
       const grant = (request.context.extra as Readonly<Record<PropertyKey, unknown>>)[APPROVAL_GRANT_KEY];
       const binding = { toolName: request.toolName, requestId: request.requestId, principal: request.principal, channel: request.channel, runId: request.runId };
       if (redeemApprovalGrant(grant, binding)) return ApprovalVerdict.allow();
-      return ApprovalVerdict.deny(
-        `'${request.toolName}' needs the approval of the person running the agent, and this call was not approved in the agent run. Nothing ran.`,
-      );
+      // The registry words it "Call to '<tool>' was not approved: <reason>".
+      return ApprovalVerdict.deny('it needs the approval of the person running the agent, given in the agent run for this very call. Nothing ran.');
     },
   };
 }

@@ -32,8 +32,8 @@ export interface NotesSetup {
 export interface NotesSetupOptions {
   /** The approval store, shared between setups that stand for two processes. */
   readonly approvalStore?: ApprovalStore;
-  /** The gate of `delete_note` and `edit_note` (default the run's own). */
-  readonly gate?: ApprovalGate;
+  /** The gate of `delete_note` and `edit_note` (default the run's own; null: none). */
+  readonly gate?: ApprovalGate | null;
   /** The caller (default a web user with notes:read and notes:write in run_1). */
   readonly context?: ToolContext;
   /** A policy rule provider for the registry. */
@@ -47,7 +47,7 @@ export interface NotesSetupOptions {
  */
 export function notesSetup(options: NotesSetupOptions = {}): NotesSetup {
   const audit = auditLog();
-  const gate = options.gate ?? agentsApprovalGate();
+  const gate = options.gate === undefined ? agentsApprovalGate() : options.gate;
   const handlers = {
     listNotes: vi.fn(() => ({ notes: [{ id: 'n1', title: 'Groceries' }] })),
     deleteNote: vi.fn((args: { id: string }) => ({ deleted: args.id })),
