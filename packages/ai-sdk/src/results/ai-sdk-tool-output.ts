@@ -1,0 +1,98 @@
+import { ToolErrorCode, type ToolResult } from '@milpa/core';
+
+/** What the model reads when a call ran: the tool's data and, when it wrote one, its message. */
+export interface AiSdkToolSuccess {
+  /** Always true: the call ran. */
+  readonly ok: true;
+  /** The tool's data, as JSON. */
+  readonly data: unknown;
+  /** The tool's message, when it wrote one. */
+  readonly message?: string;
+}
+
+/**
+ * What the model reads when a call did not run (or failed): a code and a message it can act on,
+ * never a thrown error that ends the run.
+ *
+ * @example
+ * { ok: false, code: 'RATE_LIMITED', message: 'Rate limit exceeded …', retry_after_seconds: 42 }
+ * { ok: false, code: 'APPROVAL_PENDING', message: '… held for approval …', approval_id: '…', expires_at: '…' }
+ */
+export interface AiSdkToolRefusal {
+  /** Always false: nothing ran, or the tool failed. */
+  readonly ok: false;
+  /**
+   * Why: a Milpa `ToolErrorCode` (`FORBIDDEN`, `RATE_LIMITED`, `VALIDATION_ERROR`,
+   * `APPROVAL_PENDING`, `APPROVAL_INVALID`, …), `BLOCKED` (vetoed by a listener or rule) or
+   * `TOOL_ERROR` (the tool failed without a code).
+   */
+  readonly code: string;
+  /** The pipeline's (or the tool's) message, verbatim. */
+  readonly message: string;
+  /** Field-by-field problems, for `VALIDATION_ERROR`. */
+  readonly errors?: readonly { readonly path: string; readonly message: string }[];
+  /** Seconds until the budget refills, for `RATE_LIMITED`. */
+  readonly retry_after_seconds?: number;
+  /** The held call's id, for `APPROVAL_PENDING`: once someone else approves it, call the tool again with it. */
+  readonly approval_id?: string;
+  /** When the held call stops being resumable, for `APPROVAL_PENDING`. */
+  readonly expires_at?: string;
+  /** Why an approval cannot run this call, for `APPROVAL_INVALID` (e.g. `arguments_changed`, `used`). */
+  readonly approval_refusal?: string;
+  /** The invocation rule that refused the call, when one did. */
+  readonly rule?: string;
+  /** The rule's reason code, when a rule refused the call. */
+  readonly reason?: string;
+}
+
+/** What an adapted tool's `execute` answers: the model reads it as the tool result. */
+export type AiSdkToolOutput = AiSdkToolSuccess | AiSdkToolRefusal;
+
+/** Plain JSON of `value` (dates as strings, `undefined` dropped), or null when it has none. */
+function toJsonValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  return text === undefined ? null : (JSON.parse(text) as unknown);
+}
+
+function readIssues(value: unknown): AiSdkToolRefusal['errors'] {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .filter((issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null)
+    .map((issue) => ({ path: String(issue['path'] ?? ''), message: String(issue['message'] ?? '') }));
+}
+
+/** A refusal the adapter itself decides (an approval that cannot run the call, a fault). */
+export function adapterRefusal(code: string, message: string, extra: Partial<Omit<AiSdkToolRefusal, 'ok' | 'code' | 'message'>> = {}): AiSdkToolRefusal {
+  return { ok: false, code, message, ...extra };
+}
+
+/**
+ * A Milpa `ToolResult` as what the model reads. A success carries the data; anything else the
+ * code, the message and what the model needs to act on it (validation issues, the retry delay,
+ * the held call's `approval_id`, the refused approval's reason, the refusing rule).
+ */
+export function toAiSdkToolOutput(result: ToolResult): AiSdkToolOutput {
+  if (result.success) {
+    const success: AiSdkToolSuccess = { ok: true, data: toJsonValue(result.data) };
+    return result.message === null || result.message === '' ? success : { ...success, message: result.message };
+  }
+  const meta = result.meta;
+  const code = result.getCode() ?? (result.isBlocked() ? 'BLOCKED' : 'TOOL_ERROR');
+  const refusal: { -readonly [K in keyof AiSdkToolRefusal]: AiSdkToolRefusal[K] } = {
+    ok: false,
+    code,
+    message: result.error ?? result.message ?? 'The call failed.',
+  };
+  const errors = readIssues(meta['errors']);
+  if (errors !== undefined) refusal.errors = errors;
+  if (typeof meta['retry_after_seconds'] === 'number') refusal.retry_after_seconds = meta['retry_after_seconds'];
+  if (code === ToolErrorCode.APPROVAL_PENDING && typeof meta['approval_id'] === 'string') {
+    refusal.approval_id = meta['approval_id'];
+    if (typeof meta['expires_at'] === 'string') refusal.expires_at = meta['expires_at'];
+  }
+  if (typeof meta['approval_refusal'] === 'string') refusal.approval_refusal = meta['approval_refusal'];
+  if (typeof meta['rule'] === 'string') refusal.rule = meta['rule'];
+  if (typeof meta['reason'] === 'string') refusal.reason = meta['reason'];
+  return refusal;
+}
