@@ -75,6 +75,8 @@ export class Gateway {
   readonly #connections: readonly UpstreamConnection[];
   readonly #tools = new Map<string, GatewayTool>();
   readonly #listeners = new Set<() => void>();
+  /** What clients were last offered of each upstream (its connection's list is already the new one when a sync starts). */
+  readonly #visible = new Map<UpstreamConnection, readonly string[]>();
   readonly #servers = new Set<GatewayServerHandle>();
   readonly #hostGate: ApprovalGate | null;
   readonly #terminalGate: ApprovalGate;
@@ -250,7 +252,7 @@ export class Gateway {
   /** Registers an upstream's new tools and tells clients when what they are offered changed. */
   #sync(upstream: UpstreamConfig, tools: readonly Tool[]): void {
     const connection = this.#connections.find((candidate) => candidate.config === upstream)!;
-    const before = this.#visibleOf(connection);
+    const before = this.#visible.get(connection) ?? [];
     for (const tool of tools) {
       const name = this.#nameOf(upstream, tool.name);
       const known = this.#tools.get(name);
@@ -261,11 +263,12 @@ export class Gateway {
       }
     }
     const after = this.#visibleOf(connection);
+    this.#visible.set(connection, after);
     if (before.length !== after.length || before.some((name, index) => name !== after[index])) this.#notify();
   }
 
   /** The gateway names of the connection's tools that clients are offered, sorted. */
-  #visibleOf(connection: UpstreamConnection): string[] {
+  #visibleOf(connection: UpstreamConnection): readonly string[] {
     return [...this.#tools.keys()].filter((name) => this.#tools.get(name)?.connection === connection && this.#isOffered(name)).sort();
   }
 
