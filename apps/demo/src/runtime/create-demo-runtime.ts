@@ -38,6 +38,12 @@ export const DEMO_RATE_LIMIT: RateLimitSettings = Object.freeze({ windowSeconds:
 /** The scope a caller needs to resolve a verification (the policy dividend). */
 export const REVIEWER_SCOPE = 'verification:resolve';
 
+/**
+ * The agent whose mutating calls the demo holds for a person, in the tour and in `pnpm demo call`:
+ * someone else holding {@link REVIEWER_SCOPE} grants them with `resolve_verification`.
+ */
+export const SUPERVISED_AGENT = 'agent:assistant';
+
 /** Options of {@link createDemoRuntime}. */
 export interface DemoRuntimeOptions {
   /** Tint CLI-rendered results with ANSI colours; default false. */

@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SqliteStoreError, SqliteStores, type SqliteStoresOptions } from '@milpa/store-sqlite';
 import { DemoUsageError } from '../cli/demo-usage-error.js';
@@ -20,12 +20,24 @@ function refuse(path: string, reason: string, hint: string = HINT): DemoUsageErr
   return new DemoUsageError(`cannot keep the demo's state in ${path}: ${reason}`, hint, 'STATE_UNAVAILABLE');
 }
 
+/** What `path` is: its stats, nothing (missing, or under a file), or the error that kept us from looking. */
+function look(path: string): Stats | undefined | NodeJS.ErrnoException {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : (error as NodeJS.ErrnoException);
+  }
+}
+
 /** What is wrong with the place `path` names, before SQLite is asked; null when nothing is visibly wrong. */
 function checkPlace(path: string, createFolder: boolean): DemoUsageError | null {
-  const stats = statSync(path, { throwIfNoEntry: false });
+  const stats = look(path);
+  if (stats instanceof Error) return refuse(path, `it cannot be examined (${stats.code ?? 'unknown error'})`);
   if (stats?.isDirectory() === true) return refuse(path, 'it is a folder, not a file');
   const folder = dirname(path);
-  const folderStats = statSync(folder, { throwIfNoEntry: false });
+  const folderStats = look(folder);
+  if (folderStats instanceof Error) return refuse(path, `the folder ${folder} cannot be examined (${folderStats.code ?? 'unknown error'})`);
   if (folderStats === undefined) {
     if (!createFolder) return refuse(path, `the folder ${folder} does not exist`, `create it first, or ${HINT}`);
     try {

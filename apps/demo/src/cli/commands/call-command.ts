@@ -4,7 +4,7 @@ import { terminalApprovalGate, type TerminalApprovalInput } from '@milpa/tool-ru
 import type { Command } from 'commander';
 import { formatSpanTree } from '../../output/format-span-tree.js';
 import { shouldUseColor } from '../../output/terminal-style.js';
-import { createDemoRuntime, type DemoRuntime } from '../../runtime/create-demo-runtime.js';
+import { SUPERVISED_AGENT, createDemoRuntime, type DemoRuntime } from '../../runtime/create-demo-runtime.js';
 import { createTraceRecorder } from '../../telemetry/trace-recorder.js';
 import { CALLER_HELP, buildCallerContext } from '../caller-context.js';
 import { ExitCode, type CliIo } from '../cli-io.js';
@@ -48,7 +48,13 @@ Approval (--approve):
   With --approve, every mutating call waits for your y/n on this terminal before it runs: the
   question (on stderr) shows the tool and its arguments, secrets redacted. y or yes runs it;
   anything else ends it as APPROVAL_DENIED. Without an interactive terminal (stdin is a pipe or
-  a file, as in CI) nobody can answer, so every mutating call is denied. Reads run without asking.`;
+  a file, as in CI) nobody can answer, so every mutating call is denied. Reads run without asking.
+
+Held calls (agent:assistant):
+  agent:assistant is supervised: each of its mutating calls is held (APPROVAL_PENDING, with an
+  approval_id) until someone else holding verification:resolve grants it, in a later call:
+    pnpm demo call resolve_verification --args '{"request_id":"<approval_id>","decision":"grant","principal":"user:ana"}' --channel web --actor user:ana --scope verification:resolve
+  agent:assistant then repeats its call with "approval_id" added to --args, and it runs once.`;
 
 /** What `--approve` reads answers from when the CLI was given no standard input: nobody to ask. */
 const NO_TERMINAL: TerminalApprovalInput = Object.freeze({ isTTY: false, on: () => undefined, removeListener: () => undefined });
@@ -77,7 +83,8 @@ function show(io: CliIo, demo: DemoRuntime, result: ToolResult, context: ToolCon
  * [--confirm] [--audit] [--request-id ID] [--trace] [--run ID] [--approve] [--db PATH]`: one real call through
  * the demo registry's pipeline, printed as the channel's renderer shows it, or as the `ToolResult`
  * JSON. `--approve` installs `terminalApprovalGate()`, so a mutating call waits for the operator's
- * y/n on the terminal (and is denied when stdin is not one). Its state (tokens, rate budgets,
+ * y/n on the terminal (and is denied when stdin is not one); `agent:assistant`'s mutating calls
+ * are held until another caller grants them with `resolve_verification`. Its state (tokens, rate budgets,
  * verifications, held calls, runs, idempotency keys) lives in the SQLite file `--db` names, by
  * default `os.tmpdir()/milpa-demo/state.db`, shared with the calls before and after it, and
  * closed when the call ends. Sets the exit status
@@ -128,6 +135,7 @@ async function callOnce(
   const demo = await createDemoRuntime({
     color,
     stores,
+    supervisedPrincipals: [SUPERVISED_AGENT],
     ...(recorder === null ? {} : { telemetry: recorder.telemetry }),
     ...(flags.approve === true ? { approvalGate: terminalApprovalGate({ input: io.stdin ?? NO_TERMINAL, output: { write: io.stderr } }) } : {}),
   });
