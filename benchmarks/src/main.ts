@@ -8,18 +8,23 @@ import { InterceptionSlot, defineTool, silentLogger, type EventListener } from '
 import type { CallRow } from './harness/call-row.js';
 import { measureRegistration } from './harness/measure-registration.js';
 import { measureRows, type MeasureSettings, type RowMeasurement } from './harness/measure-rows.js';
-import { pairedRatio } from './harness/sample-stats.js';
+import { pairedRatio, summarizeSamples } from './harness/sample-stats.js';
 import { BENCH_ARGS, BENCH_RESULT } from './fixtures/bench-tool.js';
 import { createProductionLogger } from './fixtures/discard-stream.js';
 import { createMilpaSetup, distinctToolOptions, fillerToolOptions } from './fixtures/milpa-setup.js';
 import { describeEnvironment } from './report/environment.js';
 import { renderMarkdown } from './report/render-markdown.js';
 import { renderTerminal } from './report/render-terminal.js';
+import { buildStoreReport } from './report/store-report.js';
 import { buildSuiteReport } from './report/suite-report.js';
 import { createFloorRow } from './rows/floor-row.js';
 import { createHandWrittenRow } from './rows/hand-written-row.js';
 import { createMilpaMcpRow } from './rows/milpa-mcp-row.js';
 import { createMilpaRow } from './rows/milpa-row.js';
+import { createMilpaStoreRow } from './rows/milpa-store-row.js';
+import { createRedisPingRow } from './rows/redis-ping-row.js';
+import { openBenchStores, type BenchStores } from './fixtures/bench-stores.js';
+import { REDIS_PROCESSES_SETTINGS, measureRedisProcesses } from './redis-processes/measure-redis-processes.js';
 import { createLangChainRow } from './rows/peers/langchain-row.js';
 import { createMcpSdkRow } from './rows/peers/mcp-sdk-row.js';
 import { createOpenAiAgentsRow } from './rows/peers/openai-agents-row.js';
@@ -72,7 +77,22 @@ function progress(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-async function buildRows(): Promise<CallRow[]> {
+/** Rows 3's production call with its rate limiter (S) and a fresh idempotency key per call (I) in each store. */
+function buildStoreRows(stores: BenchStores): CallRow[] {
+  const sets = [stores.memory(), stores.sqlite, stores.redis];
+  const rows: CallRow[] = [];
+  for (const kind of ['rate-limit', 'idempotency'] as const) {
+    sets.forEach((set, index) => {
+      const letter = kind === 'rate-limit' ? 'S' : 'I';
+      rows.push(
+        createMilpaStoreRow({ id: `${letter}${index + 1}`, stores: set, kind, production: createProductionLogger(), budget: BUDGET, baseline: `${letter}1` }),
+      );
+    });
+  }
+  return [...rows, createRedisPingRow(stores.pingRedis, 'S1')];
+}
+
+async function buildRows(stores: BenchStores): Promise<CallRow[]> {
   const handWrittenLog = createProductionLogger();
   const milpaLog = createProductionLogger();
   const mcpLog = createProductionLogger();
@@ -144,13 +164,23 @@ async function buildRows(): Promise<CallRow[]> {
         expectedData: BENCH_RESULT,
       }),
     ),
+    ...buildStoreRows(stores),
   ];
 }
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const environment = describeEnvironment();
-  const rows = await buildRows();
+  const stores = await openBenchStores();
+  try {
+    await runSuite(startedAt, environment, stores);
+  } finally {
+    await stores.close();
+  }
+}
+
+async function runSuite(startedAt: number, environment: ReturnType<typeof describeEnvironment>, stores: BenchStores): Promise<void> {
+  const rows = await buildRows(stores);
   if (QUICK) {
     const measurements = await measureRows(
       rows.filter((row) => QUICK_ROWS.has(row.id)),
@@ -158,12 +188,17 @@ async function main(): Promise<void> {
       progress,
     );
     const floor = measurements.find((measurement) => measurement.row.id === '1');
-    for (const { row, stats, samples } of measurements) {
+    for (const { row, stats, samples, cpuSamples } of measurements) {
       const baseline = measurements.find((measurement) => measurement.row.id === (row.baseline ?? '4'));
       const versus = (other: RowMeasurement | undefined, name: string): string =>
         other === undefined ? '' : `×${pairedRatio(samples, other.samples).toFixed(2)} ${name}  `;
-      const ratios = `${versus(floor, 'floor')}${versus(baseline, `row ${row.baseline ?? '4'}`)}`;
-      process.stdout.write(`${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs  ±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${ratios}\n`);
+      // A wall-clock row is compared with its wall-clock baseline only, and shows its CPU time too.
+      const wall = row.clock === 'wall';
+      const ratios = `${wall ? '' : versus(floor, 'floor')}${versus(baseline, `row ${row.baseline ?? '4'}`)}`;
+      const cpu = wall ? `(CPU ${(summarizeSamples(cpuSamples).median / 1000).toFixed(3)} µs)  ` : '';
+      process.stdout.write(
+        `${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs${wall ? ' wall' : ''}  ±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${cpu}${ratios}\n`,
+      );
     }
     return;
   }
@@ -180,7 +215,9 @@ async function main(): Promise<void> {
     define: (options) => defineTool(options),
     argsOf: (index) => ({ [`title_${index}`]: 'Ada', [`count_${index}`]: 3, tags: [`t${index}-x`] }),
   });
-  const report = buildSuiteReport(environment, METHOD, measurements, { identical, distinct });
+  progress('two processes on one Redis');
+  const processes = await measureRedisProcesses(REDIS_PROCESSES_SETTINGS, progress);
+  const report = buildSuiteReport(environment, METHOD, measurements, { identical, distinct }, buildStoreReport(measurements, processes));
 
   process.stdout.write(`${renderTerminal(report)}\n`);
   const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));

@@ -1,5 +1,12 @@
 /** Which table section a timed row belongs to. */
-export type RowGroup = 'production' | 'suite' | 'mcp' | 'peers' | 'tool-count' | 'listener-count';
+export type RowGroup = 'production' | 'suite' | 'mcp' | 'peers' | 'tool-count' | 'listener-count' | 'store-rate-limit' | 'store-idempotency';
+
+/**
+ * What a row's batches are timed by: `cpu`, the process's CPU time (the default: every in-process
+ * row is CPU-bound), or `wall`, elapsed time, for rows that wait on another process (Redis) or on
+ * the disk (SQLite's fsync), where CPU time would leave out what the caller waits for.
+ */
+export type RowClock = 'cpu' | 'wall';
 
 /**
  * One timed row: something that makes the same call `n` times in a loop of its own (so every row
@@ -14,9 +21,12 @@ export interface CallRow {
   readonly group: RowGroup;
   /**
    * The id of the hand-written row this row's "× hand-written" ratio divides by: the one with the
-   * same logging (row 2 writes a pino line, row 4 none). Default row 4.
+   * same logging (row 2 writes a pino line, row 4 none). Default row 4. A store row names the
+   * in-memory row of its set instead (`S1`, `I1`), timed by the same clock.
    */
   readonly baseline?: string;
+  /** What the row's batches are timed by (default `cpu`); both clocks are recorded either way. */
+  readonly clock?: RowClock;
   /** Throws when one call does not produce the expected result (or an invalid call is not refused). */
   readonly check: () => Promise<void>;
   /** Makes `n` sequential calls, awaiting each. */

@@ -17,33 +17,53 @@ export interface RowMeasurement {
   readonly row: CallRow;
   /** Nanoseconds per call. */
   readonly stats: SampleStats;
-  /** Nanoseconds per call of each repeat, in repeat order (repeat `i` of every row ran back to back). */
+  /** Nanoseconds per call of each repeat by the row's clock, in repeat order (repeat `i` of every row ran back to back). */
   readonly samples: readonly number[];
+  /** Nanoseconds of process CPU time per call of each repeat, whatever the row's clock. */
+  readonly cpuSamples: readonly number[];
+  /** Nanoseconds of wall time per call of each repeat, whatever the row's clock. */
+  readonly wallSamples: readonly number[];
   /** Calls per timed batch. */
   readonly callsPerBatch: number;
 }
 
+/** Milliseconds one batch took, by both clocks. */
+interface BatchTime {
+  /** CPU time (user + system, all threads of the process). */
+  readonly cpuMs: number;
+  /** Elapsed time. */
+  readonly wallMs: number;
+}
+
 /**
- * Milliseconds of CPU time (user + system, all threads of the process) one batch took. CPU time, not
- * wall time: on a shared machine a batch that is preempted by another process would otherwise
- * count the other process's time. Every row is CPU-bound (no I/O, no timers), so for an idle
- * machine the two agree.
+ * Times one batch by CPU time (user + system, all threads of the process) and by wall time. CPU
+ * time is what in-process rows are judged by: on a shared machine a batch that is preempted by
+ * another process would otherwise count the other process's time, and every such row is CPU-bound
+ * (no I/O, no timers), so on an idle machine the two agree. Rows that wait on Redis or the disk
+ * are judged by wall time (`CallRow.clock`).
  */
-async function timeBatch(row: CallRow, calls: number): Promise<number> {
+async function timeBatch(row: CallRow, calls: number): Promise<BatchTime> {
   const startedAt = process.cpuUsage();
+  const wallFrom = performance.now();
   await row.batch(calls);
+  const wallMs = performance.now() - wallFrom;
   const used = process.cpuUsage(startedAt);
-  return (used.user + used.system) / 1000;
+  return { cpuMs: (used.user + used.system) / 1000, wallMs };
+}
+
+/** Milliseconds of `time` by `row`'s clock. */
+function byClock(row: CallRow, time: BatchTime): number {
+  return row.clock === 'wall' ? time.wallMs : time.cpuMs;
 }
 
 /** Warms `row` up and returns the batch size that takes about `settings.batchMs`. */
 async function calibrate(row: CallRow, settings: MeasureSettings): Promise<number> {
   let calls = 16;
-  let elapsed = await timeBatch(row, calls);
+  let elapsed = byClock(row, await timeBatch(row, calls));
   let warmedFor = elapsed;
   while (elapsed < 20 || warmedFor < settings.warmupMs) {
     if (elapsed < 20) calls *= 2;
-    elapsed = await timeBatch(row, calls);
+    elapsed = byClock(row, await timeBatch(row, calls));
     warmedFor += elapsed;
   }
   return Math.max(1, Math.round((calls * settings.batchMs) / elapsed));
@@ -73,22 +93,40 @@ export async function measureRows(
   for (const row of rows) sizes.set(row, await calibrate(row, settings));
   onProgress('warm-up done');
 
-  const samples = new Map<CallRow, number[]>(rows.map((row) => [row, []]));
+  const cpuSamples = new Map<CallRow, number[]>(rows.map((row) => [row, []]));
+  const wallSamples = new Map<CallRow, number[]>(rows.map((row) => [row, []]));
   for (let repeat = 0; repeat < settings.repeats; repeat++) {
     for (const row of rows) {
       // No forced GC between batches: a full GC shrinks the young generation and leaves sweeping to
       // background threads, which made the next batch up to twice as slow. Each row pays for the
       // collections its own allocations cause, as it would in production.
       const calls = sizes.get(row)!;
-      const elapsedMs = await timeBatch(row, calls);
-      samples.get(row)!.push((elapsedMs * 1e6) / calls);
+      const time = await timeBatch(row, calls);
+      cpuSamples.get(row)!.push((time.cpuMs * 1e6) / calls);
+      wallSamples.get(row)!.push((time.wallMs * 1e6) / calls);
     }
     onProgress(`repeat ${repeat + 1}/${settings.repeats}`);
   }
-  return rows.map((row) => ({
-    row,
-    stats: summarizeSamples(samples.get(row)!),
-    samples: samples.get(row)!,
-    callsPerBatch: sizes.get(row)!,
-  }));
+  return rows.map((row) => {
+    const samples = (row.clock === 'wall' ? wallSamples : cpuSamples).get(row)!;
+    return {
+      row,
+      stats: summarizeSamples(samples),
+      samples,
+      cpuSamples: cpuSamples.get(row)!,
+      wallSamples: wallSamples.get(row)!,
+      callsPerBatch: sizes.get(row)!,
+    };
+  });
+}
+
+/**
+ * The measurement of row `id`.
+ *
+ * @throws Error when no row has that id (a report naming a row the suite did not run is a harness bug).
+ */
+export function measurementOf(measurements: readonly RowMeasurement[], id: string): RowMeasurement {
+  const found = measurements.find((measurement) => measurement.row.id === id);
+  if (found === undefined) throw new Error(`No measurement for row ${id}.`);
+  return found;
 }

@@ -24,8 +24,8 @@ export interface Environment {
 
 const BENCHMARKS_ROOT = new URL('../../', import.meta.url);
 
-const PEER_PACKAGES = ['@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'ai', 'zod', 'ajv', 'pino', 'tsx'] as const;
-const MILPA_PACKAGES = ['core', 'events', 'tool-runtime', 'mcp'] as const;
+const PEER_PACKAGES = ['@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'ai', 'zod', 'ajv', 'pino', 'tsx', 'redis'] as const;
+const MILPA_PACKAGES = ['core', 'events', 'tool-runtime', 'mcp', 'store-sqlite', 'store-redis'] as const;
 
 /** `1.2.3`, with ` (node >=18)` when the package declares the Node versions it supports. */
 function versionAt(url: URL): string {
@@ -70,6 +70,8 @@ export function describeEnvironment(): Environment {
     packages[`@milpa/${name}`] = versionAt(new URL(`../packages/${name}/package.json`, BENCHMARKS_ROOT));
   }
   for (const name of PEER_PACKAGES) packages[name] = versionAt(new URL(`node_modules/${name}/package.json`, BENCHMARKS_ROOT));
+  // The SQLite store's engine is its own dependency, not the benchmarks'.
+  packages['better-sqlite3'] = versionAt(new URL('../packages/store-sqlite/node_modules/better-sqlite3/package.json', BENCHMARKS_ROOT));
   return {
     machine: `${cpus[0]?.model.trim() ?? 'unknown CPU'} × ${cpus.length} logical cores`,
     os: `${os.type()} ${os.release()} (${os.arch()})`,

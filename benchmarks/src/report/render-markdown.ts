@@ -15,7 +15,9 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
     "Milpa's governed `registry.call()` against the floor (an awaited async no-op), a hand-written",
     'minimal pipeline and the TypeScript peers, all measured in one process and one run. The headline',
     'rows (2 and 3) are the production configuration: pino at `info` writing to a discarding stream,',
-    'on both sides.',
+    'on both sides. The store rows (S, I) make row 3\'s call with its state in memory, in SQLite and in',
+    'Redis, timed by wall clock; the last table runs that call from one and from two processes sharing',
+    'one Redis, in the same run.',
     '',
     '## Environment',
     '',
@@ -48,6 +50,14 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
     }
     out.push('');
   }
+  for (const table of report.stores.tables) {
+    out.push(`### ${table.title}`, '');
+    out.push(`| ${table.headers.map(escapeCell).join(' | ')} |`);
+    out.push(`|${table.headers.map((_, column) => (column >= 2 ? '---:' : '---')).join('|')}|`);
+    for (const row of table.rows) out.push(`| ${row.map(escapeCell).join(' | ')} |`);
+    out.push('');
+  }
+  out.push(...report.stores.notes.flatMap((note) => [note, '']));
   out.push('## Targets', '', '| target | this run | verdict |', '|---|---|---|');
   for (const verdict of report.targets) {
     const verdictText = verdict.met ? 'met' : `**missed**${verdict.note === undefined ? '' : `: ${verdict.note}`}`;
@@ -74,6 +84,10 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
     '  different caller on every call rebuilds and rehashes the key, about 0.1–0.2 µs more.',
     '- Registration R uses identical shapes, so compiled validators are shared; registration D gives',
     '  every tool a schema of its own, as tools generated from an API description have.',
+    '- Rows S2 and I2 wait for the disk: `SqliteStores` commits every change with `synchronous = FULL`,',
+    '  so each call pays one fsync per write (rows I: three writes, the idempotency claim, the budget and',
+    '  the result); what that costs depends on the disk far more than on Milpa. Rows S3 and I3 pay one',
+    '  Redis round trip per write on the loopback interface, and Redis\'s own CPU is not in their CPU column.',
     '- Not measured yet: `toolsFor` at 10,000 tools (`toolsFor` does not exist yet).',
     '',
     `Run it again with \`${command}\` from the repository root.`,

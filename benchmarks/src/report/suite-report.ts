@@ -1,8 +1,9 @@
-import type { RowMeasurement } from '../harness/measure-rows.js';
+import { measurementOf, type RowMeasurement } from '../harness/measure-rows.js';
 import type { RegistrationMeasurement } from '../harness/measure-registration.js';
 import { pairedRatio, type SampleStats } from '../harness/sample-stats.js';
 import type { Environment } from './environment.js';
 import { formatBytes, formatMicros, formatMillis, formatRatio } from './format-numbers.js';
+import type { StoreReport } from './store-report.js';
 
 /** One line of the results table. */
 export interface ReportLine {
@@ -63,12 +64,8 @@ export interface SuiteReport {
   readonly sections: readonly ReportSection[];
   /** The targets and whether this run meets them. */
   readonly targets: readonly TargetVerdict[];
-}
-
-function measurementOf(measurements: readonly RowMeasurement[], id: string): RowMeasurement {
-  const found = measurements.find((measurement) => measurement.row.id === id);
-  if (found === undefined) throw new Error(`No measurement for row ${id}.`);
-  return found;
+  /** Call cost with each store, and two processes on one Redis. */
+  readonly stores: StoreReport;
 }
 
 function spreadText(stats: SampleStats, format: (value: number) => string): string {
@@ -160,6 +157,7 @@ export function buildSuiteReport(
   method: string,
   measurements: readonly RowMeasurement[],
   registrations: RegistrationReport,
+  stores: StoreReport,
 ): SuiteReport {
   const floor = measurementOf(measurements, '1');
   const handWrittenLogged = measurementOf(measurements, '2');
@@ -290,5 +288,5 @@ export function buildSuiteReport(
       met: change <= 0.1,
     });
   }
-  return { environment, method, sections, targets };
+  return { environment, method, sections, targets, stores };
 }
