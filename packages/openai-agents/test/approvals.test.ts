@@ -91,6 +91,19 @@ describe('toAgentsTools approvals', () => {
       expect(setup.handlers.deleteNote).not.toHaveBeenCalled();
       expect(executed(setup, 'call_del')).toEqual([]);
     });
+    it('closes the held call, so a copy of the state saved before the decision cannot approve it later', async () => {
+      const store = new InMemoryApprovalStore();
+      const origin = notesSetup({ approvalStore: store });
+      const { agent } = await origin.agent([() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Kept n1.')]]);
+      const first = await run(agent, 'Delete n1');
+      const before = first.state.toString();
+      first.state.reject(first.interruptions[0]!);
+      expect((await run(agent, first.state)).finalOutput).toBe('Kept n1.');
+
+      const late = await resumeElsewhere(store, before, { approve: true });
+      expect(late.setup.handlers.deleteNote).not.toHaveBeenCalled();
+      expect(errorOf(late.model.lastOutputFor('call_del'))).toMatchObject({ code: 'APPROVAL_INVALID', approval_refusal: 'used' });
+    });
   });
 
   describe('a serialized run state', () => {

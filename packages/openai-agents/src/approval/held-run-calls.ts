@@ -88,3 +88,16 @@ export async function redeemRunCall(store: ApprovalStore, toolName: string, call
     });
   }
 }
+
+/**
+ * Closes the held call of a call the person rejected (marks it used), so that no copy of the run
+ * state saved before the decision can approve it later. Unknown, closed or foreign held calls are
+ * left as they are; a failing store is left to expire the held call.
+ */
+export async function closeRejectedRunCall(store: ApprovalStore, toolName: string, callId: string, context: ToolContext): Promise<void> {
+  try {
+    await store.redeem(heldCallId(keyOf(toolName, callId, context)), { toolName, principal: context.principal, channel: context.channel, runId: context.runId, at: new Date(Date.now()) });
+  } catch {
+    // Nothing more to do: the held call expires, and the rejected run never asks to run it.
+  }
+}

@@ -1,6 +1,6 @@
 import { ToolContext, Type, defineTool, type ApprovalStore } from '@milpa/core';
 import { InMemoryApprovalStore, ToolRegistry } from '@milpa/tool-runtime';
-import { Agent, run } from '@openai/agents';
+import { Agent, RunContext, run } from '@openai/agents';
 import { describe, expect, it, vi } from 'vitest';
 import { functionCall, reply, ScriptedModel } from '../../test/support/scripted-model.js';
 import { notesSetup } from '../../test/support/notes-setup.js';
@@ -99,6 +99,15 @@ describe('toAgentsTools', () => {
   });
 
   describe('execute', () => {
+    it('refuses a call that needs approval when the run context does not approve it, even if invoked directly', async () => {
+      const setup = notesSetup();
+      const deleteNote = (await setup.tools()).find((tool) => tool.name === 'delete_note')!;
+      const details = { toolCall: functionCall('delete_note', { id: 'n1' }, 'call_direct') as never };
+      const output = await deleteNote.invoke(new RunContext(), '{"id":"n1"}', details);
+      expect(errorOf(output as string)).toMatchObject({ code: 'APPROVAL_DENIED', message: expect.stringContaining('it was not approved') });
+      expect(setup.handlers.deleteNote).not.toHaveBeenCalled();
+    });
+
     it('gives the model INTERNAL_ERROR, and the run goes on, when a registry rejects', async () => {
       const setup = notesSetup();
       const registry = { ...plainRegistry(setup.registry, new InMemoryApprovalStore()), call: () => Promise.reject(new Error('boom')) };

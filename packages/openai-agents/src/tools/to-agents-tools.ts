@@ -1,7 +1,7 @@
 import { MilpaError, ToolContext, ToolErrorCode, ToolResult, generateRequestId, type AnyToolDefinition, type ApprovalStore, type JsonSchema } from '@milpa/core';
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import { APPROVAL_GRANT_KEY, issueApprovalGrant, revokeApprovalGrant } from '../approval/approval-grant.js';
-import { holdRunCall, redeemRunCall } from '../approval/held-run-calls.js';
+import { closeRejectedRunCall, holdRunCall, redeemRunCall } from '../approval/held-run-calls.js';
 import type { AgentsCallOptions, AgentsToolRegistry } from '../registry/agents-tool-registry.js';
 import { toModelOutput } from '../results/to-model-output.js';
 import { callNeedsApproval } from './call-needs-approval.js';
@@ -166,6 +166,35 @@ async function executeCall(binding: ToolBinding, sdkName: string, input: unknown
   }
 }
 
+/** The call ids of this tool that the person rejected one by one, as the run context records them. */
+function rejectedCallIds(runContext: RunContext, sdkName: string): readonly string[] {
+  const record = (runContext.toJSON().approvals as Readonly<Record<string, { rejected?: unknown } | undefined>>)[sdkName];
+  const rejected = record?.rejected;
+  return Array.isArray(rejected) ? rejected.filter((callId): callId is string => typeof callId === 'string') : [];
+}
+
+/** Rejections already closed, per run context, so each costs one store round trip. */
+const closedRejections = new WeakMap<RunContext, Set<string>>();
+
+/**
+ * Before each model turn: the held calls of this tool that the person rejected are closed in the
+ * store, so the rejection reaches Milpa even though the call never runs.
+ */
+async function closeRejections(binding: ToolBinding, sdkName: string, runContext: RunContext): Promise<void> {
+  try {
+    const closed = closedRejections.get(runContext) ?? new Set<string>();
+    closedRejections.set(runContext, closed);
+    for (const callId of rejectedCallIds(runContext, sdkName)) {
+      // Approval wins over rejection in the run (the SDK runs such a call): it is not closed here.
+      if (closed.has(callId) || isApprovedInRun(runContext, sdkName, callId)) continue;
+      closed.add(callId);
+      await closeRejectedRunCall(binding.store, binding.definition.name, callId, binding.context);
+    }
+  } catch {
+    // A run context that cannot be read leaves held calls to expire; the run itself goes on.
+  }
+}
+
 /**
  * A registry's tools as native OpenAI Agents SDK tools, holding exactly the tools `context` may
  * call (`registry.listToolsFor(context)`: scopes, channel policy, deny list). Each call runs the
@@ -206,6 +235,10 @@ export async function toAgentsTools(registry: AgentsToolRegistry, context: ToolC
       parameters: parametersOf(definition.inputSchema) as never,
       strict: strict as false,
       needsApproval: (_runContext: RunContext, input: unknown, callId?: string) => decideApproval(binding, input, callId),
+      isEnabled: async ({ runContext }: { runContext: RunContext }) => {
+        await closeRejections(binding, sdkName, runContext);
+        return true;
+      },
       execute: (input: unknown, runContext?: RunContext, details?: { toolCall?: { callId?: unknown }; signal?: AbortSignal }) =>
         executeCall(binding, sdkName, input, runContext as RunContext, details),
     });
