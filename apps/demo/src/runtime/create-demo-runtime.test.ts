@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApprovalVerdict, ToolContext, type ToolRegistry as ToolRegistryContract } from '@milpa/core';
-import { describe, expect, it } from 'vitest';
+import { SqliteStoreError, SqliteStores } from '@milpa/store-sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../logging/memory-logger.js';
-import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime } from './create-demo-runtime.js';
+import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime, type DemoRuntime } from './create-demo-runtime.js';
 
 describe('createDemoRuntime', () => {
   it('registers the nine demo tools through the plugin, then the three read-only built-in tools over the demo workspace', async () => {
@@ -146,5 +150,139 @@ describe('createDemoRuntime', () => {
     await provider.registerTools(bare);
     expect(names).toHaveLength(9);
     expect(provider.getPromptSections?.()).toEqual(expect.arrayContaining([expect.stringContaining('publish_report needs a granted verification')]));
+  });
+});
+
+describe('createDemoRuntime with stores', () => {
+  let folder = '';
+  let path = '';
+  const opened: DemoRuntime[] = [];
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'milpa-demo-runtime-'));
+    path = join(folder, 'state.db');
+  });
+  afterEach(() => {
+    for (const demo of opened.splice(0)) demo.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** A runtime on the test's file with its own connection, as a separate process would have. */
+  async function runtimeOnFile(options: Parameters<typeof createDemoRuntime>[0] = {}): Promise<DemoRuntime> {
+    const demo = await createDemoRuntime({ ...options, stores: path });
+    opened.push(demo);
+    return demo;
+  }
+
+  it('takes every store the registry and the verifier use from the one SQLite file', async () => {
+    const demo = await runtimeOnFile();
+    expect(demo.stores?.path).toBe(path);
+    expect(demo.registry.getConfirmationStore()).toBe(demo.stores?.confirmation);
+    expect(demo.registry.getHistoryStore()).toBe(demo.stores?.history);
+    const request = await demo.registry.call('request_verification', { subject: 'report:q3', request_id: 'verif-file' }, ToolContext.cli());
+    expect(request.success).toBe(true);
+    expect(await demo.stores?.verification.get('verif-file')).toMatchObject({ id: 'verif-file', request: { subject: 'report:q3' } });
+  });
+
+  it('keeps its state in memory without stores', async () => {
+    const demo = await createDemoRuntime();
+    expect(demo.stores).toBeNull();
+    demo.close();
+    expect((await demo.registry.call('list_notes', {}, ToolContext.cli())).success).toBe(true);
+  });
+
+  it('closes the file it opened on close(): calls needing a store then fail closed', async () => {
+    const demo = await runtimeOnFile();
+    expect((await demo.registry.call('list_notes', {}, ToolContext.cli())).success).toBe(true);
+    demo.close();
+    demo.close();
+    const refused = await demo.registry.call('list_notes', {}, ToolContext.cli());
+    expect(refused.getCode()).toBe('STORE_UNAVAILABLE');
+  });
+
+  it('leaves stores it was given open on close()', async () => {
+    const stores = SqliteStores.open(path);
+    try {
+      const demo = await createDemoRuntime({ stores });
+      expect(demo.stores).toBe(stores);
+      demo.close();
+      expect((await demo.registry.call('list_notes', {}, ToolContext.cli())).success).toBe(true);
+    } finally {
+      stores.close();
+    }
+  });
+
+  it('throws the store error for a path SQLite cannot open', async () => {
+    await expect(createDemoRuntime({ stores: folder })).rejects.toBeInstanceOf(SqliteStoreError);
+  });
+
+  it('redeems a confirm token minted by another runtime on the file, once', async () => {
+    const first = await runtimeOnFile();
+    const runId = await first.registry.startRun();
+    const ana = (): ToolContext => ToolContext.telegram(4242, 'tg:ana').with({ scopes: ['notes:write'], runId });
+    const asked = await first.registry.call('delete_note', { id: 3 }, ana());
+    const token = asked.getConfirmToken();
+    expect(token).not.toBeNull();
+    const second = await runtimeOnFile();
+    const redeemed = await second.registry.call('delete_note', { id: 3, confirm_token: token }, ana());
+    expect(redeemed.success).toBe(true);
+    expect(second.notes.find(3)).toBeNull();
+    const third = await runtimeOnFile();
+    expect((await third.registry.call('delete_note', { id: 3, confirm_token: token }, ana())).error).toBe('Invalid or expired confirmation token');
+    expect(third.notes.find(3)).not.toBeNull();
+  });
+
+  it('shares one rate budget between runtimes on the file', async () => {
+    const scraper = (): ToolContext => ToolContext.mcp('r', 'agent:scraper', ['notes:read']);
+    const [first, second] = [await runtimeOnFile(), await runtimeOnFile()];
+    const budget = DEMO_RATE_LIMIT.maxTokens ?? 0;
+    for (let call = 0; call < budget; call += 1) {
+      expect((await (call % 2 === 0 ? first : second).registry.call('list_notes', {}, scraper())).success).toBe(true);
+    }
+    expect((await first.registry.call('list_notes', {}, scraper())).getCode()).toBe('RATE_LIMITED');
+    expect((await second.registry.call('list_notes', {}, scraper())).getCode()).toBe('RATE_LIMITED');
+  });
+
+  it("keeps counting a run's deletions across runtimes, and refuses a run the file never opened", async () => {
+    const first = await runtimeOnFile();
+    const runId = await first.registry.startRun();
+    const context = (run: string): ToolContext => ToolContext.cli().with({ runId: run });
+    for (const id of [2, 3]) expect((await first.registry.call('delete_note', { id }, context(runId))).success).toBe(true);
+    const second = await runtimeOnFile();
+    expect((await second.registry.call('delete_note', { id: 5 }, context(runId))).success).toBe(true);
+    const fourth = await second.registry.call('delete_note', { id: 4 }, context(runId));
+    expect(fourth.meta).toMatchObject({ rule: 'notes.max_deletions_per_run', reason: 'too_many_deletions' });
+    const unknown = await second.registry.call('delete_note', { id: 4 }, context('run_never_opened'));
+    expect(unknown.meta).toMatchObject({ rule: 'notes.max_deletions_per_run', reason: 'history_incomplete' });
+  });
+
+  it('holds a call in one runtime, lets another grant it, and resumes it once from a third', async () => {
+    const supervised = { supervisedPrincipals: ['agent:assistant'] };
+    const first = await runtimeOnFile(supervised);
+    const runId = await first.registry.startRun();
+    const assistant = (): ToolContext => ToolContext.mcp('r1', 'agent:assistant', ['notes:write']).with({ runId });
+    const held = await first.registry.call('delete_note', { id: 2 }, assistant());
+    expect(held.getCode()).toBe('APPROVAL_PENDING');
+    const approvalId = (held.data as { approval_id: string }).approval_id;
+    const granting = await runtimeOnFile(supervised);
+    const grant = await granting.registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ToolContext.web('user:ana', [REVIEWER_SCOPE]));
+    expect(grant.success).toBe(true);
+    const resuming = await runtimeOnFile(supervised);
+    const resumed = await resuming.registry.call('delete_note', { id: 2, approval_id: approvalId }, assistant());
+    expect(resumed.success).toBe(true);
+    expect(resuming.notes.find(2)).toBeNull();
+    const again = await (await runtimeOnFile(supervised)).registry.call('delete_note', { id: 2, approval_id: approvalId }, assistant());
+    expect(again.meta['approval_refusal']).toBe('used');
+  });
+
+  it('answers a retry with the same idempotency key from another runtime without running it again', async () => {
+    const first = await runtimeOnFile();
+    const created = await first.registry.call('create_note', { title: 'Mulch the squash' }, ToolContext.cli(), { idempotencyKey: 'mulch-1' });
+    expect(created.success).toBe(true);
+    const second = await runtimeOnFile();
+    const before = second.notes.size;
+    const retry = await second.registry.call('create_note', { title: 'Mulch the squash' }, ToolContext.cli(), { idempotencyKey: 'mulch-1' });
+    expect(retry.meta['idempotent_replay']).toBe(true);
+    expect(retry.data).toEqual(created.data);
+    expect(second.notes.size).toBe(before);
   });
 });
