@@ -34,11 +34,17 @@ function fakeInterrupts() {
 async function setup() {
   const notes = notesRegistry();
   const interrupts = fakeInterrupts();
-  const toolkit = new MilpaToolkit(notes.registry, { interrupt: interrupts.interrupt, recordDecision: notes.decideAs('user:reviewer') });
-  const tools = await toolkit.getTools(agentContext());
-  const deleteTool = tools.find((tool) => tool.name === 'delete_note')!;
+  const deleteToolOf = async () => {
+    const toolkit = new MilpaToolkit(notes.registry, { interrupt: interrupts.interrupt, recordDecision: notes.decideAs('user:reviewer') });
+    return (await toolkit.getTools(agentContext())).find((tool) => tool.name === 'delete_note')!;
+  };
+  let deleteTool = await deleteToolOf();
   /** Invokes delete_note as the ToolNode does; a pause rejects with `Paused`. */
   const call = (id: string, args: Record<string, unknown>) => deleteTool.invoke({ type: 'tool_call', name: 'delete_note', id, args });
+  /** Starts over with a new toolkit, as another process would. */
+  const restart = async () => {
+    deleteTool = await deleteToolOf();
+  };
   /** Calls until the run pauses, and returns the review request. */
   const pause = async (id: string, args: Record<string, unknown>): Promise<MilpaReviewRequest> => {
     const error = await call(id, args).then(
@@ -48,7 +54,7 @@ async function setup() {
     if (!(error instanceof Paused)) throw new Error(`expected ${id} to pause`);
     return error.request;
   };
-  return { ...notes, ...interrupts, call, pause };
+  return { ...notes, ...interrupts, call, pause, restart };
 }
 
 function contentOf(message: ToolMessage): Record<string, unknown> {
@@ -124,6 +130,19 @@ describe('forged and replayed approvals', () => {
     expect(again.content).toBe(first.content);
     expect(run.deleteNote).toHaveBeenCalledTimes(1);
     expect(run.audit.forRequest('call_a').filter((record) => record['outcome'] === 'ok')).toHaveLength(1);
+  });
+
+  it('holds a call afresh after a restart between pause and resume, applies the bound decision to the new hold, and runs it once', async () => {
+    const run = await setup();
+    const request = await run.pause('call_a', { id: 'n1' });
+    run.answer('call_a', approveReview(request));
+    await run.restart();
+
+    const message = await run.call('call_a', { id: 'n1' });
+
+    expect(message.status).toBe('success');
+    expect(run.deleteNote).toHaveBeenCalledTimes(1);
+    expect(run.audit.forRequest('call_a').map((record) => record['outcome'])).toEqual(['approval_pending', 'approval_pending', 'ok']);
   });
 
   it('binds each decision to its own call when two calls wait at once: a swapped approval runs neither', async () => {

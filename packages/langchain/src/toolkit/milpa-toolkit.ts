@@ -137,12 +137,7 @@ export class MilpaToolkit {
       ...(signal === undefined ? {} : { signal }),
       ...(toolCallId === null ? {} : { idempotencyKey: toolCallId }),
     };
-    let context: ToolContext;
-    try {
-      context = base.with({ requestId: callId });
-    } catch (error) {
-      return refusalMessage(ToolErrorCode.VALIDATION_ERROR, `The tool call id cannot be a request id: ${messageOf(error)}`, name, callId);
-    }
+    const context = base.with({ requestId: callId });
     const args = withoutResumeKeys(rawArgs);
     const key = HeldCalls.keyOf(context, callId, name, args);
     let paused = this.#held.get(key);
