@@ -1,1 +1,14 @@
-export {};
+// @milpa/console: the approvals page a person uses to decide held tool calls.
+// A plain Node request handler: pending list, detail view, grant/reject with edits, history, live updates.
+
+export { createApprovalConsole, type ApprovalConsole } from './console/create-approval-console.js';
+export type {
+  ApprovalConsoleOptions,
+  ConsoleAuthenticate,
+  ConsoleIdentity,
+  ConsoleLogin,
+  ConsoleSchemaValidator,
+  ConsoleToolCatalog,
+} from './console/approval-console-options.js';
+export { tokenAuthentication, type TokenAuthentication, type TokenAuthenticationOptions } from './auth/token-authentication.js';
+export { CONTENT_SECURITY_POLICY } from './security/security-headers.js';

@@ -1,0 +1,92 @@
+import type { IncomingMessage } from 'node:http';
+import type { EventDispatcher, InvocationHistoryStore, JsonSchema, VerificationStore } from '@milpa/core';
+import type { HumanVerifier } from '@milpa/verification';
+
+/** Who is using the console, as the host's {@link ConsoleAuthenticate} establishes it. */
+export interface ConsoleIdentity {
+  /** The approver's principal: recorded on every grant and reject, compared with the requester. */
+  readonly principal: string;
+}
+
+/**
+ * Establishes who sent a request (a session cookie, a bearer token, a header set by a trusted
+ * proxy). Answer null (or throw) when the request is not authenticated: the console then answers
+ * 401, or sends the browser to its sign-in page when `login` is set. This is the only source of
+ * the approver's identity; nothing in a form or query is ever taken as one.
+ */
+export type ConsoleAuthenticate = (request: IncomingMessage) => ConsoleIdentity | null | undefined | Promise<ConsoleIdentity | null | undefined>;
+
+/**
+ * An optional sign-in page that exchanges a token for a cookie: `POST <basePath>login` checks the
+ * token with `accepts` and stores it in an `HttpOnly`, `SameSite=Strict` cookie named `cookieName`,
+ * which the host's `authenticate` then reads. {@link tokenAuthentication} builds both halves.
+ */
+export interface ConsoleLogin {
+  /** The cookie the token is kept in. */
+  readonly cookieName: string;
+  /** True when `token` signs someone in. */
+  accepts(token: string): boolean;
+}
+
+/** Where the console reads a tool's input schema (a `@milpa/tool-runtime` `ToolRegistry` fits). */
+export interface ConsoleToolCatalog {
+  /** The tool's definition, or null/undefined when unknown. */
+  getDefinition(name: string): { readonly inputSchema: JsonSchema } | null | undefined;
+}
+
+/** Checks arguments against a JSON Schema (a `@milpa/tool-runtime` `SchemaValidator` fits). */
+export interface ConsoleSchemaValidator {
+  /** Validates `args` against `schema`; `errors` are the messages shown to the approver. */
+  validate(args: unknown, schema: JsonSchema): { readonly valid: boolean; readonly errors: readonly string[] };
+}
+
+/** Options of {@link createApprovalConsole}. */
+export interface ApprovalConsoleOptions {
+  /** The verifier the approval gate asks; decisions go through it (and its dispatcher). */
+  readonly verifier?: HumanVerifier;
+  /** A verification store instead of a verifier (a `HumanVerifier` over it is made for you). */
+  readonly store?: VerificationStore;
+  /** Who is asking; see {@link ConsoleAuthenticate}. Required. */
+  readonly authenticate: ConsoleAuthenticate;
+  /** Where the console is mounted, e.g. `/approvals`; default `/`. */
+  readonly basePath?: string;
+  /**
+   * The dispatcher the verifier dispatches on: the console learns of approvals opened and decided
+   * in this process from `verification.*` events and updates open pages at once.
+   */
+  readonly dispatcher?: EventDispatcher;
+  /**
+   * Lists the ids of the verification requests to show (for a store shared with other processes,
+   * where requests open without this process's dispatcher seeing them). Polled while pages are open.
+   */
+  readonly listRequestIds?: () => Iterable<string> | Promise<Iterable<string>>;
+  /** Where the run's invocation history is read for the detail view. */
+  readonly history?: InvocationHistoryStore;
+  /** Tool schemas, for editing input fields before a grant (needs `validator` too). */
+  readonly tools?: ConsoleToolCatalog;
+  /** Validates edited fields against the tool's schema on the server. */
+  readonly validator?: ConsoleSchemaValidator;
+  /**
+   * Which input fields approvers may edit for a tool: a list of names (narrowed to the editable
+   * declared ones), or null for none. Default: every declared string, number, integer and boolean
+   * field that is not secret, when `tools` and `validator` are given.
+   */
+  readonly editableFields?: (tool: string) => readonly string[] | null;
+  /** An optional sign-in page; see {@link ConsoleLogin}. */
+  readonly login?: ConsoleLogin;
+  /**
+   * Key for the CSRF tokens (at least 16 bytes). Default: random per console; give the same one to
+   * every process that serves the page behind one address.
+   */
+  readonly secret?: string | Uint8Array;
+  /** Further origins whose form posts are accepted (e.g. the public origin behind a proxy). */
+  readonly allowedOrigins?: readonly string[];
+  /** Mark cookies `Secure`; default: when the request came over TLS. */
+  readonly secureCookies?: boolean;
+  /** How often open pages check the store for changes made elsewhere; default 2000 ms. */
+  readonly pollIntervalMs?: number;
+  /** The heading of every page; default `Milpa approvals`. */
+  readonly title?: string;
+  /** How many request ids the console remembers (oldest forgotten first); default 10,000. */
+  readonly maxTracked?: number;
+}

@@ -1,0 +1,205 @@
+import type { InvocationHistory } from '@milpa/core';
+import type { ApprovalItem } from '../console/approval-item.js';
+import { formatFieldValue, type EditableField } from '../edits/editable-fields.js';
+import { escapeHtml } from '../security/escape-html.js';
+import { describePolicy, renderVotes } from './describe-policy.js';
+import { describeOutcome } from './render-history-page.js';
+import { formatAge, formatDeadline, formatInstant } from './format-time.js';
+
+/** A message shown above the detail view. */
+export interface PageMessage {
+  /** `error` is announced at once (`role="alert"`), `notice` politely. */
+  readonly kind: 'error' | 'notice';
+  /** Plain text. */
+  readonly text: string;
+}
+
+/** What {@link renderDetailPage} shows. */
+export interface DetailView {
+  /** The held call. */
+  readonly item: ApprovalItem;
+  /** The console's base path, ending in `/`. */
+  readonly base: string;
+  /** The current time in milliseconds. */
+  readonly now: number;
+  /** The signed-in approver. */
+  readonly principal: string;
+  /** The CSRF token for the forms. */
+  readonly csrfToken: string;
+  /** The fields the approver may replace (empty when edits are off for this tool). */
+  readonly editable: readonly EditableField[];
+  /** The run's history, null without a run, `unavailable` without a history store. */
+  readonly history: InvocationHistory | null | 'unavailable';
+  /** A message from the last action, or null. */
+  readonly message: PageMessage | null;
+  /** What the approver typed last time (kept after a refused edit), by field name. */
+  readonly typed: ReadonlyMap<string, string>;
+}
+
+function renderValue(value: unknown): string {
+  if (typeof value === 'string') return escapeHtml(value);
+  return `<code>${escapeHtml(JSON.stringify(value, null, 1) ?? String(value))}</code>`;
+}
+
+function renderArguments(item: ApprovalItem): string {
+  const names = [...new Set([...Object.keys(item.arguments), ...Object.keys(item.changes ?? {})])];
+  if (names.length === 0) return '<p>The call has no arguments.</p>';
+  const changes = item.changes ?? {};
+  const hasChanges = Object.keys(changes).length > 0;
+  const rows = names
+    .map((name) => {
+      const changed = Object.hasOwn(changes, name)
+        ? `<td data-label="Approved change">${renderValue(changes[name])}</td>`
+        : hasChanges
+          ? '<td data-label="Approved change">—</td>'
+          : '';
+      return `<tr><th scope="row">${escapeHtml(name)}</th><td data-label="Value">${Object.hasOwn(item.arguments, name) ? renderValue(item.arguments[name]) : '—'}</td>${changed}</tr>`;
+    })
+    .join('\n');
+  return `<table class="arguments">
+<caption>Arguments as requested (secret fields are redacted)</caption>
+<thead><tr><th scope="col">Field</th><th scope="col">Value</th>${hasChanges ? '<th scope="col">Approved change</th>' : ''}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`;
+}
+
+function renderHistory(view: DetailView): string {
+  if (view.item.runId === null) return '<p>This call belongs to no agent run.</p>';
+  if (view.history === 'unavailable') return '<p>The run\'s history is not available to this console.</p>';
+  if (view.history === null) return '<p>The run\'s history is unknown (the history store does not know this run).</p>';
+  const observations = view.history.observations;
+  const note = view.history.complete ? '' : '<p>This history may be incomplete.</p>';
+  if (observations.length === 0) return `<p>No earlier calls in this run.</p>${note}`;
+  const rows = observations
+    .map(
+      (observation, index) =>
+        `<tr><td data-label="#">${index + 1}</td><th scope="row">${escapeHtml(observation.tool)}</th><td data-label="Outcome">${escapeHtml(observation.outcome)}</td><td data-label="Target">${
+          observation.target === null ? '—' : `${escapeHtml(observation.target.kind)} ${escapeHtml(observation.target.id)}`
+        }</td></tr>`,
+    )
+    .join('\n');
+  return `<table class="history">
+<caption>Earlier calls in run ${escapeHtml(view.item.runId)}, oldest first</caption>
+<thead><tr><th scope="col">#</th><th scope="col">Tool</th><th scope="col">Outcome</th><th scope="col">Target</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>${note}`;
+}
+
+function renderStatus(view: DetailView): string {
+  const { item, now } = view;
+  let summary: string;
+  if (item.state === 'pending') summary = `Waiting for approval: ${renderVotes(item)} approvals so far.`;
+  else if (item.state === 'expired') summary = 'Expired before enough people approved it; nothing ran. The caller has to ask again.';
+  else
+    summary = `${escapeHtml(describeOutcome(item))} by ${escapeHtml(item.decidedBy ?? 'nobody')} ${formatInstant(item.resolvedAt)}${
+      item.reason === null ? '' : `: ${escapeHtml(item.reason)}`
+    }.`;
+  const votes = item.approvals
+    .map((approval) => `<li>${escapeHtml(approval.principal)} approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${escapeHtml(approval.reason)}`}</li>`)
+    .join('');
+  return `<section id="status" data-live aria-labelledby="status-heading" class="status ${escapeHtml(item.state)}">
+<h2 id="status-heading">Status</h2>
+<p>${summary}</p>
+${votes === '' ? '' : `<ul class="votes">${votes}</ul>`}
+<p>Expires ${formatDeadline(item.expiresAt, now)}.</p>
+</section>`;
+}
+
+function renderEditField(field: EditableField, item: ApprovalItem, typed: ReadonlyMap<string, string>): string {
+  const current = Object.hasOwn(item.changes ?? {}, field.name) ? item.changes?.[field.name] : item.arguments[field.name];
+  const value = typed.get(field.name) ?? formatFieldValue(current);
+  const id = `edit-${field.name}`;
+  const describedBy = field.description === null ? '' : ` aria-describedby="${escapeHtml(`${id}-hint`)}"`;
+  const hint = field.description === null ? '' : `<small id="${escapeHtml(`${id}-hint`)}">${escapeHtml(field.description)}</small>`;
+  const name = `edit.${field.name}`;
+  let control: string;
+  if (field.choices !== null || field.kind === 'boolean') {
+    const choices = field.choices ?? [true, false];
+    const options = choices
+      .map((choice) => {
+        const text = formatFieldValue(choice);
+        return `<option value="${escapeHtml(text)}"${text === value ? ' selected' : ''}>${escapeHtml(text)}</option>`;
+      })
+      .join('');
+    control = `<select id="${escapeHtml(id)}" name="${escapeHtml(name)}"${describedBy}>${options}</select>`;
+  } else {
+    const mode = field.kind === 'integer' ? ' inputmode="numeric"' : field.kind === 'number' ? ' inputmode="decimal"' : '';
+    control = `<input id="${escapeHtml(id)}" name="${escapeHtml(name)}" type="text" value="${escapeHtml(value)}"${mode}${describedBy}>`;
+  }
+  return `<div class="field"><label for="${escapeHtml(id)}">${escapeHtml(field.name)} <span class="kind">(${escapeHtml(field.kind)})</span></label>${control}${hint}</div>`;
+}
+
+function renderDecisionForms(view: DetailView): string {
+  const { item, base, csrfToken } = view;
+  const action = (verb: string): string => escapeHtml(`${base}approvals/${encodeURIComponent(item.id)}/${verb}`);
+  if (item.state !== 'pending') {
+    return `<section aria-labelledby="decide-heading"><h2 id="decide-heading">Decision</h2><p>This request is closed: nothing more can be decided on it.</p></section>`;
+  }
+  const own = item.requester !== null && item.requester === view.principal;
+  const voted = item.approvals.some((approval) => approval.principal === view.principal);
+  const notes: string[] = [];
+  if (own) notes.push('You asked for this call, so you cannot approve it: someone else has to. You may still reject (withdraw) it.');
+  if (voted) notes.push(`You have approved this request already; it needs ${item.required} approvals from different people.`);
+  const edits =
+    view.editable.length === 0
+      ? ''
+      : `<fieldset><legend>Edit before granting (optional)</legend><p>Changed values are checked against the tool's input schema before the grant is recorded.</p>${view.editable
+          .map((field) => renderEditField(field, item, view.typed))
+          .join('')}</fieldset>`;
+  return `<section aria-labelledby="decide-heading">
+<h2 id="decide-heading">Decision</h2>
+${notes.map((note) => `<p class="note" id="decide-note">${escapeHtml(note)}</p>`).join('')}
+<div class="forms">
+<form method="post" action="${action('grant')}" class="grant">
+<input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
+${edits}
+<div class="field"><label for="grant-reason">Reason (optional)</label><textarea id="grant-reason" name="reason" rows="2" maxlength="1000"></textarea></div>
+<button type="submit" class="primary"${own ? ' aria-describedby="decide-note"' : ''}>Grant</button>
+</form>
+<form method="post" action="${action('reject')}" class="reject">
+<input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
+<div class="field"><label for="reject-reason">Reason (required)</label><textarea id="reject-reason" name="reason" rows="2" maxlength="1000" required></textarea></div>
+<button type="submit" class="danger">Reject</button>
+</form>
+</div>
+</section>`;
+}
+
+/** The detail view of one held call: status, who asked and how, arguments, the run's history, the decision forms. */
+export function renderDetailPage(view: DetailView): string {
+  const { item, now } = view;
+  const message =
+    view.message === null
+      ? ''
+      : `<div class="message ${view.message.kind}" ${view.message.kind === 'error' ? 'role="alert"' : 'role="status"'}><p>${escapeHtml(view.message.text)}</p></div>`;
+  return `<h1>Approve <code>${escapeHtml(item.tool)}</code>?</h1>
+${message}
+${renderStatus(view)}
+<section aria-labelledby="request-heading">
+<h2 id="request-heading">Request</h2>
+<dl class="facts">
+<dt>Tool</dt><dd>${escapeHtml(item.tool)}</dd>
+<dt>Requester</dt><dd>${escapeHtml(item.requester ?? '—')}</dd>
+<dt>Channel</dt><dd>${escapeHtml(item.channel ?? '—')}</dd>
+<dt>Run</dt><dd>${escapeHtml(item.runId ?? '—')}</dd>
+<dt>Call request id</dt><dd>${escapeHtml(item.requestId ?? '—')}</dd>
+<dt>Opened</dt><dd>${formatAge(item.createdAt, now)}</dd>
+<dt>Asked by</dt><dd>The approval gate, which held the call as verification request <code>${escapeHtml(item.subject)}</code></dd>
+<dt>Rule</dt><dd>${escapeHtml(describePolicy(item))}</dd>
+<dt>Approval id</dt><dd><code>${escapeHtml(item.id)}</code></dd>
+</dl>
+</section>
+<section aria-labelledby="arguments-heading">
+<h2 id="arguments-heading">Arguments</h2>
+${renderArguments(item)}
+</section>
+<section aria-labelledby="run-heading">
+<h2 id="run-heading">Run history</h2>
+${renderHistory(view)}
+</section>
+${renderDecisionForms(view)}`;
+}
