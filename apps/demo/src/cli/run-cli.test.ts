@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -387,6 +387,94 @@ describe('runCli', () => {
       expect(help).toContain('anything else ends it as APPROVAL_DENIED');
       expect(help).toContain('nobody can answer, so every mutating call is denied');
       expect(help).toContain("pnpm demo call delete_note --args '{\"id\":2}' --run new --approve\n");
+    });
+  });
+});
+
+describe('runCli state', () => {
+  const stateFile = (): string => join(historyDir, 'state.db');
+
+  /** The confirm_token of a telegram deletion asked for with `extra` flags, in a run of its own. */
+  async function askToDelete(...extra: string[]): Promise<{ token: string; runId: string }> {
+    const asked = await run('call', 'delete_note', '--args', '{"id":2}', '--channel', 'telegram', '--actor', 'tg:ana', '--scope', 'notes:write', '--run', 'new', '--json', ...extra);
+    expect(asked.code, asked.stderr).toBe(0);
+    const token = (JSON.parse(asked.stdout) as { data: { confirm_token?: string } }).data.confirm_token;
+    if (token === undefined) throw new Error(`no confirm_token: ${asked.stdout}`);
+    return { token, runId: openedRun(asked) };
+  }
+
+  function redeem(token: string, runId: string, ...extra: string[]): Promise<Run> {
+    return run('call', 'delete_note', '--args', JSON.stringify({ id: 2, confirm_token: token }), '--channel', 'telegram', '--actor', 'tg:ana', '--scope', 'notes:write', '--run', runId, ...extra);
+  }
+
+  describe('call', () => {
+    it('keeps its state in state.db in the state folder, where the next call finds it', async () => {
+      const { token, runId } = await askToDelete();
+      expect(existsSync(stateFile())).toBe(true);
+      const redeemed = await redeem(token, runId);
+      expect(redeemed.code).toBe(0);
+      expect(redeemed.stdout).toContain('Note #2 deleted');
+      const again = await redeem(token, runId);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toContain('Invalid or expired confirmation token');
+    });
+
+    it('keeps its state in the file --db names instead', async () => {
+      const path = join(historyDir, 'elsewhere.db');
+      const { token, runId } = await askToDelete('--db', path);
+      expect(existsSync(path)).toBe(true);
+      expect(existsSync(stateFile())).toBe(false);
+      expect((await redeem(token, runId)).stdout).toContain('Invalid or expired confirmation token');
+      expect((await redeem(token, runId, '--db', path)).stdout).toContain('Note #2 deleted');
+    });
+
+    it('refuses a --db that is a folder, names it, and runs nothing', async () => {
+      expectUsageError(await run('call', 'list_notes', '--db', historyDir), `cannot keep the demo's state in ${historyDir}: it is a folder, not a file`);
+    });
+
+    it('refuses a --db file that is not a SQLite database and leaves it as it was', async () => {
+      const path = join(historyDir, 'notes.txt');
+      writeFileSync(path, 'my notes\n'.repeat(100));
+      expectUsageError(await run('call', 'list_notes', '--db', path), `cannot keep the demo's state in ${path}: the file is not a SQLite database`);
+      expect(readFileSync(path, 'utf8')).toBe('my notes\n'.repeat(100));
+    });
+
+    it('refuses a --db in a folder that does not exist', async () => {
+      const path = join(historyDir, 'missing', 'state.db');
+      expectUsageError(await run('call', 'list_notes', '--db', path), `cannot keep the demo's state in ${path}: the folder ${join(historyDir, 'missing')} does not exist`);
+    });
+
+    it('documents --db and what the state holds', async () => {
+      const help = (await run('call', '--help')).stdout;
+      expect(help).toMatch(/--db <path> +the SQLite file holding the demo's state/);
+      expect(help).toContain('<tmp>/milpa-demo/state.db unless --db names another');
+      expect(help).toContain('Delete the file to start fresh.');
+    });
+  });
+
+  describe('tour', () => {
+    it('runs twice in a row with the same transcript and leaves no state file behind', async () => {
+      const first = await run('tour');
+      const second = await run('tour');
+      expect([first.code, second.code]).toEqual([0, 0]);
+      expect(second.stdout).toBe(first.stdout);
+      expect(first.stdout).toContain('State: a fresh SQLite file for this tour, deleted when it ends');
+      expect(readdirSync(historyDir)).toEqual([]);
+    });
+
+    it('keeps its state in a new --db file, and refuses to start again from it', async () => {
+      const path = join(historyDir, 'tour.db');
+      const first = await run('tour', '--db', path);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toContain(`State: ${path}, empty at the start and kept when the tour ends.`);
+      expect(existsSync(path)).toBe(true);
+      expectUsageError(await run('tour', '--db', path), `the tour starts from an empty state, and ${path} is not empty`);
+    });
+  });
+
+  describe('mcp', () => {
+    it('refuses a --db that cannot hold the state before serving anything', async () => {
+      expectUsageError(await run('mcp', '--db', historyDir), `cannot keep the demo's state in ${historyDir}: it is a folder, not a file`);
     });
   });
 });
