@@ -235,6 +235,23 @@ describe('pnpm demo (spawned)', () => {
     expect(result.code).toBe(0);
   });
 
+  it('agent prints the AI SDK conversation: a refusal the model reads, an approval request, the approved result', async ({ expect }) => {
+    const run = await demo('agent');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('\u001b[');
+    for (const moment of [
+      "✗ FORBIDDEN Call to 'get_note' refused by invocation rule 'notes.own_folder'",
+      '⏸ tool-approval-request for call-3',
+      '✓ approve delete_note {"id":3}',
+      '✓ ok {"deleted":3,"title":"Squash shades the soil"}',
+      'call-2  invocation_denied',
+      'call-3  approval_pending → ok',
+    ]) {
+      expect(run.stdout).toContain(moment);
+    }
+  });
+
   it('--help lists the commands and exits 0', async ({ expect }) => {
     const result = await demo('--help');
     expect(result.code).toBe(0);

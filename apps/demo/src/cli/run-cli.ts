@@ -3,6 +3,7 @@ import { demoStateDirectory } from '../state/demo-state-path.js';
 import { runTour } from '../tour/run-tour.js';
 import { shouldUseColor } from '../output/terminal-style.js';
 import { ExitCode, type CliIo } from './cli-io.js';
+import { addAgentCommand } from './commands/agent-command.js';
 import { addCallCommand } from './commands/call-command.js';
 import { addInspectCommand } from './commands/inspect-command.js';
 import { addListCommand } from './commands/list-command.js';
@@ -18,7 +19,8 @@ Start there, then try:
   pnpm demo list
   pnpm demo inspect delete_note --channel mcp
   pnpm demo call list_notes --args '{"page":2}'
-  pnpm demo tools --provider ollama --model llama3.1:8b --message "email me a digest"`;
+  pnpm demo tools --provider ollama --model llama3.1:8b --message "email me a digest"
+  pnpm demo agent`;
 
 /** Commander's suggestion suffix, e.g. "(Did you mean list?)". */
 const SUGGESTION = /\(Did you mean (.+)\?\)/;
@@ -28,7 +30,7 @@ function writeError(io: CliIo, message: string, hint: string): void {
 }
 
 /**
- * Builds the commander program: `tour` (the default), `list`, `inspect`, `call`, `tools` and `mcp`, each
+ * Builds the commander program: `tour` (the default), `list`, `inspect`, `call`, `tools`, `mcp` and `agent`, each
  * with `--help`. Commander's own error text is captured rather than printed, so that
  * {@link runCli} can print every error the same way: one `error:` line and one `hint:` line.
  */
@@ -57,6 +59,7 @@ function createProgram(io: CliIo, setExitCode: (code: ExitCode) => void, capture
   addCallCommand(program, io, setExitCode);
   addToolsCommand(program, io);
   addMcpCommand(program, io);
+  addAgentCommand(program, io);
 
   for (const command of program.commands) {
     command.exitOverride().configureOutput({
