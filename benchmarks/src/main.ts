@@ -15,6 +15,7 @@ import { createMilpaSetup, distinctToolOptions, fillerToolOptions } from './fixt
 import { describeEnvironment } from './report/environment.js';
 import { renderMarkdown } from './report/render-markdown.js';
 import { renderTerminal } from './report/render-terminal.js';
+import { buildAdapterReport } from './report/adapter-report.js';
 import { buildStoreReport } from './report/store-report.js';
 import { buildSuiteReport } from './report/suite-report.js';
 import { createFloorRow } from './rows/floor-row.js';
@@ -23,6 +24,7 @@ import { createMilpaMcpRow } from './rows/milpa-mcp-row.js';
 import { createMilpaRow } from './rows/milpa-row.js';
 import { createMilpaStoreRow } from './rows/milpa-store-row.js';
 import { createRedisPingRow } from './rows/redis-ping-row.js';
+import { createAdapterRows } from './rows/adapter-rows.js';
 import { openBenchStores, type BenchStores } from './fixtures/bench-stores.js';
 import { REDIS_PROCESSES_SETTINGS, measureRedisProcesses } from './redis-processes/measure-redis-processes.js';
 import { createLangChainRow } from './rows/peers/langchain-row.js';
@@ -164,6 +166,7 @@ async function buildRows(stores: BenchStores): Promise<CallRow[]> {
         expectedData: BENCH_RESULT,
       }),
     ),
+    ...(await createAdapterRows(BUDGET)),
     ...buildStoreRows(stores),
   ];
 }
@@ -217,7 +220,7 @@ async function runSuite(startedAt: number, environment: ReturnType<typeof descri
   });
   progress('two processes on one Redis');
   const processes = await measureRedisProcesses(REDIS_PROCESSES_SETTINGS, progress);
-  const report = buildSuiteReport(environment, METHOD, measurements, { identical, distinct }, buildStoreReport(measurements, processes));
+  const report = buildSuiteReport(environment, METHOD, measurements, { identical, distinct }, [buildAdapterReport(measurements), buildStoreReport(measurements, processes)]);
 
   process.stdout.write(`${renderTerminal(report)}\n`);
   const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));

@@ -1,5 +1,5 @@
 /** Which table section a timed row belongs to. */
-export type RowGroup = 'production' | 'suite' | 'mcp' | 'peers' | 'tool-count' | 'listener-count' | 'store-rate-limit' | 'store-idempotency';
+export type RowGroup = 'production' | 'suite' | 'mcp' | 'peers' | 'tool-count' | 'listener-count' | 'store-rate-limit' | 'store-idempotency' | 'adapters';
 
 /**
  * What a row's batches are timed by: `cpu`, the process's CPU time (the default: every in-process
@@ -22,7 +22,8 @@ export interface CallRow {
   /**
    * The id of the hand-written row this row's "× hand-written" ratio divides by: the one with the
    * same logging (row 2 writes a pino line, row 4 none). Default row 4. A store row names the
-   * in-memory row of its set instead (`S1`, `I1`), timed by the same clock.
+   * in-memory row of its set instead (`S1`, `I1`), timed by the same clock; an adapter row the
+   * direct `registry.call()` row with the same options (`A0`, `A0k`).
    */
   readonly baseline?: string;
   /** What the row's batches are timed by (default `cpu`); both clocks are recorded either way. */

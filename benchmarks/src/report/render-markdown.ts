@@ -15,7 +15,9 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
     "Milpa's governed `registry.call()` against the floor (an awaited async no-op), a hand-written",
     'minimal pipeline and the TypeScript peers, all measured in one process and one run. The headline',
     'rows (2 and 3) are the production configuration: pino at `info` writing to a discarding stream,',
-    'on both sides. The store rows (S, I) make row 3\'s call with its state in memory, in SQLite and in',
+    'on both sides. The adapter rows (A) call the tool objects the Milpa adapters build for the AI SDK,',
+    'the OpenAI Agents SDK and LangChain, against a direct `registry.call()`. The store rows (S, I)',
+    'make row 3\'s call with its state in memory, in SQLite and in',
     'Redis, timed by wall clock; the last table runs that call from one and from two processes sharing',
     'one Redis, in the same run.',
     '',
@@ -50,14 +52,16 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
     }
     out.push('');
   }
-  for (const table of report.stores.tables) {
-    out.push(`### ${table.title}`, '');
-    out.push(`| ${table.headers.map(escapeCell).join(' | ')} |`);
-    out.push(`|${table.headers.map((_, column) => (column >= 2 ? '---:' : '---')).join('|')}|`);
-    for (const row of table.rows) out.push(`| ${row.map(escapeCell).join(' | ')} |`);
-    out.push('');
+  for (const extra of report.extras) {
+    for (const table of extra.tables) {
+      out.push(`### ${table.title}`, '');
+      out.push(`| ${table.headers.map(escapeCell).join(' | ')} |`);
+      out.push(`|${table.headers.map((_, column) => (column >= 2 ? '---:' : '---')).join('|')}|`);
+      for (const row of table.rows) out.push(`| ${row.map(escapeCell).join(' | ')} |`);
+      out.push('');
+    }
+    out.push(...extra.notes.flatMap((note) => [note, '']));
   }
-  out.push(...report.stores.notes.flatMap((note) => [note, '']));
   out.push('## Targets', '', '| target | this run | verdict |', '|---|---|---|');
   for (const verdict of report.targets) {
     const verdictText = verdict.met ? 'met' : `**missed**${verdict.note === undefined ? '' : `: ${verdict.note}`}`;

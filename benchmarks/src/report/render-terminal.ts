@@ -26,15 +26,17 @@ export function renderTerminal(report: SuiteReport): string {
     for (const line of section.lines) out.push(format(cells(line)));
     out.push('');
   }
-  for (const table of report.stores.tables) {
-    const tableWidths = table.headers.map((header, column) => Math.max(header.length, ...table.rows.map((row) => row[column]!.length)));
-    const formatRow = (row: readonly string[]): string =>
-      row.map((cell, column) => (column >= 2 ? cell.padStart(tableWidths[column]!) : cell.padEnd(tableWidths[column]!))).join('  ');
-    out.push(table.title, formatRow(table.headers), tableWidths.map((width) => '-'.repeat(width)).join('  '));
-    for (const row of table.rows) out.push(formatRow(row));
-    out.push('');
+  for (const extra of report.extras) {
+    for (const table of extra.tables) {
+      const tableWidths = table.headers.map((header, column) => Math.max(header.length, ...table.rows.map((row) => row[column]!.length)));
+      const formatRow = (row: readonly string[]): string =>
+        row.map((cell, column) => (column >= 2 ? cell.padStart(tableWidths[column]!) : cell.padEnd(tableWidths[column]!))).join('  ');
+      out.push(table.title, formatRow(table.headers), tableWidths.map((width) => '-'.repeat(width)).join('  '));
+      for (const row of table.rows) out.push(formatRow(row));
+      out.push('');
+    }
+    out.push(...extra.notes, '');
   }
-  out.push(...report.stores.notes, '');
   out.push('Targets');
   for (const verdict of report.targets) {
     out.push(`  ${verdict.met ? 'MET   ' : 'MISSED'}  ${verdict.target}: ${verdict.measured}`);

@@ -2,6 +2,7 @@ import { measurementOf, type RowMeasurement } from '../harness/measure-rows.js';
 import { pairedRatio, summarizeSamples, type SampleStats } from '../harness/sample-stats.js';
 import type { RedisProcessesMeasurement } from '../redis-processes/measure-redis-processes.js';
 import { formatMicros, formatRatio } from './format-numbers.js';
+import type { TableReport } from './report-table.js';
 
 /** The column headers of a store table. */
 export const STORE_HEADERS: readonly string[] = [
@@ -25,25 +26,8 @@ export const PROCESSES_HEADERS: readonly string[] = [
   'CPU µs/call, Redis',
 ];
 
-/** A table: a title and rows of cells under given headers. */
-export interface StoreTable {
-  /** Section heading. */
-  readonly title: string;
-  /** Column headers. */
-  readonly headers: readonly string[];
-  /** The rows' cells, one per header. */
-  readonly rows: readonly (readonly string[])[];
-}
-
-/** The store sections of the report. */
-export interface StoreReport {
-  /** Call cost with each store (two sets) and calls/s of two processes on one Redis. */
-  readonly tables: readonly StoreTable[];
-  /** Sentences under the tables: how they were measured and what the correctness phase proved. */
-  readonly notes: readonly string[];
-}
-
-function spread(stats: SampleStats, format: (value: number) => string): string {
+/** `min–max (±x %)` of `stats`. */
+export function spread(stats: SampleStats, format: (value: number) => string): string {
   return `${format(stats.min)}–${format(stats.max)} (±${stats.spreadPercent.toFixed(1)} %)`;
 }
 
@@ -70,7 +54,7 @@ function callsPerSecond(value: number): string {
  * each store against the in-memory row of its set by paired ratios of wall and of CPU time; and
  * the two-process Redis throughput against one process in the same run.
  */
-export function buildStoreReport(measurements: readonly RowMeasurement[], processes: RedisProcessesMeasurement): StoreReport {
+export function buildStoreReport(measurements: readonly RowMeasurement[], processes: RedisProcessesMeasurement): TableReport {
   const set = (group: RowMeasurement['row']['group']): string[][] => {
     const rows = measurements.filter((measurement) => measurement.row.group === group);
     return rows.map((measurement) => storeLine(measurement, measurementOf(measurements, measurement.row.baseline ?? measurement.row.id)));

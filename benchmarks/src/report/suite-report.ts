@@ -3,7 +3,7 @@ import type { RegistrationMeasurement } from '../harness/measure-registration.js
 import { pairedRatio, type SampleStats } from '../harness/sample-stats.js';
 import type { Environment } from './environment.js';
 import { formatBytes, formatMicros, formatMillis, formatRatio } from './format-numbers.js';
-import type { StoreReport } from './store-report.js';
+import type { TableReport } from './report-table.js';
 
 /** One line of the results table. */
 export interface ReportLine {
@@ -64,8 +64,8 @@ export interface SuiteReport {
   readonly sections: readonly ReportSection[];
   /** The targets and whether this run meets them. */
   readonly targets: readonly TargetVerdict[];
-  /** Call cost with each store, and two processes on one Redis. */
-  readonly stores: StoreReport;
+  /** Tables after the sections: the adapters, the stores and two processes on one Redis. */
+  readonly extras: readonly TableReport[];
 }
 
 function spreadText(stats: SampleStats, format: (value: number) => string): string {
@@ -157,7 +157,7 @@ export function buildSuiteReport(
   method: string,
   measurements: readonly RowMeasurement[],
   registrations: RegistrationReport,
-  stores: StoreReport,
+  extras: readonly TableReport[],
 ): SuiteReport {
   const floor = measurementOf(measurements, '1');
   const handWrittenLogged = measurementOf(measurements, '2');
@@ -288,5 +288,5 @@ export function buildSuiteReport(
       met: change <= 0.1,
     });
   }
-  return { environment, method, sections, targets, stores };
+  return { environment, method, sections, targets, extras };
 }
