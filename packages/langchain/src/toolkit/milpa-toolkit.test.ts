@@ -161,7 +161,7 @@ describe('MilpaToolkit', () => {
     });
   });
 
-  describe('without an interrupt', () => {
+  describe('when nothing can be reviewed', () => {
     it('refuses a held call with its approval id for people and the host; nothing runs', async () => {
       const notes = notesRegistry();
       const tool = await toolNamed(new MilpaToolkit(notes.registry), 'delete_note');
@@ -190,6 +190,18 @@ describe('MilpaToolkit', () => {
       expect(contentOf(message)).toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
       expect(JSON.stringify(message.toDict())).not.toContain('confirm_token');
       expect(notes.archiveNote).not.toHaveBeenCalled();
+    });
+
+    it('never pauses a call invoked without a tool call id, which no decision could be bound to', async () => {
+      const notes = notesRegistry();
+      const interrupt = vi.fn();
+      const tool = await toolNamed(new MilpaToolkit(notes.registry, { interrupt }), 'delete_note');
+
+      const message = await tool.invoke({ id: 'n1' });
+
+      expect(contentOf(message)).toMatchObject({ code: 'APPROVAL_PENDING' });
+      expect(interrupt).not.toHaveBeenCalled();
+      expect(notes.deleteNote).not.toHaveBeenCalled();
     });
 
     it("drops a confirm_token the model presents, even a valid one: the call asks again and nothing runs", async () => {

@@ -5,7 +5,7 @@ import { refusalMessage, toToolMessage } from '../results/to-tool-message.js';
 import { HeldCalls, type PausedCall } from '../review/held-calls.js';
 import type { HeldCallReview } from '../review/held-call-review.js';
 import type { MilpaReviewRequest } from '../review/milpa-review-request.js';
-import { readReviewDecision } from '../review/read-review-decision.js';
+import { readReviewDecision, type ReviewDecisionReading } from '../review/read-review-decision.js';
 import { MilpaTool } from './milpa-tool.js';
 import type { MilpaToolkitOptions } from './milpa-toolkit-options.js';
 
@@ -63,6 +63,18 @@ function pausedCallOf(result: ToolResult, toolName: string): PausedCall | null {
   }
   return null;
 }
+
+/** A paused call, ready to resume once its decision arrived. */
+interface ResumableCall {
+  readonly name: string;
+  readonly callId: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly context: ToolContext;
+  readonly options: GovernedCallOptions;
+}
+
+/** A decision that is an approve or a reject (refused answers never get this far). */
+type ReviewVerdict = Exclude<ReviewDecisionReading, { kind: 'refused' }>;
 
 /**
  * A registry's tools as LangChain tools, each call governed by Milpa's pipeline.
@@ -140,40 +152,51 @@ export class MilpaToolkit {
     const context = base.with({ requestId: callId });
     const args = withoutResumeKeys(rawArgs);
     const key = HeldCalls.keyOf(context, callId, name, args);
+    // Without an interrupt, or a tool call id to bind a decision to, nothing can be reviewed.
+    const interrupt = toolCallId === null ? undefined : this.#interrupt;
+    if (interrupt === undefined) return this.#present(await this.#registry.call(name, args, context, options), name, callId);
     let paused = this.#held.get(key);
     if (paused === undefined) {
       const result = await this.#registry.call(name, args, context, options);
       const asked = pausedCallOf(result, name);
       if (asked === null) return toToolMessage(result, name, callId);
-      if (this.#interrupt === undefined || toolCallId === null) return this.#unreviewable(asked, result, name, callId);
       paused = asked;
       this.#held.set(key, paused);
     }
     // The first time through, interrupt() pauses the run (it throws, as LangGraph requires); when
     // the run resumes, LangGraph runs this tool again and interrupt() returns the decision.
-    const answer = await this.#interrupt!(this.#reviewRequest(name, args, callId, paused));
+    const answer = await interrupt(this.#reviewRequest(name, args, callId, paused));
     this.#held.delete(key);
     const heldArgs = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
     const reading = readReviewDecision(answer, callId, heldArgs);
     if (reading.kind === 'refused') {
       return refusalMessage(ToolErrorCode.APPROVAL_INVALID, reading.message, name, callId, { approval_refusal: reading.refusal });
     }
-    if (paused.kind === 'confirmation') {
-      if (reading.kind === 'reject') {
-        return refusalMessage('CONFIRMATION_DECLINED', `The person declined to confirm the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`, name, callId);
-      }
-      // The replay carries the token; the pipeline runs the first call's arguments, once.
-      const confirmed = await this.#registry.call(name, { ...heldArgs, confirm_token: paused.token }, context, options);
-      const again = pausedCallOf(confirmed, name);
-      return again === null ? toToolMessage(confirmed, name, callId) : this.#unreviewable(again, confirmed, name, callId);
+    const call: ResumableCall = { name, callId, args: heldArgs, context, options };
+    return paused.kind === 'confirmation' ? this.#confirm(call, paused.token, reading) : this.#approve(call, paused.approvalId, reading);
+  }
+
+  /** A confirmation's decision: a decline runs nothing; a confirm replays the call with its token. */
+  async #confirm(call: ResumableCall, token: string, reading: ReviewVerdict): Promise<ToolMessage> {
+    const { name, callId } = call;
+    if (reading.kind === 'reject') {
+      return refusalMessage('CONFIRMATION_DECLINED', `The person declined to confirm the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`, name, callId);
     }
+    // The replay carries the token; the pipeline runs the first call's arguments, once.
+    const confirmed = await this.#registry.call(name, { ...call.args, confirm_token: token }, call.context, call.options);
+    return this.#present(confirmed, name, callId);
+  }
+
+  /** A held call's decision: recorded (when the host records decisions), then resumed in Milpa on an approve. */
+  async #approve(call: ResumableCall, approvalId: string, reading: ReviewVerdict): Promise<ToolMessage> {
+    const { name, callId } = call;
     const review: HeldCallReview = {
       decision: reading.kind,
-      approvalId: paused.approvalId,
+      approvalId,
       toolCallId: callId,
       toolName: name,
-      arguments: heldArgs,
-      context,
+      arguments: call.args,
+      context: call.context,
       message: reading.kind === 'reject' ? reading.message : null,
     };
     if (reading.kind === 'reject') {
@@ -186,9 +209,14 @@ export class MilpaToolkit {
       return refusalMessage(ToolErrorCode.APPROVAL_DENIED, `The approval could not be recorded: ${messageOf(error)}. Nothing ran.`, name, callId);
     }
     // Milpa decides: the gate's resolution, the binding, authorization and rules again, one execution.
-    const resumed = await this.#registry.resume(paused.approvalId, context, options);
-    const still = pausedCallOf(resumed, name);
-    return still === null ? toToolMessage(resumed, name, callId) : this.#unreviewable(still, resumed, name, callId);
+    const resumed = await this.#registry.resume(approvalId, call.context, call.options);
+    return this.#present(resumed, name, callId);
+  }
+
+  /** A result after a review: as it is, unless it asks for another review, which this call cannot hold. */
+  #present(result: ToolResult, name: string, callId: string): ToolMessage {
+    const asked = pausedCallOf(result, name);
+    return asked === null ? toToolMessage(result, name, callId) : this.#unreviewable(asked, result, name, callId);
   }
 
   async #record(review: HeldCallReview): Promise<void> {
