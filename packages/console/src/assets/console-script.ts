@@ -1,7 +1,7 @@
 /**
  * The console's one script (served as a file, so the Content-Security-Policy needs no inline
- * code): it listens to the server-sent events stream and, on each change, fetches the current
- * page again and swaps in the fresh `[data-live]` sections. Forms are never replaced, so nothing
+ * code): it listens to the server-sent events stream and, on each change, fetches the page's own
+ * address (`data-page`) again and swaps in the fresh `[data-live]` sections. Forms are never replaced, so nothing
  * an approver is typing is lost.
  */
 export const CONSOLE_SCRIPT = `'use strict';
@@ -9,14 +9,20 @@ export const CONSOLE_SCRIPT = `'use strict';
   var root = document.documentElement;
   var url = root.getAttribute('data-events');
   var status = document.getElementById('live-status');
+  var page = root.getAttribute('data-page') || window.location.pathname;
   if (!url || typeof EventSource !== 'function') return;
+  // After a form post the address bar shows the form's action: show the page's own address, so
+  // a reload never posts the form again.
+  if (page !== window.location.pathname && window.history && window.history.replaceState) {
+    window.history.replaceState(null, '', page);
+  }
   var busy = false;
   var again = false;
   function say(text) { if (status) status.textContent = text; }
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(window.location.href, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'text/html' } })
+    fetch(page, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'text/html' } })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (html === null) return;

@@ -15,7 +15,8 @@ main{padding:1rem;max-width:70rem}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
 caption{text-align:left;color:var(--muted);padding:.25rem 0}
-th,td{text-align:left;vertical-align:top;padding:.4rem .5rem;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
+th,td{text-align:left;vertical-align:top;padding:.4rem .5rem;border-bottom:1px solid var(--line);overflow-wrap:break-word}
+td{overflow-wrap:anywhere}
 code{font:14px/1.4 ui-monospace,monospace;white-space:pre-wrap}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dl.facts dt{font-weight:600}

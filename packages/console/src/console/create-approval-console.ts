@@ -54,6 +54,8 @@ interface Page {
   readonly current: LayoutOptions['current'];
   readonly body: string;
   readonly live: boolean;
+  /** The address that shows this page with GET, for live updates; null for none. */
+  readonly url: string | null;
 }
 
 function normalizeBase(basePath: string | undefined): string {
@@ -164,6 +166,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       current: page.current,
       body: page.body,
       live: page.live,
+      pageUrl: page.url,
       canSignOut: options.login !== undefined,
     });
     send(response, page.status, 'text/html; charset=utf-8', html, cookies.length === 0 ? {} : { 'Set-Cookie': cookies });
@@ -223,11 +226,11 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       message,
       typed,
     });
-    return { status, title: `Approve ${item.tool}?`, current: 'detail', body, live: true };
+    return { status, title: `Approve ${item.tool}?`, current: 'detail', body, live: true, url: `${base}approvals/${encodeURIComponent(item.id)}` };
   }
 
   function notFoundPage(what: string): Page {
-    return { status: 404, title: 'Not found', current: 'detail', body: `<h1>Not found</h1><p>${escapeHtml(what)}</p><p><a href="${escapeHtml(base)}">Back to the pending list</a></p>`, live: false };
+    return { status: 404, title: 'Not found', current: 'detail', body: `<h1>Not found</h1><p>${escapeHtml(what)}</p><p><a href="${escapeHtml(base)}">Back to the pending list</a></p>`, live: false, url: null };
   }
 
   function describeDecided(item: ApprovalItem): string {
@@ -354,13 +357,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
 
     if (route === 'login' && options.login !== undefined) {
       const login = options.login;
-      if (!isPost) return sendPage(response, { status: 200, title: 'Sign in', current: 'login', body: renderLoginPage(base, csrf.tokenFor(nonce, ''), null), live: false }, null, nonce, setCookies);
+      if (!isPost) return sendPage(response, { status: 200, title: 'Sign in', current: 'login', body: renderLoginPage(base, csrf.tokenFor(nonce, ''), null), live: false, url: null }, null, nonce, setCookies);
       const body = await readFormBody(request);
       if (!body.ok) return send(response, body.status, 'text/plain; charset=utf-8', body.message);
       if (!csrf.verify(existingNonce, '', body.fields.get('_csrf'))) return send(response, 403, 'text/plain; charset=utf-8', 'Refused: the form has no valid CSRF token. Reload the page and try again.');
       const token = body.fields.get('token') ?? '';
       if (!TOKEN_SHAPE.test(token) || !login.accepts(token)) {
-        return sendPage(response, { status: 401, title: 'Sign in', current: 'login', body: renderLoginPage(base, csrf.tokenFor(nonce, ''), 'That token does not sign anyone in.'), live: false }, null, nonce, []);
+        return sendPage(response, { status: 401, title: 'Sign in', current: 'login', body: renderLoginPage(base, csrf.tokenFor(nonce, ''), 'That token does not sign anyone in.'), live: false, url: null }, null, nonce, []);
       }
       return redirect(response, base, [serializeCookie(login.cookieName, token, { path: base, secure: secureFor(request) })]);
     }
@@ -391,14 +394,14 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     if (route === '' && fields === null) {
       const now = Date.now();
       const items = (await loadItems()).filter((item) => item.state === 'pending').sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-      return sendPage(response, { status: 200, title: 'Pending approvals', current: 'pending', body: renderPendingPage(items, base, now), live: true }, identity, nonce, setCookies);
+      return sendPage(response, { status: 200, title: 'Pending approvals', current: 'pending', body: renderPendingPage(items, base, now), live: true, url: base }, identity, nonce, setCookies);
     }
     if (route === 'history' && fields === null) {
       const decided = (await loadItems())
         .filter((item) => item.state !== 'pending')
         .sort((a, b) => (b.resolvedAt ?? b.expiresAt ?? b.createdAt).getTime() - (a.resolvedAt ?? a.expiresAt ?? a.createdAt).getTime())
         .slice(0, HISTORY_LIMIT);
-      return sendPage(response, { status: 200, title: 'History', current: 'history', body: renderHistoryPage(decided, base), live: true }, identity, nonce, setCookies);
+      return sendPage(response, { status: 200, title: 'History', current: 'history', body: renderHistoryPage(decided, base), live: true, url: `${base}history` }, identity, nonce, setCookies);
     }
     const match = /^approvals\/([^/]+)(?:\/(grant|reject))?$/.exec(route);
     if (match !== null) {

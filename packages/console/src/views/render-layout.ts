@@ -18,6 +18,8 @@ export interface LayoutOptions {
   readonly body: string;
   /** True to open the live-update stream on this page. */
   readonly live: boolean;
+  /** The address that shows this page again with GET (live updates fetch it), or null. */
+  readonly pageUrl: string | null;
   /** True when the console has a sign-in page (and so a sign-out button). */
   readonly canSignOut: boolean;
 }
@@ -39,7 +41,7 @@ export function renderLayout(options: LayoutOptions): string {
             ? ` <form method="post" action="${escapeHtml(`${base}logout`)}" class="inline"><input type="hidden" name="_csrf" value="${escapeHtml(options.csrfToken)}"><button type="submit" class="link">Sign out</button></form>`
             : ''
         }</div>`;
-  const live = options.live ? ` data-events="${escapeHtml(`${base}events`)}"` : '';
+  const live = options.live ? ` data-events="${escapeHtml(`${base}events`)}"${options.pageUrl === null ? '' : ` data-page="${escapeHtml(options.pageUrl)}"`}` : '';
   return `<!doctype html>
 <html lang="en"${live}>
 <head>
