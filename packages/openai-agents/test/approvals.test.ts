@@ -57,6 +57,16 @@ describe('toAgentsTools approvals', () => {
       expect(setup.audit.forRequest('call_del')).toEqual([expect.objectContaining({ outcome: 'ok', tool: 'delete_note', principal: 'user:42', channel: 'web' })]);
     });
 
+    it('runs an approved strict-mode call whose optional fields came as null once, as the handler sees them', async () => {
+      const setup = notesSetup();
+      const { agent } = await setup.agent([() => [functionCall('delete_note', { id: 'n1', reason: null }, 'call_del')], () => [reply('Deleted.')]]);
+      const first = await run(agent, 'Delete n1');
+      first.state.approve(first.interruptions[0]!);
+      await run(agent, first.state);
+      expect(setup.handlers.deleteNote).toHaveBeenCalledTimes(1);
+      expect(setup.handlers.deleteNote.mock.calls[0]![0]).toEqual({ id: 'n1' });
+    });
+
     it('does not interrupt a call of the same tool whose arguments make it read-only', async () => {
       const setup = notesSetup();
       const { agent, model } = await setup.agent([() => [functionCall('edit_note', { id: 'n1', action: 'rename' }, 'call_rename')], () => [reply('Renamed.')]]);

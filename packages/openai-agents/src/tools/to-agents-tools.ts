@@ -5,6 +5,7 @@ import { closeRejectedRunCall, holdRunCall, redeemRunCall } from '../approval/he
 import type { AgentsCallOptions, AgentsToolRegistry } from '../registry/agents-tool-registry.js';
 import { toModelOutput } from '../results/to-model-output.js';
 import { callNeedsApproval } from './call-needs-approval.js';
+import { dropStrictNulls } from './drop-strict-nulls.js';
 import { isStrictCompatible } from './is-strict-compatible.js';
 
 /** Options of {@link toAgentsTools}. */
@@ -85,6 +86,13 @@ interface ToolBinding {
   readonly store: ApprovalStore;
   readonly ttlMs: number;
   readonly definition: AnyToolDefinition;
+  /** Whether the tool is sent in strict mode (its optional fields may come as null). */
+  readonly strict: boolean;
+}
+
+/** The arguments as the tool reads them (see {@link dropStrictNulls}); anything but an object as it is. */
+function argumentsOf(binding: ToolBinding, input: unknown): unknown {
+  return binding.strict ? dropStrictNulls(binding.definition.inputSchema, input) : input;
 }
 
 /** The SDK's approval decision on one call of the tool it knows as `sdkName`. */
@@ -101,7 +109,7 @@ async function decideApproval(binding: ToolBinding, input: unknown, callId: stri
   try {
     // Arguments the adapter refuses never reach the registry: no interruption for them.
     if (refuseArguments(definition.name, input, '') !== null) return false;
-    const args = input as Readonly<Record<string, unknown>>;
+    const args = argumentsOf(binding, input) as Readonly<Record<string, unknown>>;
     const callContext = typeof callId === 'string' && callId !== '' ? context.with({ requestId: callId }) : context;
     if (!callNeedsApproval(binding.registry, definition, args, callContext)) return false;
     // Without a call id there is nothing to bind an approval to: the run asks, and execution refuses.
@@ -142,7 +150,7 @@ async function executeCall(binding: ToolBinding, sdkName: string, input: unknown
   try {
     const refusal = refuseArguments(definition.name, input, requestId);
     if (refusal !== null) return toModelOutput(refusal);
-    const args = input as Readonly<Record<string, unknown>>;
+    const args = argumentsOf(binding, input) as Readonly<Record<string, unknown>>;
     const callContext = context.with({ requestId });
     let needsApproval: boolean;
     try {
@@ -224,8 +232,8 @@ export async function toAgentsTools(registry: AgentsToolRegistry, context: ToolC
   const definitions = await registry.listToolsFor(context);
   const names = new Set<string>();
   return definitions.map((definition) => {
-    const binding: ToolBinding = { registry, context, store, ttlMs, definition };
     const strict = options.strict !== false && isStrictCompatible(definition.inputSchema);
+    const binding: ToolBinding = { registry, context, store, ttlMs, definition, strict };
     let sdkName = definition.name;
     const created = tool({
       name: definition.name,
