@@ -14,6 +14,7 @@ import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@mod
 import { MCP_ERROR_META_KEY } from '@milpa/mcp';
 import { InvocationStepKind } from '@milpa/tool-runtime';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { spawnDemo } from './testing/spawn-demo.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -91,15 +92,7 @@ async function connectHttp(client: Client, url: URL, token: string): Promise<Cli
 }
 
 function demo(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: APP_DIR, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnDemo(args, childEnv());
 }
 
 const STACK_FRAME = /\n\s+at /;

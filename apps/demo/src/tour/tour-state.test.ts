@@ -75,6 +75,12 @@ describe('openTourState', () => {
       });
     });
 
+    it('refuses a path under a file in one line', () => {
+      writeFileSync(join(folder, 'notes.txt'), 'plain text');
+      const path = join(folder, 'notes.txt', 'tour.db');
+      expect(() => openTourState({ directory: folder, database: path })).toThrow(`cannot keep the demo's state in ${path}: ${join(folder, 'notes.txt')} is not a folder`);
+    });
+
     it('refuses a folder as the database', () => {
       expect(() => openTourState({ directory: folder, database: folder })).toThrow(`cannot keep the demo's state in ${folder}: it is a folder, not a file`);
     });

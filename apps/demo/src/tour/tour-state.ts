@@ -23,6 +23,16 @@ export interface TourState {
   readonly close: () => void;
 }
 
+/** True when `path` is a file with content; anything else (missing, a folder, unreadable) is left for opening to judge. */
+function holdsAnything(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() && stats.size > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The files SQLite keeps beside a database in WAL mode (and the rollback journal, should one be left). */
 const COMPANIONS = ['', '-wal', '-shm', '-journal'] as const;
 
@@ -42,8 +52,7 @@ const COMPANIONS = ['', '-wal', '-shm', '-journal'] as const;
 export function openTourState(options: TourStateOptions): TourState {
   if (options.database !== undefined) {
     const path = resolve(options.database);
-    const stats = statSync(path, { throwIfNoEntry: false });
-    if (stats?.isFile() === true && stats.size > 0) {
+    if (holdsAnything(path)) {
       throw new DemoUsageError(
         `the tour starts from an empty state, and ${path} is not empty`,
         'delete it to run the tour in it again, or pass --db with a new path',
