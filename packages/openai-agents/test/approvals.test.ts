@@ -1,7 +1,7 @@
 import type { ApprovalStore, ToolContext } from '@milpa/core';
 import { InMemoryApprovalStore } from '@milpa/tool-runtime';
 import { RunState, RunToolApprovalItem, run, type Agent } from '@openai/agents';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { functionCall, reply } from './support/scripted-model.js';
 import { notesSetup } from './support/notes-setup.js';
 
@@ -172,11 +172,11 @@ describe('toAgentsTools approvals', () => {
       ['an approval of every call of the tool', (state, first) => state.approve(first, { alwaysApprove: true })],
     ])('refuses a later call covered only by %s: each call is approved on its own', async (_name, approve) => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([
-        () => [functionCall('delete_note', { id: 'n1' }, 'call_1')],
-        () => [functionCall('delete_note', { id: 'n2' }, 'call_2')],
-        () => [reply('Could not delete n2.')],
-      ]);
+      const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+      const { agent, model } = await setup.agent(
+        [() => [functionCall('delete_note', { id: 'n1' }, 'call_1')], () => [functionCall('delete_note', { id: 'n2' }, 'call_2')], () => [reply('Could not delete n2.')]],
+        { logger },
+      );
       const first = await run(agent, 'Delete n1, then n2');
       approve(first.state as RunState<unknown, Agent>, first.interruptions[0]!, agent);
       const second = await run(agent, first.state);
@@ -185,6 +185,11 @@ describe('toAgentsTools approvals', () => {
       expect(setup.handlers.deleteNote).toHaveBeenCalledWith(expect.objectContaining({ id: 'n1' }), expect.anything());
       expect(errorOf(model.lastOutputFor('call_2'))).toMatchObject({ code: 'APPROVAL_INVALID', approval_refusal: 'not_found' });
       expect(executed(setup, 'call_2')).toEqual([]);
+      // The registry never saw it, so the adapter's own logger tells of the refused approval.
+      expect(logger.warn).toHaveBeenCalledWith(
+        { tool: 'delete_note', request_id: 'call_2', code: 'APPROVAL_INVALID', approval_refusal: 'not_found' },
+        expect.stringContaining("call to 'delete_note' refused before it reached the registry"),
+      );
     });
 
     it('refuses an approved call whose arguments were changed in the saved state, and the original still runs once', async () => {

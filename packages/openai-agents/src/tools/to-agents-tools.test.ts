@@ -32,6 +32,7 @@ describe('toAgentsTools', () => {
       ['a context that is not a ToolContext', () => toAgentsTools(new ToolRegistry(), { principal: 'x' } as never), 'toAgentsTools needs a ToolContext'],
       ['a TTL of 0', () => toAgentsTools(new ToolRegistry(), context, { approvalTtlSeconds: 0 }), 'approvalTtlSeconds must be a whole number of seconds >= 1, got 0.'],
       ['an unknown strict mode', () => toAgentsTools(new ToolRegistry(), context, { strict: true as never }), "strict must be 'auto' or false, got true."],
+      ['a logger without warn()', () => toAgentsTools(new ToolRegistry(), context, { logger: {} as never }), 'logger must have a warn() method.'],
       ['no approval store', () => toAgentsTools({ ...plainRegistry(new ToolRegistry(), new InMemoryApprovalStore()), getApprovalStore: undefined }, context), 'toAgentsTools needs an approval store'],
     ])('rejects with INVALID_ARGUMENT for %s', async (_name, build, message) => {
       await expect(build()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(message) });

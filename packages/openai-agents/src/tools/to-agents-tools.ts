@@ -1,4 +1,4 @@
-import { MilpaError, ToolContext, ToolErrorCode, ToolResult, generateRequestId, type AnyToolDefinition, type ApprovalStore, type JsonSchema } from '@milpa/core';
+import { MilpaError, ToolContext, ToolErrorCode, ToolResult, generateRequestId, type AnyToolDefinition, type ApprovalStore, type JsonSchema, type Logger } from '@milpa/core';
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import { APPROVAL_GRANT_KEY, issueApprovalGrant, revokeApprovalGrant } from '../approval/approval-grant.js';
 import { closeRejectedRunCall, holdRunCall, redeemRunCall } from '../approval/held-run-calls.js';
@@ -25,6 +25,12 @@ export interface AgentsToolsOptions {
    * non-strict. `false`: every tool non-strict.
    */
   readonly strict?: 'auto' | false;
+  /**
+   * Where the refusals the adapter makes itself are reported (a `warn` line with `tool`,
+   * `request_id`, `code` and `approval_refusal`): forged, replayed or late approvals and reserved
+   * arguments never reach the registry, so its audit does not show them. Default none.
+   */
+  readonly logger?: Logger;
 }
 
 const DEFAULT_TTL_SECONDS = 3_600;
@@ -88,6 +94,8 @@ interface ToolBinding {
   readonly definition: AnyToolDefinition;
   /** Whether the tool is sent in strict mode (its optional fields may come as null). */
   readonly strict: boolean;
+  /** Where the adapter reports the refusals it makes itself, or null. */
+  readonly logger: Logger | null;
 }
 
 /** The arguments as the tool reads them (see {@link dropStrictNulls}); anything but an object as it is. */
@@ -122,10 +130,9 @@ async function decideApproval(binding: ToolBinding, input: unknown, callId: stri
   }
 }
 
-async function runApproved(binding: ToolBinding, args: Readonly<Record<string, unknown>>, callContext: ToolContext, callId: string, options: AgentsCallOptions): Promise<ToolResult> {
+/** Runs a call whose held call was just redeemed, with a one-use grant for the approval gate. */
+async function runApproved(binding: ToolBinding, args: Readonly<Record<string, unknown>>, callContext: ToolContext, options: AgentsCallOptions): Promise<ToolResult> {
   const { registry, definition } = binding;
-  const refused = await redeemRunCall(binding.store, definition.name, callId, args, callContext);
-  if (refused !== null) return refused;
   const grant = issueApprovalGrant({ toolName: definition.name, requestId: callContext.requestId, principal: callContext.principal, channel: callContext.channel, runId: callContext.runId });
   const granted = callContext.with({ extra: { ...callContext.extra, [APPROVAL_GRANT_KEY]: grant } as Record<string, unknown> });
   try {
@@ -141,6 +148,24 @@ async function runApproved(binding: ToolBinding, args: Readonly<Record<string, u
   }
 }
 
+/**
+ * A refusal the adapter made itself, before the registry saw the call (so it is not in the
+ * registry's audit): reported to the adapter's logger, then read by the model.
+ */
+function refuseHere(binding: ToolBinding, result: ToolResult): string {
+  const logger = binding.logger;
+  if (logger !== null) {
+    const refusal = result.meta['approval_refusal'];
+    const details = { tool: binding.definition.name, request_id: result.meta['request_id'], code: result.getCode(), ...(typeof refusal === 'string' ? { approval_refusal: refusal } : {}) };
+    try {
+      logger.warn(details, `[openai-agents] call to '${binding.definition.name}' refused before it reached the registry: ${result.error ?? 'refused'}`);
+    } catch {
+      // A failing logger never changes what the model reads.
+    }
+  }
+  return toModelOutput(result);
+}
+
 async function executeCall(binding: ToolBinding, sdkName: string, input: unknown, runContext: RunContext, details: { toolCall?: { callId?: unknown }; signal?: AbortSignal } | undefined): Promise<string> {
   const { registry, definition, context } = binding;
   const rawCallId = details?.toolCall?.callId;
@@ -149,7 +174,7 @@ async function executeCall(binding: ToolBinding, sdkName: string, input: unknown
   const options: AgentsCallOptions = details?.signal === undefined ? {} : { signal: details.signal };
   try {
     const refusal = refuseArguments(definition.name, input, requestId);
-    if (refusal !== null) return toModelOutput(refusal);
+    if (refusal !== null) return refuseHere(binding, refusal);
     const args = argumentsOf(binding, input) as Readonly<Record<string, unknown>>;
     const callContext = context.with({ requestId });
     let needsApproval: boolean;
@@ -160,17 +185,20 @@ async function executeCall(binding: ToolBinding, sdkName: string, input: unknown
     }
     if (!needsApproval) return toModelOutput(await registry.call(definition.name, args, callContext, options));
     if (callId === null || !isApprovedInRun(runContext, sdkName, callId)) {
-      return toModelOutput(
+      return refuseHere(
+        binding,
         ToolResult.failure(ToolErrorCode.APPROVAL_DENIED, `Call to '${definition.name}' needs the approval of the person running the agent, and it was not approved. Nothing ran.`, null, {
           tool: definition.name,
           request_id: requestId,
         }),
       );
     }
-    return toModelOutput(await runApproved(binding, args, callContext, callId, options));
+    const refused = await redeemRunCall(binding.store, definition.name, callId, args, callContext);
+    if (refused !== null) return refuseHere(binding, refused);
+    return toModelOutput(await runApproved(binding, args, callContext, options));
   } catch {
     // The registry contract never rejects; a registry that does still must not end the run.
-    return toModelOutput(ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Call to '${definition.name}' failed inside the registry.`, null, { tool: definition.name, request_id: requestId }));
+    return refuseHere(binding, ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Call to '${definition.name}' failed inside the registry.`, null, { tool: definition.name, request_id: requestId }));
   }
 }
 
@@ -220,20 +248,23 @@ async function closeRejections(binding: ToolBinding, sdkName: string, runContext
  * for (const interruption of result.interruptions) result.state.approve(interruption);
  * result = await run(agent, result.state); // delete_note runs once
  * @throws MilpaError `INVALID_ARGUMENT` (as a rejection) for a registry without the governed calls,
- *   a context that is not a `ToolContext`, no approval store, an invalid TTL, or two tools whose
- *   names the SDK maps to the same tool name.
+ *   a context that is not a `ToolContext`, no approval store, an invalid TTL or logger, or two
+ *   tools whose names the SDK maps to the same tool name.
  */
 export async function toAgentsTools(registry: AgentsToolRegistry, context: ToolContext, options: AgentsToolsOptions = {}): Promise<FunctionTool[]> {
   checkRegistry(registry);
   if (!(context instanceof ToolContext)) throw invalid('toAgentsTools needs a ToolContext: the tools are those this caller may call.');
   if (options.strict !== undefined && options.strict !== 'auto' && options.strict !== false) throw invalid(`strict must be 'auto' or false, got ${String(options.strict)}.`);
   const ttlMs = ttlOf(options);
+  if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.warn !== 'function')) {
+    throw invalid('logger must have a warn() method.');
+  }
   const store = storeOf(registry, options);
   const definitions = await registry.listToolsFor(context);
   const names = new Set<string>();
   return definitions.map((definition) => {
     const strict = options.strict !== false && isStrictCompatible(definition.inputSchema);
-    const binding: ToolBinding = { registry, context, store, ttlMs, definition, strict };
+    const binding: ToolBinding = { registry, context, store, ttlMs, definition, strict, logger: options.logger ?? null };
     let sdkName = definition.name;
     const created = tool({
       name: definition.name,
