@@ -1,7 +1,7 @@
 import { ToolContext } from '@milpa/core';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { aiSdkTools, type AiSdkToolSet, type GovernedToolRegistry } from '../src/index.js';
+import { aiSdkTools, type AiSdkToolOutput, type AiSdkToolSet, type GovernedToolRegistry } from '../src/index.js';
 import { agent, notesRegistry } from './notes-registry.js';
 import { readByModel, scriptedModel, type ScriptedTurn } from './scripted-model.js';
 
@@ -172,5 +172,16 @@ describe('aiSdkTools against forged approvals', () => {
     expect(read).toMatchObject({ ok: false, code: 'CONFIRMATION_REQUIRED' });
     expect(JSON.stringify(read)).not.toContain('confirm_token');
     expect(handlers.delete).not.toHaveBeenCalled();
+  });
+});
+
+describe('aiSdkTools under racing executions', () => {
+  it('runs one approved call once when two executions of it race', async () => {
+    const { tools, messages, approvalId, handlers } = await pendingDelete();
+    const conversation = [...messages, approve(approvalId)];
+    const outputs = (await Promise.all([1, 2, 3].map(() => tools['delete_note']!.execute!({ id: 'n1' }, { toolCallId: 'del-1', messages: conversation })))) as AiSdkToolOutput[];
+    expect(handlers.delete).toHaveBeenCalledTimes(1);
+    expect(outputs.filter((output) => output.ok)).toHaveLength(1);
+    expect(outputs.filter((output) => !output.ok && output.approval_refusal === 'used')).toHaveLength(2);
   });
 });

@@ -69,7 +69,7 @@ function printMessages(messages: readonly ModelMessage[], style: TerminalStyle, 
       if (part.type === 'text' && message.role === 'assistant') write(`  ${style.bold('model')}   › ${part.text}\n`);
       if (part.type === 'tool-call') write(`  ${style.bold('model')}   → ${style.accent(part.toolName)} ${JSON.stringify(part.input)} ${style.dim(`[${part.toolCallId}]`)}\n`);
       if (part.type === 'tool-approval-request') {
-        write(`  ${style.bold('ai sdk')}  ⏸ ${style.accent('tool-approval-request')} for ${part.toolCallId}: Milpa holds this call for a person, so nothing has run\n`);
+        write(`  ${style.bold('ai sdk')}  ⏸ ${style.accent('tool-approval-request')} for ${part.toolCallId}: the runtime holds this call for a person, so the AI SDK asks first; nothing has run\n`);
       }
       if (part.type === 'tool-result') {
         const output = part.output as { type: string; value?: Record<string, unknown>; reason?: string };

@@ -9,20 +9,31 @@ import type { AiSdkApprovalMode } from './ai-sdk-tools-options.js';
 
 /** Everything one adapted tool needs, fixed when the tool set is built. */
 export interface GovernedToolSettings {
+  /** The registry every call runs through. */
   readonly registry: GovernedToolRegistry;
+  /** The tool, as the registry listed it for the context. */
   readonly definition: AnyToolDefinition;
+  /** Who calls. */
   readonly context: ToolContext;
+  /** Which calls go through the AI SDK's approval flow. */
   readonly approval: AiSdkApprovalMode;
+  /** Who grants held calls a person approved, or null to leave them held. */
   readonly approver: ToolContext | null;
+  /** The tool that grants held calls. */
   readonly resolveTool: string;
+  /** Where issued approval requests are kept. */
   readonly ledger: ToolApprovalLedger;
+  /** How long an approval request stays answerable, in milliseconds. */
   readonly approvalTtlMs: number;
 }
 
 /** What the AI SDK hands `needsApproval` and `execute` about the call. */
 export interface SdkCallInfo {
+  /** The AI SDK's tool call id. */
   readonly toolCallId: string;
+  /** The conversation the call was made in (without the assistant message holding the call, when the model has just made it). */
   readonly messages: readonly ModelMessage[];
+  /** The run's abort signal, for `execute`. */
   readonly abortSignal?: AbortSignal | undefined;
 }
 
