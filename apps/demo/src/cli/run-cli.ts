@@ -5,6 +5,7 @@ import { shouldUseColor } from '../output/terminal-style.js';
 import { ExitCode, type CliIo } from './cli-io.js';
 import { addAgentCommand } from './commands/agent-command.js';
 import { addCallCommand } from './commands/call-command.js';
+import { addGatewayCommand } from './commands/gateway-command.js';
 import { addInspectCommand } from './commands/inspect-command.js';
 import { addListCommand } from './commands/list-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
@@ -30,7 +31,7 @@ function writeError(io: CliIo, message: string, hint: string): void {
 }
 
 /**
- * Builds the commander program: `tour` (the default), `list`, `inspect`, `call`, `tools`, `mcp` and `agent`, each
+ * Builds the commander program: `tour` (the default), `list`, `inspect`, `call`, `tools`, `mcp`, `gateway` and `agent`, each
  * with `--help`. Commander's own error text is captured rather than printed, so that
  * {@link runCli} can print every error the same way: one `error:` line and one `hint:` line.
  */
@@ -59,6 +60,7 @@ function createProgram(io: CliIo, setExitCode: (code: ExitCode) => void, capture
   addCallCommand(program, io, setExitCode);
   addToolsCommand(program, io);
   addMcpCommand(program, io);
+  addGatewayCommand(program, io);
   addAgentCommand(program, io);
 
   for (const command of program.commands) {

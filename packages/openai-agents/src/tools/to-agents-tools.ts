@@ -244,9 +244,9 @@ async function closeRejections(binding: ToolBinding, sdkName: string, runContext
  * @example
  * const registry = new ToolRegistry({ approvalGates: { delete_note: agentsApprovalGate() } });
  * const agent = new Agent({ name: 'notes', tools: await toAgentsTools(registry, ToolContext.web('user:42', ['notes:write'])) });
- * let result = await run(agent, 'Delete note 7');
+ * const result = await run(agent, 'Delete note 7');
  * for (const interruption of result.interruptions) result.state.approve(interruption);
- * result = await run(agent, result.state); // delete_note runs once
+ * const resumed = await run(agent, result.state); // delete_note runs once
  * @throws MilpaError `INVALID_ARGUMENT` (as a rejection) for a registry without the governed calls,
  *   a context that is not a `ToolContext`, no approval store, an invalid TTL or logger, or two
  *   tools whose names the SDK maps to the same tool name.
