@@ -6,6 +6,7 @@ import { ExitCode, type CliIo } from './cli-io.js';
 import { addAgentCommand } from './commands/agent-command.js';
 import { addCallCommand } from './commands/call-command.js';
 import { addGatewayCommand } from './commands/gateway-command.js';
+import { addConsoleCommand } from './commands/console-command.js';
 import { addInspectCommand } from './commands/inspect-command.js';
 import { addListCommand } from './commands/list-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
@@ -62,6 +63,7 @@ function createProgram(io: CliIo, setExitCode: (code: ExitCode) => void, capture
   addMcpCommand(program, io);
   addGatewayCommand(program, io);
   addAgentCommand(program, io);
+  addConsoleCommand(program, io);
 
   for (const command of program.commands) {
     command.exitOverride().configureOutput({
