@@ -31,6 +31,15 @@ describe('HeldCalls', () => {
     expect(held.get('k')).toBeUndefined();
   });
 
+  it('never remembers a call whose arguments JSON cannot hold', () => {
+    const held = new HeldCalls();
+    const key = HeldCalls.keyOf(caller, 'call_1', 'delete_note', { big: 1n });
+    held.set(key, paused('a1'));
+
+    expect(key).toBeNull();
+    expect(held.get(key)).toBeUndefined();
+  });
+
   it('forgets the oldest call beyond 10,000', () => {
     const held = new HeldCalls();
     for (let index = 0; index <= 10_000; index += 1) held.set(`k${index}`, paused(`a${index}`));

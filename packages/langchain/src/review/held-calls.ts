@@ -18,18 +18,19 @@ const MAX_PAUSED_CALLS = 10_000;
 export class HeldCalls {
   readonly #paused = new Map<string, PausedCall>();
 
-  /** The key of one call. */
-  static keyOf(context: ToolContext, toolCallId: string, toolName: string, args: unknown): string {
+  /** The key of one call; null when its arguments are not JSON (such a call is never remembered). */
+  static keyOf(context: ToolContext, toolCallId: string, toolName: string, args: unknown): string | null {
     return canonicalJson([context.principal, context.channel, context.runId, toolCallId, toolName, args]);
   }
 
   /** The paused call under `key`, if any. */
-  get(key: string): PausedCall | undefined {
-    return this.#paused.get(key);
+  get(key: string | null): PausedCall | undefined {
+    return key === null ? undefined : this.#paused.get(key);
   }
 
   /** Remembers a paused call, forgetting the oldest beyond the bound. */
-  set(key: string, call: PausedCall): void {
+  set(key: string | null, call: PausedCall): void {
+    if (key === null) return;
     this.#paused.delete(key);
     this.#paused.set(key, call);
     if (this.#paused.size > MAX_PAUSED_CALLS) {
@@ -39,7 +40,7 @@ export class HeldCalls {
   }
 
   /** Forgets a call once its decision arrived. */
-  delete(key: string): void {
-    this.#paused.delete(key);
+  delete(key: string | null): void {
+    if (key !== null) this.#paused.delete(key);
   }
 }

@@ -18,6 +18,14 @@ describe('readReviewDecision', () => {
     }
   });
 
+  it('refuses an approve whose arguments JSON cannot hold, even when they are the same object', () => {
+    const cyclic: Record<string, unknown> = { id: 'n1' };
+    cyclic['self'] = cyclic;
+
+    expect(readReviewDecision({ decisions: [{ type: 'approve', tool_call_id: 'c1', args: cyclic }] }, 'c1', cyclic)).toMatchObject({ kind: 'refused', refusal: 'arguments_changed' });
+    expect(readReviewDecision({ decisions: [{ type: 'approve', tool_call_id: 'c1', args: { n: 1n } }] }, 'c1', { n: 1n })).toMatchObject({ kind: 'refused' });
+  });
+
   it('reads a reject, whatever call it names, with its message or none', () => {
     expect(readReviewDecision({ decisions: [{ type: 'reject', message: 'No.' }] }, 'c1', args)).toEqual({ kind: 'reject', message: 'No.' });
     expect(readReviewDecision({ decisions: [{ type: 'reject', tool_call_id: 'c9', message: '  ' }] }, 'c1', args)).toEqual({ kind: 'reject', message: null });

@@ -38,7 +38,8 @@ export function readReviewDecision(value: unknown, toolCallId: string, args: Rea
   if (decision['tool_call_id'] !== toolCallId) {
     return { kind: 'refused', refusal: 'call_mismatch', message: 'The approval does not name this tool call; nothing ran.' };
   }
-  if (decision['args'] !== undefined && canonicalJson(decision['args']) !== canonicalJson(args)) {
+  const approved = decision['args'] === undefined ? undefined : canonicalJson(decision['args']);
+  if (approved !== undefined && (approved === null || approved !== canonicalJson(args))) {
     return { kind: 'refused', refusal: 'arguments_changed', message: 'The approval is for other arguments than this call has; nothing ran.' };
   }
   return { kind: 'approve' };
