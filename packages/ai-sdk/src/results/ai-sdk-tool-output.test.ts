@@ -8,6 +8,14 @@ describe('toAiSdkToolOutput', () => {
     expect(toAiSdkToolOutput(ToolResult.success(null, 'Nothing to do'))).toEqual({ ok: true, data: null, message: 'Nothing to do' });
   });
 
+  it('gives a paginated success its pagination, so the model can ask for the next page', () => {
+    expect(toAiSdkToolOutput(ToolResult.paginated([{ id: 1 }], 1, 5, 1, 'Notes'))).toMatchObject({
+      ok: true,
+      data: [{ id: 1 }],
+      pagination: { page: 1, total_pages: 5, total_items: 5, limit: 1 },
+    });
+  });
+
   it('gives a refusal its code, message and what the model acts on', () => {
     const limited = ToolResult.failure('RATE_LIMITED', 'Rate limit exceeded', null, { code: 'RATE_LIMITED', retry_after_seconds: 12 });
     expect(toAiSdkToolOutput(limited)).toEqual({ ok: false, code: 'RATE_LIMITED', message: 'Rate limit exceeded', retry_after_seconds: 12 });

@@ -1,4 +1,4 @@
-import { ToolErrorCode, type ToolResult } from '@milpa/core';
+import { ToolErrorCode, type Pagination, type ToolResult } from '@milpa/core';
 
 /** What the model reads when a call ran: the tool's data and, when it wrote one, its message. */
 export interface AiSdkToolSuccess {
@@ -8,6 +8,8 @@ export interface AiSdkToolSuccess {
   readonly data: unknown;
   /** The tool's message, when it wrote one. */
   readonly message?: string;
+  /** Where a paginated result stands (`page`, `total_pages`, `total_items`, `limit`), so the model can ask for the next page. */
+  readonly pagination?: Pagination;
 }
 
 /**
@@ -68,14 +70,20 @@ export function adapterRefusal(code: string, message: string, extra: Partial<Omi
 }
 
 /**
- * A Milpa `ToolResult` as what the model reads. A success carries the data; anything else the
+ * A Milpa `ToolResult` as what the model reads. A success carries the data (and its message and
+ * pagination, when it has them); anything else the
  * code, the message and what the model needs to act on it (validation issues, the retry delay,
  * the held call's `approval_id`, the refused approval's reason, the refusing rule).
  */
 export function toAiSdkToolOutput(result: ToolResult): AiSdkToolOutput {
   if (result.success) {
-    const success: AiSdkToolSuccess = { ok: true, data: toJsonValue(result.data) };
-    return result.message === null || result.message === '' ? success : { ...success, message: result.message };
+    const pagination = result.getPagination();
+    return {
+      ok: true,
+      data: toJsonValue(result.data),
+      ...(result.message === null || result.message === '' ? {} : { message: result.message }),
+      ...(pagination === null ? {} : { pagination: toJsonValue(pagination) as Pagination }),
+    };
   }
   const meta = result.meta;
   const code = result.getCode() ?? (result.isBlocked() ? 'BLOCKED' : 'TOOL_ERROR');
