@@ -12,7 +12,7 @@ import { pairedRatio, summarizeSamples } from './harness/sample-stats.js';
 import { BENCH_ARGS, BENCH_RESULT } from './fixtures/bench-tool.js';
 import { createProductionLogger } from './fixtures/discard-stream.js';
 import { createMilpaSetup, distinctToolOptions, fillerToolOptions } from './fixtures/milpa-setup.js';
-import { describeEnvironment } from './report/environment.js';
+import { describeEnvironment, withEndLoadAverage } from './report/environment.js';
 import { renderMarkdown } from './report/render-markdown.js';
 import { renderTerminal } from './report/render-terminal.js';
 import { buildAdapterReport } from './report/adapter-report.js';
@@ -52,7 +52,8 @@ const METHOD = [
   `before timing (the expected result, one log line per call where it logs, and a refusal of invalid`,
   `arguments), warmed up for at least ${SETTINGS.warmupMs} ms, then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns`,
   `batch by batch. A batch is timed in process CPU time (user + system), not wall time, so that time the`,
-  `machine gives to other processes is not counted; no GC is forced between batches. Reported: the median`,
+  `machine gives to other processes is not counted (the store rows S and I, which wait for Redis or the disk,`,
+  `are timed by wall clock instead; see below); no GC is forced between batches. Reported: the median`,
   `batch in µs per call and the spread (fastest–slowest batch, ± half that range in % of the median).`,
   `Ratios are paired: the median, over the repeats, of one row's batch divided by the other row's batch of`,
   `the same repeat (they ran back to back), so the shared machine's fast and slow moments divide out.`,
@@ -220,7 +221,7 @@ async function runSuite(startedAt: number, environment: ReturnType<typeof descri
   });
   progress('two processes on one Redis');
   const processes = await measureRedisProcesses(REDIS_PROCESSES_SETTINGS, progress);
-  const report = buildSuiteReport(environment, METHOD, measurements, { identical, distinct }, [buildAdapterReport(measurements), buildStoreReport(measurements, processes)]);
+  const report = buildSuiteReport(withEndLoadAverage(environment), METHOD, measurements, { identical, distinct }, [buildAdapterReport(measurements), buildStoreReport(measurements, processes)]);
 
   process.stdout.write(`${renderTerminal(report)}\n`);
   const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));

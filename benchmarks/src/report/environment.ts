@@ -18,6 +18,8 @@ export interface Environment {
   readonly commit: string;
   /** Package name → version, for Milpa's packages and every peer. */
   readonly packages: Readonly<Record<string, string>>;
+  /** The 1-minute load average when the run started and when it ended (`os.loadavg()`); the end is filled in by the suite. */
+  readonly loadAverage: { readonly start: number; readonly end: number | null };
   /** Nanoseconds of CPU time per `performance.now()` and per `Date.now()` on this machine. */
   readonly clockReadNs: { readonly performanceNow: number; readonly dateNow: number };
 }
@@ -80,7 +82,19 @@ export function describeEnvironment(): Environment {
     date: new Date().toISOString(),
     commit: gitCommit(),
     packages,
+    loadAverage: { start: os.loadavg()[0] ?? 0, end: null },
     // Clock reads are syscalls on some VMs; a Milpa call reads the clock three times, row 2 once.
     clockReadNs: { performanceNow: nanosecondsPerRead(() => performance.now()), dateNow: nanosecondsPerRead(() => Date.now()) },
   };
+}
+
+/** `environment` with the load average at the end of the run. */
+export function withEndLoadAverage(environment: Environment): Environment {
+  return { ...environment, loadAverage: { ...environment.loadAverage, end: os.loadavg()[0] ?? 0 } };
+}
+
+/** The load averages as text: `13.4 at the start, 15.6 at the end, on 2 logical cores`. */
+export function describeLoadAverage(environment: Environment): string {
+  const end = environment.loadAverage.end === null ? '' : `, ${environment.loadAverage.end.toFixed(1)} at the end`;
+  return `${environment.loadAverage.start.toFixed(1)} at the start${end}, on ${os.cpus().length} logical cores`;
 }

@@ -1,3 +1,4 @@
+import { describeLoadAverage } from './environment.js';
 import type { SuiteReport } from './suite-report.js';
 
 function escapeCell(text: string): string {
@@ -27,6 +28,7 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
     `- Machine: ${environment.machine}, ${environment.memory}`,
     `- OS: ${environment.os}`,
     `- Node: ${environment.node}`,
+    `- Load average (1 min): ${describeLoadAverage(environment)} (other work on the machine shares the cores; the wall-clock rows feel it most)`,
     `- Commit: ${environment.commit}`,
     `- Packages: ${Object.entries(environment.packages)
       .map(([name, version]) => `\`${name}@${version}\``)

@@ -1,3 +1,4 @@
+import { describeLoadAverage } from './environment.js';
 import type { ReportLine, SuiteReport } from './suite-report.js';
 
 const HEADERS: readonly string[] = ['#', 'row', 'median', 'spread (min–max)', '× floor', '× hand-written (same logging)'];
@@ -16,6 +17,7 @@ export function renderTerminal(report: SuiteReport): string {
   const { environment } = report;
   out.push(`Milpa benchmarks — ${environment.date}`);
   out.push(`${environment.machine}, ${environment.memory}, ${environment.os}, Node ${environment.node}, commit ${environment.commit}`);
+  out.push(`load average (1 min): ${describeLoadAverage(environment)}`);
   out.push(
     `clock reads: performance.now() ${environment.clockReadNs.performanceNow.toFixed(0)} ns, Date.now() ${environment.clockReadNs.dateNow.toFixed(0)} ns`,
   );
