@@ -138,6 +138,16 @@ describe('toAgentsTools approvals', () => {
       expect(errorOf(two.model.lastOutputFor('call_del'))).toMatchObject({ code: 'APPROVAL_INVALID', approval_refusal: 'used' });
     });
 
+    it('runs an approved call once when two processes resume the same approved state at the same time', async () => {
+      const store = new InMemoryApprovalStore();
+      const { saved } = await interruptedDelete(store, { approve: true });
+      const resumed = await Promise.all([resumeElsewhere(store, saved), resumeElsewhere(store, saved), resumeElsewhere(store, saved)]);
+      const runs = resumed.reduce((sum, { setup }) => sum + setup.handlers.deleteNote.mock.calls.length, 0);
+      expect(runs).toBe(1);
+      const refusals = resumed.map(({ model }) => model.lastOutputFor('call_del')).filter((output) => output !== '{"deleted":"n1"}');
+      expect(refusals.map((output) => errorOf(output).approval_refusal)).toEqual(['used', 'used']);
+    });
+
     it('refuses the approved call in a process whose caller is another principal', async () => {
       const store = new InMemoryApprovalStore();
       const { origin, saved } = await interruptedDelete(store, { approve: true });
