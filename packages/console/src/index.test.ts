@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import * as consolePackage from './index.js';
+
+describe('@milpa/console', () => {
+  describe('surface', () => {
+    it('exports exactly these run-time values', () => {
+      expect(Object.keys(consolePackage).sort()).toMatchInlineSnapshot(`
+        [
+          "CONTENT_SECURITY_POLICY",
+          "createApprovalConsole",
+          "tokenAuthentication",
+        ]
+      `);
+    });
+  });
+});
