@@ -17,7 +17,6 @@ let client: Client;
 beforeAll(async () => {
   fixture = await startHttpFixture(log);
   const env = { GW_TEST_HTTP_CLIENT: CLIENT_TOKEN, GW_TEST_UPSTREAM_KEY: UPSTREAM_KEY };
-  Object.assign(process.env, env);
   gateway = await createGateway(
     parseGatewayConfig(
       {
@@ -26,6 +25,7 @@ beforeAll(async () => {
       },
       { env },
     ),
+    { env },
   );
   await gateway.whenReady();
   client = await connectClient((await gateway.serveHttp()).url, CLIENT_TOKEN);

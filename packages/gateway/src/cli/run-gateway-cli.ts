@@ -71,7 +71,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo = 
       io.stderr.write(`milpa-gateway: ${values.config} is valid (${config.upstreams.length} upstream(s))\n`);
       return 0;
     }
-    gateway = await createGateway(config, { logger: stderrLogger(io, values.verbose === true) });
+    gateway = await createGateway(config, { logger: stderrLogger(io, values.verbose === true), env: io.env });
   } catch (error) {
     io.stderr.write(`milpa-gateway: ${(error as Error).message}\n`);
     return error instanceof GatewayConfigError ? 2 : 1;

@@ -17,6 +17,8 @@ export interface GatewayOptions {
   readonly terminalApprovalGate?: ApprovalGate;
   /** The rate limiter under the per-tool costs (default an in-memory one; pass a shared store's for several gateways). */
   readonly rateLimiter?: RateLimiter;
+  /** Where `server.tokens[].tokenEnv` are read when serving over HTTP (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** More registry options: stores, dispatcher, invocation rules, telemetry, channel policies. */
   readonly registry?: GatewayRegistryOptions;
 }

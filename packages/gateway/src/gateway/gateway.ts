@@ -80,6 +80,7 @@ export class Gateway {
   readonly #servers = new Set<GatewayServerHandle>();
   readonly #hostGate: ApprovalGate | null;
   readonly #terminalGate: ApprovalGate;
+  readonly #env: Readonly<Record<string, string | undefined>>;
 
   /** @internal Use {@link createGateway}. */
   constructor(config: GatewayConfig, options: GatewayOptions = {}) {
@@ -91,6 +92,7 @@ export class Gateway {
     this.config = config;
     this.#logger = options.logger ?? silentLogger;
     this.#hostGate = options.approvalGate ?? null;
+    this.#env = options.env ?? process.env;
     this.#terminalGate = options.terminalApprovalGate ?? terminalApprovalGate();
     const rateLimit = config.rateLimit ?? {};
     this.registry = new GatewayToolRegistry(
@@ -191,7 +193,7 @@ export class Gateway {
     const server = this.config.server ?? {};
     const grants: Record<string, McpIdentity> = {};
     for (const token of server.tokens ?? []) {
-      const value = process.env[token.tokenEnv];
+      const value = this.#env[token.tokenEnv];
       if (value !== undefined && value !== '') grants[value] = { principal: token.principal, scopes: [...(token.scopes ?? [])] };
     }
     const handle = await serveHttp(this.registry, {

@@ -114,7 +114,7 @@ export function addGatewayCommand(program: Command, io: CliIo): Command {
         const hint = `export ${TOKEN_VARIABLE}="$(openssl rand -hex 32)" and give your MCP client the same value; run 'pnpm demo gateway --help'`;
         throw new DemoUsageError(error.issues.map((issue) => issue.message).join('; '), hint, 'INVALID_OPTION');
       }
-      const gateway = await createGateway(parsed, { logger: stderrLogger(io) });
+      const gateway = await createGateway(parsed, { logger: stderrLogger(io), env: io.env });
       try {
         const server = await gateway.serve();
         if (server.transport === 'http') io.stderr(`Demo gateway at ${server.url} (Authorization: Bearer $${TOKEN_VARIABLE}); Ctrl-C stops it.\n`);
