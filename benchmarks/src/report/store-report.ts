@@ -101,11 +101,11 @@ export function buildStoreReport(measurements: readonly RowMeasurement[], proces
         `for ${(settings.windowMs / 1000).toFixed(1)} s windows; ${settings.rounds} rounds of one process alone and two together, ` +
         `in alternating order, after a warm-up. Medians over rounds; "× 1 process" is the median of each round's ratio. ` +
         `CPU per call: the callers' \`process.cpuUsage()\` and Redis's \`INFO cpu\` (used_cpu_user + used_cpu_sys) over each window.`,
-      `Correctness in the same run: under a shared budget of ${verification.budget} calls per 60 s, the two processes made ` +
-        `${verification.attempted} calls at once; ${verification.succeeded} ran and ${verification.rateLimited} were refused ` +
+      `Correctness in the same run: under a shared budget of ${verification.budget.toLocaleString('en-US')} calls per 60 s, the two processes made ` +
+        `${verification.attempted.toLocaleString('en-US')} calls at once; ${verification.succeeded.toLocaleString('en-US')} ran and ${verification.rateLimited.toLocaleString('en-US')} were refused ` +
         `with RATE_LIMITED (the budget is spent exactly, never exceeded). Both processes then presented the same ` +
-        `${verification.sharedKeys} idempotency keys at once: the handler ran ${verification.handlerRuns} times, and ` +
-        `${verification.replayed} calls were answered with the first call's result. The bench fails when either does not hold.`,
+        `${verification.sharedKeys.toLocaleString('en-US')} idempotency keys at once: the handler ran ${verification.handlerRuns.toLocaleString('en-US')} times, and ` +
+        `${verification.replayed.toLocaleString('en-US')} calls were answered with the first call's result. The bench fails when either does not hold.`,
     ],
   };
 }
