@@ -10,11 +10,12 @@
  * Calls are sequential (one in flight per path), so the figure is latency per call. The paths take
  * turns in rounds (1 2 3, then 3 2 1, …) so the machine's drift reaches all of them; the table
  * reports medians over rounds, and the overhead is the median of the per-round differences to
- * "direct". Settings: `BENCH_GATEWAY_ROUNDS` (9), `BENCH_GATEWAY_CALLS` (per path and round, 400),
+ * "direct", in wall time and in CPU time (the caller's process plus the gateway process; see the
+ * report). Settings: `BENCH_GATEWAY_ROUNDS` (9), `BENCH_GATEWAY_CALLS` (per path and round, 400),
  * `BENCH_GATEWAY_WARMUP` (calls per path before the rounds, 300). Writes results/gateway.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolContext } from '@milpa/core';
@@ -48,7 +49,28 @@ function median(values: readonly number[]): number {
 interface BenchPath {
   readonly label: string;
   call(): Promise<string>;
+  /** CPU microseconds the gateway's own process has used so far, when it is a process of its own (Linux /proc). */
+  childCpuMicros?(): number | null;
   close(): Promise<void>;
+}
+
+/** The kernel's clock ticks per second (`getconf CLK_TCK`), 100 on every Linux that matters here. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU microseconds (user + system) a process has used, from /proc; null where there is no /proc. */
+function processCpuMicros(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After "pid (comm) ", utime and stime are fields 12 and 13 (0-based).
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+function ownCpuMicros(): number {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
 }
 
 function textOf(result: unknown): string {
@@ -56,14 +78,15 @@ function textOf(result: unknown): string {
   return content.map((block) => block.text ?? '').join('');
 }
 
-async function stdioClient(command: string, args: string[]): Promise<Client> {
+async function stdioClient(command: string, args: string[]): Promise<{ client: Client; transport: StdioClientTransport }> {
   const client = new Client({ name: 'bench-gateway', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, stderr: 'inherit' }));
-  return client;
+  const transport = new StdioClientTransport({ command, args, stderr: 'inherit' });
+  await client.connect(transport);
+  return { client, transport };
 }
 
 async function directPath(): Promise<BenchPath> {
-  const client = await stdioClient(process.execPath, [UPSTREAM]);
+  const { client } = await stdioClient(process.execPath, [UPSTREAM]);
   return {
     label: 'direct: SDK client → stdio → upstream',
     call: async () => textOf(await client.callTool({ name: 'echo', arguments: { ...ARGS } })),
@@ -96,7 +119,8 @@ async function processPath(): Promise<BenchPath> {
   const directory = mkdtempSync(join(tmpdir(), 'milpa-bench-gateway-'));
   const config = join(directory, 'gateway.json');
   writeFileSync(config, JSON.stringify({ upstreams: [{ name: 'up', command: process.execPath, args: [UPSTREAM] }], rateLimit: UNLIMITED }));
-  const client = await stdioClient(process.execPath, [GATEWAY_CLI, '--config', config]);
+  const { client, transport } = await stdioClient(process.execPath, [GATEWAY_CLI, '--config', config]);
+  const pid = transport.pid;
   return {
     label: 'gateway process: SDK client → stdio → `milpa-gateway` → stdio → upstream',
     call: async () => {
@@ -104,18 +128,32 @@ async function processPath(): Promise<BenchPath> {
       if (result.isError === true) throw new Error(`gateway call failed: ${textOf(result)}`);
       return textOf(result);
     },
+    childCpuMicros: () => (pid === null ? null : processCpuMicros(pid)),
     close: () => client.close(),
   };
 }
 
-/** Microseconds per call over `calls` sequential calls. */
-async function measure(path: BenchPath, calls: number): Promise<number> {
+/** One path's figures in one round. */
+interface Sample {
+  /** Wall-clock microseconds per call. */
+  readonly wallMicros: number;
+  /** CPU microseconds per call of the caller's process plus, for the gateway process path, the gateway's (upstreams excluded); null when unknown. */
+  readonly cpuMicros: number | null;
+}
+
+/** Wall and CPU time per call over `calls` sequential calls. */
+async function measure(path: BenchPath, calls: number): Promise<Sample> {
+  const childBefore = path.childCpuMicros?.() ?? 0;
+  const cpuBefore = ownCpuMicros();
   const started = performance.now();
   for (let index = 0; index < calls; index++) {
     const text = await path.call();
     if (text !== ARGS.text) throw new Error(`${path.label}: unexpected answer ${JSON.stringify(text)}`);
   }
-  return ((performance.now() - started) * 1000) / calls;
+  const wallMicros = ((performance.now() - started) * 1000) / calls;
+  const childAfter = path.childCpuMicros?.() ?? 0;
+  const cpu = childAfter === null || childBefore === null ? null : (ownCpuMicros() - cpuBefore + (childAfter - childBefore)) / calls;
+  return { wallMicros, cpuMicros: cpu };
 }
 
 async function main(): Promise<void> {
@@ -128,11 +166,11 @@ async function main(): Promise<void> {
       progress(`warming up: ${path.label}`);
       await measure(path, warmup);
     }
-    const samples = paths.map(() => [] as number[]);
+    const samples = paths.map(() => [] as Sample[]);
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
       for (const index of order) samples[index]!.push(await measure(paths[index]!, calls));
-      progress(`round ${round + 1}/${rounds}: ${samples.map((values) => values.at(-1)!.toFixed(0)).join(' / ')} µs per call`);
+      progress(`round ${round + 1}/${rounds}: ${samples.map((values) => values.at(-1)!.wallMicros.toFixed(0)).join(' / ')} µs per call`);
     }
     writeReport(paths, samples, { rounds, calls, warmup });
   } finally {
@@ -140,17 +178,32 @@ async function main(): Promise<void> {
   }
 }
 
-function writeReport(paths: readonly BenchPath[], samples: readonly number[][], settings: { rounds: number; calls: number; warmup: number }): void {
+/** A signed difference in microseconds: `+84 µs`, `-12 µs`. */
+function signedMicros(value: number): string {
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(0)} µs`;
+}
+
+function cpuColumn(values: readonly Sample[], direct: readonly Sample[]): { perCall: string; overhead: string } {
+  if (values.some((value) => value.cpuMicros === null)) return { perCall: 'n/a', overhead: 'n/a' };
+  const perCall = median(values.map((value) => value.cpuMicros!));
+  const overhead = median(values.map((value, round) => value.cpuMicros! - direct[round]!.cpuMicros!));
+  return { perCall: perCall.toFixed(0), overhead: values === direct ? '' : signedMicros(overhead) };
+}
+
+function writeReport(paths: readonly BenchPath[], samples: readonly Sample[][], settings: { rounds: number; calls: number; warmup: number }): void {
   const direct = samples[0]!;
   const rows = paths.map((path, index) => {
     const values = samples[index]!;
-    const perCall = median(values);
-    const overhead = index === 0 ? '' : `+${median(values.map((value, round) => value - direct[round]!)).toFixed(0)} µs`;
-    const ratio = index === 0 ? '' : `${median(values.map((value, round) => value / direct[round]!)).toFixed(2)}×`;
-    return `| ${path.label} | ${perCall.toFixed(0)} | ${Math.round(1e6 / perCall).toLocaleString('en-US')} | ${overhead} | ${ratio} |`;
+    const wall = values.map((value) => value.wallMicros);
+    const perCall = median(wall);
+    const overhead = index === 0 ? '' : signedMicros(median(wall.map((value, round) => value - direct[round]!.wallMicros)));
+    const ratio = index === 0 ? '' : `${median(wall.map((value, round) => value / direct[round]!.wallMicros)).toFixed(2)}×`;
+    const cpu = cpuColumn(values, direct);
+    return `| ${path.label} | ${perCall.toFixed(0)} | ${Math.round(1e6 / perCall).toLocaleString('en-US')} | ${overhead} | ${ratio} | ${cpu.perCall} | ${cpu.overhead} |`;
   });
   const cpu = cpus();
-  const environment = `${new Date().toISOString()}, ${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length} logical cores, Node ${process.version}`;
+  const load = loadavg()[0]?.toFixed(1) ?? '?';
+  const environment = `${new Date().toISOString()}, ${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length} logical cores (1-minute load average ${load} at the end), Node ${process.version}`;
   const markdown = `# Gateway overhead: calls through @milpa/gateway against calls straight to the upstream
 
 Run: \`${COMMAND}\` — ${environment}.
@@ -160,13 +213,18 @@ tool) is called three ways, each path with its own upstream process: directly by
 through the gateway in-process (\`gateway.registry.call\`: validation, authorization, rules, rate
 limit, confirmation and approval checks, audit, then forwarding over the gateway's own stdio
 connection); and through the \`milpa-gateway\` command as a separate process, which adds one more
-stdio hop. Calls are sequential (one in flight per path): the figures are latency per call.
+stdio hop. Calls are sequential (one in flight per path): the wall figures are latency per call.
 ${settings.warmup} warm-up calls per path, then ${settings.rounds} rounds of ${settings.calls} calls per path, paths taking
-turns (1 2 3, then 3 2 1, …). Medians over rounds; the overhead and the ratio are the medians of the
+turns (1 2 3, then 3 2 1, …). Medians over rounds; the overheads and the ratio are the medians of the
 per-round differences and ratios to "direct".
 
-| path | µs per call | calls/s | overhead | × direct |
-|---|---:|---:|---:|---:|
+CPU µs per call counts the caller's process (the SDK client, and the in-process gateway) plus, for
+the gateway process, that process (from /proc, 10 ms ticks); the upstreams are left out, as they do
+the same work on every path. On a machine shared with other work the wall figures move with the
+load; the CPU figures much less.
+
+| path | wall µs per call | calls/s | wall overhead | × direct | CPU µs per call | CPU overhead |
+|---|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 `;
   mkdirSync(RESULTS, { recursive: true });
