@@ -1,5 +1,5 @@
-import { ToolAlreadyRegisteredError, InMemoryRateLimiter, terminalApprovalGate, type ToolRegistry } from '@milpa/tool-runtime';
 import { MilpaError, silentLogger, type ApprovalGate, type LogContext, type Logger } from '@milpa/core';
+import { InMemoryRateLimiter, ToolAlreadyRegisteredError, terminalApprovalGate, type ToolRegistry } from '@milpa/tool-runtime';
 import {
   serveHttp,
   serveStdio,
@@ -37,10 +37,26 @@ export interface UpstreamStatus {
   readonly pid: number | null;
 }
 
-/** A server the gateway started for its clients. */
+/** A server the gateway started for its clients: on stdio, or over Streamable HTTP at `url`. */
 export type GatewayServerHandle =
-  | { readonly transport: 'stdio'; readonly handle: McpStdioHandle; close(): Promise<void> }
-  | { readonly transport: 'http'; readonly handle: McpHttpHandle; readonly url: string; close(): Promise<void> };
+  | {
+      /** Served on stdin/stdout. */
+      readonly transport: 'stdio';
+      /** The `@milpa/mcp` handle (`closed` resolves when the client hangs up). */
+      readonly handle: McpStdioHandle;
+      /** Stops serving. */
+      close(): Promise<void>;
+    }
+  | {
+      /** Served over Streamable HTTP. */
+      readonly transport: 'http';
+      /** The `@milpa/mcp` handle. */
+      readonly handle: McpHttpHandle;
+      /** The MCP endpoint, e.g. `http://127.0.0.1:3100/mcp`. */
+      readonly url: string;
+      /** Stops serving. */
+      close(): Promise<void>;
+    };
 
 interface GatewayTool {
   readonly connection: UpstreamConnection;

@@ -1,10 +1,9 @@
-import type { AnyToolDefinition, JsonSchema, ToolInvocation } from '@milpa/core';
+import { ToolErrorCode, ToolResult, type AnyToolDefinition, type JsonSchema, type ToolInvocation } from '@milpa/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { ResolvedToolPolicy } from './resolve-tool-policy.js';
 import { toUpstreamFailure } from './to-upstream-failure.js';
 import { toUpstreamResult } from './to-upstream-result.js';
-import { ToolErrorCode, ToolResult } from '@milpa/core';
 import { UPSTREAM_ERROR_META_KEY } from './upstream-error-kind.js';
 
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
