@@ -134,6 +134,16 @@ describe('createApprovalConsole', () => {
       const home = await send(`${fixture.url}/approvals/`, { headers: { Cookie: `${browser.cookie}; milpa_console_session=${TOKENS.ana}` } });
       expect(home.body).toContain('Signed in as <strong>user:ana</strong>');
     });
+
+    it('signs out only with a valid CSRF token, clearing the session cookie', async () => {
+      const ana = await signedIn(TOKENS.ana);
+      const forged = await ana.post('/approvals/logout', {});
+      expect(forged.status).toBe(403);
+      const out = await ana.post('/approvals/logout', { _csrf: ana.csrf });
+      expect(out.status).toBe(303);
+      expect(out.headers.location).toBe('/approvals/login');
+      expect((out.headers['set-cookie'] as string[])[0]).toBe('milpa_console_session=; Path=/approvals/; HttpOnly; SameSite=Strict; Max-Age=0');
+    });
   });
 
   describe('state changes', () => {
