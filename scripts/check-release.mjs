@@ -11,7 +11,7 @@
 //   - `publint --strict` and `attw --profile esm-only` (Are The Types Wrong) pass.
 // Then a consumer that imports the packages type-checks under `skipLibCheck: false` with only the
 // packages' declared dependencies installed (so a published type that needs, say, `@types/express`
-// fails here).
+// fails here). Errors located inside third-party declaration files are reported but not counted.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -114,6 +114,27 @@ function checkBuiltJavaScript(name, packageDir, files) {
 const SDK = '@modelcontextprotocol/sdk';
 
 /**
+ * Splits tsc's output into diagnostics that concern us (the consumer, our own declarations, or no
+ * file at all) and diagnostics located inside a third-party package's declarations. The agent
+ * frameworks our adapters take as peers (`ai`, `@openai/agents`, `@langchain/core`) ship
+ * declarations that do not compile under this consumer's strict options (`exactOptionalPropertyTypes`,
+ * no DOM library); their users run with `skipLibCheck`, and nothing we publish can change those
+ * files. A missing dependency of ours still fails: it is reported in our own declaration file.
+ */
+function splitDiagnostics(output) {
+  const diagnostics = [];
+  for (const line of output.split('\n')) {
+    if (/^\s/.test(line) && diagnostics.length > 0) diagnostics[diagnostics.length - 1] += `\n${line}`;
+    else if (line.trim() !== '') diagnostics.push(line);
+  }
+  const isForeign = (diagnostic) => {
+    const file = /^(.+?)\(\d+,\d+\): error TS\d+/.exec(diagnostic)?.[1];
+    return file !== undefined && /(^|\/)node_modules\//.test(file) && !/(^|\/)node_modules\/@milpa\//.test(file);
+  };
+  return { ours: diagnostics.filter((diagnostic) => !isForeign(diagnostic)), foreign: diagnostics.filter(isForeign) };
+}
+
+/**
  * A consumer with the tarballs and their declared dependencies only, type-checked with skipLibCheck
  * off: once with every package and the DOM library (the MCP SDK's own declarations use DOM's
  * `HeadersInit`, so every program that type-checks the SDK needs it), once with the packages that
@@ -168,8 +189,11 @@ function checkConsumerTypes(packed, workDir) {
     };
     writeFileSync(tsconfig, `${JSON.stringify({ compilerOptions, files: [entry] }, null, 2)}\n`);
     const tsc = run(process.execPath, [binOf('typescript'), '-p', tsconfig]);
-    process.stdout.write(`${tsc.ok ? 'ok  ' : 'FAIL'} a consumer type-checks with skipLibCheck: false (${label}: ${names.join(', ')})\n`);
-    if (!tsc.ok) problems.push(`a consumer (${label}) does not type-check with skipLibCheck: false:\n${tsc.output}`);
+    const { ours, foreign } = splitDiagnostics(tsc.output);
+    const ok = tsc.ok || (ours.length === 0 && foreign.length > 0);
+    const note = foreign.length > 0 ? ` [${foreign.length} error(s) inside third-party declarations not counted]` : '';
+    process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} a consumer type-checks with skipLibCheck: false (${label}: ${names.join(', ')})${note}\n`);
+    if (!ok) problems.push(`a consumer (${label}) does not type-check with skipLibCheck: false:\n${ours.join('\n')}`);
   }
   return problems;
 }
