@@ -1,7 +1,7 @@
 // An upstream reached over Streamable HTTP on loopback (a child process): configured headers reach
 // it, the clients' credentials never do, and its tools/list_changed updates what clients see.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, parseGatewayConfig, type Gateway } from '../src/index.js';
 import { connectClient, errorCode, textOf, toolNames } from './support/gateway-client.js';
@@ -13,6 +13,7 @@ const log = new CallLog();
 let fixture: HttpFixture;
 let gateway: Gateway;
 let client: Client;
+let listChanges = 0;
 
 beforeAll(async () => {
   fixture = await startHttpFixture(log);
@@ -29,6 +30,9 @@ beforeAll(async () => {
   );
   await gateway.whenReady();
   client = await connectClient((await gateway.serveHttp()).url, CLIENT_TOKEN);
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    listChanges += 1;
+  });
 });
 
 afterAll(async () => {
@@ -57,5 +61,16 @@ describe('Gateway (HTTP upstream)', () => {
     await client.callTool({ name: 'web.toggle_extra', arguments: {} });
     await vi.waitFor(async () => expect(await toolNames(client)).not.toContain('web.extra'), { timeout: 30_000, interval: 50 });
     expect(log.count('extra')).toBe(1);
+  });
+
+  it('notifies its HTTP client of each change of the upstream\'s list', async () => {
+    const before = listChanges;
+    await client.callTool({ name: 'web.toggle_extra', arguments: {} });
+    await vi.waitFor(() => expect(listChanges).toBeGreaterThan(before), { timeout: 30_000, interval: 50 });
+    expect(await toolNames(client)).toContain('web.extra');
+    const added = listChanges;
+    await client.callTool({ name: 'web.toggle_extra', arguments: {} });
+    await vi.waitFor(() => expect(listChanges).toBeGreaterThan(added), { timeout: 30_000, interval: 50 });
+    expect(await toolNames(client)).not.toContain('web.extra');
   });
 });

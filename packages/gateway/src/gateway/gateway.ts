@@ -80,7 +80,7 @@ function usesApproval(config: GatewayConfig, kind: 'host' | 'terminal'): boolean
  * invocation rules, rate limit, confirmation, approval) before it is forwarded; a refused call
  * never reaches the upstream. Upstreams that die are restarted with backoff; their tools answer a
  * typed `unavailable` failure meanwhile. `tools/list_changed` from an upstream registers new tools,
- * hides withdrawn ones and notifies the stdio client.
+ * hides withdrawn ones and notifies the connected clients (stdio and HTTP).
  */
 export class Gateway {
   /** The configuration the gateway runs. */
@@ -221,11 +221,15 @@ export class Gateway {
       ...(Object.keys(grants).length === 0 ? {} : { authenticate: staticTokenAuthenticator(grants) }),
       ...options,
     });
+    const unsubscribe = this.onToolsChanged(() => {
+      void handle.sendToolListChanged();
+    });
     const entry: GatewayServerHandle = {
       transport: 'http',
       handle,
       url: handle.url,
       close: async () => {
+        unsubscribe();
         this.#servers.delete(entry);
         await handle.close();
       },

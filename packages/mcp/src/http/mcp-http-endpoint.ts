@@ -170,6 +170,15 @@ export class McpHttpEndpoint {
     return this.#sessions.size;
   }
 
+  /**
+   * Sends `notifications/tools/list_changed` to the client of every open session (on its standing
+   * stream when it has one open). Never rejects: a session that cannot be reached is skipped.
+   */
+  async sendToolListChanged(): Promise<void> {
+    if (this.#closed) return;
+    await Promise.allSettled(this.#sessions.open().map((session) => session.server.sendToolListChanged()));
+  }
+
   /** Handles one HTTP request; never rejects. */
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {

@@ -8,6 +8,12 @@ export interface McpHttpHandle {
   readonly sessionCount: number;
   /** The number of open TCP connections (refused ones are not counted). */
   readonly connectionCount: number;
+  /**
+   * Tells every connected client that the tool list changed (`notifications/tools/list_changed`),
+   * e.g. after registering tools at run time; clients then ask `tools/list` again. A client hears
+   * it on its standing stream (the GET stream the SDK client opens after connecting). Never rejects.
+   */
+  sendToolListChanged(): Promise<void>;
   /** Closes every session (aborting running handlers) and stops listening. */
   close(): Promise<void>;
 }

@@ -120,6 +120,11 @@ export class McpSessionTable {
     }
   }
 
+  /** The open sessions, at this moment. */
+  open(): McpSession[] {
+    return [...this.#sessions.values()];
+  }
+
   /** Forgets every session and returns them (for closing). */
   clear(): McpSession[] {
     const sessions = [...this.#sessions.values()];

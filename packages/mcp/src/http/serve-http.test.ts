@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { ElicitRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -240,6 +240,30 @@ describe('serveHttp', () => {
   });
 
   describe('sessions', () => {
+    it('sendToolListChanged notifies the client of every open session, and never rejects once closed', async () => {
+      const { handle } = await serve();
+      const reader = await connect(handle.url, 'reader-token');
+      const writer = await connect(handle.url, 'writer-token');
+      const heard = { reader: 0, writer: 0 };
+      reader.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        heard.reader += 1;
+      });
+      writer.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        heard.writer += 1;
+      });
+      // The standing GET stream opens right after the client connects; send until both have heard one.
+      await vi.waitFor(
+        async () => {
+          await handle.sendToolListChanged();
+          expect(heard.reader).toBeGreaterThan(0);
+          expect(heard.writer).toBeGreaterThan(0);
+        },
+        { timeout: 30_000, interval: 100 },
+      );
+      await handle.close();
+      await expect(handle.sendToolListChanged()).resolves.toBeUndefined();
+    });
+
     it('answers 404 to an unknown session id and 400 to a non-initialize request without one', async () => {
       const { handle } = await serve();
       const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
@@ -359,6 +383,7 @@ describe('serveHttp', () => {
           port: 0,
           sessionCount: 0,
           connectionCount: 0,
+          sendToolListChanged: () => endpoint.sendToolListChanged(),
           close: async () => {
             await endpoint.close();
             server.closeAllConnections();

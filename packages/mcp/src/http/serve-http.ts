@@ -103,6 +103,9 @@ export async function serveHttp(registry: ToolRegistry, options: HttpServeOption
     get connectionCount() {
       return open;
     },
+    sendToolListChanged() {
+      return endpoint.sendToolListChanged();
+    },
     close() {
       closing ??= (async () => {
         await endpoint.close();
