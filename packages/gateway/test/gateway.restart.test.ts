@@ -73,7 +73,7 @@ describe('Gateway with an upstream that dies', () => {
     await vi.waitFor(() => expect(gateway.upstreams()[0]!.state).toBe('restarting'), { timeout: 30_000, interval: 20 });
 
     const result = (await client.callTool({ name: 'up_echo', arguments: { text: 'while down' } })) as CallToolResult;
-    expect(errorCode(result)).toBe('INTERNAL_ERROR');
+    expect(errorCode(result)).toBe('UPSTREAM_UNAVAILABLE');
     expect(textOf(result)).toMatch(/Upstream 'up' is unavailable/);
     expect(metaOf(result)['retry_after_seconds']).toBeGreaterThan(500);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('up_echo');
@@ -98,5 +98,6 @@ describe('Gateway with an upstream that dies', () => {
     expect(gateway.upstreams()[0]!.state).toBe('restarting');
     const next = await gateway.registry.call('web_echo', { text: 'gone' }, ToolContext.cli());
     expect(next.meta['upstream_error']).toBe('unavailable');
+    expect(next.getCode()).toBe('UPSTREAM_UNAVAILABLE');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolErrorCode, isToolErrorCode } from './tool-error-code.js';
 
 describe('ToolErrorCode', () => {
-  it('holds the fourteen codes, CONFLICT, the approval codes and STORE_UNAVAILABLE included, each equal to its key', () => {
+  it('holds the fourteen codes, CONFLICT, the approval codes, STORE_UNAVAILABLE and UPSTREAM_UNAVAILABLE included, each equal to its key', () => {
     expect(Object.keys(ToolErrorCode)).toEqual([
       'TOOL_NOT_FOUND',
       'VALIDATION_ERROR',
@@ -18,6 +18,7 @@ describe('ToolErrorCode', () => {
       'APPROVAL_PENDING',
       'APPROVAL_INVALID',
       'STORE_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
     ]);
     for (const [key, value] of Object.entries(ToolErrorCode)) expect(value).toBe(key);
   });

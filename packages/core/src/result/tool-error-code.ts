@@ -36,6 +36,11 @@ export const ToolErrorCode = Object.freeze({
    * failed or could not be reached; the call was refused and nothing ran. `meta.store` names it.
    */
   STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
+  /**
+   * The service the tool forwards its calls to (e.g. an upstream MCP server) cannot be reached right
+   * now; the call was not forwarded and nothing ran. `retry_after_seconds` says when to try again.
+   */
+  UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
 } as const);
 
 /** One of the {@link ToolErrorCode} values. */

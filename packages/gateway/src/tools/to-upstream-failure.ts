@@ -14,15 +14,16 @@ function failure(code: ToolErrorCode, message: string, upstream: string, kind: U
 /**
  * What a forwarded call that did not get a result answers: a typed failure (never a throw) whose
  * `meta.upstream_error` says why ({@link UpstreamErrorKind}) and whose message names the upstream
- * and the tool. A time-out or an abort is `TIMEOUT`; everything else `INTERNAL_ERROR`, with
- * `retry_after_seconds` while the upstream is reconnecting.
+ * and the tool. An upstream that is restarting or reconnecting is `UPSTREAM_UNAVAILABLE` (the call
+ * was not forwarded) with `retry_after_seconds`; a time-out or an abort is `TIMEOUT`; everything
+ * else (e.g. a connection lost mid-call, when whether it ran is unknown) `INTERNAL_ERROR`.
  *
  * @example
  * toUpstreamFailure(new UpstreamUnavailableError('files', 2000), 'files', 'files_read', signal).meta.upstream_error; // 'unavailable'
  */
 export function toUpstreamFailure(error: unknown, upstream: string, tool: string, signal: AbortSignal | undefined, retryAfterMs: number | null = null): ToolResult {
   if (error instanceof UpstreamUnavailableError) {
-    return failure(ToolErrorCode.INTERNAL_ERROR, `${error.message} '${tool}' was not called.`, upstream, 'unavailable', {
+    return failure(ToolErrorCode.UPSTREAM_UNAVAILABLE, `${error.message} '${tool}' was not called.`, upstream, 'unavailable', {
       retry_after_seconds: Math.max(1, Math.ceil((error.retryAfterMs ?? 0) / 1000)),
     });
   }

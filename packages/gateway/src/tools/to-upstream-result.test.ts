@@ -37,9 +37,9 @@ describe('toUpstreamResult', () => {
 });
 
 describe('toUpstreamFailure', () => {
-  it('maps an unavailable upstream to INTERNAL_ERROR with retry_after_seconds', () => {
+  it('maps an unavailable upstream to UPSTREAM_UNAVAILABLE with retry_after_seconds', () => {
     const result = toUpstreamFailure(new UpstreamUnavailableError('files', 2_500), 'files', 'files_read', undefined);
-    expect(result.getCode()).toBe(ToolErrorCode.INTERNAL_ERROR);
+    expect(result.getCode()).toBe(ToolErrorCode.UPSTREAM_UNAVAILABLE);
     expect(result.meta).toMatchObject({ upstream: 'files', upstream_error: 'unavailable', retry_after_seconds: 3 });
     expect(result.error).toContain("'files_read' was not called");
   });
