@@ -2,7 +2,7 @@
  * Milpa's benchmark suite: the pipeline's cost against the floor, a hand-written pipeline and the
  * TypeScript peers, in one process and one run. Prints a table and regenerates docs/benchmarks.md.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InterceptionSlot, defineTool, silentLogger, type EventListener } from '@milpa/core';
 import type { CallRow } from './harness/call-row.js';
@@ -226,8 +226,20 @@ async function runSuite(startedAt: number, environment: ReturnType<typeof descri
   process.stdout.write(`${renderTerminal(report)}\n`);
   const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
   mkdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)), { recursive: true });
-  writeFileSync(target, renderMarkdown(report, COMMAND));
+  writeFileSync(target, renderMarkdown(report, COMMAND, [gatewayAppendix()].filter((text) => text !== null)));
   progress(`wrote ${target} in ${((performance.now() - startedAt) / 1000).toFixed(0)} s total`);
+}
+
+/**
+ * The gateway's overhead, from the last `bench:gateway` run (benchmarks/results/gateway.md, written
+ * by its own script: it needs child processes and runs apart), as a section of docs/benchmarks.md
+ * with its own date and load; null when that script has not been run.
+ */
+function gatewayAppendix(): string | null {
+  const source = fileURLToPath(new URL('../results/gateway.md', import.meta.url));
+  if (!existsSync(source)) return null;
+  const text = readFileSync(source, 'utf8').replace(/^# (.*)$/m, '### $1 (µs per call, from `bench:gateway`, run apart)');
+  return `${text.trimEnd()}\n\nCopied from [benchmarks/results/gateway.md](../benchmarks/results/gateway.md) when this document was generated; its date and load are its own.`;
 }
 
 main().then(

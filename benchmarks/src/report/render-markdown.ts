@@ -6,7 +6,7 @@ function escapeCell(text: string): string {
 }
 
 /** The report as `docs/benchmarks.md` (regenerated on every run). */
-export function renderMarkdown(report: SuiteReport, command: string): string {
+export function renderMarkdown(report: SuiteReport, command: string, appendices: readonly string[] = []): string {
   const { environment } = report;
   const out: string[] = [
     '# Benchmarks',
@@ -64,6 +64,7 @@ export function renderMarkdown(report: SuiteReport, command: string): string {
     }
     out.push(...extra.notes.flatMap((note) => [note, '']));
   }
+  for (const appendix of appendices) out.push(appendix.trimEnd(), '');
   out.push('## Targets', '', '| target | this run | verdict |', '|---|---|---|');
   for (const verdict of report.targets) {
     const verdictText = verdict.met ? 'met' : `**missed**${verdict.note === undefined ? '' : `: ${verdict.note}`}`;
