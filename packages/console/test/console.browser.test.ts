@@ -124,9 +124,12 @@ describe('the approvals console in a browser', () => {
   }, 180_000);
 
   it('refuses an edit with an invalid value with the schema\'s message, then runs the corrected edit (phone width)', async () => {
-    const id = await holdCall(fixture, 'print_note', { id: 'n3', copies: 1 });
+    // Long unbreakable values (the run id in the history caption, a 200-character title) must wrap
+    // at phone width whatever font the browser settles on.
+    const id = await holdCall(fixture, 'print_note', { id: 'n3', copies: 1, title: 'x'.repeat(200) });
     const ana = await signIn(TOKENS.ana, { width: 375, height: 800 });
     await ana.goto(`${fixture.url}/approvals/approvals/${id}`);
+    await ana.locator('table.history').waitFor({ state: 'attached', ...WAIT });
     const copies = ana.getByLabel(/copies/);
     await copies.fill('50');
     await ana.getByRole('button', { name: 'Grant' }).click();
@@ -134,7 +137,10 @@ describe('the approvals console in a browser', () => {
     await expect(alert(ana).textContent()).resolves.toContain('The edit was refused: copies: Value too large (max: 10).');
     await expect(ana.getByLabel(/copies/).inputValue()).resolves.toBe('50');
     const width = (await ana.evaluate('document.documentElement.scrollWidth')) as number;
-    expect(width).toBeLessThanOrEqual(375);
+    const overflowing = (await ana.evaluate(
+      "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 375).map((e) => e.tagName + ' ' + (e.textContent ?? '').slice(0, 40)).join('; ')",
+    )) as string;
+    expect(width, `wider than the phone: ${overflowing}`).toBeLessThanOrEqual(375);
     expect((await fixture.verifier.store.get(id))?.approvals).toHaveLength(0);
 
     await ana.getByLabel(/copies/).fill('4');
