@@ -13,7 +13,18 @@
 // packages' declared dependencies installed (so a published type that needs, say, `@types/express`
 // fails here). Errors located inside third-party declaration files are reported but not counted.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -79,15 +90,23 @@ function checkContents(name, files) {
 function checkManifest(name, dirName, manifest) {
   const problems = [];
   const text = JSON.stringify(manifest);
-  if (text.includes('@milpa/source')) problems.push(`${name}: the published package.json still has the @milpa/source condition (publishConfig.exports must override exports)`);
+  if (text.includes('@milpa/source'))
+    problems.push(
+      `${name}: the published package.json still has the @milpa/source condition (publishConfig.exports must override exports)`,
+    );
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
     for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
       if (!range.startsWith('^')) problems.push(`${name}: ${field}.${dependency} is "${range}", expected a ^ range`);
     }
   }
-  if (/"(?:workspace|catalog):/.test(text)) problems.push(`${name}: the published package.json has an unresolved workspace: or catalog: specifier`);
+  if (/"(?:workspace|catalog):/.test(text))
+    problems.push(`${name}: the published package.json has an unresolved workspace: or catalog: specifier`);
   if (manifest.license !== 'Apache-2.0') problems.push(`${name}: license is ${manifest.license}, expected Apache-2.0`);
-  if (manifest.repository?.type !== 'git' || manifest.repository?.url !== REPOSITORY_URL || manifest.repository?.directory !== `packages/${dirName}`) {
+  if (
+    manifest.repository?.type !== 'git' ||
+    manifest.repository?.url !== REPOSITORY_URL ||
+    manifest.repository?.directory !== `packages/${dirName}`
+  ) {
     problems.push(`${name}: repository must be { type: git, url: ${REPOSITORY_URL}, directory: packages/${dirName} }`);
   }
   if (typeof manifest.homepage !== 'string' || !manifest.homepage.startsWith('https://')) problems.push(`${name}: no homepage`);
@@ -106,7 +125,8 @@ function checkBuiltJavaScript(name, packageDir, files) {
     // A bundled `import packageJson from '../package.json'` carries every field, devDependencies too.
     // It shows as a `devDependencies: {` object literal; code that merely reads a manifest's field does not.
     if (/["']?devDependencies["']?\s*:\s*\{/.test(code)) problems.push(`${name}: ${file} has package.json inlined`);
-    if (/\bMILPA_[A-Z_]+_VERSION\b/.test(code)) problems.push(`${name}: ${file} still reads a version constant the build should have defined`);
+    if (/\bMILPA_[A-Z_]+_VERSION\b/.test(code))
+      problems.push(`${name}: ${file} still reads a version constant the build should have defined`);
   }
   return problems;
 }
@@ -162,17 +182,27 @@ function checkConsumerTypes(packed, workDir) {
   const reachesSdk = (name) => {
     const { manifest } = packed.find((candidate) => candidate.name === name);
     const dependencies = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
-    return dependencies.includes(SDK) || dependencies.some((dependency) => packed.some((other) => other.name === dependency) && reachesSdk(dependency));
+    return (
+      dependencies.includes(SDK) ||
+      dependencies.some((dependency) => packed.some((other) => other.name === dependency) && reachesSdk(dependency))
+    );
   };
   const programs = [
     { label: 'all packages, lib ES2023 + DOM', names: packed.map(({ name }) => name), lib: ['ES2023', 'DOM'] },
-    { label: 'packages without the MCP SDK, lib ES2023 only', names: packed.map(({ name }) => name).filter((name) => !reachesSdk(name)), lib: ['ES2023'] },
+    {
+      label: 'packages without the MCP SDK, lib ES2023 only',
+      names: packed.map(({ name }) => name).filter((name) => !reachesSdk(name)),
+      lib: ['ES2023'],
+    },
   ];
   const problems = [];
   for (const [index, { label, names, lib }] of programs.entries()) {
     const entry = `consumer-${index}.ts`;
     const imports = names.map((name, position) => `import * as package${position} from '${name}';`);
-    writeFileSync(join(consumer, entry), `${imports.join('\n')}\n\nexport const loaded = [${names.map((_, position) => `package${position}`).join(', ')}];\n`);
+    writeFileSync(
+      join(consumer, entry),
+      `${imports.join('\n')}\n\nexport const loaded = [${names.map((_, position) => `package${position}`).join(', ')}];\n`,
+    );
     const tsconfig = join(consumer, `tsconfig-${index}.json`);
     const compilerOptions = {
       target: 'ES2022',
@@ -192,7 +222,9 @@ function checkConsumerTypes(packed, workDir) {
     const { ours, foreign } = splitDiagnostics(tsc.output);
     const ok = tsc.ok || (ours.length === 0 && foreign.length > 0);
     const note = foreign.length > 0 ? ` [${foreign.length} error(s) inside third-party declarations not counted]` : '';
-    process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} a consumer type-checks with skipLibCheck: false (${label}: ${names.join(', ')})${note}\n`);
+    process.stdout.write(
+      `${ok ? 'ok  ' : 'FAIL'} a consumer type-checks with skipLibCheck: false (${label}: ${names.join(', ')})${note}\n`,
+    );
     if (!ok) problems.push(`a consumer (${label}) does not type-check with skipLibCheck: false:\n${ours.join('\n')}`);
   }
   return problems;
@@ -233,11 +265,21 @@ try {
     ];
     const publint = run(process.execPath, [binOf('publint'), 'run', '--strict', tarballPath]);
     if (!publint.ok || !publint.output.includes('All good!')) found.push(`${name}: publint --strict:\n${publint.output}`);
-    const attw = run(process.execPath, [binOf('@arethetypeswrong/cli'), '--profile', 'esm-only', '--format', 'ascii', '--no-emoji', tarballPath]);
+    const attw = run(process.execPath, [
+      binOf('@arethetypeswrong/cli'),
+      '--profile',
+      'esm-only',
+      '--format',
+      'ascii',
+      '--no-emoji',
+      tarballPath,
+    ]);
     if (!attw.ok) found.push(`${name}: attw --profile esm-only:\n${attw.output}`);
     problems.push(...found);
     packed.push({ name, extractedDir, sourceDir: dir, manifest: published });
-    process.stdout.write(`${found.length === 0 ? 'ok  ' : 'FAIL'} ${name}@${published.version}: ${files.length} files; contents, package.json, dist, publint --strict, attw --profile esm-only\n`);
+    process.stdout.write(
+      `${found.length === 0 ? 'ok  ' : 'FAIL'} ${name}@${published.version}: ${files.length} files; contents, package.json, dist, publint --strict, attw --profile esm-only\n`,
+    );
   }
   if (packed.length === packages.length) {
     problems.push(...checkConsumerTypes(packed, workDir));

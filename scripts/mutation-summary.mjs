@@ -48,7 +48,9 @@ const lines = [
   '| package | file | killed | timed out | survived | no coverage | ignored | score | date | run time |',
   '|---|---|---|---|---|---|---|---|---|---|',
 ];
-for (const { packageName, file, time, run, mutants } of [...newest.values()].sort((a, b) => `${a.packageName}/${a.file}`.localeCompare(`${b.packageName}/${b.file}`))) {
+for (const { packageName, file, time, run, mutants } of [...newest.values()].sort((a, b) =>
+  `${a.packageName}/${a.file}`.localeCompare(`${b.packageName}/${b.file}`),
+)) {
   if (mutants === null) {
     lines.push(`| ${packageName} | ${file} | not run yet | | | | | | | |`);
     continue;
@@ -62,6 +64,8 @@ for (const { packageName, file, time, run, mutants } of [...newest.values()].sor
   const valid = killed + timedOut + survived + noCoverage;
   const score = valid === 0 ? 'n/a' : `${((100 * (killed + timedOut)) / valid).toFixed(1)} %`;
   const runTime = run === null ? '?' : `${Math.floor(run.seconds / 60)} min ${run.seconds % 60} s`;
-  lines.push(`| ${packageName} | ${file} | ${killed} | ${timedOut} | ${survived} | ${noCoverage} | ${ignored} | ${score} | ${time.toISOString().slice(0, 10)} | ${runTime} |`);
+  lines.push(
+    `| ${packageName} | ${file} | ${killed} | ${timedOut} | ${survived} | ${noCoverage} | ${ignored} | ${score} | ${time.toISOString().slice(0, 10)} | ${runTime} |`,
+  );
 }
 console.log(lines.join('\n'));

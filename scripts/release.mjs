@@ -77,14 +77,21 @@ function release(root) {
     step('commit the version bump', 'git', ['commit', '-m', `chore: release ${[...new Set(after.values())].join(', ')}`], root);
   }
   pnpm('build the published packages', ['exec', 'turbo', 'run', 'build', '--filter=./packages/*', '--output-logs=errors-only'], root);
-  step('check the tarballs (publint, attw, contents, consumer types)', process.execPath, [join(root, 'scripts', 'check-release.mjs')], root);
+  step(
+    'check the tarballs (publint, attw, contents, consumer types)',
+    process.execPath,
+    [join(root, 'scripts', 'check-release.mjs')],
+    root,
+  );
   if (publish) {
     pnpm('publish to npm with provenance', ['publish', '--recursive', '--access', 'public'], root);
     pnpm('tag the release', ['exec', 'changeset', 'tag'], root);
     process.stdout.write('\nPublished. Push the release commit and its tags: git push --follow-tags\n');
   } else {
     pnpm('publish (dry run)', ['publish', '--recursive', '--access', 'public', '--dry-run', '--no-git-checks'], root);
-    process.stdout.write('\nDry run complete: nothing was published and this working tree is unchanged. Publish with `pnpm release --publish`.\n');
+    process.stdout.write(
+      '\nDry run complete: nothing was published and this working tree is unchanged. Publish with `pnpm release --publish`.\n',
+    );
   }
 }
 

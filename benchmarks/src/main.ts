@@ -88,7 +88,14 @@ function buildStoreRows(stores: BenchStores): CallRow[] {
     sets.forEach((set, index) => {
       const letter = kind === 'rate-limit' ? 'S' : 'I';
       rows.push(
-        createMilpaStoreRow({ id: `${letter}${index + 1}`, stores: set, kind, production: createProductionLogger(), budget: BUDGET, baseline: `${letter}1` }),
+        createMilpaStoreRow({
+          id: `${letter}${index + 1}`,
+          stores: set,
+          kind,
+          production: createProductionLogger(),
+          budget: BUDGET,
+          baseline: `${letter}1`,
+        }),
       );
     });
   }
@@ -122,7 +129,13 @@ async function buildRows(stores: BenchStores): Promise<CallRow[]> {
     }),
     createHandWrittenRow({ id: '4', label: 'hand-written pipeline (~60 lines), no log line', budget: BUDGET, production: null }),
     createMilpaRow({ id: '5', label: 'Milpa registry.call (silent audit)', group: 'suite', ...silent, expectedData: BENCH_RESULT }),
-    createMilpaRow({ id: '6', label: 'Milpa registry.call (cache listener answers)', group: 'suite', ...cached, expectedData: CACHED_VALUE }),
+    createMilpaRow({
+      id: '6',
+      label: 'Milpa registry.call (cache listener answers)',
+      group: 'suite',
+      ...cached,
+      expectedData: CACHED_VALUE,
+    }),
     createMilpaRow({
       id: '5t',
       label: 'Milpa registry.call (silent audit, telemetry off)',
@@ -221,12 +234,22 @@ async function runSuite(startedAt: number, environment: ReturnType<typeof descri
   });
   progress('two processes on one Redis');
   const processes = await measureRedisProcesses(REDIS_PROCESSES_SETTINGS, progress);
-  const report = buildSuiteReport(withEndLoadAverage(environment), METHOD, measurements, { identical, distinct }, [buildAdapterReport(measurements), buildStoreReport(measurements, processes)]);
+  const report = buildSuiteReport(withEndLoadAverage(environment), METHOD, measurements, { identical, distinct }, [
+    buildAdapterReport(measurements),
+    buildStoreReport(measurements, processes),
+  ]);
 
   process.stdout.write(`${renderTerminal(report)}\n`);
   const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
   mkdirSync(fileURLToPath(new URL('../../docs/', import.meta.url)), { recursive: true });
-  writeFileSync(target, renderMarkdown(report, COMMAND, [gatewayAppendix()].filter((text) => text !== null)));
+  writeFileSync(
+    target,
+    renderMarkdown(
+      report,
+      COMMAND,
+      [gatewayAppendix()].filter((text) => text !== null),
+    ),
+  );
   progress(`wrote ${target} in ${((performance.now() - startedAt) / 1000).toFixed(0)} s total`);
 }
 

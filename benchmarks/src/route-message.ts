@@ -14,15 +14,92 @@ import { measureRows, type MeasureSettings } from './harness/measure-rows.js';
 
 /** Words of the message and the tools' hints: a shared vocabulary, so most words match some tool. */
 const VOCABULARY = [
-  'account', 'address', 'alert', 'archive', 'audit', 'backup', 'balance', 'billing', 'branch', 'budget',
-  'calendar', 'campaign', 'cart', 'catalog', 'channel', 'checkout', 'comment', 'contact', 'contract', 'coupon',
-  'customer', 'dashboard', 'deadline', 'delivery', 'deploy', 'device', 'discount', 'document', 'domain', 'draft',
-  'email', 'employee', 'event', 'expense', 'export', 'feedback', 'folder', 'forecast', 'invoice', 'issue',
-  'ledger', 'license', 'meeting', 'message', 'metric', 'milestone', 'note', 'order', 'payment', 'payroll',
-  'pipeline', 'playlist', 'policy', 'portfolio', 'price', 'product', 'profile', 'project', 'receipt', 'refund',
-  'release', 'report', 'reservation', 'review', 'schedule', 'search', 'server', 'shipment', 'snapshot', 'sprint',
-  'subscription', 'supplier', 'survey', 'task', 'team', 'template', 'ticket', 'timesheet', 'transfer', 'upload',
-  'user', 'vendor', 'version', 'warehouse', 'webhook', 'workflow',
+  'account',
+  'address',
+  'alert',
+  'archive',
+  'audit',
+  'backup',
+  'balance',
+  'billing',
+  'branch',
+  'budget',
+  'calendar',
+  'campaign',
+  'cart',
+  'catalog',
+  'channel',
+  'checkout',
+  'comment',
+  'contact',
+  'contract',
+  'coupon',
+  'customer',
+  'dashboard',
+  'deadline',
+  'delivery',
+  'deploy',
+  'device',
+  'discount',
+  'document',
+  'domain',
+  'draft',
+  'email',
+  'employee',
+  'event',
+  'expense',
+  'export',
+  'feedback',
+  'folder',
+  'forecast',
+  'invoice',
+  'issue',
+  'ledger',
+  'license',
+  'meeting',
+  'message',
+  'metric',
+  'milestone',
+  'note',
+  'order',
+  'payment',
+  'payroll',
+  'pipeline',
+  'playlist',
+  'policy',
+  'portfolio',
+  'price',
+  'product',
+  'profile',
+  'project',
+  'receipt',
+  'refund',
+  'release',
+  'report',
+  'reservation',
+  'review',
+  'schedule',
+  'search',
+  'server',
+  'shipment',
+  'snapshot',
+  'sprint',
+  'subscription',
+  'supplier',
+  'survey',
+  'task',
+  'team',
+  'template',
+  'ticket',
+  'timesheet',
+  'transfer',
+  'upload',
+  'user',
+  'vendor',
+  'version',
+  'warehouse',
+  'webhook',
+  'workflow',
 ] as const;
 const VERBS = ['create', 'delete', 'update', 'list', 'find', 'archive', 'export', 'import', 'approve', 'cancel'] as const;
 const FILLER = ['the', 'and', 'which', 'was', 'for', 'with', 'about', 'this', 'that', 'from'] as const;
@@ -85,7 +162,8 @@ function routingBenchMessage(): string {
   const next = sequence(2000);
   const request = 'Please reconcile the ledger with the bank statement below:';
   const words: string[] = request.split(' ');
-  while (words.length < MESSAGE_WORDS) words.push(next() < 0.35 ? pick(FILLER, next) : next() < 0.8 ? pick(VOCABULARY, next) : pick(VERBS, next));
+  while (words.length < MESSAGE_WORDS)
+    words.push(next() < 0.35 ? pick(FILLER, next) : next() < 0.8 ? pick(VOCABULARY, next) : pick(VERBS, next));
   return words.join(' ');
 }
 
@@ -122,7 +200,9 @@ async function main(): Promise<void> {
   const measurements = await measureRows(rows, settings, (message) => process.stderr.write(`[bench] ${message}\n`));
   for (const { row, stats, callsPerBatch } of measurements) {
     const perCall = (stats.median / 1e6).toFixed(3);
-    process.stdout.write(`${row.id.padEnd(7)} ${row.label.padEnd(52)} ${perCall.padStart(8)} ms/call  ±${stats.spreadPercent.toFixed(0)} %  (${callsPerBatch} calls/batch)\n`);
+    process.stdout.write(
+      `${row.id.padEnd(7)} ${row.label.padEnd(52)} ${perCall.padStart(8)} ms/call  ±${stats.spreadPercent.toFixed(0)} %  (${callsPerBatch} calls/batch)\n`,
+    );
   }
 }
 

@@ -20,7 +20,12 @@ function createRegistry(count: number): ToolRegistry {
   const registry = new ToolRegistry();
   for (let index = 0; index < count; index++) {
     const options = distinctToolOptions(index);
-    registry.register(defineTool({ ...options, routing: { intents: [`manage ${options.name}`], domains: [`domain${index % 50}`], tags: [], examples: [] } }));
+    registry.register(
+      defineTool({
+        ...options,
+        routing: { intents: [`manage ${options.name}`], domains: [`domain${index % 50}`], tags: [], examples: [] },
+      }),
+    );
   }
   return registry;
 }

@@ -3,7 +3,4 @@
 // CONTRIBUTING.md).
 import { strykerConfig } from '../../stryker.shared.mjs';
 
-export default strykerConfig('mcp', [
-  'src/http/bearer-authenticator.ts',
-  'src/http/host-origin-guard.ts',
-]);
+export default strykerConfig('mcp', ['src/http/bearer-authenticator.ts', 'src/http/host-origin-guard.ts']);

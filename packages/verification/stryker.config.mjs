@@ -3,7 +3,4 @@
 // CONTRIBUTING.md).
 import { strykerConfig } from '../../stryker.shared.mjs';
 
-export default strykerConfig('verification', [
-  'src/store/in-memory-verification-store.ts',
-  'src/store/apply-verification-decision.ts',
-]);
+export default strykerConfig('verification', ['src/store/in-memory-verification-store.ts', 'src/store/apply-verification-decision.ts']);

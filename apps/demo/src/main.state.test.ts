@@ -86,7 +86,15 @@ describe('pnpm demo state (spawned)', () => {
 
   it('lets exactly one of two processes presenting one token at once redeem it', async () => {
     const asked = await demo('call', 'delete_note', '--args', '{"id":3}', ...ANA, '--run', 'new', '--json');
-    const replay = ['call', 'delete_note', '--args', JSON.stringify({ id: 3, confirm_token: dataOf(asked)['confirm_token'] }), ...ANA, '--run', openedRun(asked)];
+    const replay = [
+      'call',
+      'delete_note',
+      '--args',
+      JSON.stringify({ id: 3, confirm_token: dataOf(asked)['confirm_token'] }),
+      ...ANA,
+      '--run',
+      openedRun(asked),
+    ];
     const both = await Promise.all([demo(...replay), demo(...replay)]);
     expect(both.map((result) => result.code).sort()).toEqual([0, 1]);
     expect(both.filter((result) => result.stdout.includes('Note #3 deleted'))).toHaveLength(1);
@@ -99,7 +107,16 @@ describe('pnpm demo state (spawned)', () => {
     expect(JSON.parse(held.stdout)).toMatchObject({ meta: { code: 'APPROVAL_PENDING' } });
     const approvalId = String(dataOf(held)['approval_id']);
     const runId = openedRun(held);
-    const grant = ['call', 'resolve_verification', '--args', JSON.stringify({ request_id: approvalId, decision: 'grant', principal: 'user:ana' }), '--channel', 'web', '--actor', 'user:ana'];
+    const grant = [
+      'call',
+      'resolve_verification',
+      '--args',
+      JSON.stringify({ request_id: approvalId, decision: 'grant', principal: 'user:ana' }),
+      '--channel',
+      'web',
+      '--actor',
+      'user:ana',
+    ];
     const unscoped = await demo(...grant);
     expect(unscoped.code).toBe(1);
     expect(unscoped.stdout).toContain('Missing required scope');
@@ -118,11 +135,23 @@ describe('pnpm demo state (spawned)', () => {
   it('refuses a --db that is a folder, a file that is not a database, a place nothing can be created, and a path under a file', async () => {
     const notes = join(folder, 'notes.txt');
     writeFileSync(notes, 'plain text, not a database\n');
-    expectRefusedState(await demo('call', 'list_notes', '--db', folder), `cannot keep the demo's state in ${folder}: it is a folder, not a file`);
-    expectRefusedState(await demo('call', 'list_notes', '--db', notes), `cannot keep the demo's state in ${notes}: the file is not a SQLite database`);
+    expectRefusedState(
+      await demo('call', 'list_notes', '--db', folder),
+      `cannot keep the demo's state in ${folder}: it is a folder, not a file`,
+    );
+    expectRefusedState(
+      await demo('call', 'list_notes', '--db', notes),
+      `cannot keep the demo's state in ${notes}: the file is not a SQLite database`,
+    );
     expect(readFileSync(notes, 'utf8')).toBe('plain text, not a database\n');
-    expectRefusedState(await demo('call', 'list_notes', '--db', '/proc/milpa-demo-state.db'), "cannot keep the demo's state in /proc/milpa-demo-state.db: the file cannot be created or opened there");
-    expectRefusedState(await demo('tour', '--db', join(notes, 'state.db')), `cannot keep the demo's state in ${join(notes, 'state.db')}: ${notes} is not a folder`);
+    expectRefusedState(
+      await demo('call', 'list_notes', '--db', '/proc/milpa-demo-state.db'),
+      "cannot keep the demo's state in /proc/milpa-demo-state.db: the file cannot be created or opened there",
+    );
+    expectRefusedState(
+      await demo('tour', '--db', join(notes, 'state.db')),
+      `cannot keep the demo's state in ${join(notes, 'state.db')}: ${notes} is not a folder`,
+    );
     expectRefusedState(await demo('mcp', '--db', notes), `cannot keep the demo's state in ${notes}: the file is not a SQLite database`);
   });
 
@@ -132,7 +161,7 @@ describe('pnpm demo state (spawned)', () => {
     expect([first.code, second.code]).toEqual([0, 0]);
     expect(first.stderr).toBe('');
     expect(second.stdout).toBe(first.stdout);
-    expect(first.stdout).toContain('Report \'q3-harvest\' published');
+    expect(first.stdout).toContain("Report 'q3-harvest' published");
     expect(readdirSync(folder)).toEqual([]);
   });
 });

@@ -71,7 +71,10 @@ interface HttpServer {
 
 function serveHttpChild(): Promise<HttpServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, 'mcp', '--http', '0'], { cwd: APP_DIR, env: childEnv({ MILPA_DEMO_MCP_TOKEN: MCP_TOKEN }) });
+    const child = spawn(process.execPath, [...NODE_ARGS, 'mcp', '--http', '0'], {
+      cwd: APP_DIR,
+      env: childEnv({ MILPA_DEMO_MCP_TOKEN: MCP_TOKEN }),
+    });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((settle) => child.on('close', (code) => settle(code)));
@@ -104,7 +107,8 @@ describe('pnpm demo (spawned)', () => {
   });
 
   beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `pnpm turbo run build --filter=@milpa/demo` (pnpm test at the root builds first).');
+    if (!existsSync(MAIN))
+      throw new Error('dist/main.js is missing: run `pnpm turbo run build --filter=@milpa/demo` (pnpm test at the root builds first).');
   });
 
   it('runs the tour with no arguments: exit 0, nothing on stderr, every key moment', async ({ expect }) => {
@@ -117,7 +121,7 @@ describe('pnpm demo (spawned)', () => {
       'Page 1/2 (5 total items)',
       "meta.errors → field 'title': Missing required field: title",
       "channel 'mcp' requires an authenticated principal (require_auth) — none provided.",
-      "Need one of: notes:write — context has: notes:read, almanac:read.",
+      'Need one of: notes:write — context has: notes:read, almanac:read.',
       'Confirmation required: delete_note(id=3)',
       'Note #3 deleted',
       "PLAN MODE: 'create_note' was checked but not executed",
@@ -125,7 +129,7 @@ describe('pnpm demo (spawned)', () => {
       'the cache listener has still run twice (twice before)',
       'Tool execution vetoed by an event listener',
       "Rate limit exceeded for 'mcp:agent:scraper:list_notes': max 8 tokens per 60s.",
-      "Need one of: verification:resolve — context has: reports:publish.",
+      'Need one of: verification:resolve — context has: reports:publish.',
       "Report 'q3-harvest' published",
       '"api_key":"***REDACTED***"',
       'anonymous actor; mcp requires auth → authorize would deny',
@@ -166,7 +170,9 @@ describe('pnpm demo (spawned)', () => {
     expect(json.meta).toMatchObject({ code: 'FORBIDDEN', principal: null, channel: 'mcp' });
   });
 
-  it('keeps a run across processes: --run new, two more deletions with its id, the fourth refused as too_many_deletions', async ({ expect }) => {
+  it('keeps a run across processes: --run new, two more deletions with its id, the fourth refused as too_many_deletions', async ({
+    expect,
+  }) => {
     const first = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', 'new');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Note #2 deleted');
@@ -184,16 +190,34 @@ describe('pnpm demo (spawned)', () => {
     expect(result.code).toBe(1);
     const json = JSON.parse(result.stdout) as { error: string; meta: Record<string, unknown> };
     expect(json.meta['code']).toBe('APPROVAL_DENIED');
-    expect(json.error).toBe("Call to 'delete_note' was not approved: There is no interactive terminal to ask for approval, so the call is denied.");
+    expect(json.error).toBe(
+      "Call to 'delete_note' was not approved: There is no interactive terminal to ask for approval, so the call is denied.",
+    );
     expect(result.stderr).not.toContain('[y/N]');
   });
 
-  it('refuses a deletion in an unknown run as history_incomplete with a one-line hint, and a note outside the folder as outside_folder', async ({ expect }) => {
+  it('refuses a deletion in an unknown run as history_incomplete with a one-line hint, and a note outside the folder as outside_folder', async ({
+    expect,
+  }) => {
     const unknown = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', 'run_from_elsewhere');
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toContain('(reason: history_incomplete)');
-    expect(unknown.stderr).toMatch(/^hint: run 'run_from_elsewhere' was not opened with --run new in .+, so its history is incomplete: open one with --run new\.\n$/);
-    const outside = await demo('call', 'get_note', '--args', '{"id":4}', '--channel', 'mcp', '--actor', 'agent:pruner', '--scope', 'notes:read', '--json');
+    expect(unknown.stderr).toMatch(
+      /^hint: run 'run_from_elsewhere' was not opened with --run new in .+, so its history is incomplete: open one with --run new\.\n$/,
+    );
+    const outside = await demo(
+      'call',
+      'get_note',
+      '--args',
+      '{"id":4}',
+      '--channel',
+      'mcp',
+      '--actor',
+      'agent:pruner',
+      '--scope',
+      'notes:read',
+      '--json',
+    );
     expect(outside.code).toBe(1);
     expect(JSON.parse(outside.stdout).meta).toMatchObject({ rule: 'notes.own_folder', reason: 'outside_folder' });
   });
@@ -249,11 +273,20 @@ describe('pnpm demo (spawned)', () => {
     const result = await demo('--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: pnpm demo [command] [options]');
-    for (const command of ['tour', 'list', 'inspect [options] <tool>', 'call [options] <tool>', 'mcp [options]']) expect(result.stdout).toContain(command);
+    for (const command of ['tour', 'list', 'inspect [options] <tool>', 'call [options] <tool>', 'mcp [options]'])
+      expect(result.stdout).toContain(command);
   });
 
-  it('mcp serves the demo registry on stdio, and asks the person before each deletion when the client supports elicitation', async ({ expect }) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, 'mcp'], cwd: APP_DIR, env: childEnv() as Record<string, string>, stderr: 'pipe' });
+  it('mcp serves the demo registry on stdio, and asks the person before each deletion when the client supports elicitation', async ({
+    expect,
+  }) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...NODE_ARGS, 'mcp'],
+      cwd: APP_DIR,
+      env: childEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
     const { client, elicitations } = elicitingClient({ action: 'accept', content: {} });
     await client.connect(transport);
     try {
@@ -274,7 +307,9 @@ describe('pnpm demo (spawned)', () => {
       expect(elicitations[0]?.message).toContain("'delete_note' needs your confirmation before it runs");
       const fourth = await client.callTool({ name: 'delete_note', arguments: { id: 4 } });
       expect(fourth.isError).toBe(true);
-      expect(JSON.stringify(fourth.content)).toContain("refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)");
+      expect(JSON.stringify(fourth.content)).toContain(
+        "refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions)",
+      );
       // Refused before the confirmation step: nobody was asked.
       expect(elicitations).toHaveLength(3);
     } finally {
@@ -283,7 +318,13 @@ describe('pnpm demo (spawned)', () => {
   });
 
   it('mcp on stdio gives a client without elicitation a confirm_token, and deletes once on the replay', async ({ expect }) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, 'mcp'], cwd: APP_DIR, env: childEnv() as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...NODE_ARGS, 'mcp'],
+      cwd: APP_DIR,
+      env: childEnv() as Record<string, string>,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'demo-e2e', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -306,11 +347,15 @@ describe('pnpm demo (spawned)', () => {
     }
   });
 
-  it('mcp --http takes its token from MILPA_DEMO_MCP_TOKEN, confirms a mutating call either way, refuses a wrong token, and never prints the token', async ({ expect }) => {
+  it('mcp --http takes its token from MILPA_DEMO_MCP_TOKEN, confirms a mutating call either way, refuses a wrong token, and never prints the token', async ({
+    expect,
+  }) => {
     const server = await serveHttpChild();
     try {
       expect(server.output().stderr).toContain('Authorization: Bearer <the value of MILPA_DEMO_MCP_TOKEN>');
-      await expect(connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, 'not-the-token')).rejects.toThrow(/401|Unknown token|Unauthorized/i);
+      await expect(connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, 'not-the-token')).rejects.toThrow(
+        /401|Unknown token|Unauthorized/i,
+      );
 
       // A client with elicitation: one form, and on accept the note is created once.
       const { client: asking, elicitations } = elicitingClient({ action: 'accept', content: {} });
@@ -325,7 +370,10 @@ describe('pnpm demo (spawned)', () => {
       const plain = await connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, MCP_TOKEN);
       const asked = await plain.callTool({ name: 'create_note', arguments: { title: 'Turn the compost', tags: ['e2e'] } });
       expect(errorOf(asked).code).toBe('CONFIRMATION_REQUIRED');
-      const replayed = await plain.callTool({ name: 'create_note', arguments: { title: 'Turn the compost', tags: ['e2e'], confirm_token: errorOf(asked).confirm_token } });
+      const replayed = await plain.callTool({
+        name: 'create_note',
+        arguments: { title: 'Turn the compost', tags: ['e2e'], confirm_token: errorOf(asked).confirm_token },
+      });
       expect(JSON.stringify(replayed.content)).toContain('Note #7 created');
       const listed = await plain.callTool({ name: 'list_notes', arguments: { tag: 'e2e' } });
       expect(JSON.stringify(listed.content).match(/#\d+: /g)).toHaveLength(2);

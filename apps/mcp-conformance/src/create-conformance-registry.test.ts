@@ -30,7 +30,12 @@ describe('createConformanceRegistry', () => {
   const registry = createConformanceRegistry();
 
   it('registers every fixture tool the suite calls', () => {
-    expect(registry.getToolDefinitions().map((definition) => definition.name).sort()).toEqual([
+    expect(
+      registry
+        .getToolDefinitions()
+        .map((definition) => definition.name)
+        .sort(),
+    ).toEqual([
       'json_schema_2020_12_tool',
       'test_audio_content',
       'test_elicitation',

@@ -54,7 +54,10 @@ export function createConformanceRegistry(): ToolRegistry {
       description: 'Returns an embedded text resource',
       handler: () =>
         ToolResult.content([
-          { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } },
+          {
+            type: 'resource',
+            resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+          },
         ]),
     }),
     defineTool({
@@ -66,7 +69,11 @@ export function createConformanceRegistry(): ToolRegistry {
           { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' },
           {
             type: 'resource',
-            resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) },
+            resource: {
+              uri: 'test://mixed-content-resource',
+              mimeType: 'application/json',
+              text: JSON.stringify({ test: 'data', value: 123 }),
+            },
           },
         ]),
     }),

@@ -14,7 +14,14 @@ describe('evaluateConformance', () => {
       ['prompts-list', [failing('prompts-list')]],
     ]);
     const evaluation = evaluateConformance(['ping', 'tools-list', 'prompts-list'], results, plan);
-    expect(evaluation).toMatchObject({ exitCode: 0, scenariosPassed: 2, scenariosFailed: 1, checksPassed: 2, checksFailed: 1, unexpectedFailures: [] });
+    expect(evaluation).toMatchObject({
+      exitCode: 0,
+      scenariosPassed: 2,
+      scenariosFailed: 1,
+      checksPassed: 2,
+      checksFailed: 1,
+      unexpectedFailures: [],
+    });
     expect(evaluation.outcomes.find((outcome) => outcome.scenario === 'prompts-list')?.expectedFailure).toBe('tools only');
   });
 
@@ -49,7 +56,9 @@ describe('evaluateConformance', () => {
   it('fails a required scenario that wrote no result or is missing from the suite', () => {
     const evaluation = evaluateConformance(['ping'], new Map([['ping', [ok('ping')]]]), plan);
     expect(evaluation.unexpectedFailures).toEqual(['tools-list']);
-    expect(evaluation.outcomes.find((outcome) => outcome.scenario === 'tools-list')?.problems).toEqual(['no result was written for this scenario']);
+    expect(evaluation.outcomes.find((outcome) => outcome.scenario === 'tools-list')?.problems).toEqual([
+      'no result was written for this scenario',
+    ]);
   });
 
   it('reports an expected failure that now passes as stale without failing the run', () => {

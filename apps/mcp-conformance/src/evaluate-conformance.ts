@@ -68,7 +68,16 @@ export function evaluateConformance(
     const required = plan.required.includes(scenario);
     const expectedFailure = required ? null : (plan.expectedFailures[scenario] ?? null);
     if (checks === undefined) {
-      return { scenario, status: 'fail', passed: 0, failed: 0, warnings: 0, problems: ['no result was written for this scenario'], expectedFailure, required };
+      return {
+        scenario,
+        status: 'fail',
+        passed: 0,
+        failed: 0,
+        warnings: 0,
+        problems: ['no result was written for this scenario'],
+        expectedFailure,
+        required,
+      };
     }
     const failed = checks.filter((check) => check.status === 'FAILURE');
     const warnings = checks.filter((check) => check.status === 'WARNING');
@@ -92,7 +101,9 @@ export function evaluateConformance(
     checksPassed: outcomes.reduce((sum, outcome) => sum + outcome.passed, 0),
     checksFailed: outcomes.reduce((sum, outcome) => sum + outcome.failed, 0),
     unexpectedFailures,
-    staleExpectations: outcomes.filter((outcome) => outcome.status === 'pass' && outcome.expectedFailure !== null).map((outcome) => outcome.scenario),
+    staleExpectations: outcomes
+      .filter((outcome) => outcome.status === 'pass' && outcome.expectedFailure !== null)
+      .map((outcome) => outcome.scenario),
     exitCode: unexpectedFailures.length === 0 ? 0 : 1,
   };
 }

@@ -10,11 +10,18 @@ server.setRequestHandler(ListToolsRequestSchema, () => ({
     {
       name: 'echo',
       description: 'Echo the text back',
-      inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 100 } }, required: ['text'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string', maxLength: 100 } },
+        required: ['text'],
+        additionalProperties: false,
+      },
       annotations: { readOnlyHint: true },
     },
   ],
 }));
-server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: 'text', text: String(request.params.arguments?.text) }] }));
+server.setRequestHandler(CallToolRequestSchema, (request) => ({
+  content: [{ type: 'text', text: String(request.params.arguments?.text) }],
+}));
 await server.connect(new StdioServerTransport());
 process.stdin.once('end', () => process.exit(0));

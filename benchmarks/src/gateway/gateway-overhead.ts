@@ -190,7 +190,11 @@ function cpuColumn(values: readonly Sample[], direct: readonly Sample[]): { perC
   return { perCall: perCall.toFixed(0), overhead: values === direct ? '' : signedMicros(overhead) };
 }
 
-function writeReport(paths: readonly BenchPath[], samples: readonly Sample[][], settings: { rounds: number; calls: number; warmup: number }): void {
+function writeReport(
+  paths: readonly BenchPath[],
+  samples: readonly Sample[][],
+  settings: { rounds: number; calls: number; warmup: number },
+): void {
   const direct = samples[0]!;
   const rows = paths.map((path, index) => {
     const values = samples[index]!;

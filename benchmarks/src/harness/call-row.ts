@@ -1,5 +1,14 @@
 /** Which table section a timed row belongs to. */
-export type RowGroup = 'production' | 'suite' | 'mcp' | 'peers' | 'tool-count' | 'listener-count' | 'store-rate-limit' | 'store-idempotency' | 'adapters';
+export type RowGroup =
+  | 'production'
+  | 'suite'
+  | 'mcp'
+  | 'peers'
+  | 'tool-count'
+  | 'listener-count'
+  | 'store-rate-limit'
+  | 'store-idempotency'
+  | 'adapters';
 
 /**
  * What a row's batches are timed by: `cpu`, the process's CPU time (the default: every in-process

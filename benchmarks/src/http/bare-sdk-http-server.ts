@@ -36,7 +36,10 @@ function createBareMcpServer(logger: PinoLogger | null): McpServer {
   server.registerTool(BENCH_TOOL_NAME, { description: BENCH_TOOL_DESCRIPTION, inputSchema: benchZodSchema() }, (args) => {
     const startedAt = performance.now();
     const result = { content: [{ type: 'text' as const, text: BENCH_RESULT }] };
-    logger?.info({ tool: BENCH_TOOL_NAME, principal: 'user:42', channel: 'mcp', took_ms: Math.round(performance.now() - startedAt), args }, 'tool call');
+    logger?.info(
+      { tool: BENCH_TOOL_NAME, principal: 'user:42', channel: 'mcp', took_ms: Math.round(performance.now() - startedAt), args },
+      'tool call',
+    );
     return result;
   });
   return server;

@@ -51,7 +51,12 @@ async function main(): Promise<void> {
           await session.post('Profiler.start');
           profiler = { session, file: message.profileFile };
         }
-        window = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(), lines: production.stream.lines, at: performance.now() };
+        window = {
+          cpu: process.cpuUsage(),
+          elu: performance.eventLoopUtilization(),
+          lines: production.stream.lines,
+          at: performance.now(),
+        };
         send({ type: 'started' });
       } else if (message.type === 'stop') {
         if (window === null) throw new Error('stop before start');
@@ -74,7 +79,9 @@ async function main(): Promise<void> {
         await server.close();
         process.exit(0);
       }
-    })().catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
+    })().catch((error: unknown) =>
+      send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    );
   });
   send({ type: 'ready', url: server.url });
 }

@@ -33,7 +33,12 @@ export class HttpServerProcess {
   /** Forks the server and waits until it listens. */
   static async start(kind: HttpServerKind, options: ServerProcessOptions): Promise<HttpServerProcess> {
     const child = fork(SERVER_ENTRY, [kind], {
-      execArgv: ['--conditions=@milpa/source', '--import', 'tsx', ...(options.milpaRoot === undefined ? [] : ['--import', SNAPSHOT_REGISTER])],
+      execArgv: [
+        '--conditions=@milpa/source',
+        '--import',
+        'tsx',
+        ...(options.milpaRoot === undefined ? [] : ['--import', SNAPSHOT_REGISTER]),
+      ],
       env: { ...process.env, BENCH_HTTP_MILPA_ROOT: options.milpaRoot ?? '' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

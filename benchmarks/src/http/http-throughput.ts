@@ -122,7 +122,10 @@ async function checkServer(server: HttpServerProcess): Promise<void> {
   const client = await connectSdkClient(server.url, BENCH_HTTP_TOKEN);
   try {
     const { tools } = await client.listTools();
-    assertThat(tools.some((tool) => tool.name === BENCH_TOOL_NAME), `${server.kind}: tools/list lacks ${BENCH_TOOL_NAME}`);
+    assertThat(
+      tools.some((tool) => tool.name === BENCH_TOOL_NAME),
+      `${server.kind}: tools/list lacks ${BENCH_TOOL_NAME}`,
+    );
     await server.start();
     const result = await client.callTool({ name: BENCH_TOOL_NAME, arguments: { ...BENCH_ARGS } });
     assertThat(result.isError !== true && textOf(result) === BENCH_RESULT, `${server.kind}: unexpected result ${JSON.stringify(result)}`);
@@ -137,7 +140,11 @@ async function checkServer(server: HttpServerProcess): Promise<void> {
     // The authenticator really runs: an unknown token is refused before anything else.
     const unknown = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer not-a-granted-token' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer not-a-granted-token',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     await unknown.arrayBuffer();
@@ -160,7 +167,12 @@ async function drive(sessions: readonly McpLoadSession[], seconds: number): Prom
   return calls;
 }
 
-async function measureWindow(server: HttpServerProcess, sessions: readonly McpLoadSession[], seconds: number, profileFile?: string): Promise<RoundSample> {
+async function measureWindow(
+  server: HttpServerProcess,
+  sessions: readonly McpLoadSession[],
+  seconds: number,
+  profileFile?: string,
+): Promise<RoundSample> {
   await server.start(profileFile);
   const clientCpu = process.cpuUsage();
   const startedAt = performance.now();
@@ -182,7 +194,8 @@ async function measureWindow(server: HttpServerProcess, sessions: readonly McpLo
 }
 
 const median = (values: readonly number[]): number => summarizeSamples(values).median;
-const fixed = (value: number, digits: number): string => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fixed = (value: number, digits: number): string =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function renderTable(settings: Settings, samples: ReadonlyMap<HttpServerKind, RoundSample[]>, header: string): string {
   const bare = samples.get('bare');
@@ -235,7 +248,7 @@ function renderHeader(settings: Settings, milpaSource: string): string {
     `Run: \`${settingsPrefix()}${COMMAND}\` — ${environment.date}, commit ${environment.commit}, ${environment.machine}, Node ${environment.node}, @modelcontextprotocol/sdk ${environment.packages['@modelcontextprotocol/sdk'] ?? '?'}; Milpa packages from ${milpaSource}.`,
     '',
     `Each server runs in its own process; the load generator (this process) keeps ${settings.concurrency} stateful sessions busy, each making`,
-    `one \`tools/call\` of the no-op tool after another (${settings.client === 'raw' ? 'raw keep-alive `node:http` requests with the SDK client\'s headers, `Authorization: Bearer` included, the SSE answer checked by substring' : 'the SDK `Client` over `StreamableHTTPClientTransport`, `Authorization: Bearer` included'}).`,
+    `one \`tools/call\` of the no-op tool after another (${settings.client === 'raw' ? "raw keep-alive `node:http` requests with the SDK client's headers, `Authorization: Bearer` included, the SSE answer checked by substring" : 'the SDK `Client` over `StreamableHTTPClientTransport`, `Authorization: Bearer` included'}).`,
     `${settings.warmupSeconds} s warm-up per server, then ${settings.rounds} rounds of ${settings.seconds} s per server, servers taking turns (A B, then B A, …).`,
     'Medians over rounds; "× bare" is the median over rounds of the ratio to the bare server in the same round. Server CPU: `process.cpuUsage()`',
     'of the server process over the window (all threads, GC included) divided by the calls; "loop busy": its event-loop utilization.',
@@ -279,11 +292,13 @@ function renderProfile(kind: HttpServerKind, window: ProfiledWindow, baseline: P
     out.push(`| ${entry.name} | ${percent(entry.ms)} | ${perCall(entry.ms)} | ${beyond} |`);
   }
   out.push('', '| top self time | category | % busy | µs CPU/call |', '|---|---|---:|---:|');
-  for (const entry of summary.selfByFunction.slice(0, 30)) out.push(`| \`${entry.name}\` | ${entry.category} | ${percent(entry.ms)} | ${perCall(entry.ms)} |`);
+  for (const entry of summary.selfByFunction.slice(0, 30))
+    out.push(`| \`${entry.name}\` | ${entry.category} | ${percent(entry.ms)} | ${perCall(entry.ms)} |`);
   const ownCode = summary.totalByFunction.filter((entry) => entry.category.startsWith('@milpa/'));
   if (ownCode.length > 0) {
     out.push('', '| Milpa functions, inclusive time (self + callees) | category | % busy | µs CPU/call |', '|---|---|---:|---:|');
-    for (const entry of ownCode.slice(0, 40)) out.push(`| \`${entry.name}\` | ${entry.category} | ${percent(entry.ms)} | ${perCall(entry.ms)} |`);
+    for (const entry of ownCode.slice(0, 40))
+      out.push(`| \`${entry.name}\` | ${entry.category} | ${percent(entry.ms)} | ${perCall(entry.ms)} |`);
   }
   const sdk = summary.totalByFunction.filter((entry) => !entry.category.startsWith('@milpa/') && entry.category !== 'V8 (program)');
   out.push('', '| other functions, inclusive time | category | % busy | µs CPU/call |', '|---|---|---:|---:|');
@@ -297,8 +312,13 @@ function renderProfile(kind: HttpServerKind, window: ProfiledWindow, baseline: P
       .filter((entry) => !entry.category.startsWith('@milpa/') && !generic.has(entry.name) && bareTotals.has(entry.name))
       .map((entry) => ({ entry, milpa: cpuMicrosPerCall(window, entry.ms), bare: bareTotals.get(entry.name)! }))
       .sort((left, right) => right.milpa - right.bare - (left.milpa - left.bare));
-    out.push('', '| same function in both servers, inclusive | category | µs CPU/call bare | µs CPU/call here | difference |', '|---|---|---:|---:|---:|');
-    for (const { entry, milpa, bare } of shared.slice(0, 20)) out.push(`| \`${entry.name}\` | ${entry.category} | ${fixed(bare, 1)} | ${fixed(milpa, 1)} | ${fixed(milpa - bare, 1)} |`);
+    out.push(
+      '',
+      '| same function in both servers, inclusive | category | µs CPU/call bare | µs CPU/call here | difference |',
+      '|---|---|---:|---:|---:|',
+    );
+    for (const { entry, milpa, bare } of shared.slice(0, 20))
+      out.push(`| \`${entry.name}\` | ${entry.category} | ${fixed(bare, 1)} | ${fixed(milpa, 1)} | ${fixed(milpa - bare, 1)} |`);
     const only = summary.totalByFunction.filter((entry) => !entry.category.startsWith('@milpa/') && !bareTotals.has(entry.name));
     out.push('', '| functions only this server runs (not Milpa code), inclusive | category | µs CPU/call |', '|---|---|---:|');
     for (const entry of only.slice(0, 15)) out.push(`| \`${entry.name}\` | ${entry.category} | ${perCall(entry.ms)} |`);
@@ -309,7 +329,11 @@ function renderProfile(kind: HttpServerKind, window: ProfiledWindow, baseline: P
 async function openSessions(settings: Settings, server: HttpServerProcess, agent: Agent): Promise<McpLoadSession[]> {
   const sessions: McpLoadSession[] = [];
   for (let index = 0; index < settings.concurrency; index++) {
-    sessions.push(settings.client === 'raw' ? await openRawMcpHttpSession(server.url, agent, BENCH_HTTP_TOKEN) : await openSdkMcpHttpSession(server.url, BENCH_HTTP_TOKEN));
+    sessions.push(
+      settings.client === 'raw'
+        ? await openRawMcpHttpSession(server.url, agent, BENCH_HTTP_TOKEN)
+        : await openSdkMcpHttpSession(server.url, BENCH_HTTP_TOKEN),
+    );
   }
   return sessions;
 }

@@ -9,7 +9,13 @@ interface HttpAnswer {
   readonly text: string;
 }
 
-function send(url: URL, agent: Agent, method: 'POST' | 'DELETE', headers: Record<string, string>, body: string | null): Promise<HttpAnswer> {
+function send(
+  url: URL,
+  agent: Agent,
+  method: 'POST' | 'DELETE',
+  headers: Record<string, string>,
+  body: string | null,
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       {
@@ -24,7 +30,9 @@ function send(url: URL, agent: Agent, method: 'POST' | 'DELETE', headers: Record
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.once('error', reject);
-        response.once('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        response.once('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
       },
     );
     request.once('error', reject);
@@ -68,11 +76,17 @@ export async function openRawMcpHttpSession(endpoint: string, agent: Agent, toke
   }
   const headers = { ...base, 'mcp-session-id': sessionId, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
   const initialized = await send(url, agent, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-  if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}: ${initialized.text.slice(0, 300)}`);
+  if (initialized.status !== 202)
+    throw new Error(`notifications/initialized answered ${initialized.status}: ${initialized.text.slice(0, 300)}`);
   let nextId = 1;
   return {
     call: async () => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: BENCH_TOOL_NAME, arguments: BENCH_ARGS } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'tools/call',
+        params: { name: BENCH_TOOL_NAME, arguments: BENCH_ARGS },
+      });
       const answer = await send(url, agent, 'POST', headers, body);
       if (answer.status !== 200 || !answer.text.includes(EXPECTED_TEXT) || answer.text.includes('"isError":true')) {
         throw new Error(`tools/call answered ${answer.status}: ${answer.text.slice(0, 300)}`);

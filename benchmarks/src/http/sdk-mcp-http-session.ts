@@ -12,7 +12,9 @@ export function textOf(result: unknown): string | undefined {
 /** A connected SDK `Client` over `StreamableHTTPClientTransport`, sending the bearer token on every request. */
 export async function connectSdkClient(endpoint: string, token: string): Promise<Client> {
   const client = new Client({ name: 'bench-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 

@@ -28,6 +28,7 @@ export function snapshotMilpaPackages(ref: string): MilpaSnapshot {
   const paths = PACKAGES.flatMap((name) => [`packages/${name}/src`, `packages/${name}/package.json`]);
   const archive = execFileSync('git', ['archive', '--format=tar', ref, ...paths], { cwd: REPOSITORY_ROOT, maxBuffer: 256 * 1024 * 1024 });
   execFileSync('tar', ['-x', '-C', root], { input: archive });
-  for (const name of PACKAGES) symlinkSync(join(REPOSITORY_ROOT, 'packages', name, 'node_modules'), join(root, 'packages', name, 'node_modules'), 'dir');
+  for (const name of PACKAGES)
+    symlinkSync(join(REPOSITORY_ROOT, 'packages', name, 'node_modules'), join(root, 'packages', name, 'node_modules'), 'dir');
   return { root, commit };
 }

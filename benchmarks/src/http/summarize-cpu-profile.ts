@@ -33,7 +33,16 @@ export interface ProfileSummary {
   readonly totalByFunction: readonly ProfileEntry[];
 }
 
-const PINO_FAMILY = new Set(['pino', 'sonic-boom', 'pino-std-serializers', 'quick-format-unescaped', 'atomic-sleep', 'on-exit-leak-free', 'thread-stream', 'fast-redact']);
+const PINO_FAMILY = new Set([
+  'pino',
+  'sonic-boom',
+  'pino-std-serializers',
+  'quick-format-unescaped',
+  'atomic-sleep',
+  'on-exit-leak-free',
+  'thread-stream',
+  'fast-redact',
+]);
 
 /** The package (or runtime part) a frame belongs to, from its script URL. */
 export function categoryOf(url: string, functionName: string): string {
@@ -81,7 +90,12 @@ export function summarizeCpuProfile(profile: CpuProfile): ProfileSummary {
     const category = categoryOf(url, functionName);
     const name = functionName || '(anonymous)';
     // tsx compiles each TypeScript file to one line (with an inline source map the profiler does not apply): no line to show.
-    const key = url === '' ? name : url.endsWith('.ts') && lineNumber === 0 ? `${name} ${shortUrl(url)}` : `${name} ${shortUrl(url)}:${lineNumber + 1}`;
+    const key =
+      url === ''
+        ? name
+        : url.endsWith('.ts') && lineNumber === 0
+          ? `${name} ${shortUrl(url)}`
+          : `${name} ${shortUrl(url)}:${lineNumber + 1}`;
     keyOf.set(node.id, { key, category });
   }
   const deltas = profile.timeDeltas;

@@ -100,7 +100,9 @@ async function runWindow(
   const cpuBefore = await redisCpuSeconds(client);
   const startAt = startSoon();
   const replies = await Promise.all(
-    workers.map((worker) => worker.request({ type: 'run', startAt, durationMs: settings.windowMs, concurrency: settings.concurrency }, 'ran')),
+    workers.map((worker) =>
+      worker.request({ type: 'run', startAt, durationMs: settings.windowMs, concurrency: settings.concurrency }, 'ran'),
+    ),
   );
   const redisCpuMicros = ((await redisCpuSeconds(client)) - cpuBefore) * 1e6;
   const windows = replies.map((reply) => reply.window);
@@ -120,7 +122,9 @@ function figuresOf(samples: readonly { readonly windows: RunWindow[]; readonly r
     perProcessPerSecond: Array.from({ length: processCount }, (_, index) =>
       summarizeSamples(samples.map(({ windows }) => (windows[index]!.succeeded * 1000) / windows[index]!.wallMs)),
     ),
-    workerCpuMicrosPerCall: summarizeSamples(samples.map(({ windows }) => windows.reduce((sum, window) => sum + window.cpuMicros, 0) / calls(windows))),
+    workerCpuMicrosPerCall: summarizeSamples(
+      samples.map(({ windows }) => windows.reduce((sum, window) => sum + window.cpuMicros, 0) / calls(windows)),
+    ),
     redisCpuMicrosPerCall: summarizeSamples(samples.map(({ windows, redisCpuMicros }) => redisCpuMicros / calls(windows))),
     totals,
   };
@@ -131,7 +135,9 @@ async function verifyBudget(workers: readonly RedisWorkerProcess[], settings: Re
   const startAt = startSoon();
   const outcomes = (
     await Promise.all(
-      workers.map((worker) => worker.request({ type: 'spend', startAt, calls: settings.callsPerProcess, concurrency: settings.concurrency }, 'spent')),
+      workers.map((worker) =>
+        worker.request({ type: 'spend', startAt, calls: settings.callsPerProcess, concurrency: settings.concurrency }, 'spent'),
+      ),
     )
   ).map((reply) => reply.outcome);
   const succeeded = outcomes.reduce((sum, outcome) => sum + outcome.succeeded, 0);
@@ -140,7 +146,10 @@ async function verifyBudget(workers: readonly RedisWorkerProcess[], settings: Re
   check(succeeded <= settings.budget, `${succeeded} calls ran under a shared budget of ${settings.budget}: the budget was exceeded`);
   // The phase ends well inside one 60 s window, so every token of the budget is spent.
   check(Math.max(...outcomes.map((outcome) => outcome.wallMs)) < 50_000, 'the budget phase took longer than its rate-limit window');
-  check(succeeded === settings.budget, `only ${succeeded} calls ran under a shared budget of ${settings.budget} with ${settings.callsPerProcess * workers.length} attempts`);
+  check(
+    succeeded === settings.budget,
+    `only ${succeeded} calls ran under a shared budget of ${settings.budget} with ${settings.callsPerProcess * workers.length} attempts`,
+  );
   return outcomes;
 }
 
@@ -149,14 +158,19 @@ async function verifyIdempotency(workers: readonly RedisWorkerProcess[], setting
   const keys = Array.from({ length: settings.sharedKeys }, (_, index) => `shared-${index}`);
   const startAt = startSoon();
   const outcomes = (
-    await Promise.all(workers.map((worker) => worker.request({ type: 'claim', startAt, keys, concurrency: settings.concurrency }, 'claimed')))
+    await Promise.all(
+      workers.map((worker) => worker.request({ type: 'claim', startAt, keys, concurrency: settings.concurrency }, 'claimed')),
+    )
   ).map((reply) => reply.outcome);
   const other = outcomes.flatMap((outcome) => Object.entries(outcome.other));
   check(other.length === 0, `calls with shared idempotency keys failed: ${JSON.stringify(other)}`);
   const runs = outcomes.reduce((sum, outcome) => sum + outcome.handlerRuns, 0);
   check(runs === keys.length, `${keys.length} shared idempotency keys ran the handler ${runs} times`);
   const replayed = outcomes.reduce((sum, outcome) => sum + outcome.replayed, 0);
-  check(replayed === keys.length * (workers.length - 1), `${replayed} replays for ${keys.length} keys presented by ${workers.length} processes`);
+  check(
+    replayed === keys.length * (workers.length - 1),
+    `${replayed} replays for ${keys.length} keys presented by ${workers.length} processes`,
+  );
   return outcomes;
 }
 
@@ -179,14 +193,19 @@ export async function measureRedisProcesses(
   try {
     await client.connect();
   } catch (error) {
-    throw new Error(`The store benchmarks need a Redis server at ${BENCH_REDIS_URL} (set BENCH_REDIS_URL to use another one): ${String(error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `The store benchmarks need a Redis server at ${BENCH_REDIS_URL} (set BENCH_REDIS_URL to use another one): ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   const workers: RedisWorkerProcess[] = [];
   try {
     const redisVersion = /^redis_version:(\S+)/m.exec(await client.info('server'))?.[1] ?? 'unknown';
-    workers.push(...(await Promise.all([RedisWorkerProcess.start(prefix, settings.budget), RedisWorkerProcess.start(prefix, settings.budget)])));
+    workers.push(
+      ...(await Promise.all([RedisWorkerProcess.start(prefix, settings.budget), RedisWorkerProcess.start(prefix, settings.budget)])),
+    );
     const [first, second] = workers as [RedisWorkerProcess, RedisWorkerProcess];
     onProgress('Redis workers: warming up');
     await runWindow(workers, { ...settings, windowMs: 1_500 }, client);
@@ -244,7 +263,10 @@ const isMain = import.meta.url === `file://${process.argv[1] ?? ''}`;
 if (isMain) {
   const measured = await measureRedisProcesses(REDIS_PROCESSES_SETTINGS, (message) => process.stderr.write(`[bench] ${message}\n`));
   const perSecond = (stats: SampleStats): string => Math.round(stats.median).toLocaleString('en-US');
-  for (const [name, figures] of [['1 process', measured.one], ['2 processes', measured.two]] as const) {
+  for (const [name, figures] of [
+    ['1 process', measured.one],
+    ['2 processes', measured.two],
+  ] as const) {
     console.log(
       `${name.padEnd(12)} ${perSecond(figures.totalPerSecond).padStart(7)} calls/s (${figures.perProcessPerSecond.map(perSecond).join(' + ')}), ` +
         `worker CPU ${figures.workerCpuMicrosPerCall.median.toFixed(1)} µs/call, Redis CPU ${figures.redisCpuMicrosPerCall.median.toFixed(1)} µs/call`,

@@ -43,7 +43,12 @@ async function main(): Promise<void> {
   const stores = await connectBenchRedis(prefix);
   const production = createProductionLogger();
   let handlerRuns = 0;
-  const wiring = { logger: production.logger, rateLimiter: stores.rateLimiter, idempotencyStore: stores.idempotency, onHandlerRun: () => void handlerRuns++ };
+  const wiring = {
+    logger: production.logger,
+    rateLimiter: stores.rateLimiter,
+    idempotencyStore: stores.idempotency,
+    onHandlerRun: () => void handlerRuns++,
+  };
   const throughput = createMilpaSetup({ ...wiring, budget: NEVER_TRIPS });
   // Its own principal, so its bucket (`mcp:user:budget:lookup_note`) is shared by both workers and by nothing else.
   const budgeted: { registry: ToolRegistry; context: ToolContext } = {
@@ -89,7 +94,9 @@ async function main(): Promise<void> {
     await inParallel(request.concurrency, async () => {
       while (remaining > 0) {
         remaining--;
-        const result = await budgeted.registry.call(BENCH_TOOL_NAME, args, budgeted.context, { idempotencyKey: `${process.pid}-${nextKey++}` });
+        const result = await budgeted.registry.call(BENCH_TOOL_NAME, args, budgeted.context, {
+          idempotencyKey: `${process.pid}-${nextKey++}`,
+        });
         if (result.success) succeeded++;
         else if (result.getCode() === 'RATE_LIMITED') rateLimited++;
         else other[describeFailure(result)] = (other[describeFailure(result)] ?? 0) + 1;
@@ -127,7 +134,9 @@ async function main(): Promise<void> {
         await stores.close();
         process.exit(0);
       }
-    })().catch((error: unknown) => send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
+    })().catch((error: unknown) =>
+      send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    );
   });
   send({ type: 'ready' });
 }

@@ -26,7 +26,13 @@ export function buildAdapterReport(measurements: readonly RowMeasurement[]): Tab
       ];
     });
   return {
-    tables: [{ title: "Adapters: the framework's tool object, called directly, over a direct registry.call (µs per call)", headers: HEADERS, rows }],
+    tables: [
+      {
+        title: "Adapters: the framework's tool object, called directly, over a direct registry.call (µs per call)",
+        headers: HEADERS,
+        rows,
+      },
+    ],
     notes: [
       `Adapter rows A1–A3t make row 3's call (pino at info to a discarding stream, audit on, dispatcher; a registry per row) through the ` +
         `tool object each Milpa adapter builds for the caller's context, called as the framework's runner calls it, without a model: ` +

@@ -26,8 +26,28 @@ export interface Environment {
 
 const BENCHMARKS_ROOT = new URL('../../', import.meta.url);
 
-const PEER_PACKAGES = ['@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'ai', 'zod', 'ajv', 'pino', 'tsx', 'redis'] as const;
-const MILPA_PACKAGES = ['core', 'events', 'tool-runtime', 'mcp', 'store-sqlite', 'store-redis', 'ai-sdk', 'openai-agents', 'langchain'] as const;
+const PEER_PACKAGES = [
+  '@modelcontextprotocol/sdk',
+  '@langchain/core',
+  '@openai/agents',
+  'ai',
+  'zod',
+  'ajv',
+  'pino',
+  'tsx',
+  'redis',
+] as const;
+const MILPA_PACKAGES = [
+  'core',
+  'events',
+  'tool-runtime',
+  'mcp',
+  'store-sqlite',
+  'store-redis',
+  'ai-sdk',
+  'openai-agents',
+  'langchain',
+] as const;
 
 /** `1.2.3`, with ` (node >=18)` when the package declares the Node versions it supports. */
 function versionAt(url: URL): string {

@@ -18,7 +18,7 @@ export function renderMarkdown(report: SuiteReport, command: string, appendices:
     'rows (2 and 3) are the production configuration: pino at `info` writing to a discarding stream,',
     'on both sides. The adapter rows (A) call the tool objects the Milpa adapters build for the AI SDK,',
     'the OpenAI Agents SDK and LangChain, against a direct `registry.call()`. The store rows (S, I)',
-    'make row 3\'s call with its state in memory, in SQLite and in',
+    "make row 3's call with its state in memory, in SQLite and in",
     'Redis, timed by wall clock; the last table runs that call from one and from two processes sharing',
     'one Redis, in the same run.',
     '',
@@ -48,9 +48,7 @@ export function renderMarkdown(report: SuiteReport, command: string, appendices:
     out.push('| # | row | median | spread (min–max) | × floor | × hand-written (same logging) |');
     out.push('|---|---|---:|---:|---:|---:|');
     for (const line of section.lines) {
-      out.push(
-        `| ${[line.id, line.label, line.median, line.spread, line.vsFloor, line.vsHandWritten].map(escapeCell).join(' | ')} |`,
-      );
+      out.push(`| ${[line.id, line.label, line.median, line.spread, line.vsFloor, line.vsHandWritten].map(escapeCell).join(' | ')} |`);
     }
     out.push('');
   }
@@ -74,27 +72,27 @@ export function renderMarkdown(report: SuiteReport, command: string, appendices:
     '',
     '## Reading the rows',
     '',
-    '- Rows 2 and 4 have none of Milpa\'s guarantees: no frozen results or standard meta, no events, no',
+    "- Rows 2 and 4 have none of Milpa's guarantees: no frozen results or standard meta, no events, no",
     '  redaction, no containment of failing collaborators, no confirmation, timeouts or plan mode.',
-    '  Row 2\'s pino line holds tool, principal, channel, took_ms and the arguments as given; row 3\'s',
+    "  Row 2's pino line holds tool, principal, channel, took_ms and the arguments as given; row 3's",
     '  audit line holds the redacted arguments, outcome, code, request id and the rest of the',
     '  `ToolAuditRecord`, plus the human-readable `[ToolAudit] …` message.',
-    '- Rows 7, 7p, 8 and 8s make the same `client.callTool()` through the SDK\'s `Client` and linked',
-    '  in-memory transports. Row 7p\'s handler writes row 2\'s pino line; row 8 builds a `ToolContext`',
+    "- Rows 7, 7p, 8 and 8s make the same `client.callTool()` through the SDK's `Client` and linked",
+    "  in-memory transports. Row 7p's handler writes row 2's pino line; row 8 builds a `ToolContext`",
     '  per call from the request (with a fresh request id), runs the whole pipeline and writes its',
     '  audit line to pino; row 8s is row 8 with the audit to a silent logger.',
-    '- Row 10 takes the model\'s JSON text (its runner\'s path) and parses it; the other rows take objects.',
-    '- Row 11 is read generously: `asSchema()` is built once, while the SDK\'s own tool loop rebuilds it',
+    "- Row 10 takes the model's JSON text (its runner's path) and parses it; the other rows take objects.",
+    "- Row 11 is read generously: `asSchema()` is built once, while the SDK's own tool loop rebuilds it",
     '  and parses JSON on every call.',
     '- The Milpa rows other than row 8 reuse one `ToolContext`; a host building one per request pays for',
-    '  that itself. One caller also means the registry\'s per-tool rate-limit key memo always hits; a',
+    "  that itself. One caller also means the registry's per-tool rate-limit key memo always hits; a",
     '  different caller on every call rebuilds and rehashes the key, about 0.1–0.2 µs more.',
     '- Registration R uses identical shapes, so compiled validators are shared; registration D gives',
     '  every tool a schema of its own, as tools generated from an API description have.',
     '- Rows S2 and I2 wait for the disk: `SqliteStores` commits every change with `synchronous = FULL`,',
     '  so each call pays one fsync per write (rows I: three writes, the idempotency claim, the budget and',
     '  the result); what that costs depends on the disk far more than on Milpa. Rows S3 and I3 pay one',
-    '  Redis round trip per write on the loopback interface, and Redis\'s own CPU is not in their CPU column.',
+    "  Redis round trip per write on the loopback interface, and Redis's own CPU is not in their CPU column.",
     '- Not measured yet: `toolsFor` at 10,000 tools (`toolsFor` does not exist yet).',
     '',
     `Run it again with \`${command}\` from the repository root.`,

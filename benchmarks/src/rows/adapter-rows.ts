@@ -95,7 +95,8 @@ export async function createAdapterRows(budget: number): Promise<CallRow[]> {
   rows.push(
     adapterRow('A1', '@milpa/ai-sdk: tool.execute(args, { toolCallId })', 'A0', vercel.stream, {
       call: (args, n) => Promise.resolve(execute(args, { toolCallId: `call_${n}`, messages: [] })),
-      succeeded: (output) => (output as { ok?: unknown; data?: unknown }).ok === true && (output as { data?: unknown }).data === BENCH_RESULT,
+      succeeded: (output) =>
+        (output as { ok?: unknown; data?: unknown }).ok === true && (output as { data?: unknown }).data === BENCH_RESULT,
       refusedAsInvalid: (output) => (output as { code?: unknown }).code === 'VALIDATION_ERROR',
     }),
   );
@@ -109,7 +110,13 @@ export async function createAdapterRows(budget: number): Promise<CallRow[]> {
       call: (args, n) => {
         // The model's JSON text arrives ready-made, as in row 10: serialized once per arguments object, not timed.
         const input = modelJsonOf(args);
-        const toolCall = { type: 'function_call' as const, callId: `call_${n}`, name: BENCH_TOOL_NAME, arguments: input, status: 'completed' as const };
+        const toolCall = {
+          type: 'function_call' as const,
+          callId: `call_${n}`,
+          name: BENCH_TOOL_NAME,
+          arguments: input,
+          status: 'completed' as const,
+        };
         return invokeFunctionTool({ tool: agentsTool, runContext, input, details: { toolCall } });
       },
       succeeded: (output) => output === BENCH_RESULT,

@@ -50,7 +50,8 @@ export function createHandWrittenRow(options: HandWrittenRowOptions): CallRow {
       const linesBefore = options.production?.stream.lines ?? 0;
       const result = await pipeline.call(BENCH_TOOL_NAME, args, caller);
       assertCheck(result.success && result.data === BENCH_RESULT, `unexpected result ${JSON.stringify(result)}`);
-      if (options.production !== null) assertCheck(options.production.stream.lines === linesBefore + 1, 'the call did not write one log line');
+      if (options.production !== null)
+        assertCheck(options.production.stream.lines === linesBefore + 1, 'the call did not write one log line');
       const refused = await pipeline.call(BENCH_TOOL_NAME, { ...INVALID_ARGS }, caller);
       assertCheck(!refused.success, 'invalid arguments were not refused');
     },

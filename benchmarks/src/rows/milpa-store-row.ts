@@ -51,10 +51,7 @@ export function createMilpaStoreRow(options: MilpaStoreRowOptions): CallRow {
   const bucket = rateLimitKey(context.channel, context.principal, BENCH_TOOL_NAME);
   return {
     id: options.id,
-    label:
-      kind === 'rate-limit'
-        ? `rate limiter in ${stores.name}`
-        : `rate limiter and a fresh idempotency key per call in ${stores.name}`,
+    label: kind === 'rate-limit' ? `rate limiter in ${stores.name}` : `rate limiter and a fresh idempotency key per call in ${stores.name}`,
     group: kind === 'rate-limit' ? 'store-rate-limit' : 'store-idempotency',
     clock: 'wall',
     baseline: options.baseline,
@@ -69,7 +66,10 @@ export function createMilpaStoreRow(options: MilpaStoreRowOptions): CallRow {
       assertCheck(production.stream.lines === linesBefore + 1, 'the call did not write one audit line');
       assertCheck(handlerRuns === runsBefore + 1, 'the handler did not run once');
       const usageAfter = await stores.rateLimiter.getUsage(bucket);
-      assertCheck(usageAfter === usageBefore + 1, `the ${stores.name} rate limiter went from ${usageBefore} to ${usageAfter} tokens, not one more`);
+      assertCheck(
+        usageAfter === usageBefore + 1,
+        `the ${stores.name} rate limiter went from ${usageBefore} to ${usageAfter} tokens, not one more`,
+      );
       if (kind === 'idempotency') {
         const retry = await registry.call(BENCH_TOOL_NAME, args, context, { idempotencyKey: key });
         assertCheck(

@@ -50,7 +50,10 @@ export function createProviderShapesRows(): CallRow[] {
         const first = definitions.list(sources, 'openai');
         checkListing(first, sources);
         const second = definitions.list(registry.getToolDefinitions(), 'openai');
-        assertCheck(second.every((tool, index) => tool === first[index]), 'a warm listing shaped a tool again');
+        assertCheck(
+          second.every((tool, index) => tool === first[index]),
+          'a warm listing shaped a tool again',
+        );
       },
       batch: async (n) => {
         for (let turn = 0; turn < n; turn++) sink += definitions.list(registry.getToolDefinitions(), 'openai').length;

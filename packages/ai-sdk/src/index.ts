@@ -5,7 +5,12 @@ export { aiSdkTools, type AiSdkTool, type AiSdkToolSet } from './tools/ai-sdk-to
 export type { AiSdkApprovalMode, AiSdkToolsOptions } from './tools/ai-sdk-tools-options.js';
 export { toAiSdkToolOutput, type AiSdkToolOutput, type AiSdkToolRefusal, type AiSdkToolSuccess } from './results/ai-sdk-tool-output.js';
 export { InMemoryToolApprovalLedger, type InMemoryToolApprovalLedgerOptions } from './approval/in-memory-tool-approval-ledger.js';
-export type { ToolApprovalLedger, ToolApprovalLedgerRefusal, ToolApprovalRedemption, ToolApprovalTicket } from './approval/tool-approval-ledger.js';
+export type {
+  ToolApprovalLedger,
+  ToolApprovalLedgerRefusal,
+  ToolApprovalRedemption,
+  ToolApprovalTicket,
+} from './approval/tool-approval-ledger.js';
 export type {
   GovernedCallOptions,
   GovernedPlanStep,

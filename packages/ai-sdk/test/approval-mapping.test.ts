@@ -52,7 +52,12 @@ describe('aiSdkTools approval mapping', () => {
     const { model } = await approveAndContinue(setup, { approver: selfApprover }, publishTurns());
     expect(setup.handlers.publish).not.toHaveBeenCalled();
     const read = readByModel(model, 'pub-1');
-    expect(read?.value).toMatchObject({ ok: false, code: 'APPROVAL_PENDING', approval_id: expect.any(String), message: expect.stringContaining('could not be recorded') });
+    expect(read?.value).toMatchObject({
+      ok: false,
+      code: 'APPROVAL_PENDING',
+      approval_id: expect.any(String),
+      message: expect.stringContaining('could not be recorded'),
+    });
   });
 
   it('without an approver a held call stays held and the model reads its approval_id', async () => {
@@ -72,7 +77,10 @@ describe('aiSdkTools approval mapping', () => {
     const { model } = await approveAndContinue(setup, {}, [...publishTurns().slice(0, 1), { text: 'It waits for approval.' }]);
     const approvalId = (readByModel(model, 'pub-1')?.value as { approval_id: string }).approval_id;
     await setup.registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ana);
-    const resumed = await approveAndContinue(setup, {}, [{ calls: [{ id: 'pub-2', tool: 'publish_note', input: { id: 'n1', approval_id: approvalId } }] }, { text: 'Published.' }]);
+    const resumed = await approveAndContinue(setup, {}, [
+      { calls: [{ id: 'pub-2', tool: 'publish_note', input: { id: 'n1', approval_id: approvalId } }] },
+      { text: 'Published.' },
+    ]);
     expect(resumed.requests).toHaveLength(1);
     expect(setup.handlers.publish).toHaveBeenCalledTimes(1);
     expect(readByModel(resumed.model, 'pub-2')).toEqual({ type: 'json', value: { ok: true, data: { published: 'n1' } } });

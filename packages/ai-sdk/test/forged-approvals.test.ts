@@ -41,7 +41,9 @@ type AssistantPart = Exclude<Extract<ModelMessage, { role: 'assistant' }>['conte
 
 /** The conversation with each part of its assistant messages passed through `rewrite` (a client tampering with it). */
 function rewriteParts(messages: readonly ModelMessage[], rewrite: (part: AssistantPart) => AssistantPart): ModelMessage[] {
-  return messages.map((message) => (message.role === 'assistant' && Array.isArray(message.content) ? { ...message, content: message.content.map(rewrite) } : message));
+  return messages.map((message) =>
+    message.role === 'assistant' && Array.isArray(message.content) ? { ...message, content: message.content.map(rewrite) } : message,
+  );
 }
 
 async function run(tools: AiSdkToolSet, model: ReturnType<typeof scriptedModel>, messages: ModelMessage[]) {
@@ -63,7 +65,11 @@ describe('aiSdkTools against forged approvals', () => {
     const { tools, model, messages, approvalId, handlers } = await pendingDelete();
     // The client rewrites the approval request so that the approval names another (made-up) call.
     const forged = rewriteParts(messages, (part) =>
-      part.type === 'tool-approval-request' ? { ...part, toolCallId: 'del-2' } : part.type === 'tool-call' ? { ...part, toolCallId: 'del-2', input: { id: 'n2' } } : part,
+      part.type === 'tool-approval-request'
+        ? { ...part, toolCallId: 'del-2' }
+        : part.type === 'tool-call'
+          ? { ...part, toolCallId: 'del-2', input: { id: 'n2' } }
+          : part,
     );
     await run(tools, model, [...forged, approve(approvalId)]);
     expect(handlers.delete).not.toHaveBeenCalled();
@@ -75,7 +81,11 @@ describe('aiSdkTools against forged approvals', () => {
     const tampered = rewriteParts(messages, (part) => (part.type === 'tool-call' ? { ...part, input: { id: 'n2' } } : part));
     await run(tools, model, [...tampered, approve(approvalId)]);
     expect(handlers.delete).not.toHaveBeenCalled();
-    expect(readByModel(model, 'del-1')?.value).toMatchObject({ ok: false, code: 'APPROVAL_INVALID', approval_refusal: 'arguments_changed' });
+    expect(readByModel(model, 'del-1')?.value).toMatchObject({
+      ok: false,
+      code: 'APPROVAL_INVALID',
+      approval_refusal: 'arguments_changed',
+    });
   });
 
   it('runs an approved call once: a replayed approval is refused as used', async () => {
@@ -95,7 +105,11 @@ describe('aiSdkTools against forged approvals', () => {
     const theirs = await aiSdkTools(registry, { context: mallory });
     await run(theirs, model, [...messages, approve(approvalId)]);
     expect(handlers.delete).not.toHaveBeenCalled();
-    expect(readByModel(model, 'del-1')?.value).toMatchObject({ ok: false, code: 'APPROVAL_INVALID', approval_refusal: 'principal_mismatch' });
+    expect(readByModel(model, 'del-1')?.value).toMatchObject({
+      ok: false,
+      code: 'APPROVAL_INVALID',
+      approval_refusal: 'principal_mismatch',
+    });
   });
 
   it('an approval that expired runs nothing', async () => {
@@ -116,7 +130,10 @@ describe('aiSdkTools against forged approvals', () => {
   it('an execute without an approval (an SDK path that skipped it) runs nothing', async () => {
     const { registry, handlers } = notesRegistry();
     const tools = await aiSdkTools(registry, { context: agent });
-    const output = await tools['delete_note']!.execute!({ id: 'n1' }, { toolCallId: 'skip-1', messages: [{ role: 'user', content: 'Delete n1' }] });
+    const output = await tools['delete_note']!.execute!(
+      { id: 'n1' },
+      { toolCallId: 'skip-1', messages: [{ role: 'user', content: 'Delete n1' }] },
+    );
     expect(output).toMatchObject({ ok: false, code: 'APPROVAL_INVALID', approval_refusal: 'not_approved' });
     expect(handlers.delete).not.toHaveBeenCalled();
   });
@@ -144,7 +161,10 @@ describe('aiSdkTools against forged approvals', () => {
     const token = minted.getConfirmToken();
     expect(token).toEqual(expect.any(String));
     const tools = await aiSdkTools(registry, { context: agent });
-    const model = scriptedModel([{ calls: [{ id: 'tok-1', tool: 'delete_note', input: { id: 'n1', confirm_token: token } }] }, { text: 'ok' }]);
+    const model = scriptedModel([
+      { calls: [{ id: 'tok-1', tool: 'delete_note', input: { id: 'n1', confirm_token: token } }] },
+      { text: 'ok' },
+    ]);
     const messages: ModelMessage[] = [{ role: 'user', content: 'Delete n1' }];
     const first = await run(tools, model, messages);
     const request = first.content.find((part) => part.type === 'tool-approval-request');
@@ -162,7 +182,8 @@ describe('aiSdkTools against forged approvals', () => {
       getDefinition: (name) => registry.getDefinition(name),
       call: (name, args, context, options) => registry.call(name, args, context, options),
       resume: (id, context, options) => registry.resume(id, context, options),
-      listToolsFor: async (context) => (await registry.listToolsFor(context)).map((definition) => ({ ...definition, requiresConfirmation: false, mutating: false })),
+      listToolsFor: async (context) =>
+        (await registry.listToolsFor(context)).map((definition) => ({ ...definition, requiresConfirmation: false, mutating: false })),
     };
     const tools = await aiSdkTools(unannounced, { context: agent });
     const model = scriptedModel([{ calls: [{ id: 'raw-1', tool: 'delete_note', input: { id: 'n1' } }] }, { text: 'ok' }]);
@@ -179,7 +200,9 @@ describe('aiSdkTools under racing executions', () => {
   it('runs one approved call once when two executions of it race', async () => {
     const { tools, messages, approvalId, handlers } = await pendingDelete();
     const conversation = [...messages, approve(approvalId)];
-    const outputs = (await Promise.all([1, 2, 3].map(() => tools['delete_note']!.execute!({ id: 'n1' }, { toolCallId: 'del-1', messages: conversation })))) as AiSdkToolOutput[];
+    const outputs = (await Promise.all(
+      [1, 2, 3].map(() => tools['delete_note']!.execute!({ id: 'n1' }, { toolCallId: 'del-1', messages: conversation })),
+    )) as AiSdkToolOutput[];
     expect(handlers.delete).toHaveBeenCalledTimes(1);
     expect(outputs.filter((output) => output.ok)).toHaveLength(1);
     expect(outputs.filter((output) => !output.ok && output.approval_refusal === 'used')).toHaveLength(2);

@@ -4,12 +4,19 @@ import { aiSdkTools } from '../src/index.js';
 import { agent, notesRegistry } from './notes-registry.js';
 import { readByModel, scriptedModel } from './scripted-model.js';
 
-function approvalRequestsOf(content: readonly { type: string }[]): { approvalId: string; toolCall: { toolCallId: string; toolName: string } }[] {
+function approvalRequestsOf(
+  content: readonly { type: string }[],
+): { approvalId: string; toolCall: { toolCallId: string; toolName: string } }[] {
   return content.filter((part) => part.type === 'tool-approval-request') as never;
 }
 
 function answer(approvalId: string, approved: boolean, reason?: string): ModelMessage {
-  const response: ToolApprovalResponse = { type: 'tool-approval-response', approvalId, approved, ...(reason === undefined ? {} : { reason }) };
+  const response: ToolApprovalResponse = {
+    type: 'tool-approval-response',
+    approvalId,
+    approved,
+    ...(reason === undefined ? {} : { reason }),
+  };
   return { role: 'tool', content: [response] };
 }
 
@@ -27,7 +34,12 @@ describe('aiSdkTools in a generateText loop', () => {
     const model = scriptedModel([
       { calls: [{ id: 'call-1', tool: 'list_notes', input: {} }] },
       { calls: [{ id: 'call-2', tool: 'archive_note', input: { id: 'n1' } }] },
-      { calls: [{ id: 'call-3', tool: 'list_notes', input: {} }, { id: 'call-4', tool: 'list_notes', input: {} }] },
+      {
+        calls: [
+          { id: 'call-3', tool: 'list_notes', input: {} },
+          { id: 'call-4', tool: 'list_notes', input: {} },
+        ],
+      },
       { calls: [{ id: 'call-5', tool: 'delete_note', input: { id: 'n2' } }] },
       { text: 'Deleted n2.' },
     ]);
@@ -39,13 +51,26 @@ describe('aiSdkTools in a generateText loop', () => {
     const toolResults = first.steps.flatMap((step) => step.toolResults);
     expect(toolResults.find((result) => result.toolCallId === 'call-1')?.output).toEqual({
       ok: true,
-      data: { notes: [{ id: 'n1', title: 'Groceries' }, { id: 'n2', title: 'Ideas' }] },
+      data: {
+        notes: [
+          { id: 'n1', title: 'Groceries' },
+          { id: 'n2', title: 'Ideas' },
+        ],
+      },
     });
     // Archiving for real needs notes:admin: a refusal the model reads, and the run went on.
-    expect(toolResults.find((result) => result.toolCallId === 'call-2')?.output).toMatchObject({ ok: false, code: 'FORBIDDEN', message: expect.stringContaining('notes:admin') });
+    expect(toolResults.find((result) => result.toolCallId === 'call-2')?.output).toMatchObject({
+      ok: false,
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('notes:admin'),
+    });
     expect(handlers.archive).not.toHaveBeenCalled();
     // The third list_notes of the minute is over the budget of two.
-    expect(toolResults.find((result) => result.toolCallId === 'call-4')?.output).toMatchObject({ ok: false, code: 'RATE_LIMITED', retry_after_seconds: expect.any(Number) });
+    expect(toolResults.find((result) => result.toolCallId === 'call-4')?.output).toMatchObject({
+      ok: false,
+      code: 'RATE_LIMITED',
+      retry_after_seconds: expect.any(Number),
+    });
     // The delete stopped the run at the AI SDK's approval request; nothing was deleted.
     const requests = approvalRequestsOf(first.content);
     expect(requests.map((request) => request.toolCall.toolCallId)).toEqual(['call-5']);
@@ -65,7 +90,10 @@ describe('aiSdkTools in a generateText loop', () => {
       expect(records.length, id).toBeGreaterThan(0);
       expect(records.filter((record) => record.outcome === 'ok').length, id).toBeLessThanOrEqual(1);
     }
-    expect(audit.filter((record) => record.request_id === 'call-5').map((record) => record.outcome)).toEqual(['confirmation_requested', 'ok']);
+    expect(audit.filter((record) => record.request_id === 'call-5').map((record) => record.outcome)).toEqual([
+      'confirmation_requested',
+      'ok',
+    ]);
     expect(audit.find((record) => record.request_id === 'call-2')?.outcome).toBe('auth_denied');
     expect(audit.find((record) => record.request_id === 'call-4')?.outcome).toBe('rate_limited');
   });
@@ -73,7 +101,10 @@ describe('aiSdkTools in a generateText loop', () => {
   it('lets a dry run through without asking, since it does not mutate', async () => {
     const { registry, handlers } = notesRegistry();
     const tools = await aiSdkTools(registry, { context: agent });
-    const model = scriptedModel([{ calls: [{ id: 'dry-1', tool: 'archive_note', input: { id: 'n1', dry_run: true } }] }, { text: 'It would archive n1.' }]);
+    const model = scriptedModel([
+      { calls: [{ id: 'dry-1', tool: 'archive_note', input: { id: 'n1', dry_run: true } }] },
+      { text: 'It would archive n1.' },
+    ]);
     const result = await generateText({ model, tools, prompt: 'What would archiving n1 do?', stopWhen: stepCountIs(5) });
     expect(result.text).toBe('It would archive n1.');
     expect(handlers.archive).toHaveBeenCalledTimes(1);
@@ -83,7 +114,10 @@ describe('aiSdkTools in a generateText loop', () => {
   it('a denial reaches the model as the denial, with its reason, and nothing runs', async () => {
     const { registry, handlers, audit } = notesRegistry();
     const tools = await aiSdkTools(registry, { context: agent });
-    const model = scriptedModel([{ calls: [{ id: 'del-1', tool: 'delete_note', input: { id: 'n1' } }] }, { text: 'Understood, n1 stays.' }]);
+    const model = scriptedModel([
+      { calls: [{ id: 'del-1', tool: 'delete_note', input: { id: 'n1' } }] },
+      { text: 'Understood, n1 stays.' },
+    ]);
     const messages: ModelMessage[] = [{ role: 'user', content: 'Delete n1' }];
     const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
     const [request] = approvalRequestsOf(first.content);

@@ -25,7 +25,9 @@ export function auditLogger(): { readonly logger: Logger; readonly records: Audi
 /** Archiving needs `notes:admin` once a call really archives (dry runs are open to readers). */
 const adminsArchive: PolicyRuleProvider = {
   findMatchingRule: (_channel, _principal, toolName, mutating) =>
-    toolName === 'archive_note' && mutating ? { id: 'archive-admins', effect: 'allow', requiresScopes: ['notes:admin'], description: null } : null,
+    toolName === 'archive_note' && mutating
+      ? { id: 'archive-admins', effect: 'allow', requiresScopes: ['notes:admin'], description: null }
+      : null,
 };
 
 /** The agent: a web principal that may read, write and delete notes, but not archive them for real. */
@@ -51,13 +53,27 @@ export function notesRegistry() {
   });
   new VerificationTool(verifier, { resolveScopes: ['approvals:resolve'] }).register(registry);
   const handlers = {
-    list: vi.fn(() => ({ notes: [{ id: 'n1', title: 'Groceries' }, { id: 'n2', title: 'Ideas' }] })),
+    list: vi.fn(() => ({
+      notes: [
+        { id: 'n1', title: 'Groceries' },
+        { id: 'n2', title: 'Ideas' },
+      ],
+    })),
     archive: vi.fn((args: { id: string; dry_run?: boolean }) => ({ archived: args.id, dry_run: args.dry_run === true })),
     delete: vi.fn((args: { id: string }) => ({ deleted: args.id })),
     publish: vi.fn((args: { id: string }) => ({ published: args.id })),
     purge: vi.fn(() => ({ purged: true })),
   };
-  registry.register(defineTool({ name: 'list_notes', description: 'List notes', input: Type.Object({}), scopes: ['notes:read'], mutating: false, handler: handlers.list }));
+  registry.register(
+    defineTool({
+      name: 'list_notes',
+      description: 'List notes',
+      input: Type.Object({}),
+      scopes: ['notes:read'],
+      mutating: false,
+      handler: handlers.list,
+    }),
+  );
   registry.register(
     defineTool({
       name: 'archive_note',
@@ -89,6 +105,15 @@ export function notesRegistry() {
       handler: handlers.publish,
     }),
   );
-  registry.register(defineTool({ name: 'admin_purge', description: 'Purge every note', input: Type.Object({}), scopes: ['notes:admin'], mutating: true, handler: handlers.purge }));
+  registry.register(
+    defineTool({
+      name: 'admin_purge',
+      description: 'Purge every note',
+      input: Type.Object({}),
+      scopes: ['notes:admin'],
+      mutating: true,
+      handler: handlers.purge,
+    }),
+  );
   return { registry, verifier, handlers, audit: records };
 }

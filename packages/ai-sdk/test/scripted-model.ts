@@ -33,7 +33,12 @@ function generateResult(turn: ScriptedTurn): GenerateResult {
     return { content: [{ type: 'text', text: turn.text }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [] };
   }
   return {
-    content: turn.calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.tool, input: JSON.stringify(call.input) })),
+    content: turn.calls.map((call) => ({
+      type: 'tool-call' as const,
+      toolCallId: call.id,
+      toolName: call.tool,
+      input: JSON.stringify(call.input),
+    })),
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
     usage: USAGE,
     warnings: [],
@@ -46,7 +51,8 @@ function streamResult(turn: ScriptedTurn): StreamResult {
     parts.push({ type: 'text-start', id: 't1' }, { type: 'text-delta', id: 't1', delta: turn.text }, { type: 'text-end', id: 't1' });
     parts.push({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE });
   } else {
-    for (const call of turn.calls) parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.tool, input: JSON.stringify(call.input) });
+    for (const call of turn.calls)
+      parts.push({ type: 'tool-call', toolCallId: call.id, toolName: call.tool, input: JSON.stringify(call.input) });
     parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE });
   }
   return {
@@ -85,7 +91,8 @@ export function toolResultsIn(prompt: ModelPrompt): ReadToolResult[] {
   for (const message of prompt) {
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-result') results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output as ReadToolResult['output'] });
+      if (part.type === 'tool-result')
+        results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output as ReadToolResult['output'] });
     }
   }
   return results;

@@ -31,13 +31,19 @@ describe('aiSdkTools in a streamText loop', () => {
     expect(first.parts.filter((part) => part.type === 'tool-result')).toContainEqual(
       expect.objectContaining({ toolCallId: 's-1', output: expect.objectContaining({ ok: false, code: 'FORBIDDEN' }) }),
     );
-    const requests = first.parts.filter((part) => part.type === 'tool-approval-request') as unknown as { approvalId: string; toolCall: { toolCallId: string } }[];
+    const requests = first.parts.filter((part) => part.type === 'tool-approval-request') as unknown as {
+      approvalId: string;
+      toolCall: { toolCallId: string };
+    }[];
     expect(requests.map((request) => request.toolCall.toolCallId)).toEqual(['s-2']);
     // The stream ended at the approval request: the delete did not run.
     expect(handlers.delete).not.toHaveBeenCalled();
     expect(audit.filter((record) => record.request_id === 's-2')).toEqual([]);
 
-    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: requests[0]!.approvalId, approved: true }] });
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: requests[0]!.approvalId, approved: true }],
+    });
     await drain(messages, { model, tools, stopWhen: stepCountIs(5) });
     expect(handlers.delete).toHaveBeenCalledTimes(1);
     expect(readByModel(model, 's-2')).toEqual({ type: 'json', value: { ok: true, data: { deleted: 'n1' } } });
@@ -51,7 +57,10 @@ describe('aiSdkTools in a streamText loop', () => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'Publish n1' }];
     const first = await drain(messages, { model, tools, stopWhen: stepCountIs(5) });
     const request = first.parts.find((part) => part.type === 'tool-approval-request') as unknown as { approvalId: string };
-    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false }] });
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false }],
+    });
     await drain(messages, { model, tools, stopWhen: stepCountIs(5) });
     expect(handlers.publish).not.toHaveBeenCalled();
     expect(readByModel(model, 's-3')).toMatchObject({ type: 'execution-denied' });
@@ -60,11 +69,19 @@ describe('aiSdkTools in a streamText loop', () => {
   it('a replayed approval in a stream is refused as used', async () => {
     const { registry, handlers } = notesRegistry();
     const tools = await aiSdkTools(registry, { context: agent, approver: ana });
-    const model = scriptedModel([{ calls: [{ id: 's-4', tool: 'publish_note', input: { id: 'n1' } }] }, { text: 'Published.' }, { text: 'Again?' }]);
+    const model = scriptedModel([
+      { calls: [{ id: 's-4', tool: 'publish_note', input: { id: 'n1' } }] },
+      { text: 'Published.' },
+      { text: 'Again?' },
+    ]);
     const messages: ModelMessage[] = [{ role: 'user', content: 'Publish n1' }];
     const first = await drain(messages, { model, tools, stopWhen: stepCountIs(5) });
     const request = first.parts.find((part) => part.type === 'tool-approval-request') as unknown as { approvalId: string };
-    const approved: ModelMessage[] = [...messages, ...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] }];
+    const approved: ModelMessage[] = [
+      ...messages,
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+    ];
     await drain([...approved], { model, tools, stopWhen: stepCountIs(5) });
     await drain([...approved], { model, tools, stopWhen: stepCountIs(5) });
     expect(handlers.publish).toHaveBeenCalledTimes(1);

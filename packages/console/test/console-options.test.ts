@@ -12,7 +12,10 @@ const authenticate = () => ({ principal: 'user:ana' });
 /** Opens an approval request the way verifierApprovalGate does, in "another process" (its own verifier). */
 async function openElsewhere(verifier: HumanVerifier, id: string, tool: string): Promise<void> {
   const payload = { tool, arguments: { id: 1 }, channel: 'mcp', run_id: null, request_id: `req-${id}` };
-  await verifier.verify(new VerificationRequest(`approval:${tool}`, 'single', payload, 'agent:other', id), new VerificationContext('agent:other'));
+  await verifier.verify(
+    new VerificationRequest(`approval:${tool}`, 'single', payload, 'agent:other', id),
+    new VerificationContext('agent:other'),
+  );
 }
 
 describe('createApprovalConsole options', () => {
@@ -20,7 +23,9 @@ describe('createApprovalConsole options', () => {
     const verifier = new HumanVerifier();
     expect(() => createApprovalConsole({ verifier } as never)).toThrow('needs an authenticate(request) function');
     expect(() => createApprovalConsole({ authenticate })).toThrow('needs a verifier (or a verification store)');
-    expect(() => createApprovalConsole({ verifier, authenticate, basePath: 'approvals' })).toThrow("basePath must be a path starting with '/'");
+    expect(() => createApprovalConsole({ verifier, authenticate, basePath: 'approvals' })).toThrow(
+      "basePath must be a path starting with '/'",
+    );
     expect(() => createApprovalConsole({ verifier, authenticate, pollIntervalMs: 0 })).toThrow('pollIntervalMs must be at least 50');
   });
 

@@ -27,7 +27,12 @@ async function recordOf(id: string) {
 
 function alertText(body: string): string {
   const text = /role="alert"><p>([^<]*)<\/p>/.exec(body)?.[1] ?? '';
-  return text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 describe('createApprovalConsole', () => {
@@ -130,8 +135,12 @@ describe('createApprovalConsole', () => {
       const right = await browser.post('/approvals/login', { _csrf: browser.csrf, token: TOKENS.ana });
       expect(right.status).toBe(303);
       expect(right.headers.location).toBe('/approvals/');
-      expect((right.headers['set-cookie'] as string[])[0]).toBe(`milpa_console_session=${TOKENS.ana}; Path=/approvals/; HttpOnly; SameSite=Strict`);
-      const home = await send(`${fixture.url}/approvals/`, { headers: { Cookie: `${browser.cookie}; milpa_console_session=${TOKENS.ana}` } });
+      expect((right.headers['set-cookie'] as string[])[0]).toBe(
+        `milpa_console_session=${TOKENS.ana}; Path=/approvals/; HttpOnly; SameSite=Strict`,
+      );
+      const home = await send(`${fixture.url}/approvals/`, {
+        headers: { Cookie: `${browser.cookie}; milpa_console_session=${TOKENS.ana}` },
+      });
       expect(home.body).toContain('Signed in as <strong>user:ana</strong>');
     });
 
@@ -142,12 +151,14 @@ describe('createApprovalConsole', () => {
       const out = await ana.post('/approvals/logout', { _csrf: ana.csrf });
       expect(out.status).toBe(303);
       expect(out.headers.location).toBe('/approvals/login');
-      expect((out.headers['set-cookie'] as string[])[0]).toBe('milpa_console_session=; Path=/approvals/; HttpOnly; SameSite=Strict; Max-Age=0');
+      expect((out.headers['set-cookie'] as string[])[0]).toBe(
+        'milpa_console_session=; Path=/approvals/; HttpOnly; SameSite=Strict; Max-Age=0',
+      );
     });
   });
 
   describe('state changes', () => {
-    it('refuses a forged POST without a CSRF token, and one with another approver\'s token', async () => {
+    it("refuses a forged POST without a CSRF token, and one with another approver's token", async () => {
       const id = await holdCall(fixture, 'delete_note', { id: 'n1' });
       const ana = await signedIn(TOKENS.ana);
       const without = await ana.post(`/approvals/approvals/${id}/grant`, {});
@@ -171,7 +182,11 @@ describe('createApprovalConsole', () => {
       expect(fromSite.status).toBe(403);
       expect(fromSite.body).toContain('another site');
       expect((await recordOf(id)).result).toBeNull();
-      const sameOrigin = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf }, { Origin: fixture.url, 'Sec-Fetch-Site': 'same-origin' });
+      const sameOrigin = await ana.post(
+        `/approvals/approvals/${id}/grant`,
+        { _csrf: ana.csrf },
+        { Origin: fixture.url, 'Sec-Fetch-Site': 'same-origin' },
+      );
       expect(sameOrigin.status).toBe(303);
       expect((await recordOf(id)).result?.status).toBe('passed');
     });
@@ -193,21 +208,28 @@ describe('createApprovalConsole', () => {
     it('takes the approver from authenticate only, never from the form', async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'n1', copies: 1 });
       const ana = await signedIn(TOKENS.ana);
-      const answer = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, principal: 'user:luis', approver: 'user:luis', requested_by: 'user:ana' });
+      const answer = await ana.post(`/approvals/approvals/${id}/grant`, {
+        _csrf: ana.csrf,
+        principal: 'user:luis',
+        approver: 'user:luis',
+        requested_by: 'user:ana',
+      });
       expect(answer.status).toBe(303);
       const record = await recordOf(id);
       expect(record.approvals.map((approval) => approval.principal)).toEqual(['user:ana']);
       expect(record.result?.principal).toBe('user:ana');
     });
 
-    it('refuses the requester\'s own approval and says why, and nothing is recorded', async () => {
+    it("refuses the requester's own approval and says why, and nothing is recorded", async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'n1', copies: 1 });
       const agent = await signedIn(TOKENS.agent, `/approvals/approvals/${id}`);
       const page = await agent.get(`/approvals/approvals/${id}`);
       expect(page.body).toContain('You asked for this call, so you cannot approve it');
       const answer = await agent.post(`/approvals/approvals/${id}/grant`, { _csrf: agent.csrf });
       expect(answer.status).toBe(403);
-      expect(alertText(answer.body)).toBe(`You asked for this call (${AGENT}), so you cannot approve it: someone other than the requester has to. Nothing was recorded.`);
+      expect(alertText(answer.body)).toBe(
+        `You asked for this call (${AGENT}), so you cannot approve it: someone other than the requester has to. Nothing was recorded.`,
+      );
       expect((await recordOf(id)).approvals).toHaveLength(0);
       expect(fixture.executed).toHaveLength(0);
     });
@@ -217,7 +239,10 @@ describe('createApprovalConsole', () => {
       const ana = await signedIn(TOKENS.ana);
       const luis = await signedIn(TOKENS.luis);
       expect((await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf })).status).toBe(303);
-      for (const [verb, fields] of [['grant', {}], ['reject', { reason: 'too late' }]] as const) {
+      for (const [verb, fields] of [
+        ['grant', {}],
+        ['reject', { reason: 'too late' }],
+      ] as const) {
         const again = await luis.post(`/approvals/approvals/${id}/${verb}`, { _csrf: luis.csrf, ...fields });
         expect(again.status).toBe(409);
         expect(again.body).toContain('<h1>Approve <code>print_note</code>?</h1>');
@@ -235,7 +260,9 @@ describe('createApprovalConsole', () => {
       expect((await ana.get(`/approvals/approvals/${id}`)).body).toContain('Waiting for approval: 1 of 2 (user:ana) approvals so far.');
       const twice = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf });
       expect(twice.status).toBe(409);
-      expect(alertText(twice.body)).toBe("You have already approved this request; policy 'dual' needs 2 approvals from different people. Nothing changed.");
+      expect(alertText(twice.body)).toBe(
+        "You have already approved this request; policy 'dual' needs 2 approvals from different people. Nothing changed.",
+      );
       expect((await fixture.registry.resume(id, fixture.agent)).getCode()).toBe('APPROVAL_PENDING');
       const luis = await signedIn(TOKENS.luis);
       const second = await luis.post(`/approvals/approvals/${id}/grant`, { _csrf: luis.csrf });
@@ -247,7 +274,7 @@ describe('createApprovalConsole', () => {
       expect(fixture.executed).toHaveLength(1);
     });
 
-    it('refuses an edit the schema rejects with the schema\'s message, and runs a valid edit', async () => {
+    it("refuses an edit the schema rejects with the schema's message, and runs a valid edit", async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'n1', copies: 2, api_key: 'hunter2-secret' });
       const ana = await signedIn(TOKENS.ana);
       const page = await ana.get(`/approvals/approvals/${id}`);
@@ -313,7 +340,11 @@ describe('createApprovalConsole', () => {
   describe('routing', () => {
     it('calls next() outside its base path and reads the full path Express keeps in originalUrl', async () => {
       const { createApprovalConsole } = await import('../src/index.js');
-      const handler = createApprovalConsole({ verifier: fixture.verifier, authenticate: () => ({ principal: 'user:ana' }), basePath: '/approvals' });
+      const handler = createApprovalConsole({
+        verifier: fixture.verifier,
+        authenticate: () => ({ principal: 'user:ana' }),
+        basePath: '/approvals',
+      });
       let nextCalled = 0;
       const response = { headersSent: false, writeHead: () => response, end: () => undefined } as never;
       handler({ url: '/elsewhere', method: 'GET', headers: {} } as never, response, () => void (nextCalled += 1));
@@ -329,7 +360,11 @@ describe('createApprovalConsole', () => {
           end: () => resolve(),
         };
         // Express strips the mount path from url but keeps it in originalUrl.
-        handler({ url: '/assets/console.css', originalUrl: '/approvals/assets/console.css', method: 'GET', headers: {}, socket: {} } as never, mounted as never, () => resolve());
+        handler(
+          { url: '/assets/console.css', originalUrl: '/approvals/assets/console.css', method: 'GET', headers: {}, socket: {} } as never,
+          mounted as never,
+          () => resolve(),
+        );
       });
       expect(status).toBe(200);
       handler.close();

@@ -81,7 +81,10 @@ describe('the approvals console in a browser', () => {
     expect(fixture.executed.filter((call) => call.args['id'] === 'n1')).toHaveLength(1);
 
     await page.getByRole('link', { name: 'History' }).click();
-    await page.getByRole('row', { name: /print_note/ }).getByText('Granted').waitFor(WAIT);
+    await page
+      .getByRole('row', { name: /print_note/ })
+      .getByText('Granted')
+      .waitFor(WAIT);
   }, 180_000);
 
   it('records a first approval of a dual policy and lets a second approver complete it, live on both pages', async () => {
@@ -104,14 +107,17 @@ describe('the approvals console in a browser', () => {
     await luis.getByRole('button', { name: 'Grant' }).click();
     await luis.getByText('Granted: the waiting call may now run.').waitFor(WAIT);
     // Ana's open page learns of the decision without a reload.
-    await ana.locator('#status').getByText(/Granted by user:luis/).waitFor(WAIT);
+    await ana
+      .locator('#status')
+      .getByText(/Granted by user:luis/)
+      .waitFor(WAIT);
 
     const done = await fixture.registry.resume(id, fixture.agent);
     expect(done.success).toBe(true);
     expect(fixture.executed.filter((call) => call.tool === 'delete_note')).toEqual([{ tool: 'delete_note', args: { id: 'n7' } }]);
   }, 180_000);
 
-  it('refuses the requester\'s own approval and says why', async () => {
+  it("refuses the requester's own approval and says why", async () => {
     const id = await holdCall(fixture, 'print_note', { id: 'n2', copies: 1 });
     const agent = await signIn(TOKENS.agent);
     await agent.goto(`${fixture.url}/approvals/approvals/${id}`);
@@ -123,7 +129,7 @@ describe('the approvals console in a browser', () => {
     expect((await fixture.registry.resume(id, fixture.agent)).getCode()).toBe('APPROVAL_PENDING');
   }, 180_000);
 
-  it('refuses an edit with an invalid value with the schema\'s message, then runs the corrected edit (phone width)', async () => {
+  it("refuses an edit with an invalid value with the schema's message, then runs the corrected edit (phone width)", async () => {
     // Long unbreakable values (the run id in the history caption, a 200-character title) must wrap
     // at phone width whatever font the browser settles on.
     const id = await holdCall(fixture, 'print_note', { id: 'n3', copies: 1, title: 'x'.repeat(200) });

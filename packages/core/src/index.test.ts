@@ -11,7 +11,8 @@ function importedSpecifiers(source: string): string[] {
   const specifiers: string[] = [];
   // JSDoc examples import '@milpa/core'; only real code counts.
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  const pattern = /(?:^|[\s;])(?:import|export)\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  const pattern =
+    /(?:^|[\s;])(?:import|export)\s[^'"]*?\sfrom\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
   for (const match of code.matchAll(pattern)) specifiers.push((match[1] ?? match[2] ?? match[3]) as string);
   return specifiers;
 }
@@ -250,7 +251,9 @@ describe('@milpa/core', () => {
       expect(Object.keys(SOURCES)).toContain('./index.ts');
       expect(Object.keys(SOURCES)).toContain('./tools/define-tool.ts');
       expect(
-        importedSpecifiers("import { a } from 'x';\nexport { b } from './y.js';\nimport 'z';\nawait import('w');\n/** import 'c' from 'c' */"),
+        importedSpecifiers(
+          "import { a } from 'x';\nexport { b } from './y.js';\nimport 'z';\nawait import('w');\n/** import 'c' from 'c' */",
+        ),
       ).toEqual(['x', './y.js', 'z', 'w']);
     });
 

@@ -23,16 +23,16 @@ export { generateRequestId } from './context/request-id.js';
 export { generateRandomId, type RandomIdFormat } from './ids/generate-random-id.js';
 export { ExpiringMap, type ExpiringMapOptions } from './expiry/expiring-map.js';
 
-export {
-  type AnyToolDefinition,
-  type ClampRule,
-  type ClampSpec,
-  type JsonSchema,
-  type ToolArgs,
-  type ToolDefinition,
-  type ToolHandler,
-  type ToolInvocation,
-  type ToolRouting,
+export type {
+  AnyToolDefinition,
+  ClampRule,
+  ClampSpec,
+  JsonSchema,
+  ToolArgs,
+  ToolDefinition,
+  ToolHandler,
+  ToolInvocation,
+  ToolRouting,
 } from './tools/tool-definition.js';
 export {
   defineTool,
@@ -84,7 +84,12 @@ export { VerificationRejectedEvent } from './events/verification-rejected-event.
 
 export { isInvocationCode, INVOCATION_CODE_MAX_LENGTH } from './invocation/invocation-code.js';
 export { InvocationDecision } from './invocation/invocation-decision.js';
-export { invocationTarget, isInvocationTarget, INVOCATION_TARGET_ID_MAX_LENGTH, type InvocationTarget } from './invocation/invocation-target.js';
+export {
+  invocationTarget,
+  isInvocationTarget,
+  INVOCATION_TARGET_ID_MAX_LENGTH,
+  type InvocationTarget,
+} from './invocation/invocation-target.js';
 export { InvocationOutcome } from './invocation/invocation-outcome.js';
 export { InvocationHistory, type InvocationObservation, type InvocationObservationFilter } from './invocation/invocation-history.js';
 export type { Invocation, InvocationRequest, InvocationRule, TargetResolver } from './invocation/invocation-rule.js';

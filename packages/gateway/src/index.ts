@@ -23,13 +23,28 @@ export type {
 export { isStdioUpstream } from './config/gateway-config.js';
 export { GATEWAY_CONFIG_SCHEMA, HTTP_UPSTREAM_SCHEMA, STDIO_UPSTREAM_SCHEMA } from './config/gateway-config-schema.js';
 export { GatewayConfigError, type GatewayConfigIssue } from './config/gateway-config-error.js';
-export { loadGatewayConfig, parseGatewayConfig, type GatewayEnvironment, type ParseGatewayConfigOptions } from './config/parse-gateway-config.js';
+export {
+  loadGatewayConfig,
+  parseGatewayConfig,
+  type GatewayEnvironment,
+  type ParseGatewayConfigOptions,
+} from './config/parse-gateway-config.js';
 
-export { UpstreamConnection, type UpstreamCallOptions, type UpstreamConnectionOptions, type UpstreamState } from './upstream/upstream-connection.js';
+export {
+  UpstreamConnection,
+  type UpstreamCallOptions,
+  type UpstreamConnectionOptions,
+  type UpstreamState,
+} from './upstream/upstream-connection.js';
 export { UpstreamUnavailableError } from './upstream/upstream-unavailable-error.js';
 export { RestartBackoff, type RestartBackoffOptions } from './upstream/restart-backoff.js';
 
-export { resolveToolPolicy, isMutatingByAnnotations, type ResolvedToolPolicy, type ToolPolicyDefaults } from './tools/resolve-tool-policy.js';
+export {
+  resolveToolPolicy,
+  isMutatingByAnnotations,
+  type ResolvedToolPolicy,
+  type ToolPolicyDefaults,
+} from './tools/resolve-tool-policy.js';
 export { toGatewayTool, toGatewayInputSchema, type GatewayToolSource } from './tools/to-gateway-tool.js';
 export { toUpstreamResult } from './tools/to-upstream-result.js';
 export { toUpstreamFailure } from './tools/to-upstream-failure.js';

@@ -21,7 +21,10 @@ function writeConfig(config: unknown): string {
   return path;
 }
 
-function captureIo(env: Record<string, string | undefined> = {}): { io: Parameters<typeof runGatewayCli>[1] & object; output: () => string } {
+function captureIo(env: Record<string, string | undefined> = {}): {
+  io: Parameters<typeof runGatewayCli>[1] & object;
+  output: () => string;
+} {
   let text = '';
   return { io: { stderr: { write: (chunk: string) => (text += chunk) }, env }, output: () => text };
 }
@@ -37,7 +40,13 @@ describe('milpa-gateway', () => {
 
     it('exits 2 and lists every problem of an invalid configuration', async () => {
       const { io, output } = captureIo();
-      const path = writeConfig({ upstreams: [{ name: 'up', command: 'node', url: 'http://x' }, { name: 'bad name!', url: 'ftp://x' }], extra: 1 });
+      const path = writeConfig({
+        upstreams: [
+          { name: 'up', command: 'node', url: 'http://x' },
+          { name: 'bad name!', url: 'ftp://x' },
+        ],
+        extra: 1,
+      });
       expect(await runGatewayCli(['--config', path, '--check'], io)).toBe(2);
       expect(output()).toContain('Unknown property: extra');
       expect(output()).toContain('upstreams[0]: give either command');
@@ -66,7 +75,8 @@ describe('milpa-gateway', () => {
   describe('serving on stdio', () => {
     let client: Client | null = null;
     beforeAll(() => {
-      if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `pnpm --filter @milpa/gateway run build` (pnpm test at the root builds first).');
+      if (!existsSync(CLI))
+        throw new Error('dist/cli.js is missing: run `pnpm --filter @milpa/gateway run build` (pnpm test at the root builds first).');
     });
     afterEach(async () => {
       await client?.close();

@@ -12,7 +12,8 @@ import { CallLog, stdioUpstream } from './support/upstream-fixture.js';
 const TOKENS = { GW_TEST_READER: 'reader-token-4f1c', GW_TEST_WRITER: 'writer-token-9a2e', GW_TEST_RATER: 'rater-token-77d0' };
 const decisions = new Map<string, 'grant' | 'reject'>();
 const hostGate: ApprovalGate = {
-  check: (request) => ((request.arguments['id'] as number) < 0 ? ApprovalVerdict.deny('negative ids are never approved') : ApprovalVerdict.suspend()),
+  check: (request) =>
+    (request.arguments['id'] as number) < 0 ? ApprovalVerdict.deny('negative ids are never approved') : ApprovalVerdict.suspend(),
   getResolution: (approval) => {
     const decision = decisions.get(approval.approvalId);
     if (decision === 'grant') return { status: 'granted', approvedBy: ['approver:ana'], changes: null };
@@ -66,7 +67,8 @@ beforeAll(async () => {
         {
           identifier: 'echo.no_secrets',
           tools: ['up_echo'],
-          evaluate: ({ arguments: args }) => (args['text'] === 'secret' ? InvocationDecision.deny('secret_text') : InvocationDecision.allow()),
+          evaluate: ({ arguments: args }) =>
+            args['text'] === 'secret' ? InvocationDecision.deny('secret_text') : InvocationDecision.allow(),
         },
       ],
     },
@@ -130,11 +132,15 @@ describe('Gateway (stdio upstream, HTTP clients)', () => {
       expect(log.entries().filter((entry) => entry.args?.['text'] === 'secret')).toHaveLength(0);
     });
 
-    it('a spent rate budget gets RATE_LIMITED, with the tool\'s own cost', async () => {
+    it("a spent rate budget gets RATE_LIMITED, with the tool's own cost", async () => {
       const rater = await connectClient(url, TOKENS.GW_TEST_RATER);
       clients.push(rater);
       // echo costs 40 of 100 tokens: two calls pass, the third is refused.
-      const results = [await call(rater, 'up_echo', { text: 'rate' }), await call(rater, 'up_echo', { text: 'rate' }), await call(rater, 'up_echo', { text: 'rate' })];
+      const results = [
+        await call(rater, 'up_echo', { text: 'rate' }),
+        await call(rater, 'up_echo', { text: 'rate' }),
+        await call(rater, 'up_echo', { text: 'rate' }),
+      ];
       expect(results.map(errorCode)).toEqual([null, null, 'RATE_LIMITED']);
       expect(log.entries().filter((entry) => entry.args?.['text'] === 'rate')).toHaveLength(2);
     });
@@ -207,7 +213,10 @@ describe('Gateway (stdio upstream, HTTP clients)', () => {
       });
       await expect(pending).rejects.toThrow();
       expect(progress[0]).toMatch(/^started pid=\d+$/);
-      await vi.waitFor(() => expect(log.entries().some((entry) => entry.tool === 'slow' && entry.cancelled === true)).toBe(true), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(() => expect(log.entries().some((entry) => entry.tool === 'slow' && entry.cancelled === true)).toBe(true), {
+        timeout: 30_000,
+        interval: 50,
+      });
     });
 
     it("never passes the clients' tokens or the gateway's environment to the upstream", async () => {

@@ -46,7 +46,7 @@ describe('Gateway (HTTP upstream)', () => {
     expect(await toolNames(client)).toContain('web.echo');
   });
 
-  it('sends the configured headers and never the client\'s Authorization', async () => {
+  it("sends the configured headers and never the client's Authorization", async () => {
     const result = (await client.callTool({ name: 'web.whoami', arguments: {} })) as CallToolResult;
     const seen = JSON.parse(textOf(result)) as { headers: Record<string, string> };
     expect(seen.headers['x-upstream-key']).toBe(`key ${UPSTREAM_KEY}`);
@@ -54,7 +54,7 @@ describe('Gateway (HTTP upstream)', () => {
     expect(textOf(result)).not.toContain(CLIENT_TOKEN);
   });
 
-  it("registers the tools the upstream adds after tools/list_changed and hides the ones it withdraws", async () => {
+  it('registers the tools the upstream adds after tools/list_changed and hides the ones it withdraws', async () => {
     expect(errorCode((await client.callTool({ name: 'web.toggle_extra', arguments: {} })) as CallToolResult)).toBeNull();
     await vi.waitFor(async () => expect(await toolNames(client)).toContain('web.extra'), { timeout: 30_000, interval: 50 });
     expect(textOf((await client.callTool({ name: 'web.extra', arguments: {} })) as CallToolResult)).toBe('extra ran');
@@ -63,7 +63,7 @@ describe('Gateway (HTTP upstream)', () => {
     expect(log.count('extra')).toBe(1);
   });
 
-  it('notifies its HTTP client of each change of the upstream\'s list', async () => {
+  it("notifies its HTTP client of each change of the upstream's list", async () => {
     const before = listChanges;
     await client.callTool({ name: 'web.toggle_extra', arguments: {} });
     await vi.waitFor(() => expect(listChanges).toBeGreaterThan(before), { timeout: 30_000, interval: 50 });

@@ -18,7 +18,16 @@ let gateway: Gateway;
 
 beforeAll(async () => {
   gateway = await createGateway(
-    parseGatewayConfig({ upstreams: [stdioUpstream('up', log, { tools: { slow: { timeoutMs: 300 }, delete_item: { approval: 'terminal' }, echo: { approval: 'terminal' } } })] }, { env: {} }),
+    parseGatewayConfig(
+      {
+        upstreams: [
+          stdioUpstream('up', log, {
+            tools: { slow: { timeoutMs: 300 }, delete_item: { approval: 'terminal' }, echo: { approval: 'terminal' } },
+          }),
+        ],
+      },
+      { env: {} },
+    ),
     { terminalApprovalGate: terminal },
   );
   await gateway.whenReady();
@@ -32,7 +41,10 @@ describe('Gateway policies', () => {
   it("answers TIMEOUT at the tool's deadline and cancels the call on the upstream", async () => {
     const result = await gateway.registry.call('up_slow', {}, ToolContext.cli());
     expect(result.getCode()).toBe('TIMEOUT');
-    await vi.waitFor(() => expect(log.entries().some((entry) => entry.tool === 'slow' && entry.cancelled === true)).toBe(true), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(log.entries().some((entry) => entry.tool === 'slow' && entry.cancelled === true)).toBe(true), {
+      timeout: 30_000,
+      interval: 50,
+    });
   });
 
   it("asks the terminal gate about a destructive tool with approval: 'terminal', and a refusal never reaches the upstream", async () => {

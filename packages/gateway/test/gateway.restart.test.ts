@@ -14,7 +14,10 @@ let gateway: Gateway | null = null;
 let fixture: HttpFixture | null = null;
 const clients: Client[] = [];
 
-async function start(upstream: UpstreamConfig, restart: { initialDelayMs: number; maxDelayMs: number }): Promise<{ gateway: Gateway; client: Client }> {
+async function start(
+  upstream: UpstreamConfig,
+  restart: { initialDelayMs: number; maxDelayMs: number },
+): Promise<{ gateway: Gateway; client: Client }> {
   process.env['GW_TEST_RESTART_TOKEN'] = TOKEN;
   gateway = await createGateway(
     parseGatewayConfig({

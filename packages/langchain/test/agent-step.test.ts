@@ -12,7 +12,9 @@ describe('MilpaToolkit in a createAgent step', () => {
     expect(step.paused).toEqual([]);
     expect(step.messages).toEqual([{ id: 'call_list', status: 'success', content: { notes: ['n1', 'n2'], folder: 'work' } }]);
     expect(run.listNotes).toHaveBeenCalledTimes(1);
-    expect(run.audit.records).toEqual([expect.objectContaining({ outcome: 'ok', tool: 'list_notes', request_id: 'call_list', principal: 'agent:notes' })]);
+    expect(run.audit.records).toEqual([
+      expect.objectContaining({ outcome: 'ok', tool: 'list_notes', request_id: 'call_list', principal: 'agent:notes' }),
+    ]);
   });
 
   it('answers a call refused for a missing scope with an error ToolMessage the model reads, and the run goes on', async () => {
@@ -50,9 +52,16 @@ describe('MilpaToolkit in a createAgent step', () => {
     expect(run.deleteNote).not.toHaveBeenCalled();
     expect(first.paused).toHaveLength(1);
     const paused = first.paused[0]!;
-    expect(paused.request.actionRequests).toEqual([{ name: 'delete_note', args: { id: 'n1' }, description: expect.stringContaining("'delete_note'") }]);
+    expect(paused.request.actionRequests).toEqual([
+      { name: 'delete_note', args: { id: 'n1' }, description: expect.stringContaining("'delete_note'") },
+    ]);
     expect(paused.request.reviewConfigs).toEqual([{ actionName: 'delete_note', allowedDecisions: ['approve', 'reject'] }]);
-    expect(paused.request.milpa).toMatchObject({ kind: 'approval', tool_call_id: 'call_delete', tool: 'delete_note', approval_id: expect.any(String) });
+    expect(paused.request.milpa).toMatchObject({
+      kind: 'approval',
+      tool_call_id: 'call_delete',
+      tool: 'delete_note',
+      approval_id: expect.any(String),
+    });
 
     const second = await run.resume({ [paused.id]: approveReview(paused.request) });
 
@@ -72,7 +81,11 @@ describe('MilpaToolkit in a createAgent step', () => {
     const second = await run.resume({ [paused.id]: rejectReview(paused.request, 'Keep n1, it is the team list.') });
 
     expect(second.messages).toEqual([
-      { id: 'call_delete', status: 'error', content: { code: 'APPROVAL_DENIED', message: expect.stringContaining('Keep n1, it is the team list.') } },
+      {
+        id: 'call_delete',
+        status: 'error',
+        content: { code: 'APPROVAL_DENIED', message: expect.stringContaining('Keep n1, it is the team list.') },
+      },
     ]);
     expect(run.deleteNote).not.toHaveBeenCalled();
   });
@@ -100,7 +113,9 @@ describe('MilpaToolkit in a createAgent step', () => {
 
     const second = await run.resume({ [paused.id]: approveReview(paused.request) });
 
-    expect(second.messages).toEqual([{ id: 'call_delete', status: 'error', content: expect.objectContaining({ code: 'APPROVAL_DENIED' }) }]);
+    expect(second.messages).toEqual([
+      { id: 'call_delete', status: 'error', content: expect.objectContaining({ code: 'APPROVAL_DENIED' }) },
+    ]);
     expect(run.deleteNote).not.toHaveBeenCalled();
   });
 
@@ -122,7 +137,11 @@ describe('MilpaToolkit in a createAgent step', () => {
     const second = await run.resume({ [paused.id]: approveReview(paused.request) });
 
     expect(second.messages).toEqual([
-      { id: 'call_delete', status: 'error', content: expect.objectContaining({ code: 'APPROVAL_PENDING', approval_id: paused.request.milpa.approval_id }) },
+      {
+        id: 'call_delete',
+        status: 'error',
+        content: expect.objectContaining({ code: 'APPROVAL_PENDING', approval_id: paused.request.milpa.approval_id }),
+      },
     ]);
     expect(run.deleteNote).not.toHaveBeenCalled();
   });
@@ -147,7 +166,9 @@ describe('MilpaToolkit in a createAgent step', () => {
 
     const second = await run.resume({ [paused.id]: rejectReview(paused.request) });
 
-    expect(second.messages).toEqual([{ id: 'call_archive', status: 'error', content: expect.objectContaining({ code: 'CONFIRMATION_DECLINED' }) }]);
+    expect(second.messages).toEqual([
+      { id: 'call_archive', status: 'error', content: expect.objectContaining({ code: 'CONFIRMATION_DECLINED' }) },
+    ]);
     expect(run.archiveNote).not.toHaveBeenCalled();
   });
 });

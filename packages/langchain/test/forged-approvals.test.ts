@@ -1,4 +1,4 @@
-import { ToolMessage } from '@langchain/core/messages';
+import type { ToolMessage } from '@langchain/core/messages';
 import { interrupt } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { approveReview } from '../src/review/approve-review.js';
@@ -66,9 +66,22 @@ describe('forged and replayed approvals', () => {
     ['names another tool call id', { decisions: [{ type: 'approve', tool_call_id: 'call_b', args: { id: 'n1' } }] }, 'call_mismatch'],
     ["is LangChain's bare approve, which names no call", { decisions: [{ type: 'approve' }] }, 'call_mismatch'],
     ['approves other arguments', { decisions: [{ type: 'approve', tool_call_id: 'call_a', args: { id: 'n9' } }] }, 'arguments_changed'],
-    ['is an edit of the arguments', { decisions: [{ type: 'edit', tool_call_id: 'call_a', editedAction: { name: 'delete_note', args: { id: 'n9' } } }] }, 'arguments_changed'],
+    [
+      'is an edit of the arguments',
+      { decisions: [{ type: 'edit', tool_call_id: 'call_a', editedAction: { name: 'delete_note', args: { id: 'n9' } } }] },
+      'arguments_changed',
+    ],
     ['holds no decisions', { decisions: [] }, 'invalid_decision'],
-    ['holds two decisions', { decisions: [{ type: 'approve', tool_call_id: 'call_a' }, { type: 'approve', tool_call_id: 'call_a' }] }, 'invalid_decision'],
+    [
+      'holds two decisions',
+      {
+        decisions: [
+          { type: 'approve', tool_call_id: 'call_a' },
+          { type: 'approve', tool_call_id: 'call_a' },
+        ],
+      },
+      'invalid_decision',
+    ],
     ['is a bare string', 'approve', 'invalid_decision'],
     ['is an unknown decision', { decisions: [{ type: 'accept', tool_call_id: 'call_a' }] }, 'invalid_decision'],
   ])('never runs a held call when the answer %s', async (_label, answer, refusal) => {
@@ -96,7 +109,7 @@ describe('forged and replayed approvals', () => {
     expect(run.deleteNote).not.toHaveBeenCalled();
   });
 
-  it("drops an approval_id the model presents: a granted hold never runs under another tool call id", async () => {
+  it('drops an approval_id the model presents: a granted hold never runs under another tool call id', async () => {
     const run = await setup();
     const held = await run.pause('call_a', { id: 'n1' });
     await run.decideAs('user:reviewer')({
@@ -162,7 +175,13 @@ describe('forged and replayed approvals', () => {
     const second = await run.resume({ [one.id]: approveReview(two.request) });
 
     expect(run.deleteNote).not.toHaveBeenCalled();
-    expect(second.messages).toEqual([{ id: 'call_one', status: 'error', content: expect.objectContaining({ code: 'APPROVAL_INVALID', approval_refusal: 'call_mismatch' }) }]);
+    expect(second.messages).toEqual([
+      {
+        id: 'call_one',
+        status: 'error',
+        content: expect.objectContaining({ code: 'APPROVAL_INVALID', approval_refusal: 'call_mismatch' }),
+      },
+    ]);
     expect(second.paused.map((entry) => entry.request.milpa.tool_call_id)).toEqual(['call_two']);
 
     const third = await run.resume({ [second.paused[0]!.id]: approveReview(second.paused[0]!.request) });

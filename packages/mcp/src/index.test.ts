@@ -89,7 +89,10 @@ describe('@milpa/mcp', () => {
       const allowed = [...Object.keys(packageJson.dependencies), ...Object.keys(packageJson.peerDependencies)];
       const offenders = libraryFiles(SRC).flatMap((file) =>
         importedPackages(readFileSync(file, 'utf8'))
-          .filter((specifier) => !specifier.startsWith('node:') && !allowed.some((name) => specifier === name || specifier.startsWith(`${name}/`)))
+          .filter(
+            (specifier) =>
+              !specifier.startsWith('node:') && !allowed.some((name) => specifier === name || specifier.startsWith(`${name}/`)),
+          )
           .map((specifier) => `${relative(SRC, file)} -> ${specifier}`),
       );
       expect(offenders).toEqual([]);

@@ -46,7 +46,10 @@ describe('toAgentsTools approvals', () => {
 
     it('runs the call once when state.approve() resumes the run, audited once under the tool call id', async () => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Deleted.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('delete_note', { id: 'n1' }, 'call_del')],
+        () => [reply('Deleted.')],
+      ]);
       const first = await run(agent, 'Delete n1');
       first.state.approve(first.interruptions[0]!);
       const second = await run(agent, first.state);
@@ -54,12 +57,17 @@ describe('toAgentsTools approvals', () => {
       expect(second.interruptions).toEqual([]);
       expect(setup.handlers.deleteNote).toHaveBeenCalledTimes(1);
       expect(model.lastOutputFor('call_del')).toBe('{"deleted":"n1"}');
-      expect(setup.audit.forRequest('call_del')).toEqual([expect.objectContaining({ outcome: 'ok', tool: 'delete_note', principal: 'user:42', channel: 'web' })]);
+      expect(setup.audit.forRequest('call_del')).toEqual([
+        expect.objectContaining({ outcome: 'ok', tool: 'delete_note', principal: 'user:42', channel: 'web' }),
+      ]);
     });
 
     it('runs an approved strict-mode call whose optional fields came as null once, as the handler sees them', async () => {
       const setup = notesSetup();
-      const { agent } = await setup.agent([() => [functionCall('delete_note', { id: 'n1', reason: null }, 'call_del')], () => [reply('Deleted.')]]);
+      const { agent } = await setup.agent([
+        () => [functionCall('delete_note', { id: 'n1', reason: null }, 'call_del')],
+        () => [reply('Deleted.')],
+      ]);
       const first = await run(agent, 'Delete n1');
       first.state.approve(first.interruptions[0]!);
       await run(agent, first.state);
@@ -69,7 +77,10 @@ describe('toAgentsTools approvals', () => {
 
     it('does not interrupt a call of the same tool whose arguments make it read-only', async () => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('edit_note', { id: 'n1', action: 'rename' }, 'call_rename')], () => [reply('Renamed.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('edit_note', { id: 'n1', action: 'rename' }, 'call_rename')],
+        () => [reply('Renamed.')],
+      ]);
       const result = await run(agent, 'Rename n1');
       expect(result.interruptions).toEqual([]);
       expect(setup.handlers.editNote).toHaveBeenCalledTimes(1);
@@ -78,7 +89,10 @@ describe('toAgentsTools approvals', () => {
 
     it('interrupts for a call that asks for confirmation and, once approved, confirms it and runs it once', async () => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('publish_note', { id: 'n1' }, 'call_pub')], () => [reply('Published.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('publish_note', { id: 'n1' }, 'call_pub')],
+        () => [reply('Published.')],
+      ]);
       const first = await run(agent, 'Publish n1');
       expect(first.interruptions.map((item) => item.name)).toEqual(['publish_note']);
       first.state.approve(first.interruptions[0]!);
@@ -92,7 +106,10 @@ describe('toAgentsTools approvals', () => {
   describe('state.reject()', () => {
     it('gives the model the denial and runs nothing', async () => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('I did not delete it.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('delete_note', { id: 'n1' }, 'call_del')],
+        () => [reply('I did not delete it.')],
+      ]);
       const first = await run(agent, 'Delete n1');
       first.state.reject(first.interruptions[0]!, { message: 'Not today: n1 stays.' });
       const second = await run(agent, first.state);
@@ -184,7 +201,11 @@ describe('toAgentsTools approvals', () => {
       const setup = notesSetup();
       const logger = { debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() };
       const { agent, model } = await setup.agent(
-        [() => [functionCall('delete_note', { id: 'n1' }, 'call_1')], () => [functionCall('delete_note', { id: 'n2' }, 'call_2')], () => [reply('Could not delete n2.')]],
+        [
+          () => [functionCall('delete_note', { id: 'n1' }, 'call_1')],
+          () => [functionCall('delete_note', { id: 'n2' }, 'call_2')],
+          () => [reply('Could not delete n2.')],
+        ],
         { logger },
       );
       const first = await run(agent, 'Delete n1, then n2');
@@ -209,7 +230,10 @@ describe('toAgentsTools approvals', () => {
       expect(tampered).not.toBe(saved);
       const forged = await resumeElsewhere(store, tampered);
       expect(forged.setup.handlers.deleteNote).not.toHaveBeenCalled();
-      expect(errorOf(forged.model.lastOutputFor('call_del'))).toMatchObject({ code: 'APPROVAL_INVALID', approval_refusal: 'arguments_changed' });
+      expect(errorOf(forged.model.lastOutputFor('call_del'))).toMatchObject({
+        code: 'APPROVAL_INVALID',
+        approval_refusal: 'arguments_changed',
+      });
       const honest = await resumeElsewhere(store, saved);
       expect(honest.setup.handlers.deleteNote).toHaveBeenCalledTimes(1);
       expect(honest.setup.handlers.deleteNote).toHaveBeenCalledWith(expect.objectContaining({ id: 'n1' }), expect.anything());

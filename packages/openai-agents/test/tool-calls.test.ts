@@ -12,7 +12,9 @@ function errorOf(output: string | undefined): Record<string, unknown> {
 /** Mutating calls of `edit_note` need the `notes:admin` scope. */
 const adminForMutatingEdits: PolicyRuleProvider = {
   findMatchingRule: (_channel, _principal, toolName, mutating) =>
-    toolName === 'edit_note' && mutating ? { id: 'edits', effect: 'allow', requiresScopes: ['notes:admin'], description: 'Deleting through edit_note is for admins' } : null,
+    toolName === 'edit_note' && mutating
+      ? { id: 'edits', effect: 'allow', requiresScopes: ['notes:admin'], description: 'Deleting through edit_note is for admins' }
+      : null,
 };
 
 describe('toAgentsTools calls', () => {
@@ -28,7 +30,11 @@ describe('toAgentsTools calls', () => {
       const setup = notesSetup();
       const { agent, model } = await setup.agent([() => [reply('Hi.')]]);
       await run(agent, 'Hello');
-      const sent = model.requests[0]!.tools.find((tool) => tool.name === 'delete_note') as { description: string; strict: boolean; parameters: unknown };
+      const sent = model.requests[0]!.tools.find((tool) => tool.name === 'delete_note') as {
+        description: string;
+        strict: boolean;
+        parameters: unknown;
+      };
       expect(sent.description).toBe('Delete a note');
       expect(sent.strict).toBe(true);
       expect(sent.parameters).toEqual({
@@ -43,37 +49,52 @@ describe('toAgentsTools calls', () => {
   describe('an allowed call', () => {
     it('runs once with the tool call id as request id, and the model reads its data', async () => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('list_notes', { folder: null }, 'call_list')], () => [reply('One note.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('list_notes', { folder: null }, 'call_list')],
+        () => [reply('One note.')],
+      ]);
       const result = await run(agent, 'What notes do I have?');
       expect(result.finalOutput).toBe('One note.');
       expect(model.lastOutputFor('call_list')).toBe('{"notes":[{"id":"n1","title":"Groceries"}]}');
       // A strict-mode null for an optional field is dropped before the registry sees the call.
       expect(setup.handlers.listNotes).toHaveBeenCalledTimes(1);
       expect(setup.handlers.listNotes.mock.calls[0]![0]).toEqual({});
-      expect(setup.audit.records).toEqual([expect.objectContaining({ request_id: 'call_list', tool: 'list_notes', outcome: 'ok', principal: 'user:42' })]);
+      expect(setup.audit.records).toEqual([
+        expect.objectContaining({ request_id: 'call_list', tool: 'list_notes', outcome: 'ok', principal: 'user:42' }),
+      ]);
     });
   });
 
   describe('refusals', () => {
     it('gives the model a scope refusal as code and message, and the run goes on', async () => {
       const setup = notesSetup({ gate: null, ruleProvider: adminForMutatingEdits });
-      const { agent, model } = await setup.agent([() => [functionCall('edit_note', { id: 'n1', action: 'delete' }, 'call_edit')], () => [reply('I may not delete notes.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('edit_note', { id: 'n1', action: 'delete' }, 'call_edit')],
+        () => [reply('I may not delete notes.')],
+      ]);
       const result = await run(agent, 'Delete n1 via edit');
       expect(result.finalOutput).toBe('I may not delete notes.');
       expect(setup.handlers.editNote).not.toHaveBeenCalled();
       expect(errorOf(model.lastOutputFor('call_edit'))).toEqual({
         code: 'FORBIDDEN',
-        message: "Policy rule #edits for tool 'edit_note' requires one of these scopes: notes:admin — context has: notes:read, notes:write.",
+        message:
+          "Policy rule #edits for tool 'edit_note' requires one of these scopes: notes:admin — context has: notes:read, notes:write.",
       });
       expect(setup.audit.forRequest('call_edit')).toEqual([expect.objectContaining({ outcome: 'auth_denied' })]);
     });
 
     it('gives the model invalid arguments field by field', async () => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('edit_note', { id: 'x', action: 'rename' }, 'call_edit')], () => [reply('Let me fix that.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('edit_note', { id: 'x', action: 'rename' }, 'call_edit')],
+        () => [reply('Let me fix that.')],
+      ]);
       await run(agent, 'Rename x');
       expect(setup.handlers.editNote).not.toHaveBeenCalled();
-      expect(errorOf(model.lastOutputFor('call_edit'))).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ path: 'id', message: expect.stringContaining('id') }] });
+      expect(errorOf(model.lastOutputFor('call_edit'))).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: [{ path: 'id', message: expect.stringContaining('id') }],
+      });
     });
 
     it.each([
@@ -86,16 +107,26 @@ describe('toAgentsTools calls', () => {
       expect(result.interruptions).toEqual([]);
       expect(setup.handlers.editNote).not.toHaveBeenCalled();
       expect(setup.handlers.deleteNote).not.toHaveBeenCalled();
-      expect(errorOf(model.lastOutputFor('call_forged'))).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('cannot be sent by the model') });
+      expect(errorOf(model.lastOutputFor('call_forged'))).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('cannot be sent by the model'),
+      });
       expect(setup.audit.records).toEqual([]);
     });
 
     it('runs the invocation rules again after the approval: an approved call they refuse does not run', async () => {
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Refused.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('delete_note', { id: 'n1' }, 'call_del')],
+        () => [reply('Refused.')],
+      ]);
       const first = await run(agent, 'Delete n1');
       first.state.approve(first.interruptions[0]!);
-      setup.registry.addInvocationRules({ identifier: 'notes.frozen', tools: ['delete_note'], evaluate: () => InvocationDecision.deny('notes_frozen') });
+      setup.registry.addInvocationRules({
+        identifier: 'notes.frozen',
+        tools: ['delete_note'],
+        evaluate: () => InvocationDecision.deny('notes_frozen'),
+      });
       await run(agent, first.state);
       expect(setup.handlers.deleteNote).not.toHaveBeenCalled();
       expect(errorOf(model.lastOutputFor('call_del'))).toMatchObject({ code: 'FORBIDDEN' });
@@ -105,7 +136,10 @@ describe('toAgentsTools calls', () => {
     it('tells the model a call another gate holds has not run, with its approval_id, without asking it to call again', async () => {
       const verifier = new HumanVerifier();
       const setup = notesSetup({ gate: verifierApprovalGate(verifier) });
-      const { agent, model } = await setup.agent([() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Waiting.')]]);
+      const { agent, model } = await setup.agent([
+        () => [functionCall('delete_note', { id: 'n1' }, 'call_del')],
+        () => [reply('Waiting.')],
+      ]);
       const first = await run(agent, 'Delete n1');
       first.state.approve(first.interruptions[0]!);
       await run(agent, first.state);

@@ -12,12 +12,20 @@ let opened = 0;
  * file's client (so it starts empty), reads the clock the suite advances, and is closed after its
  * case (which leaves the shared client open).
  */
-function harness<Store, Settings = void>(pick: (stores: RedisStores) => Store, options: (settings: Settings) => RedisStoresOptions = () => ({})): contracts.StoreContractHarness<Store, Settings> {
+function harness<Store, Settings = void>(
+  pick: (stores: RedisStores) => Store,
+  options: (settings: Settings) => RedisStoresOptions = () => ({}),
+): contracts.StoreContractHarness<Store, Settings> {
   const owners = new Map<Store, RedisStores>();
   return {
     async create(settings) {
       opened += 1;
-      const stores = await RedisStores.connect({ ...options(settings), client: redis.client, prefix: `${redis.prefix}${String(opened)}:`, now: () => clock.now });
+      const stores = await RedisStores.connect({
+        ...options(settings),
+        client: redis.client,
+        prefix: `${redis.prefix}${String(opened)}:`,
+        now: () => clock.now,
+      });
       owners.set(pick(stores), stores);
       return pick(stores);
     },
@@ -29,7 +37,15 @@ function harness<Store, Settings = void>(pick: (stores: RedisStores) => Store, o
 }
 
 const SUITES: readonly (readonly [string, readonly contracts.StoreContractCase[]])[] = [
-  ['confirmation: the ConfirmationStore contract', contracts.confirmationStoreContract(harness((stores) => stores.confirmation, ({ ttlSeconds }) => ({ confirmationTtlSeconds: ttlSeconds })))],
+  [
+    'confirmation: the ConfirmationStore contract',
+    contracts.confirmationStoreContract(
+      harness(
+        (stores) => stores.confirmation,
+        ({ ttlSeconds }) => ({ confirmationTtlSeconds: ttlSeconds }),
+      ),
+    ),
+  ],
   ['rateLimiter: the RateLimiter contract', contracts.rateLimiterContract(harness((stores) => stores.rateLimiter))],
   ['verification: the VerificationStore contract', contracts.verificationStoreContract(harness((stores) => stores.verification))],
   ['approval: the ApprovalStore contract', contracts.approvalStoreContract(harness((stores) => stores.approval))],

@@ -38,7 +38,15 @@ function pendingRecord(id: string, now: number, expiresAt: number | null = now +
 
 /** A held call of `agent:7`'s delete_note, open for a minute from `now`. */
 function heldCall(approvalId: string, now: number): PendingApproval {
-  const bound = { toolName: 'delete_note', arguments: { id: 7 }, argumentsDigest: 'digest', principal: 'agent:7', channel: 'mcp', runId: null, requestId: 'req-1' };
+  const bound = {
+    toolName: 'delete_note',
+    arguments: { id: 7 },
+    argumentsDigest: 'digest',
+    principal: 'agent:7',
+    channel: 'mcp',
+    runId: null,
+    requestId: 'req-1',
+  };
   return { approvalId, ...bound, createdAt: new Date(now), expiresAt: new Date(now + 60_000), redeemedAt: null };
 }
 
@@ -174,7 +182,12 @@ describe('RedisStores', () => {
 
     it('fails with unreachable, naming the store and the cause, once the server goes away, and serves again when it is back', async () => {
       const proxy = await startProxy();
-      const stores = await RedisStores.connect({ url: proxy.url, prefix: `${redis.prefix}proxy:`, connectTimeoutMs: 2_000, commandTimeoutMs: 2_000 });
+      const stores = await RedisStores.connect({
+        url: proxy.url,
+        prefix: `${redis.prefix}proxy:`,
+        connectTimeoutMs: 2_000,
+        commandTimeoutMs: 2_000,
+      });
       opened.push(stores);
       const { token } = await stores.confirmation.create('delete_note', { id: 1 }, 'delete_note(id=1)', BINDING);
       await proxy.cut();
@@ -214,7 +227,9 @@ describe('RedisStores', () => {
         await storeErrorOf(stores.rateLimiter.consume('web:alice:search')),
         await storeErrorOf(stores.rateLimiter.getUsage('web:alice:search')),
         await storeErrorOf(stores.verification.get('v-1')),
-        await storeErrorOf(stores.approval.redeem('a-1', { toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: null, at: new Date(now) })),
+        await storeErrorOf(
+          stores.approval.redeem('a-1', { toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: null, at: new Date(now) }),
+        ),
         await storeErrorOf(stores.idempotency.get('k-1')),
         await storeErrorOf(stores.history.load('run-1')),
         await storeErrorOf(stores.history.append('run-1', { tool: 'search', outcome: 'executed', target: null })),
@@ -258,13 +273,27 @@ describe('RedisStores', () => {
 
     it('sets a TTL on the server on every key it writes, bounded by the lifetime it keeps', async () => {
       const now = Date.now();
-      const stores = await connectStores({ confirmationTtlSeconds: 30, verificationRetentionMs: 1_000, approvalRetentionMs: 2_000, historyIdleTtlSeconds: 600 });
+      const stores = await connectStores({
+        confirmationTtlSeconds: 30,
+        verificationRetentionMs: 1_000,
+        approvalRetentionMs: 2_000,
+        historyIdleTtlSeconds: 600,
+      });
       const prefix = stores.prefix;
       const { token } = await stores.confirmation.create('delete_note', { id: 1 }, 'delete_note(id=1)', BINDING);
       await stores.rateLimiter.consume('web:alice:search', 1, 20, 10);
       await stores.verification.open(pendingRecord('v-1', now));
       await stores.approval.open(heldCall('a-1', now));
-      await stores.idempotency.begin({ key: 'k-1', toolName: 'create_invoice', principal: 'agent:7', argumentsDigest: 'd', owner: 'o-1', at: new Date(now), leaseMs: 5_000, retentionMs: 7_000 });
+      await stores.idempotency.begin({
+        key: 'k-1',
+        toolName: 'create_invoice',
+        principal: 'agent:7',
+        argumentsDigest: 'd',
+        owner: 'o-1',
+        at: new Date(now),
+        leaseMs: 5_000,
+        retentionMs: 7_000,
+      });
       await stores.history.startRun('run-1');
       const ttls = {
         confirmation: await redis.client.pTTL(`${prefix}confirmation:${token}`),
@@ -289,7 +318,14 @@ describe('RedisStores', () => {
       const key = `${stores.prefix}verification:v-1`;
       await stores.verification.open(pendingRecord('v-1', now, null));
       expect(await redis.client.pTTL(key)).toBe(-1);
-      await stores.verification.decide('v-1', { kind: 'reject', principal: 'user:approver', reason: null, at: new Date(now), subject: null, result: VerificationResult.fail('no') });
+      await stores.verification.decide('v-1', {
+        kind: 'reject',
+        principal: 'user:approver',
+        reason: null,
+        at: new Date(now),
+        subject: null,
+        result: VerificationResult.fail('no'),
+      });
       const ttl = await redis.client.pTTL(key);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(5_001);

@@ -57,7 +57,9 @@ const MAX_RECONNECT_DELAY_MS = 1_000;
 function whole(name: string, value: number | undefined, fallback: number, minimum: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
-    throw new MilpaError(`RedisStores option ${name} must be a whole number of at least ${String(minimum)}, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`RedisStores option ${name} must be a whole number of at least ${String(minimum)}, got ${String(value)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return value;
 }
@@ -78,7 +80,10 @@ interface OwnedClient {
  * {@link MAX_RECONNECT_DELAY_MS} between attempts; meanwhile commands fail at once instead of
  * queueing, so a store never waits on a server that is gone.
  */
-async function connectOwnClient(url: string, timeoutMs: number): Promise<{ client: RedisStoreClient & OwnedClient; lastError: () => Error | null }> {
+async function connectOwnClient(
+  url: string,
+  timeoutMs: number,
+): Promise<{ client: RedisStoreClient & OwnedClient; lastError: () => Error | null }> {
   let lastError: Error | null = null;
   const client = createClient({
     url,
@@ -108,7 +113,11 @@ async function connectOwnClient(url: string, timeoutMs: number): Promise<{ clien
   } catch (error) {
     client.destroy();
     if (error instanceof RedisStoreError) throw error;
-    throw new RedisStoreError(`Could not connect to Redis at ${url}: ${messageOf(error)}`, { store: 'connection', failure: 'unreachable', cause: error });
+    throw new RedisStoreError(`Could not connect to Redis at ${url}: ${messageOf(error)}`, {
+      store: 'connection',
+      failure: 'unreachable',
+      cause: error,
+    });
   } finally {
     clearTimeout(timer);
   }
@@ -205,7 +214,9 @@ export class RedisStores {
     } else {
       client = options.client;
       if (typeof client?.sendCommand !== 'function') {
-        throw new MilpaError('RedisStores option client must be a Redis client (from createClient of the redis package).', { code: 'INVALID_ARGUMENT' });
+        throw new MilpaError('RedisStores option client must be a Redis client (from createClient of the redis package).', {
+          code: 'INVALID_ARGUMENT',
+        });
       }
     }
     const connection = new StoreConnection(client, {
@@ -216,7 +227,8 @@ export class RedisStores {
     });
     try {
       const pong = await connection.command('connection', ['PING']);
-      if (pong !== 'PONG') throw new RedisStoreError(`Redis answered PING with ${JSON.stringify(pong)}.`, { store: 'connection', failure: 'server' });
+      if (pong !== 'PONG')
+        throw new RedisStoreError(`Redis answered PING with ${JSON.stringify(pong)}.`, { store: 'connection', failure: 'server' });
     } catch (error) {
       owned?.destroy();
       throw error;
@@ -257,8 +269,10 @@ export class RedisStores {
 /** Every option checked, with its default; throws before anything connects. */
 function readSettings(options: RedisStoresOptions) {
   const prefix = options.prefix ?? 'milpa:';
-  if (typeof prefix !== 'string' || prefix === '') throw new MilpaError('RedisStores option prefix must be a non-empty string.', { code: 'INVALID_ARGUMENT' });
-  if (options.now !== undefined && typeof options.now !== 'function') throw new MilpaError('RedisStores option now must be a function.', { code: 'INVALID_ARGUMENT' });
+  if (typeof prefix !== 'string' || prefix === '')
+    throw new MilpaError('RedisStores option prefix must be a non-empty string.', { code: 'INVALID_ARGUMENT' });
+  if (options.now !== undefined && typeof options.now !== 'function')
+    throw new MilpaError('RedisStores option now must be a function.', { code: 'INVALID_ARGUMENT' });
   return {
     prefix,
     confirmationTtlSeconds: whole('confirmationTtlSeconds', options.confirmationTtlSeconds, 60, 1),

@@ -109,13 +109,19 @@ describe('RedisStores across processes', () => {
     const { a, b } = await startPair();
     const { token } = (await a.send({ op: 'mint' })) as { token: string };
     expect(token).toMatch(/^[0-9a-f]{32}$/);
-    const [first, second] = (await Promise.all([a.send({ op: 'redeem', token, times: 100 }), b.send({ op: 'redeem', token, times: 100 })])) as { redeemed: number }[];
+    const [first, second] = (await Promise.all([
+      a.send({ op: 'redeem', token, times: 100 }),
+      b.send({ op: 'redeem', token, times: 100 }),
+    ])) as { redeemed: number }[];
     expect((first?.redeemed ?? 0) + (second?.redeemed ?? 0)).toBe(1);
   });
 
   it('runs a handler exactly 100 times when two processes make 500 calls through registries sharing a budget of 100', async () => {
     const { prefix, a, b } = await startPair();
-    const answers = (await Promise.all([a.send({ op: 'spend', times: 250 }), b.send({ op: 'spend', times: 250 })])) as { succeeded: number; limited: number }[];
+    const answers = (await Promise.all([a.send({ op: 'spend', times: 250 }), b.send({ op: 'spend', times: 250 })])) as {
+      succeeded: number;
+      limited: number;
+    }[];
     expect(answers.reduce((sum, answer) => sum + answer.succeeded, 0)).toBe(100);
     expect(answers.reduce((sum, answer) => sum + answer.limited, 0)).toBe(400);
     expect(await runsOf(prefix, 'search_notes')).toBe(100);
@@ -129,7 +135,10 @@ describe('RedisStores across processes', () => {
     const early = (await a.send({ op: 'resume', approvalId: held.approvalId })) as { succeeded: number; codes: string[] };
     expect(early).toMatchObject({ succeeded: 0, codes: ['APPROVAL_PENDING'] });
     expect(await b.send({ op: 'grant', approvalId: held.approvalId })).toMatchObject({ status: 'passed' });
-    const [inA, inB] = (await Promise.all([a.send({ op: 'resume', approvalId: held.approvalId, times: 20 }), b.send({ op: 'resume', approvalId: held.approvalId, times: 20 })])) as {
+    const [inA, inB] = (await Promise.all([
+      a.send({ op: 'resume', approvalId: held.approvalId, times: 20 }),
+      b.send({ op: 'resume', approvalId: held.approvalId, times: 20 }),
+    ])) as {
       succeeded: number;
     }[];
     expect((inA?.succeeded ?? 0) + (inB?.succeeded ?? 0)).toBe(1);
@@ -138,7 +147,10 @@ describe('RedisStores across processes', () => {
 
   it('runs a call once when both processes make 20 calls each, at once, with one idempotency key', async () => {
     const { prefix, a, b } = await startPair();
-    const answers = (await Promise.all([a.send({ op: 'idempotent-calls', key: 'invoice-order-7', times: 20 }), b.send({ op: 'idempotent-calls', key: 'invoice-order-7', times: 20 })])) as {
+    const answers = (await Promise.all([
+      a.send({ op: 'idempotent-calls', key: 'invoice-order-7', times: 20 }),
+      b.send({ op: 'idempotent-calls', key: 'invoice-order-7', times: 20 }),
+    ])) as {
       data: unknown[];
     }[];
     expect(await runsOf(prefix, 'create_invoice')).toBe(1);

@@ -79,8 +79,19 @@ describe('SqliteStores', () => {
       const db = raw(path);
       expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(({ name }) => name);
-      expect(tables).toEqual(['approval_holds', 'confirmation_tokens', 'idempotency_keys', 'invocation_observations', 'invocation_runs', 'rate_limit_buckets', 'schema_version', 'verification_records']);
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+        ({ name }) => name,
+      );
+      expect(tables).toEqual([
+        'approval_holds',
+        'confirmation_tokens',
+        'idempotency_keys',
+        'invocation_observations',
+        'invocation_runs',
+        'rate_limit_buckets',
+        'schema_version',
+        'verification_records',
+      ]);
       db.close();
     });
 
@@ -131,7 +142,11 @@ describe('SqliteStores', () => {
     it('refuses a file that is not a SQLite database as an engine failure of the database', () => {
       const path = newPath();
       writeFileSync(path, 'this is not a database, just text that is long enough to have a header '.repeat(20));
-      expect(storeErrorOf(() => SqliteStores.open(path))).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'database', failure: 'engine' });
+      expect(storeErrorOf(() => SqliteStores.open(path))).toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        store: 'database',
+        failure: 'engine',
+      });
     });
 
     it('throws INVALID_ARGUMENT for an option out of range, before touching the file', () => {
@@ -146,7 +161,11 @@ describe('SqliteStores', () => {
       const stores = openStores();
       stores.close();
       stores.close();
-      expect(storeErrorOf(() => stores.confirmation.consume('0'.repeat(32), 'delete_note', BINDING))).toMatchObject({ store: 'confirmation', failure: 'closed', code: 'STORE_UNAVAILABLE' });
+      expect(storeErrorOf(() => stores.confirmation.consume('0'.repeat(32), 'delete_note', BINDING))).toMatchObject({
+        store: 'confirmation',
+        failure: 'closed',
+        code: 'STORE_UNAVAILABLE',
+      });
       expect(storeErrorOf(() => stores.rateLimiter.consume('k', 1, 60, 10))).toMatchObject({ store: 'rate_limit', failure: 'closed' });
       expect(storeErrorOf(() => stores.verification.get('v'))).toMatchObject({ store: 'verification', failure: 'closed' });
       expect(storeErrorOf(() => stores.history.load('run'))).toMatchObject({ store: 'history', failure: 'closed' });
@@ -175,8 +194,14 @@ describe('SqliteStores', () => {
       const db = raw(path);
       db.prepare("UPDATE rate_limit_buckets SET used = 'lots'").run();
       db.close();
-      expect(storeErrorOf(() => stores.rateLimiter.consume('web:alice:search', 1, 60, 10))).toMatchObject({ store: 'rate_limit', failure: 'malformed' });
-      expect(storeErrorOf(() => stores.rateLimiter.getUsage('web:alice:search'))).toMatchObject({ store: 'rate_limit', failure: 'malformed' });
+      expect(storeErrorOf(() => stores.rateLimiter.consume('web:alice:search', 1, 60, 10))).toMatchObject({
+        store: 'rate_limit',
+        failure: 'malformed',
+      });
+      expect(storeErrorOf(() => stores.rateLimiter.getUsage('web:alice:search'))).toMatchObject({
+        store: 'rate_limit',
+        failure: 'malformed',
+      });
     });
 
     it('refuses to read or decide a verification record that is not one', () => {
@@ -187,8 +212,18 @@ describe('SqliteStores', () => {
       db.prepare(`UPDATE verification_records SET record_json = json_set(record_json, '$.request.policy', 'everyone')`).run();
       db.close();
       expect(storeErrorOf(() => stores.verification.get('v-1'))).toMatchObject({ store: 'verification', failure: 'malformed' });
-      const decision = { kind: 'grant', principal: 'user:b', reason: null, at: new Date(), subject: null, result: VerificationResult.pass() } as const;
-      expect(storeErrorOf(() => stores.verification.decide('v-1', decision))).toMatchObject({ store: 'verification', failure: 'malformed' });
+      const decision = {
+        kind: 'grant',
+        principal: 'user:b',
+        reason: null,
+        at: new Date(),
+        subject: null,
+        result: VerificationResult.pass(),
+      } as const;
+      expect(storeErrorOf(() => stores.verification.decide('v-1', decision))).toMatchObject({
+        store: 'verification',
+        failure: 'malformed',
+      });
     });
 
     it('refuses to load a history holding an outcome it does not know', () => {
@@ -207,8 +242,12 @@ describe('SqliteStores', () => {
     it('refuses to store a held call whose arguments are not JSON data, or one already redeemed, and stores nothing', () => {
       const stores = openStores();
       const now = Date.now();
-      expect(() => stores.approval.open(heldCall('a'.repeat(32), now, { at: new Date() }))).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-      expect(() => stores.approval.open({ ...heldCall('b'.repeat(32), now), redeemedAt: new Date() })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => stores.approval.open(heldCall('a'.repeat(32), now, { at: new Date() }))).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
+      expect(() => stores.approval.open({ ...heldCall('b'.repeat(32), now), redeemedAt: new Date() })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
       expect(stores.approval.get('a'.repeat(32))).toBeNull();
       expect(stores.approval.get('b'.repeat(32))).toBeNull();
     });
@@ -221,7 +260,11 @@ describe('SqliteStores', () => {
       const db = raw(path);
       db.prepare("UPDATE approval_holds SET args_json = '[1]'").run();
       db.close();
-      expect(storeErrorOf(() => stores.approval.get(held.approvalId))).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'approval', failure: 'malformed' });
+      expect(storeErrorOf(() => stores.approval.get(held.approvalId))).toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        store: 'approval',
+        failure: 'malformed',
+      });
       const claim = { toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: null, at: new Date() };
       expect(storeErrorOf(() => stores.approval.redeem(held.approvalId, claim))).toMatchObject({ store: 'approval', failure: 'malformed' });
       const check = raw(path);
@@ -244,7 +287,10 @@ describe('SqliteStores', () => {
       const claim = { toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: null, at: new Date(clock.now) };
       expect(stores.approval.redeem(held.approvalId, claim).status).toBe('redeemed');
       clock.now += 1_000;
-      expect(stores.approval.redeem(held.approvalId, { ...claim, at: new Date(clock.now) })).toMatchObject({ status: 'refused', refusal: 'used' });
+      expect(stores.approval.redeem(held.approvalId, { ...claim, at: new Date(clock.now) })).toMatchObject({
+        status: 'refused',
+        refusal: 'used',
+      });
       clock.now += 1;
       expect(stores.approval.get(held.approvalId)).toBeNull();
       expect(stores.sweep()).toBe(1);
@@ -273,7 +319,9 @@ describe('SqliteStores', () => {
       const now = Date.now();
       stores.idempotency.begin(claim('k1', now));
       const result = { success: true, data: { at: new Date() }, message: null, error: null, meta: {} };
-      expect(() => stores.idempotency.complete('k1', 'owner-1', result, new Date(now), 60_000)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => stores.idempotency.complete('k1', 'owner-1', result, new Date(now), 60_000)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
       expect(stores.idempotency.get('k1')?.state).toBe('in_flight');
     });
 
@@ -285,7 +333,11 @@ describe('SqliteStores', () => {
       const db = raw(path);
       db.prepare(`UPDATE idempotency_keys SET record_json = json_set(record_json, '$.state', 'exploded')`).run();
       db.close();
-      expect(storeErrorOf(() => stores.idempotency.begin(claim('k2', now + 1)))).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'idempotency', failure: 'malformed' });
+      expect(storeErrorOf(() => stores.idempotency.begin(claim('k2', now + 1)))).toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        store: 'idempotency',
+        failure: 'malformed',
+      });
       expect(storeErrorOf(() => stores.idempotency.get('k2'))).toMatchObject({ store: 'idempotency', failure: 'malformed' });
     });
 
@@ -322,7 +374,9 @@ describe('SqliteStores', () => {
     it('refuses arguments that are not plain JSON data with INVALID_ARGUMENT and stores nothing', () => {
       const path = newPath();
       const stores = openStores(path);
-      expect(() => stores.confirmation.create('delete_note', { when: new Date() }, 's', BINDING)).toThrow(/Confirmation args must be plain JSON data: \$\.when is not a plain object or array/);
+      expect(() => stores.confirmation.create('delete_note', { when: new Date() }, 's', BINDING)).toThrow(
+        /Confirmation args must be plain JSON data: \$\.when is not a plain object or array/,
+      );
       expect(() => stores.confirmation.create('delete_note', { size: 10n } as never, 's', BINDING)).toThrow(/\$\.size is a bigint/);
       const db = raw(path);
       expect(db.prepare('SELECT COUNT(*) AS n FROM confirmation_tokens').get()).toEqual({ n: 0 });
@@ -359,7 +413,14 @@ describe('SqliteStores', () => {
       const clock = { now: Date.now() };
       const stores = openStores(newPath(), { verificationRetentionMs: 1_000, now: () => clock.now });
       stores.verification.open(pendingRecord('v-1', clock.now));
-      stores.verification.decide('v-1', { kind: 'grant', principal: 'user:b', reason: null, at: new Date(clock.now), subject: null, result: VerificationResult.pass() });
+      stores.verification.decide('v-1', {
+        kind: 'grant',
+        principal: 'user:b',
+        reason: null,
+        at: new Date(clock.now),
+        subject: null,
+        result: VerificationResult.pass(),
+      });
       clock.now += 1_000;
       expect(stores.verification.get('v-1')?.result?.status).toBe('passed');
       clock.now += 1;

@@ -41,18 +41,38 @@ export interface SqliteStoresOptions {
 function whole(name: string, value: number | undefined, fallback: number, minimum: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
-    throw new MilpaError(`SqliteStores option ${name} must be a whole number of at least ${String(minimum)}, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`SqliteStores option ${name} must be a whole number of at least ${String(minimum)}, got ${String(value)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return value;
 }
 
 /** The tables a sweep clears, each with its bounded delete of expired rows. */
-const SWEEPS: readonly { readonly store: 'confirmation' | 'rate_limit' | 'verification' | 'approval' | 'idempotency'; readonly sql: string }[] = Object.freeze([
-  { store: 'confirmation', sql: 'DELETE FROM confirmation_tokens WHERE token IN (SELECT token FROM confirmation_tokens WHERE expires_at < ? LIMIT ?)' },
-  { store: 'rate_limit', sql: 'DELETE FROM rate_limit_buckets WHERE key IN (SELECT key FROM rate_limit_buckets WHERE expires_at <= ? LIMIT ?)' },
-  { store: 'verification', sql: 'DELETE FROM verification_records WHERE id IN (SELECT id FROM verification_records WHERE forget_at <= ? LIMIT ?)' },
-  { store: 'approval', sql: 'DELETE FROM approval_holds WHERE approval_id IN (SELECT approval_id FROM approval_holds WHERE forget_at <= ? LIMIT ?)' },
-  { store: 'idempotency', sql: 'DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE forget_at <= ? LIMIT ?)' },
+const SWEEPS: readonly {
+  readonly store: 'confirmation' | 'rate_limit' | 'verification' | 'approval' | 'idempotency';
+  readonly sql: string;
+}[] = Object.freeze([
+  {
+    store: 'confirmation',
+    sql: 'DELETE FROM confirmation_tokens WHERE token IN (SELECT token FROM confirmation_tokens WHERE expires_at < ? LIMIT ?)',
+  },
+  {
+    store: 'rate_limit',
+    sql: 'DELETE FROM rate_limit_buckets WHERE key IN (SELECT key FROM rate_limit_buckets WHERE expires_at <= ? LIMIT ?)',
+  },
+  {
+    store: 'verification',
+    sql: 'DELETE FROM verification_records WHERE id IN (SELECT id FROM verification_records WHERE forget_at <= ? LIMIT ?)',
+  },
+  {
+    store: 'approval',
+    sql: 'DELETE FROM approval_holds WHERE approval_id IN (SELECT approval_id FROM approval_holds WHERE forget_at <= ? LIMIT ?)',
+  },
+  {
+    store: 'idempotency',
+    sql: 'DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE forget_at <= ? LIMIT ?)',
+  },
 ]);
 
 /**
@@ -108,10 +128,17 @@ export class SqliteStores {
     this.#historyIdleMs = idleTtlSeconds * 1000;
     this.confirmation = new SqliteConfirmationStore(database, whole('confirmationTtlSeconds', options.confirmationTtlSeconds, 60, 1));
     this.rateLimiter = new SqliteRateLimiter(database);
-    this.verification = new SqliteVerificationStore(database, whole('verificationRetentionMs', options.verificationRetentionMs, 3_600_000, 0));
+    this.verification = new SqliteVerificationStore(
+      database,
+      whole('verificationRetentionMs', options.verificationRetentionMs, 3_600_000, 0),
+    );
     this.approval = new SqliteApprovalStore(database, whole('approvalRetentionMs', options.approvalRetentionMs, 3_600_000, 0));
     this.idempotency = new SqliteIdempotencyStore(database);
-    this.history = new SqliteInvocationHistoryStore(database, whole('maxObservationsPerRun', options.maxObservationsPerRun, 1_000, 1), idleTtlSeconds);
+    this.history = new SqliteInvocationHistoryStore(
+      database,
+      whole('maxObservationsPerRun', options.maxObservationsPerRun, 1_000, 1),
+      idleTtlSeconds,
+    );
     const interval = whole('sweepIntervalMs', options.sweepIntervalMs, 30_000, 0);
     this.#timer = interval === 0 ? null : setInterval(() => this.#sweepQuietly(), interval);
     this.#timer?.unref();
@@ -126,10 +153,19 @@ export class SqliteStores {
    *   is not a SQLite database, or has a schema newer than this package understands.
    */
   static open(path: string, options: SqliteStoresOptions = {}): SqliteStores {
-    if (typeof path !== 'string' || path === '') throw new MilpaError('SqliteStores.open needs the path of a database file.', { code: 'INVALID_ARGUMENT' });
+    if (typeof path !== 'string' || path === '')
+      throw new MilpaError('SqliteStores.open needs the path of a database file.', { code: 'INVALID_ARGUMENT' });
     const busyTimeoutMs = whole('busyTimeoutMs', options.busyTimeoutMs, 5_000, 0);
     // Checked before the file is touched, so a bad option leaves nothing open.
-    for (const [name, minimum] of [['confirmationTtlSeconds', 1], ['verificationRetentionMs', 0], ['approvalRetentionMs', 0], ['maxObservationsPerRun', 1], ['historyIdleTtlSeconds', 1], ['sweepIntervalMs', 0], ['sweepLimit', 1]] as const) {
+    for (const [name, minimum] of [
+      ['confirmationTtlSeconds', 1],
+      ['verificationRetentionMs', 0],
+      ['approvalRetentionMs', 0],
+      ['maxObservationsPerRun', 1],
+      ['historyIdleTtlSeconds', 1],
+      ['sweepIntervalMs', 0],
+      ['sweepLimit', 1],
+    ] as const) {
       whole(name, options[name], 0, minimum);
     }
     let db: Database.Database | undefined;
@@ -142,11 +178,14 @@ export class SqliteStores {
     } catch (error) {
       db?.close();
       if (error instanceof SqliteStoreError) throw error;
-      throw new SqliteStoreError(`The SQLite database at ${path} cannot be opened: ${error instanceof Error ? error.message : String(error)}`, {
-        store: 'database',
-        failure: 'engine',
-        cause: error,
-      });
+      throw new SqliteStoreError(
+        `The SQLite database at ${path} cannot be opened: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          store: 'database',
+          failure: 'engine',
+          cause: error,
+        },
+      );
     }
     return new SqliteStores(path, new StoreDatabase(db, options.now ?? Date.now), options);
   }
@@ -165,7 +204,9 @@ export class SqliteStores {
       removed += this.#database.transaction(store, (db) => db.prepare(sql).run(now, this.#sweepLimit).changes);
     }
     removed += this.#database.transaction('history', (db) => {
-      const idle = db.prepare('SELECT run_id FROM invocation_runs WHERE touched_at <= ? LIMIT ?').all(now - this.#historyIdleMs, this.#sweepLimit) as { run_id: string }[];
+      const idle = db
+        .prepare('SELECT run_id FROM invocation_runs WHERE touched_at <= ? LIMIT ?')
+        .all(now - this.#historyIdleMs, this.#sweepLimit) as { run_id: string }[];
       for (const { run_id: runId } of idle) {
         db.prepare('DELETE FROM invocation_observations WHERE run_id = ?').run(runId);
         db.prepare('DELETE FROM invocation_runs WHERE run_id = ?').run(runId);

@@ -112,12 +112,22 @@ describe('SqliteStores across processes', () => {
     stores.history.append('run-1', { tool: 'search_notes', outcome: 'executed', target: null });
 
     const [seen] = await runTogether([{ path, job: 'read', token, verificationId: 'verification-1', runId: 'run-1' }]);
-    expect(seen).toEqual({ tokenValid: true, usage: 3, verification: { approvals: ['user:approver-a'], status: null }, history: ['search_notes'] });
+    expect(seen).toEqual({
+      tokenValid: true,
+      usage: 3,
+      verification: { approvals: ['user:approver-a'], status: null },
+      history: ['search_notes'],
+    });
 
-    const [written] = (await runTogether([{ path, job: 'write', verificationId: 'verification-1', runId: 'run-1' }])) as [{ decided: string; token: string }];
+    const [written] = (await runTogether([{ path, job: 'write', verificationId: 'verification-1', runId: 'run-1' }])) as [
+      { decided: string; token: string },
+    ];
     expect(written.decided).toBe('resolved');
     expect(stores.verification.get('verification-1')?.result?.status).toBe('passed');
-    expect(stores.verification.get('verification-1')?.approvals.map((approval) => approval.principal)).toEqual(['user:approver-a', 'user:approver-b']);
+    expect(stores.verification.get('verification-1')?.approvals.map((approval) => approval.principal)).toEqual([
+      'user:approver-a',
+      'user:approver-b',
+    ]);
     expect(stores.history.load('run-1')?.observations.map((observation) => observation.tool)).toEqual(['search_notes', 'archive_note']);
     expect(stores.history.load('run-1')?.complete).toBe(true);
     expect(stores.confirmation.consume(written.token, 'delete_note', BINDING)).toEqual({ id: 7 });
@@ -127,7 +137,10 @@ describe('SqliteStores across processes', () => {
   it('redeems each of 200 tokens exactly once when two processes race to redeem all of them', async () => {
     const path = files.path('race-tokens.db');
     const stores = SqliteStores.open(path);
-    const tokens = Array.from({ length: 200 }, (_, index) => stores.confirmation.create('delete_note', { id: index }, `delete_note(id=${String(index)})`, BINDING).token);
+    const tokens = Array.from(
+      { length: 200 },
+      (_, index) => stores.confirmation.create('delete_note', { id: index }, `delete_note(id=${String(index)})`, BINDING).token,
+    );
     const [first, second] = (await runTogether([
       { path, job: 'consume', tokens },
       { path, job: 'consume', tokens },
@@ -193,7 +206,12 @@ describe('SqliteStores across processes', () => {
       }),
     );
     const agent = ToolContext.mcp('req-resume', 'agent:7', []);
-    expect(stores.approval.get(approvalId)).toMatchObject({ toolName: 'delete_note', arguments: { id: 11 }, principal: 'agent:7', redeemedAt: null });
+    expect(stores.approval.get(approvalId)).toMatchObject({
+      toolName: 'delete_note',
+      arguments: { id: 11 },
+      principal: 'agent:7',
+      redeemedAt: null,
+    });
     expect((await registry.resume(approvalId, agent)).getCode()).toBe('APPROVAL_PENDING');
     await verifier.grant(VerificationRequest.forResolution(approvalId), 'user:approver');
     const results = await Promise.all(Array.from({ length: 20 }, () => registry.resume(approvalId, agent)));

@@ -5,7 +5,12 @@
 export { DEFAULT_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
 
 // --- gates: validation, policy gate, rate limiting, confirmation, audit ---
-export { SchemaValidator, type CompiledValidator, type SafeCompileResult, type SchemaValidatorOptions } from './validation/schema-validator.js';
+export {
+  SchemaValidator,
+  type CompiledValidator,
+  type SafeCompileResult,
+  type SchemaValidatorOptions,
+} from './validation/schema-validator.js';
 export { ValidationResult, type ValidationIssue } from './validation/validation-result.js';
 export { InvalidSchemaError } from './validation/invalid-schema-error.js';
 export { AuthorizationResult } from './policy/authorization-result.js';
@@ -103,7 +108,13 @@ export { fitTokenBudget, type TokenBudgetFit, type TokenBudgetRequest, type Toke
 
 // --- registry and pipeline ---
 export { ToolRegistry } from './registry/tool-registry.js';
-export type { RateLimitSettings, StartRunOptions, ToolListing, ToolRegistryOptions, ToolsWithinBudget } from './registry/tool-registry-options.js';
+export type {
+  RateLimitSettings,
+  StartRunOptions,
+  ToolListing,
+  ToolRegistryOptions,
+  ToolsWithinBudget,
+} from './registry/tool-registry-options.js';
 export type { ToolsForOptions, ToolsForResult } from './registry/turn-tools.js';
 export type { DenyReport, UnmatchedDenyEntry } from './registry/deny-list.js';
 export type { TidiedField } from './tidying/tidy-arguments.js';

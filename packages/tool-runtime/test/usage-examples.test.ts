@@ -1,6 +1,16 @@
 // The usage examples of the README, end to end.
 import { EventDispatcher } from '@milpa/events';
-import { InterceptionSlot, InvocationDecision, ToolContext, ToolExecutingEvent, ToolResult, Type, defineTool, invocationTarget, tool } from '@milpa/core';
+import {
+  type InterceptionSlot,
+  InvocationDecision,
+  ToolContext,
+  type ToolExecutingEvent,
+  ToolResult,
+  Type,
+  defineTool,
+  invocationTarget,
+  tool,
+} from '@milpa/core';
 import { describe, expect, it, vi } from 'vitest';
 import { InMemoryRateLimiter, ToolRegistry, ToolScanner } from '../src/index.js';
 
@@ -66,7 +76,9 @@ describe('usage examples', () => {
   it('runs plan mode as a free dry run', async () => {
     const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
     const handler = vi.fn();
-    registry.register({ ...(await import('@milpa/core')).defineTool({ name: 'publish', description: 'Publish', mutating: true, handler }) });
+    registry.register({
+      ...(await import('@milpa/core')).defineTool({ name: 'publish', description: 'Publish', mutating: true, handler }),
+    });
     const result = await registry.call('publish', {}, ToolContext.cli().asPlan());
     expect((result.data as { plan: { tool: string } }).plan.tool).toBe('publish');
     expect(handler).not.toHaveBeenCalled();
@@ -126,15 +138,26 @@ describe('usage examples', () => {
           requiresCompleteHistory: true,
           tools: ['delete_note'],
           evaluate: ({ history }) =>
-            history.count({ tool: 'delete_note', outcome: 'executed' }) >= 3 ? InvocationDecision.deny('too_many_deletions') : InvocationDecision.allow(),
+            history.count({ tool: 'delete_note', outcome: 'executed' }) >= 3
+              ? InvocationDecision.deny('too_many_deletions')
+              : InvocationDecision.allow(),
         },
       ],
     });
-    registry.register(defineTool({ name: 'delete_note', description: 'Delete a note', input: Type.Object({ id: Type.String() }), mutating: true, handler: () => 'deleted' }));
+    registry.register(
+      defineTool({
+        name: 'delete_note',
+        description: 'Delete a note',
+        input: Type.Object({ id: Type.String() }),
+        mutating: true,
+        handler: () => 'deleted',
+      }),
+    );
     const context = ToolContext.web('user:ana', ['*']);
     const runId = await registry.startRun();
     const codes = [];
-    for (const id of ['n1', 'n2', 'n3', 'n4']) codes.push((await registry.call('delete_note', { id }, context.with({ runId }))).meta['reason'] ?? 'ok');
+    for (const id of ['n1', 'n2', 'n3', 'n4'])
+      codes.push((await registry.call('delete_note', { id }, context.with({ runId }))).meta['reason'] ?? 'ok');
     expect(codes).toEqual(['ok', 'ok', 'ok', 'too_many_deletions']);
     const denied = await registry.call('delete_note', { id: 'n5' }, context.with({ runId }));
     expect(denied.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'notes.max_deletions_per_run', reason: 'too_many_deletions' });

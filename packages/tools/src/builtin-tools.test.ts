@@ -78,11 +78,19 @@ describe('builtinTools', () => {
 
   describe('bad options are refused with INVALID_ARGUMENT', () => {
     it.each<[string, Partial<BuiltinToolsOptions>, RegExp]>([
-      ['an unknown tool name', { tools: ['file_read', 'rm_rf' as 'file_read'] }, /"rm_rf" is not a built-in tool; the built-in tools are code_search, file_read/],
+      [
+        'an unknown tool name',
+        { tools: ['file_read', 'rm_rf' as 'file_read'] },
+        /"rm_rf" is not a built-in tool; the built-in tools are code_search, file_read/,
+      ],
       ['a repeated name', { tools: ['file_read', 'file_read'] }, /more than once/],
       ['an empty selection', { tools: [] }, /non-empty list/],
       ['settings of a tool not selected', { shell: { allowlist: ['ls'] } }, /shell is set but shell_exec is not in tools/],
-      ['file settings without any file tool', { tools: ['code_search'], files: { readScopes: ['x'] } }, /files is set but file_read \/ file_write \/ file_edit are not in tools/],
+      [
+        'file settings without any file tool',
+        { tools: ['code_search'], files: { readScopes: ['x'] } },
+        /files is set but file_read \/ file_write \/ file_edit are not in tools/,
+      ],
       ['db_query without a database', { tools: ['db_query'] }, /db_query needs database/],
       ['a workspace root that does not exist', { workspaceRoot: join(tmpdir(), 'milpa-no-such-folder-0f3a') }, /does not exist/],
       ['the filesystem root', { workspaceRoot: '/' }, /must not be the filesystem root/],
@@ -92,7 +100,9 @@ describe('builtinTools', () => {
     });
 
     it('refuses options that are not an object', () => {
-      expect(() => builtinTools(undefined as unknown as BuiltinToolsOptions)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => builtinTools(undefined as unknown as BuiltinToolsOptions)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
     });
   });
 

@@ -89,11 +89,14 @@ function invalid(message: string): MilpaError {
 }
 
 function checkSelection(tools: unknown): ReadonlySet<BuiltinToolName> {
-  if (!Array.isArray(tools) || tools.length === 0) throw invalid(`tools must be a non-empty list of tool names (${BUILTIN_TOOL_NAMES.join(', ')}).`);
+  if (!Array.isArray(tools) || tools.length === 0)
+    throw invalid(`tools must be a non-empty list of tool names (${BUILTIN_TOOL_NAMES.join(', ')}).`);
   const known: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES);
   const unknown = tools.filter((name) => typeof name !== 'string' || !known.has(name));
   if (unknown.length > 0) {
-    throw invalid(`${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a built-in tool' : 'are not built-in tools'}; the built-in tools are ${BUILTIN_TOOL_NAMES.join(', ')}.`);
+    throw invalid(
+      `${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a built-in tool' : 'are not built-in tools'}; the built-in tools are ${BUILTIN_TOOL_NAMES.join(', ')}.`,
+    );
   }
   const selected = new Set(tools as BuiltinToolName[]);
   if (selected.size !== tools.length) throw invalid('tools names a tool more than once.');
@@ -121,10 +124,13 @@ export function builtinTools(options: BuiltinToolsOptions): BuiltinToolSet {
   const selected = checkSelection(options.tools ?? DEFAULT_BUILTIN_TOOLS);
   for (const [setting, owners] of SETTINGS_OF) {
     if (options[setting] !== undefined && !owners.some((name) => selected.has(name))) {
-      throw invalid(`${setting} is set but ${owners.join(' / ')} ${owners.length === 1 ? 'is' : 'are'} not in tools: add ${owners.length === 1 ? 'it' : 'them'} to tools or drop the setting.`);
+      throw invalid(
+        `${setting} is set but ${owners.join(' / ')} ${owners.length === 1 ? 'is' : 'are'} not in tools: add ${owners.length === 1 ? 'it' : 'them'} to tools or drop the setting.`,
+      );
     }
   }
-  if (selected.has('db_query') && options.database === undefined) throw invalid('db_query needs database: { database, dialect } (a read-only connection).');
+  if (selected.has('db_query') && options.database === undefined)
+    throw invalid('db_query needs database: { database, dialect } (a read-only connection).');
 
   const workspace = Workspace.at(options.workspaceRoot);
   const files = options.files ?? {};

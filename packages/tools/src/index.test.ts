@@ -8,7 +8,17 @@ describe('@milpa/tools', () => {
     });
 
     it('lists the built-in tool names in the order builtinTools returns them', () => {
-      expect(tools.BUILTIN_TOOL_NAMES).toEqual(['code_search', 'file_read', 'project_info', 'file_write', 'file_edit', 'shell_exec', 'http_request', 'db_query', 'zip_package']);
+      expect(tools.BUILTIN_TOOL_NAMES).toEqual([
+        'code_search',
+        'file_read',
+        'project_info',
+        'file_write',
+        'file_edit',
+        'shell_exec',
+        'http_request',
+        'db_query',
+        'zip_package',
+      ]);
     });
   });
 });

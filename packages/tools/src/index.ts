@@ -1,7 +1,12 @@
 // @milpa/tools: sandboxed built-in tools for Milpa (files, code search, project info, shell, HTTP,
 // database, zip) and the plan → perform → verify → complete lifecycle they are written with.
 
-export { defineLifecycleTool, type LifecycleToolOptions, type LifecyclePlan, type LifecycleRecovery } from './lifecycle/define-lifecycle-tool.js';
+export {
+  defineLifecycleTool,
+  type LifecycleToolOptions,
+  type LifecyclePlan,
+  type LifecycleRecovery,
+} from './lifecycle/define-lifecycle-tool.js';
 export { ToolError, type ToolErrorOptions } from './lifecycle/tool-error.js';
 export { success, failure } from './lifecycle/tool-envelope.js';
 export { rejectUnknownArguments, validatePaging, type PagingBounds } from './lifecycle/argument-checks.js';
@@ -41,8 +46,20 @@ export {
   type FileReadData,
   type FileReadToolOptions,
 } from './tools/file-read/file-read-tool.js';
-export { fileWriteTool, FILE_WRITE_MAX_BYTES, type FileWriteArgs, type FileWriteData, type FileWriteToolOptions } from './tools/file-write/file-write-tool.js';
-export { fileEditTool, FILE_EDIT_MAX_BYTES, type FileEditArgs, type FileEditData, type FileEditToolOptions } from './tools/file-edit/file-edit-tool.js';
+export {
+  fileWriteTool,
+  FILE_WRITE_MAX_BYTES,
+  type FileWriteArgs,
+  type FileWriteData,
+  type FileWriteToolOptions,
+} from './tools/file-write/file-write-tool.js';
+export {
+  fileEditTool,
+  FILE_EDIT_MAX_BYTES,
+  type FileEditArgs,
+  type FileEditData,
+  type FileEditToolOptions,
+} from './tools/file-edit/file-edit-tool.js';
 
 export {
   codeSearchTool,
@@ -51,7 +68,12 @@ export {
   type CodeSearchMatch,
   type CodeSearchData,
 } from './tools/code-search/code-search-tool.js';
-export { projectInfoTool, type ProjectInfoToolOptions, type ProjectInfoArgs, type ProjectInfoData } from './tools/project-info/project-info-tool.js';
+export {
+  projectInfoTool,
+  type ProjectInfoToolOptions,
+  type ProjectInfoArgs,
+  type ProjectInfoData,
+} from './tools/project-info/project-info-tool.js';
 export { PROJECT_MARKERS, type ProjectMarker, type ProjectMarkerKind } from './tools/project-info/project-markers.js';
 
 export {
@@ -68,7 +90,12 @@ export {
   isShellCommandBlocked,
 } from './tools/shell-exec/shell-command-lists.js';
 export { isShellCommandMutating } from './tools/shell-exec/is-shell-command-mutating.js';
-export { tokenizeShellCommand, SHELL_METACHARACTERS, MAX_SHELL_COMMAND_LENGTH, MAX_SHELL_ARGUMENTS } from './tools/shell-exec/tokenize-shell-command.js';
+export {
+  tokenizeShellCommand,
+  SHELL_METACHARACTERS,
+  MAX_SHELL_COMMAND_LENGTH,
+  MAX_SHELL_ARGUMENTS,
+} from './tools/shell-exec/tokenize-shell-command.js';
 
 export {
   httpRequestTool,
@@ -80,8 +107,18 @@ export type { HostLookup } from './tools/http-request/resolve-request-target.js'
 export { FORBIDDEN_ADDRESS_RANGES, forbiddenAddressReason, type ForbiddenAddressRange } from './tools/http-request/forbidden-addresses.js';
 export { FORBIDDEN_HOSTNAMES, forbiddenHostnameReason } from './tools/http-request/forbidden-hostnames.js';
 
-export { dbQueryTool, DB_QUERY_MAX_ROWS, DB_QUERY_MAX_BYTES, type DbQueryToolOptions, type DbQueryData } from './tools/db-query/db-query-tool.js';
-export { betterSqlite3Database, type BetterSqlite3Like, type BetterSqlite3StatementLike } from './tools/db-query/better-sqlite3-database.js';
+export {
+  dbQueryTool,
+  DB_QUERY_MAX_ROWS,
+  DB_QUERY_MAX_BYTES,
+  type DbQueryToolOptions,
+  type DbQueryData,
+} from './tools/db-query/db-query-tool.js';
+export {
+  betterSqlite3Database,
+  type BetterSqlite3Like,
+  type BetterSqlite3StatementLike,
+} from './tools/db-query/better-sqlite3-database.js';
 export type { SqlDatabase, SqlRow, SqlQueryOptions } from './tools/db-query/sql-database.js';
 export { SQL_DIALECTS, type SqlDialect } from './tools/db-query/sql-dialect.js';
 export { checkSqlQuery, SQL_MAX_LENGTH, type SqlCheck, type SqlRefusalCode } from './tools/db-query/check-sql-query.js';

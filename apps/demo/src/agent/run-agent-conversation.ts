@@ -47,7 +47,10 @@ function decide(read: ReadonlyMap<string, ReadResult>): AgentMove {
   if (!read.has(DELETE_SQUASH)) return { kind: 'call', id: DELETE_SQUASH, tool: 'delete_note', input: { id: 3 } };
   const seed = read.get(READ_SEED)?.value;
   const deletion = read.get(DELETE_SQUASH)?.value;
-  const seedText = seed?.['ok'] === true ? 'Here is the seed note.' : `I could not open the seed note (${String(seed?.['code'])}): it is kept in another folder, so I left it alone.`;
+  const seedText =
+    seed?.['ok'] === true
+      ? 'Here is the seed note.'
+      : `I could not open the seed note (${String(seed?.['code'])}): it is kept in another folder, so I left it alone.`;
   const deletionText =
     deletion === null || deletion === undefined
       ? 'You declined deleting the squash note, so it stays.'
@@ -67,14 +70,22 @@ function printMessages(messages: readonly ModelMessage[], style: TerminalStyle, 
     if (typeof message.content === 'string') continue;
     for (const part of message.content) {
       if (part.type === 'text' && message.role === 'assistant') write(`  ${style.bold('model')}   › ${part.text}\n`);
-      if (part.type === 'tool-call') write(`  ${style.bold('model')}   → ${style.accent(part.toolName)} ${JSON.stringify(part.input)} ${style.dim(`[${part.toolCallId}]`)}\n`);
+      if (part.type === 'tool-call')
+        write(
+          `  ${style.bold('model')}   → ${style.accent(part.toolName)} ${JSON.stringify(part.input)} ${style.dim(`[${part.toolCallId}]`)}\n`,
+        );
       if (part.type === 'tool-approval-request') {
-        write(`  ${style.bold('ai sdk')}  ⏸ ${style.accent('tool-approval-request')} for ${part.toolCallId}: the runtime holds this call for a person, so the AI SDK asks first; nothing has run\n`);
+        write(
+          `  ${style.bold('ai sdk')}  ⏸ ${style.accent('tool-approval-request')} for ${part.toolCallId}: the runtime holds this call for a person, so the AI SDK asks first; nothing has run\n`,
+        );
       }
       if (part.type === 'tool-result') {
         const output = part.output as { type: string; value?: Record<string, unknown>; reason?: string };
         const value = output.value;
-        if (output.type === 'execution-denied') write(`  ${style.bold('ai sdk')}  ${style.bad('✗ denied')} by the person${output.reason === undefined ? '' : `: ${output.reason}`}\n`);
+        if (output.type === 'execution-denied')
+          write(
+            `  ${style.bold('ai sdk')}  ${style.bad('✗ denied')} by the person${output.reason === undefined ? '' : `: ${output.reason}`}\n`,
+          );
         else if (value?.['ok'] === true) write(`  ${style.bold('milpa')}   ${style.good('✓ ok')} ${describeValue(value['data'])}\n`);
         else write(`  ${style.bold('milpa')}   ${style.bad(`✗ ${String(value?.['code'])}`)} ${shorten(String(value?.['message']))}\n`);
       }
@@ -131,8 +142,15 @@ export async function runAgentConversation(options: AgentConversationOptions): P
       messages.push({
         role: 'tool',
         content: requests.map((request) => {
-          write(`  ${style.bold('person')}  ${style.good('✓ approve')} ${request.toolCall.toolName} ${JSON.stringify(request.toolCall.input)} ${style.dim(`(${APPROVER}, in the chat UI: tool-approval-response)`)}\n`);
-          return { type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: true, reason: 'The squash note is out of date.' };
+          write(
+            `  ${style.bold('person')}  ${style.good('✓ approve')} ${request.toolCall.toolName} ${JSON.stringify(request.toolCall.input)} ${style.dim(`(${APPROVER}, in the chat UI: tool-approval-response)`)}\n`,
+          );
+          return {
+            type: 'tool-approval-response' as const,
+            approvalId: request.approvalId,
+            approved: true,
+            reason: 'The squash note is out of date.',
+          };
         }),
       });
       const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(10) });
@@ -143,11 +161,17 @@ export async function runAgentConversation(options: AgentConversationOptions): P
     const audit = auditByCall(demo.logger.entries());
     write(`\n${style.bold('Audit')} ${style.dim('(each call under its AI SDK tool call id)')}\n`);
     for (const [id, outcomes] of Object.entries(audit)) write(`  ${id}  ${outcomes.join(' → ')}\n`);
-    const read = (id: string) => messages.flatMap((message) => (message.role === 'tool' ? message.content : [])).find((part) => part.type === 'tool-result' && part.toolCallId === id);
+    const read = (id: string) =>
+      messages
+        .flatMap((message) => (message.role === 'tool' ? message.content : []))
+        .find((part) => part.type === 'tool-result' && part.toolCallId === id);
     const seed = read(READ_SEED);
     const seedValue = seed?.type === 'tool-result' ? (seed.output as { value?: { code?: unknown } }).value : undefined;
     const last = messages.at(-1);
-    const answer = last?.role === 'assistant' && Array.isArray(last.content) ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
+    const answer =
+      last?.role === 'assistant' && Array.isArray(last.content)
+        ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+        : '';
     write(`\n${style.dim('Try it yourself: aiSdkTools(registry, { context, approver }) from @milpa/ai-sdk, with your own model.')}\n`);
     return {
       refusalCode: typeof seedValue?.code === 'string' ? seedValue.code : null,

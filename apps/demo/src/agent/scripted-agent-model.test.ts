@@ -7,7 +7,9 @@ describe('scriptedAgentModel', () => {
     const seen: ReadonlyMap<string, ReadResult>[] = [];
     const model = scriptedAgentModel((read) => {
       seen.push(new Map(read));
-      return read.has('c1') ? { kind: 'say', text: `read ${JSON.stringify(read.get('c1')?.value)}` } : { kind: 'call', id: 'c1', tool: 'echo', input: { word: 'hi' } };
+      return read.has('c1')
+        ? { kind: 'say', text: `read ${JSON.stringify(read.get('c1')?.value)}` }
+        : { kind: 'call', id: 'c1', tool: 'echo', input: { word: 'hi' } };
     });
     const echo = tool({ inputSchema: jsonSchema<{ word: string }>({ type: 'object' }), execute: ({ word }) => ({ ok: true, word }) });
     const result = await generateText({ model, tools: { echo }, prompt: 'say hi', stopWhen: stepCountIs(3) });

@@ -29,7 +29,10 @@ function readResults(prompt: ModelPrompt): Map<string, ReadResult> {
     for (const part of message.content) {
       if (part.type !== 'tool-result') continue;
       const output = part.output as { type: string; value?: unknown };
-      const value = output.type === 'json' && typeof output.value === 'object' && output.value !== null ? (output.value as Record<string, unknown>) : null;
+      const value =
+        output.type === 'json' && typeof output.value === 'object' && output.value !== null
+          ? (output.value as Record<string, unknown>)
+          : null;
       read.set(part.toolCallId, { toolCallId: part.toolCallId, value });
     }
   }
@@ -37,7 +40,8 @@ function readResults(prompt: ModelPrompt): Map<string, ReadResult> {
 }
 
 function toResult(move: AgentMove): GenerateResult {
-  if (move.kind === 'say') return { content: [{ type: 'text', text: move.text }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [] };
+  if (move.kind === 'say')
+    return { content: [{ type: 'text', text: move.text }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [] };
   return {
     content: [{ type: 'tool-call', toolCallId: move.id, toolName: move.tool, input: JSON.stringify(move.input) }],
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },

@@ -13,7 +13,9 @@ function holdingGate(resolution: ApprovalResolution = { status: 'granted', appro
 function registryWith(gate: ApprovalGate) {
   const registry = new ToolRegistry({ approvalGate: gate });
   const handler = vi.fn((args: { id: number }) => ({ deleted: args.id }));
-  registry.register(defineTool({ name: 'delete_note', description: 'Delete a note', input: Type.Object({ id: Type.Integer() }), mutating: true, handler }));
+  registry.register(
+    defineTool({ name: 'delete_note', description: 'Delete a note', input: Type.Object({ id: Type.Integer() }), mutating: true, handler }),
+  );
   return { registry, handler };
 }
 
@@ -22,7 +24,7 @@ const other = () => ToolContext.mcp('r2', 'agent:pruner', []);
 
 describe('supervisePrincipals', () => {
   describe('check', () => {
-    it('holds a supervised principal\'s call with the supervisor and lets everyone else\'s run when there is no other gate', async () => {
+    it("holds a supervised principal's call with the supervisor and lets everyone else's run when there is no other gate", async () => {
       const supervisor = holdingGate();
       const { registry, handler } = registryWith(supervisePrincipals({ principals: ['agent:assistant'], supervisor: supervisor.gate }));
       expect((await registry.call('delete_note', { id: 1 }, supervised())).getCode()).toBe('APPROVAL_PENDING');
@@ -34,7 +36,9 @@ describe('supervisePrincipals', () => {
     it("asks the other gate about everyone else's calls", async () => {
       const supervisor = holdingGate();
       const otherwise = vi.fn(() => ApprovalVerdict.deny('Only supervised agents may delete today.'));
-      const { registry, handler } = registryWith(supervisePrincipals({ principals: ['agent:assistant'], supervisor: supervisor.gate, otherwise: { check: otherwise } }));
+      const { registry, handler } = registryWith(
+        supervisePrincipals({ principals: ['agent:assistant'], supervisor: supervisor.gate, otherwise: { check: otherwise } }),
+      );
       const refused = await registry.call('delete_note', { id: 2 }, other());
       expect(refused.getCode()).toBe('APPROVAL_DENIED');
       expect(refused.error).toContain('Only supervised agents may delete today.');
@@ -57,7 +61,11 @@ describe('supervisePrincipals', () => {
     });
 
     it('rejects a call bound to a principal whose gate cannot hold calls', async () => {
-      const gate = supervisePrincipals({ principals: ['agent:assistant'], supervisor: holdingGate().gate, otherwise: { check: () => ApprovalVerdict.allow() } });
+      const gate = supervisePrincipals({
+        principals: ['agent:assistant'],
+        supervisor: holdingGate().gate,
+        otherwise: { check: () => ApprovalVerdict.allow() },
+      });
       const approval = { principal: 'agent:pruner' } as Parameters<NonNullable<ApprovalGate['getResolution']>>[0];
       expect(await gate.getResolution?.(approval)).toMatchObject({ status: 'rejected', rejectedBy: null });
     });

@@ -11,7 +11,11 @@ export interface SupervisePrincipalsOptions {
 }
 
 /** What a resume is told when no gate of this pair could have held the call. */
-const NOT_HELD: ApprovalResolution = Object.freeze({ status: 'rejected', reason: 'no gate held this call for a later decision', rejectedBy: null });
+const NOT_HELD: ApprovalResolution = Object.freeze({
+  status: 'rejected',
+  reason: 'no gate held this call for a later decision',
+  rejectedBy: null,
+});
 
 /**
  * One approval gate made of two: the calls of the supervised principals are decided by
@@ -26,7 +30,8 @@ const NOT_HELD: ApprovalResolution = Object.freeze({ status: 'rejected', reason:
 export function supervisePrincipals(options: SupervisePrincipalsOptions): ApprovalGate {
   const supervised: ReadonlySet<string> = new Set(options.principals);
   const otherwise = options.otherwise ?? null;
-  const gateOf = (principal: string | null): ApprovalGate | null => (principal !== null && supervised.has(principal) ? options.supervisor : otherwise);
+  const gateOf = (principal: string | null): ApprovalGate | null =>
+    principal !== null && supervised.has(principal) ? options.supervisor : otherwise;
   return Object.freeze({
     check: (request) => gateOf(request.principal)?.check(request) ?? ApprovalVerdict.allow(),
     getResolution: (approval: PendingApproval) => gateOf(approval.principal)?.getResolution?.(approval) ?? NOT_HELD,

@@ -21,7 +21,11 @@ export function parseToolArgs(text: string): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    throw new DemoUsageError(`--args must be a JSON object, got ${kind}`, `wrap the arguments in an object, e.g. ${EXAMPLE}`, 'INVALID_ARGS');
+    throw new DemoUsageError(
+      `--args must be a JSON object, got ${kind}`,
+      `wrap the arguments in an object, e.g. ${EXAMPLE}`,
+      'INVALID_ARGS',
+    );
   }
   return value as Record<string, unknown>;
 }

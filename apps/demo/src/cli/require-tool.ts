@@ -11,7 +11,10 @@ import { suggestName } from './suggest-name.js';
  */
 export function requireTool(registry: ToolRegistry, name: string): void {
   if (registry.has(name)) return;
-  const suggestion = suggestName(name, registry.getToolDefinitions().map((definition) => definition.name));
+  const suggestion = suggestName(
+    name,
+    registry.getToolDefinitions().map((definition) => definition.name),
+  );
   const guess = suggestion === null ? '' : `did you mean '${suggestion}'? `;
   throw new DemoUsageError(`unknown tool '${name}'`, `${guess}Run 'pnpm demo list' to see every tool.`, 'UNKNOWN_TOOL');
 }

@@ -89,7 +89,10 @@ describe('runCli', () => {
       for (const tool of tools) {
         for (const channel of ['cli', 'mcp', 'web', 'telegram']) {
           const plan = JSON.parse((await run('inspect', tool, '--channel', channel, '--json')).stdout) as { steps: { kind: string }[] };
-          expect(plan.steps.map((step) => step.kind), `${tool} on ${channel}`).toEqual(InvocationStepKind.inspectionOrder());
+          expect(
+            plan.steps.map((step) => step.kind),
+            `${tool} on ${channel}`,
+          ).toEqual(InvocationStepKind.inspectionOrder());
         }
       }
     });
@@ -104,7 +107,19 @@ describe('runCli', () => {
     });
 
     it('reports the caller given by --actor and every --scope, comma lists included', async () => {
-      const result = await run('inspect', 'publish_report', '--channel', 'web', '--actor', 'u:1', '--scope', 'a,b', '--scope', 'c', '--json');
+      const result = await run(
+        'inspect',
+        'publish_report',
+        '--channel',
+        'web',
+        '--actor',
+        'u:1',
+        '--scope',
+        'a,b',
+        '--scope',
+        'c',
+        '--json',
+      );
       expect(JSON.parse(result.stdout).context).toEqual({ actor: 'u:1', scopes: ['a', 'b', 'c'], mode: 'execute' });
     });
 
@@ -126,13 +141,31 @@ describe('runCli', () => {
       const search = await run('call', 'code_search', '--args', '{"pattern":"waterNeeded","path":"src"}', '--json');
       expect(search.code).toBe(0);
       const found = JSON.parse(search.stdout) as { data: { matches: { file: string; line: number }[] } };
-      expect(found.data.matches.map((match) => `${match.file}:${match.line}`)).toEqual(['src/irrigation.ts:4', 'src/server.ts:2', 'src/server.ts:5']);
+      expect(found.data.matches.map((match) => `${match.file}:${match.line}`)).toEqual([
+        'src/irrigation.ts:4',
+        'src/server.ts:2',
+        'src/server.ts:5',
+      ]);
       const read = await run('call', 'file_read', '--args', '{"path":"src/irrigation.ts","offset":4,"limit":1}', '--json');
-      expect(JSON.parse(read.stdout)).toMatchObject({ success: true, data: { content: 'export function waterNeeded(crop: keyof typeof WATER_PER_DAY, area: number): number {\n', next_offset: 5 } });
+      expect(JSON.parse(read.stdout)).toMatchObject({
+        success: true,
+        data: { content: 'export function waterNeeded(crop: keyof typeof WATER_PER_DAY, area: number): number {\n', next_offset: 5 },
+      });
     });
 
     it('prints the refusal with its code and exits 1 when the pipeline refuses', async () => {
-      const result = await run('call', 'delete_note', '--args', '{"id":2}', '--channel', 'mcp', '--actor', 'agent:reader', '--scope', 'notes:read');
+      const result = await run(
+        'call',
+        'delete_note',
+        '--args',
+        '{"id":2}',
+        '--channel',
+        'mcp',
+        '--actor',
+        'agent:reader',
+        '--scope',
+        'notes:read',
+      );
       expect(result.code).toBe(1);
       expect(result.stdout).toBe(
         "Error: Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read.\n[FORBIDDEN]\n",
@@ -164,7 +197,9 @@ describe('runCli', () => {
 
     it('prints the call’s audit lines on stderr with --audit, secrets redacted', async () => {
       const result = await run('call', 'send_digest', '--args', '{"to":"a@example.com","api_key":"sk-demo-12345678"}', '--audit');
-      expect(result.stderr).toMatch(/^\[ToolAudit\] .* \| cli \| send_digest \| cli \| \d+ms \| OK \| args=\{"to":"a@example.com","api_key":"\*\*\*REDACTED\*\*\*"\}\n$/);
+      expect(result.stderr).toMatch(
+        /^\[ToolAudit\] .* \| cli \| send_digest \| cli \| \d+ms \| OK \| args=\{"to":"a@example.com","api_key":"\*\*\*REDACTED\*\*\*"\}\n$/,
+      );
     });
   });
 
@@ -184,7 +219,9 @@ describe('runCli', () => {
       const fourth = await run('call', 'delete_note', '--args', '{"id":2}', '--run', runId, '--json');
       expect(fourth.code).toBe(1);
       const json = JSON.parse(fourth.stdout) as { error: string; meta: Record<string, unknown> };
-      expect(json.error).toBe("Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).");
+      expect(json.error).toBe(
+        "Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).",
+      );
       expect(json.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'notes.max_deletions_per_run', reason: 'too_many_deletions' });
     });
 
@@ -211,18 +248,25 @@ describe('runCli', () => {
       const result = await run('call', 'delete_note', '--args', '{"id":2}');
       expect(result.code).toBe(1);
       expect(result.stdout).toContain('(reason: history_incomplete)');
-      expect(result.stderr).toBe('hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.\n');
+      expect(result.stderr).toBe(
+        'hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.\n',
+      );
     });
 
     it("refuses a note outside the caller's folder as outside_folder, in a run or not", async () => {
       const pruner = ['--channel', 'mcp', '--actor', 'agent:pruner', '--scope', 'notes:read,notes:write'];
       const read = await run('call', 'get_note', '--args', '{"id":4}', ...pruner);
       expect(read.code).toBe(1);
-      expect(read.stdout).toBe("Error: Call to 'get_note' refused by invocation rule 'notes.own_folder' (reason: outside_folder).\n[FORBIDDEN]\n");
+      expect(read.stdout).toBe(
+        "Error: Call to 'get_note' refused by invocation rule 'notes.own_folder' (reason: outside_folder).\n[FORBIDDEN]\n",
+      );
       const deletion = await run('call', 'delete_note', '--args', '{"id":4}', ...pruner, '--run', 'new', '--json');
       expect(JSON.parse(deletion.stdout).meta).toMatchObject({ rule: 'notes.own_folder', reason: 'outside_folder' });
       expect((await run('call', 'get_note', '--args', '{"id":2}', ...pruner)).code).toBe(0); // note 2 is in the shared field folder
-      expect((await run('call', 'get_note', '--args', '{"id":4}', '--channel', 'mcp', '--actor', 'agent:storekeeper', '--scope', 'notes:read')).code).toBe(0);
+      expect(
+        (await run('call', 'get_note', '--args', '{"id":4}', '--channel', 'mcp', '--actor', 'agent:storekeeper', '--scope', 'notes:read'))
+          .code,
+      ).toBe(0);
     });
 
     it('rejects an empty run id as bad input', async () => {
@@ -245,11 +289,19 @@ describe('runCli', () => {
       const result = await runWithInput(terminalInput(true, 'n\n'), deletion);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(question);
-      expect(result.stdout).toBe("✗ Error: Call to 'delete_note' was not approved: The operator answered no at the terminal.\n[APPROVAL_DENIED]\n");
+      expect(result.stdout).toBe(
+        "✗ Error: Call to 'delete_note' was not approved: The operator answered no at the terminal.\n[APPROVAL_DENIED]\n",
+      );
     });
 
     it('hides a secret argument in the question', async () => {
-      const result = await runWithInput(terminalInput(true, 'n\n'), ['call', 'send_digest', '--args', '{"to":"a@example.com","api_key":"sk-demo-12345678"}', '--approve']);
+      const result = await runWithInput(terminalInput(true, 'n\n'), [
+        'call',
+        'send_digest',
+        '--args',
+        '{"to":"a@example.com","api_key":"sk-demo-12345678"}',
+        '--approve',
+      ]);
       expect(result.stderr).toContain('Approve send_digest({"to":"a@example.com","api_key":"***REDACTED***"}) by cli on cli? [y/N] ');
       expect(result.stderr).not.toContain('sk-demo-12345678');
     });
@@ -278,7 +330,15 @@ describe('runCli', () => {
 
   describe('tools', () => {
     it('shows what a small model is offered for a message: profile, budget, each tool offered or left out', async () => {
-      const result = await run('tools', '--provider', 'ollama', '--model', 'llama3.1:8b', '--message', 'Delete the note about maize, then email me a digest with send_digest');
+      const result = await run(
+        'tools',
+        '--provider',
+        'ollama',
+        '--model',
+        'llama3.1:8b',
+        '--message',
+        'Delete the note about maize, then email me a digest with send_digest',
+      );
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('ollama / llama3.1:8b for cli on cli, scopes *\n');
       expect(result.stdout).toMatch(/profile +minimal\n/);
@@ -291,7 +351,19 @@ describe('runCli', () => {
     });
 
     it('starts from the tools the caller may call, and says when they fit the budget unranked', async () => {
-      const result = await run('tools', '--provider', 'anthropic', '--model', 'claude-sonnet-4', '--channel', 'mcp', '--actor', 'agent:reader', '--scope', 'notes:read');
+      const result = await run(
+        'tools',
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sonnet-4',
+        '--channel',
+        'mcp',
+        '--actor',
+        'agent:reader',
+        '--scope',
+        'notes:read',
+      );
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('anthropic / claude-sonnet-4 for agent:reader on mcp, scopes notes:read');
       expect(result.stdout).not.toContain('delete_note');
@@ -299,7 +371,16 @@ describe('runCli', () => {
     });
 
     it("prints the whole answer as JSON with --json, tools in the provider's shape", async () => {
-      const result = await run('tools', '--provider', 'anthropic', '--model', 'claude-sonnet-4', '--message', 'email me a digest', '--json');
+      const result = await run(
+        'tools',
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-sonnet-4',
+        '--message',
+        'email me a digest',
+        '--json',
+      );
       expect(result.code).toBe(0);
       const turn = JSON.parse(result.stdout) as { names: string[]; profile: string; budget: number; tools: Record<string, unknown>[] };
       expect(turn).toMatchObject({ profile: 'full', budget: 12 });
@@ -378,7 +459,7 @@ describe('runCli', () => {
       expect(help).toMatch(/--run <id> +the agent run the call belongs to: 'new' opens one and\n +prints its id; an id continues that run/);
       expect(help).toContain('a run may delete at most 3 notes (notes.max_deletions_per_run)');
       expect(help).toContain('are refused as history_incomplete');
-      expect(help).toContain("pnpm demo call delete_note --args '{\"id\":2}' --run new\n");
+      expect(help).toContain('pnpm demo call delete_note --args \'{"id":2}\' --run new\n');
     });
 
     it('documents --approve: y/n on the terminal, denied without one', async () => {
@@ -386,7 +467,7 @@ describe('runCli', () => {
       expect(help).toMatch(/--approve +ask y\/n on this terminal before a mutating call/);
       expect(help).toContain('anything else ends it as APPROVAL_DENIED');
       expect(help).toContain('nobody can answer, so every mutating call is denied');
-      expect(help).toContain("pnpm demo call delete_note --args '{\"id\":2}' --run new --approve\n");
+      expect(help).toContain('pnpm demo call delete_note --args \'{"id":2}\' --run new --approve\n');
     });
   });
 });
@@ -396,7 +477,22 @@ describe('runCli state', () => {
 
   /** The confirm_token of a telegram deletion asked for with `extra` flags, in a run of its own. */
   async function askToDelete(...extra: string[]): Promise<{ token: string; runId: string }> {
-    const asked = await run('call', 'delete_note', '--args', '{"id":2}', '--channel', 'telegram', '--actor', 'tg:ana', '--scope', 'notes:write', '--run', 'new', '--json', ...extra);
+    const asked = await run(
+      'call',
+      'delete_note',
+      '--args',
+      '{"id":2}',
+      '--channel',
+      'telegram',
+      '--actor',
+      'tg:ana',
+      '--scope',
+      'notes:write',
+      '--run',
+      'new',
+      '--json',
+      ...extra,
+    );
     expect(asked.code, asked.stderr).toBe(0);
     const token = (JSON.parse(asked.stdout) as { data: { confirm_token?: string } }).data.confirm_token;
     if (token === undefined) throw new Error(`no confirm_token: ${asked.stdout}`);
@@ -404,7 +500,21 @@ describe('runCli state', () => {
   }
 
   function redeem(token: string, runId: string, ...extra: string[]): Promise<Run> {
-    return run('call', 'delete_note', '--args', JSON.stringify({ id: 2, confirm_token: token }), '--channel', 'telegram', '--actor', 'tg:ana', '--scope', 'notes:write', '--run', runId, ...extra);
+    return run(
+      'call',
+      'delete_note',
+      '--args',
+      JSON.stringify({ id: 2, confirm_token: token }),
+      '--channel',
+      'telegram',
+      '--actor',
+      'tg:ana',
+      '--scope',
+      'notes:write',
+      '--run',
+      runId,
+      ...extra,
+    );
   }
 
   describe('call', () => {
@@ -429,19 +539,28 @@ describe('runCli state', () => {
     });
 
     it('refuses a --db that is a folder, names it, and runs nothing', async () => {
-      expectUsageError(await run('call', 'list_notes', '--db', historyDir), `cannot keep the demo's state in ${historyDir}: it is a folder, not a file`);
+      expectUsageError(
+        await run('call', 'list_notes', '--db', historyDir),
+        `cannot keep the demo's state in ${historyDir}: it is a folder, not a file`,
+      );
     });
 
     it('refuses a --db file that is not a SQLite database and leaves it as it was', async () => {
       const path = join(historyDir, 'notes.txt');
       writeFileSync(path, 'my notes\n'.repeat(100));
-      expectUsageError(await run('call', 'list_notes', '--db', path), `cannot keep the demo's state in ${path}: the file is not a SQLite database`);
+      expectUsageError(
+        await run('call', 'list_notes', '--db', path),
+        `cannot keep the demo's state in ${path}: the file is not a SQLite database`,
+      );
       expect(readFileSync(path, 'utf8')).toBe('my notes\n'.repeat(100));
     });
 
     it('refuses a --db in a folder that does not exist', async () => {
       const path = join(historyDir, 'missing', 'state.db');
-      expectUsageError(await run('call', 'list_notes', '--db', path), `cannot keep the demo's state in ${path}: the folder ${join(historyDir, 'missing')} does not exist`);
+      expectUsageError(
+        await run('call', 'list_notes', '--db', path),
+        `cannot keep the demo's state in ${path}: the folder ${join(historyDir, 'missing')} does not exist`,
+      );
     });
 
     it('documents --db and what the state holds', async () => {

@@ -47,7 +47,10 @@ function createProgram(io: CliIo, setExitCode: (code: ExitCode) => void, capture
   program
     .command('tour')
     .description('run the guided tour (what `pnpm demo` does without a command)')
-    .option('--db <path>', "keep the tour's state in this SQLite file, which must be new or empty (default: a fresh file, deleted when the tour ends)")
+    .option(
+      '--db <path>',
+      "keep the tour's state in this SQLite file, which must be new or empty (default: a fresh file, deleted when the tour ends)",
+    )
     .action((flags: { db?: string }) =>
       runTour({
         write: io.stdout,
@@ -106,7 +109,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const [first = error.message, ...rest] = captured.text.trim().split('\n');
       const suggestion = SUGGESTION.exec(rest.join(' '))?.[1];
       const helpFor = captured.command === '' ? PROGRAM : `${PROGRAM} ${captured.command}`;
-      writeError(io, first.replace(/^error:\s*/, ''), `${suggestion === undefined ? '' : `did you mean ${suggestion}? `}run '${helpFor} --help' for usage.`);
+      writeError(
+        io,
+        first.replace(/^error:\s*/, ''),
+        `${suggestion === undefined ? '' : `did you mean ${suggestion}? `}run '${helpFor} --help' for usage.`,
+      );
       return ExitCode.USAGE;
     }
     if (error instanceof DemoUsageError) {

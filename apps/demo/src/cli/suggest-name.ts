@@ -2,7 +2,9 @@
 function editDistance(left: string, right: string): number {
   const rows = left.length + 1;
   const columns = right.length + 1;
-  const table: number[][] = Array.from({ length: rows }, (_row, i) => Array.from({ length: columns }, (_column, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const table: number[][] = Array.from({ length: rows }, (_row, i) =>
+    Array.from({ length: columns }, (_column, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i < rows; i += 1) {
     for (let j = 1; j < columns; j += 1) {
       const cost = left[i - 1] === right[j - 1] ? 0 : 1;

@@ -23,18 +23,22 @@ function send(url: string, method: string, headers: Record<string, string>, body
 }
 
 describe('serveDemoConsole', () => {
-  it('prints the address and tokens, shows the agent\'s held calls, and the agent resumes a granted one once', async () => {
+  it("prints the address and tokens, shows the agent's held calls, and the agent resumes a granted one once", async () => {
     let output = '';
     const io: CliIo = { stdout: (text) => void (output += text), stderr: () => undefined, stdoutIsTTY: false, env: {} };
     let stop!: () => void;
     const stopSignal = new Promise<void>((resolve) => (stop = resolve));
     let url = '';
     let tokens: Readonly<Record<string, string>> = {};
-    const served = serveDemoConsole({ port: 0, stopSignal, resumeEveryMs: 50, onListening: (address, issued) => ((url = address), (tokens = issued)) }, io);
+    const served = serveDemoConsole(
+      { port: 0, stopSignal, resumeEveryMs: 50, onListening: (address, issued) => ((url = address), (tokens = issued)) },
+      io,
+    );
     try {
       await vi.waitFor(() => expect(output).toContain('Press Ctrl+C to stop.'), { timeout: 30_000, interval: 50 });
       expect(output).toMatch(/^Approvals console: http:\/\/127\.0\.0\.1:\d+\/$/m);
-      for (const principal of ['user:ana', 'user:luis', 'agent:assistant']) expect(output).toContain(`${principal.padEnd(16)} ${tokens[principal]}`);
+      for (const principal of ['user:ana', 'user:luis', 'agent:assistant'])
+        expect(output).toContain(`${principal.padEnd(16)} ${tokens[principal]}`);
 
       const ana = { Authorization: `Bearer ${tokens['user:ana']}` };
       const list = await send(url, 'GET', ana);
@@ -48,9 +52,17 @@ describe('serveDemoConsole', () => {
       const detail = await send(`${url}approvals/${held}`, 'GET', ana);
       const cookie = (detail.headers['set-cookie'] as string[])[0]!.split(';')[0]!;
       const csrf = /name="_csrf" value="([^"]+)"/.exec(detail.body)![1]!;
-      const granted = await send(`${url}approvals/${held}/grant`, 'POST', { ...ana, Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, new URLSearchParams({ _csrf: csrf }).toString());
+      const granted = await send(
+        `${url}approvals/${held}/grant`,
+        'POST',
+        { ...ana, Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+        new URLSearchParams({ _csrf: csrf }).toString(),
+      );
       expect(granted.status).toBe(303);
-      await vi.waitFor(() => expect(output).toContain('agent:assistant resumed create_note: ran: Note #6 created'), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(() => expect(output).toContain('agent:assistant resumed create_note: ran: Note #6 created'), {
+        timeout: 30_000,
+        interval: 50,
+      });
       expect(output.match(/resumed create_note/g)).toHaveLength(1);
     } finally {
       stop();

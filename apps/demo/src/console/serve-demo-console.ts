@@ -84,7 +84,12 @@ export async function serveDemoConsole(options: ServeDemoConsoleOptions, io: Cli
   } catch (error) {
     await demo.close();
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new DemoUsageError(`port ${options.port} is already in use`, 'choose another with --port, or 0 for any free port', 'INVALID_OPTION');
+    if (code === 'EADDRINUSE')
+      throw new DemoUsageError(
+        `port ${options.port} is already in use`,
+        'choose another with --port, or 0 for any free port',
+        'INVALID_OPTION',
+      );
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -92,12 +97,19 @@ export async function serveDemoConsole(options: ServeDemoConsoleOptions, io: Cli
   io.stdout(`Approvals console: ${url}\n`);
   io.stdout('Sign in with one of these demo tokens (new on every start):\n');
   for (const [principal, token] of Object.entries(tokens)) {
-    io.stdout(`  ${principal.padEnd(16)} ${token}${principal === SUPERVISED_AGENT ? '   (the requester: its own approvals are refused)' : ''}\n`);
+    io.stdout(
+      `  ${principal.padEnd(16)} ${token}${principal === SUPERVISED_AGENT ? '   (the requester: its own approvals are refused)' : ''}\n`,
+    );
   }
   options.onListening?.(url, tokens);
 
   const runId = await demo.registry.startRun();
-  const agent = new ToolContext({ principal: SUPERVISED_AGENT, channel: 'mcp', scopes: ['notes:read', 'notes:write', 'reports:publish'], runId });
+  const agent = new ToolContext({
+    principal: SUPERVISED_AGENT,
+    channel: 'mcp',
+    scopes: ['notes:read', 'notes:write', 'reports:publish'],
+    runId,
+  });
   const waiting = new Map<string, string>();
   for (const step of SCRIPT) {
     const result = await demo.registry.call(step.tool, step.args, agent);

@@ -12,12 +12,16 @@ describe('PinnedNoteGuard', () => {
       expect(result.error).toBe('Tool execution vetoed by an event listener');
       expect(notes.find(1)).not.toBeNull();
       expect(guard.vetoes).toBe(1);
-      expect(logger.auditLines()).toEqual(['[ToolAudit] VETOED | r1 | cli | delete_note | cli | reason=Tool execution vetoed by an event listener']);
+      expect(logger.auditLines()).toEqual([
+        '[ToolAudit] VETOED | r1 | cli | delete_note | cli | reason=Tool execution vetoed by an event listener',
+      ]);
     });
 
     it('lets an unpinned note be deleted', async () => {
       const { registry, guard } = await createDemoRuntime();
-      expect((await registry.call('delete_note', { id: 5 }, ToolContext.cli().with({ runId: await registry.startRun() }))).success).toBe(true);
+      expect((await registry.call('delete_note', { id: 5 }, ToolContext.cli().with({ runId: await registry.startRun() }))).success).toBe(
+        true,
+      );
       expect(guard.vetoes).toBe(0);
     });
 

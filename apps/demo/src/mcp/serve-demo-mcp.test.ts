@@ -60,9 +60,16 @@ async function serve(options: Omit<ServeDemoMcpOptions, 'httpPort' | 'stopSignal
  * Connects an SDK client with `token`. With `answer`, the client declares elicitation forms and
  * answers every `elicitation/create` with it; the requests it received are in `elicitations`.
  */
-async function connect(url: URL, token: string, answer?: ElicitResult): Promise<{ client: Client; elicitations: ElicitRequest['params'][] }> {
+async function connect(
+  url: URL,
+  token: string,
+  answer?: ElicitResult,
+): Promise<{ client: Client; elicitations: ElicitRequest['params'][] }> {
   const elicitations: ElicitRequest['params'][] = [];
-  const client = new Client({ name: 'demo-test', version: '1.0.0' }, answer === undefined ? {} : { capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: 'demo-test', version: '1.0.0' },
+    answer === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
   if (answer !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       elicitations.push(request.params);

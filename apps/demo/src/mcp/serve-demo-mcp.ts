@@ -34,7 +34,8 @@ const TOKEN_VARIABLE = 'MILPA_DEMO_MCP_TOKEN';
  */
 const SERVED_MCP_POLICY: ChannelPolicy = Object.freeze({ ...DEFAULT_CHANNEL_POLICIES['mcp'], require_confirmation_for_mutating: true });
 
-const CONFIRMATION_NOTE = 'Mutating tools ask first: a form when the client supports elicitation, else a confirm_token to replay the call with.';
+const CONFIRMATION_NOTE =
+  'Mutating tools ask first: a form when the client supports elicitation, else a confirm_token to replay the call with.';
 
 function untilInterrupted(): Promise<void> {
   return new Promise((resolve) => {
@@ -45,7 +46,8 @@ function untilInterrupted(): Promise<void> {
 
 function listenFailure(error: unknown, port: number): DemoUsageError | null {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'EADDRINUSE') return new DemoUsageError(`port ${port} is already in use`, 'pick another port, or --http 0 for any free one', 'INVALID_OPTION');
+  if (code === 'EADDRINUSE')
+    return new DemoUsageError(`port ${port} is already in use`, 'pick another port, or --http 0 for any free one', 'INVALID_OPTION');
   if (code === 'EACCES') return new DemoUsageError(`no permission to listen on port ${port}`, 'use a port above 1023', 'INVALID_OPTION');
   return null;
 }
@@ -59,10 +61,15 @@ function readBearerToken(env: CliIo['env']): string {
   const token = env[TOKEN_VARIABLE];
   const hint = `export ${TOKEN_VARIABLE}="$(openssl rand -hex 32)", or any secret of your choice, and give your MCP client the same value`;
   if (token === undefined || token === '') {
-    throw new DemoUsageError(`${TOKEN_VARIABLE} is not set: the HTTP server needs the bearer token its callers will present`, hint, 'INVALID_OPTION');
+    throw new DemoUsageError(
+      `${TOKEN_VARIABLE} is not set: the HTTP server needs the bearer token its callers will present`,
+      hint,
+      'INVALID_OPTION',
+    );
   }
   // A header value cannot carry a token with blanks (clients trim it), so it could never match.
-  if (/\s/.test(token)) throw new DemoUsageError(`${TOKEN_VARIABLE} contains whitespace: a bearer token is one word`, hint, 'INVALID_OPTION');
+  if (/\s/.test(token))
+    throw new DemoUsageError(`${TOKEN_VARIABLE} contains whitespace: a bearer token is one word`, hint, 'INVALID_OPTION');
   return token;
 }
 
@@ -123,7 +130,12 @@ async function serveOnStdio(demo: DemoRuntime, options: ServeDemoMcpOptions, io:
   await handle.closed;
 }
 
-async function serveOnHttp(demo: DemoRuntime, options: ServeDemoMcpOptions & { readonly httpPort: number }, token: string, io: CliIo): Promise<void> {
+async function serveOnHttp(
+  demo: DemoRuntime,
+  options: ServeDemoMcpOptions & { readonly httpPort: number },
+  token: string,
+  io: CliIo,
+): Promise<void> {
   const principal = options.actor ?? 'agent:mcp-client';
   const scopes = options.scopes ?? [...new Set(demo.registry.getToolDefinitions().flatMap((definition) => definition.scopes))];
   let handle;

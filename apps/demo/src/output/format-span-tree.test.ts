@@ -21,7 +21,9 @@ describe('formatSpanTree', () => {
     const text = formatSpanTree(spans());
     expect(text).toMatch(/^trace [0-9a-f]{32}\n└─ execute_tool save_note {2}[\d.]+ ms {2}INTERNAL {2}status ERROR \(INTERNAL_ERROR\)\n/);
     expect(text).toContain('     milpa.outcome = failed\n');
-    expect(text).toMatch(/ {5}event gen_ai\.execute_tool\.exception at \+[\d.]+ ms\n {7}exception\.type = Error\n {7}exception\.stacktrace = Error: x …\n/);
+    expect(text).toMatch(
+      / {5}event gen_ai\.execute_tool\.exception at \+[\d.]+ ms\n {7}exception\.type = Error\n {7}exception\.stacktrace = Error: x …\n/,
+    );
     expect(text).toMatch(/ {3}└─ db\.insert {2}[\d.]+ ms {2}INTERNAL {2}status UNSET\n$/);
   });
 

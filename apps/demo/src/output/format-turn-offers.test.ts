@@ -10,7 +10,16 @@ describe('formatTurnOffers', () => {
   it('lays offers side by side: profile, descriptions, budget, tokens, each callable tool, then how many were left out', () => {
     const big = turn({ names: ['a', 'b', 'c'], pinned: ['c'], excluded: [], estimatedTokens: 1234 });
     const small = turn({ names: ['c'], pinned: ['c'], excluded: ['a', 'b'], profile: 'minimal', budget: 1, estimatedTokens: 80 });
-    expect(formatTurnOffers([{ label: 'big', turn: big }, { label: 'small', turn: small }], ['b', 'x', 'a', 'c'], { indent: 0 })).toBe(
+    expect(
+      formatTurnOffers(
+        [
+          { label: 'big', turn: big },
+          { label: 'small', turn: small },
+        ],
+        ['b', 'x', 'a', 'c'],
+        { indent: 0 },
+      ),
+    ).toBe(
       [
         '                  big       small',
         'profile           full      minimal',

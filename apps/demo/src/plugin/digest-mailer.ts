@@ -55,7 +55,8 @@ export class DigestMailer {
       mutating: true,
       handler: ({ to, api_key: apiKey }) => {
         // The message never echoes the key: a wrong key is reported without repeating it.
-        if (!apiKey.startsWith(KEY_PREFIX)) return ToolResult.failure('UNAUTHORIZED', 'The mail provider rejected the API key.', { field: 'api_key' });
+        if (!apiKey.startsWith(KEY_PREFIX))
+          return ToolResult.failure('UNAUTHORIZED', 'The mail provider rejected the API key.', { field: 'api_key' });
         const digest: QueuedDigest = { message_id: `digest-${this.#outbox.length + 1}`, to, notes: this.#countNotes() };
         this.#outbox.push(digest);
         return ToolResult.success(digest, `Digest queued for ${to}`);

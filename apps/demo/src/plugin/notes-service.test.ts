@@ -106,7 +106,12 @@ describe('NotesService', () => {
       const { registry, notes } = await createDemoRuntime();
       expect(notes.all().map((note) => note.id)).toEqual([1, 2, 3, 4, 5]);
       await registry.call('delete_note', { id: 3 }, await cliInRun(registry));
-      expect(notes.all().map((note) => note.title)).toEqual(['Plant the milpa', 'Sow beans beside the maize', 'Save seed from the best ears', 'Harvest before the rains']);
+      expect(notes.all().map((note) => note.title)).toEqual([
+        'Plant the milpa',
+        'Sow beans beside the maize',
+        'Save seed from the best ears',
+        'Harvest before the rains',
+      ]);
     });
   });
 
@@ -120,7 +125,12 @@ describe('NotesService', () => {
 
     it('asks for confirmation on telegram and deletes on the replay with the token', async () => {
       const { registry, notes } = await createDemoRuntime();
-      const telegram = new ToolContext({ channel: 'telegram', principal: 'tg:ana', scopes: ['notes:write'], runId: await registry.startRun() });
+      const telegram = new ToolContext({
+        channel: 'telegram',
+        principal: 'tg:ana',
+        scopes: ['notes:write'],
+        runId: await registry.startRun(),
+      });
       const ask = await registry.call('delete_note', { id: 2 }, telegram);
       expect(ask.getConfirmToken()).toMatch(/^[0-9a-f]{32}$/);
       expect(notes.size).toBe(5);

@@ -27,7 +27,13 @@ const STARTING_NOTES: readonly Omit<Note, 'id'>[] = [
   { title: 'Plant the milpa', body: 'Maize, beans and squash share one plot.', tags: ['field'], pinned: true, folder: SHARED_FOLDER },
   { title: 'Sow beans beside the maize', body: 'The stalks are their trellis.', tags: ['beans'], pinned: false, folder: SHARED_FOLDER },
   { title: 'Squash shades the soil', body: 'Broad leaves keep the weeds down.', tags: ['squash'], pinned: false, folder: SHARED_FOLDER },
-  { title: 'Save seed from the best ears', body: 'Keep the seed dry until spring.', tags: ['maize', 'seed'], pinned: false, folder: 'granary' },
+  {
+    title: 'Save seed from the best ears',
+    body: 'Keep the seed dry until spring.',
+    tags: ['maize', 'seed'],
+    pinned: false,
+    folder: 'granary',
+  },
   { title: 'Harvest before the rains', body: 'Dry the ears in the sun.', tags: ['harvest'], pinned: false, folder: SHARED_FOLDER },
 ];
 

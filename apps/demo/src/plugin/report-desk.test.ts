@@ -36,7 +36,11 @@ describe('ReportDesk', () => {
     it('does not let the worker grant its own request: resolving needs the reviewer scope', async () => {
       const demo = await createDemoRuntime();
       await demo.registry.call('request_verification', { subject: 'report:q3-harvest', request_id: 'v1' }, worker('a'));
-      const result = await demo.registry.call('resolve_verification', { request_id: 'v1', decision: 'grant', principal: 'agent:worker' }, worker('b'));
+      const result = await demo.registry.call(
+        'resolve_verification',
+        { request_id: 'v1', decision: 'grant', principal: 'agent:worker' },
+        worker('b'),
+      );
       expect(result.error).toBe(
         "Missing required scope for tool 'resolve_verification'. Need one of: verification:resolve — context has: reports:publish.",
       );

@@ -45,7 +45,7 @@ export class ReportDesk {
       const event = payload['event'];
       if (!(event instanceof VerificationGrantedEvent)) return;
       const subject = event.getRequest().subject;
-      if (subject !== null && subject.startsWith('report:')) this.#approvals.set(subject, event.getResult().principal);
+      if (subject?.startsWith('report:')) this.#approvals.set(subject, event.getResult().principal);
     });
   }
 
@@ -80,7 +80,8 @@ export class ReportDesk {
   #publish(id: string): ToolResult {
     const report = this.#reports.get(id);
     if (report === undefined) return ToolResult.failure('NOT_FOUND', `No report with id '${id}'.`, { field: 'report_id' });
-    if (report.status === 'published') return ToolResult.failure('CONFLICT', `Report '${id}' is already published.`, { field: 'report_id' });
+    if (report.status === 'published')
+      return ToolResult.failure('CONFLICT', `Report '${id}' is already published.`, { field: 'report_id' });
     const subject = ReportDesk.subjectOf(id);
     if (!this.#approvals.has(subject)) {
       return ToolResult.failure(

@@ -10,7 +10,11 @@ const mcp = (principal: string): ToolContext => ToolContext.mcp('r', principal, 
 describe('createOwnFolderRule', () => {
   it('is registered for the note tools, before the deletion limit, without a history requirement', async () => {
     const { registry } = await createDemoRuntime();
-    expect(registry.getInvocationRules()[0]).toEqual({ identifier: 'notes.own_folder', requiresCompleteHistory: false, tools: ['get_note', 'delete_note'] });
+    expect(registry.getInvocationRules()[0]).toEqual({
+      identifier: 'notes.own_folder',
+      requiresCompleteHistory: false,
+      tools: ['get_note', 'delete_note'],
+    });
   });
 
   describe('evaluate', () => {

@@ -6,7 +6,11 @@ import { MAX_DELETIONS_PER_RUN, maxDeletionsPerRunRule } from './max-deletions-p
 describe('maxDeletionsPerRunRule', () => {
   it('is registered for delete_note only and requires a complete history', async () => {
     const { registry } = await createDemoRuntime();
-    expect(registry.getInvocationRules()).toContainEqual({ identifier: 'notes.max_deletions_per_run', requiresCompleteHistory: true, tools: ['delete_note'] });
+    expect(registry.getInvocationRules()).toContainEqual({
+      identifier: 'notes.max_deletions_per_run',
+      requiresCompleteHistory: true,
+      tools: ['delete_note'],
+    });
     expect(maxDeletionsPerRunRule.identifier).toBe('notes.max_deletions_per_run');
     expect(MAX_DELETIONS_PER_RUN).toBe(3);
   });
@@ -19,7 +23,9 @@ describe('maxDeletionsPerRunRule', () => {
       for (const id of [2, 3, 5]) expect((await registry.call('delete_note', { id }, agent())).success).toBe(true);
       const fourth = await registry.call('delete_note', { id: 4 }, ToolContext.cli().with({ runId }));
       expect(fourth.getCode()).toBe('FORBIDDEN');
-      expect(fourth.error).toBe("Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).");
+      expect(fourth.error).toBe(
+        "Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).",
+      );
       expect(fourth.meta).toMatchObject({ rule: 'notes.max_deletions_per_run', reason: 'too_many_deletions' });
       expect(notes.find(4)).not.toBeNull();
     });

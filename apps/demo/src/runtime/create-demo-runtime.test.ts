@@ -32,12 +32,27 @@ describe('createDemoRuntime', () => {
       .getToolDefinitions()
       .filter((definition) => (definition.routing?.intents.length ?? 0) > 0 && (definition.routing?.domains.length ?? 0) > 0)
       .map((definition) => definition.name);
-    expect(hinted).toEqual(['list_notes', 'get_note', 'create_note', 'delete_note', 'lookup_crop', 'publish_report', 'send_digest', 'code_search', 'file_read', 'project_info']);
+    expect(hinted).toEqual([
+      'list_notes',
+      'get_note',
+      'create_note',
+      'delete_note',
+      'lookup_crop',
+      'publish_report',
+      'send_digest',
+      'code_search',
+      'file_read',
+      'project_info',
+    ]);
   });
 
   it('routes a message to the tools it asks for when a small model has room for few', async () => {
     const { registry } = await createDemoRuntime();
-    const turn = await registry.toolsFor(ToolContext.cli(), { provider: 'ollama', model: 'llama3.1:8b', message: 'How many weeks until the squash is ready?' });
+    const turn = await registry.toolsFor(ToolContext.cli(), {
+      provider: 'ollama',
+      model: 'llama3.1:8b',
+      message: 'How many weeks until the squash is ready?',
+    });
     expect(turn.names).toContain('lookup_crop');
     expect(turn.names).not.toContain('publish_report');
     expect(turn.names.length).toBeLessThanOrEqual(5);
@@ -67,7 +82,8 @@ describe('createDemoRuntime', () => {
   it('uses the registry defaults (100 tokens per minute) when given an empty rate limit', async () => {
     const { registry } = await createDemoRuntime({ rateLimit: {} });
     const results = [];
-    for (let call = 0; call < 6; call += 1) results.push(await registry.call('list_notes', {}, ToolContext.mcp('r', 'agent:a', ['notes:read'])));
+    for (let call = 0; call < 6; call += 1)
+      results.push(await registry.call('list_notes', {}, ToolContext.mcp('r', 'agent:a', ['notes:read'])));
     expect(results.every((result) => result.success)).toBe(true);
   });
 
@@ -75,7 +91,9 @@ describe('createDemoRuntime', () => {
     const seen: LogEntry[] = [];
     const { registry } = await createDemoRuntime({ onLog: (entry) => seen.push(entry) });
     await registry.call('list_notes', {}, ToolContext.cli('r1'));
-    expect(seen.map((entry) => entry.message)).toEqual([expect.stringMatching(/^\[ToolAudit\] r1 \| cli \| list_notes \| cli \| \d+ms \| OK/)]);
+    expect(seen.map((entry) => entry.message)).toEqual([
+      expect.stringMatching(/^\[ToolAudit\] r1 \| cli \| list_notes \| cli \| \d+ms \| OK/),
+    ]);
   });
 
   it('renders cli results with the CliRenderer and other channels with the DefaultRenderer', async () => {
@@ -126,12 +144,20 @@ describe('createDemoRuntime', () => {
     const assistant = ToolContext.mcp('r1', 'agent:assistant', ['notes:write', REVIEWER_SCOPE]).with({ runId: await registry.startRun() });
     const held = await registry.call('delete_note', { id: 2 }, assistant);
     expect(held.getCode()).toBe('APPROVAL_PENDING');
-    expect(held.error).toContain(`agent:assistant is supervised: someone else holding ${REVIEWER_SCOPE} must approve 'delete_note' before it runs.`);
+    expect(held.error).toContain(
+      `agent:assistant is supervised: someone else holding ${REVIEWER_SCOPE} must approve 'delete_note' before it runs.`,
+    );
     const approvalId = (held.data as { approval_id: string }).approval_id;
-    const selfGrant = await registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'agent:assistant' }, assistant);
+    const selfGrant = await registry.call(
+      'resolve_verification',
+      { request_id: approvalId, decision: 'grant', principal: 'agent:assistant' },
+      assistant,
+    );
     expect(selfGrant.getCode()).toBe('FORBIDDEN');
     const ana = ToolContext.web('user:ana', [REVIEWER_SCOPE]);
-    expect((await registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ana)).success).toBe(true);
+    expect(
+      (await registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ana)).success,
+    ).toBe(true);
     expect((await registry.resume(approvalId, assistant)).success).toBe(true);
     expect(notes.find(2)).toBeNull();
     expect((await registry.resume(approvalId, assistant)).meta['approval_refusal']).toBe('used');
@@ -149,7 +175,9 @@ describe('createDemoRuntime', () => {
     };
     await provider.registerTools(bare);
     expect(names).toHaveLength(9);
-    expect(provider.getPromptSections?.()).toEqual(expect.arrayContaining([expect.stringContaining('publish_report needs a granted verification')]));
+    expect(provider.getPromptSections?.()).toEqual(
+      expect.arrayContaining([expect.stringContaining('publish_report needs a granted verification')]),
+    );
   });
 });
 
@@ -227,7 +255,9 @@ describe('createDemoRuntime with stores', () => {
     expect(redeemed.success).toBe(true);
     expect(second.notes.find(3)).toBeNull();
     const third = await runtimeOnFile();
-    expect((await third.registry.call('delete_note', { id: 3, confirm_token: token }, ana())).error).toBe('Invalid or expired confirmation token');
+    expect((await third.registry.call('delete_note', { id: 3, confirm_token: token }, ana())).error).toBe(
+      'Invalid or expired confirmation token',
+    );
     expect(third.notes.find(3)).not.toBeNull();
   });
 
@@ -264,7 +294,11 @@ describe('createDemoRuntime with stores', () => {
     expect(held.getCode()).toBe('APPROVAL_PENDING');
     const approvalId = (held.data as { approval_id: string }).approval_id;
     const granting = await runtimeOnFile(supervised);
-    const grant = await granting.registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ToolContext.web('user:ana', [REVIEWER_SCOPE]));
+    const grant = await granting.registry.call(
+      'resolve_verification',
+      { request_id: approvalId, decision: 'grant', principal: 'user:ana' },
+      ToolContext.web('user:ana', [REVIEWER_SCOPE]),
+    );
     expect(grant.success).toBe(true);
     const resuming = await runtimeOnFile(supervised);
     const resumed = await resuming.registry.call('delete_note', { id: 2, approval_id: approvalId }, assistant());
@@ -276,11 +310,15 @@ describe('createDemoRuntime with stores', () => {
 
   it('answers a retry with the same idempotency key from another runtime without running it again', async () => {
     const first = await runtimeOnFile();
-    const created = await first.registry.call('create_note', { title: 'Mulch the squash' }, ToolContext.cli(), { idempotencyKey: 'mulch-1' });
+    const created = await first.registry.call('create_note', { title: 'Mulch the squash' }, ToolContext.cli(), {
+      idempotencyKey: 'mulch-1',
+    });
     expect(created.success).toBe(true);
     const second = await runtimeOnFile();
     const before = second.notes.size;
-    const retry = await second.registry.call('create_note', { title: 'Mulch the squash' }, ToolContext.cli(), { idempotencyKey: 'mulch-1' });
+    const retry = await second.registry.call('create_note', { title: 'Mulch the squash' }, ToolContext.cli(), {
+      idempotencyKey: 'mulch-1',
+    });
     expect(retry.meta['idempotent_replay']).toBe(true);
     expect(retry.data).toEqual(created.data);
     expect(second.notes.size).toBe(before);

@@ -154,9 +154,16 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
 }
 
 /** The stores the registry takes from `stores`, or none (the registry's in-memory defaults). */
-function registryStores(stores: SqliteStores | null): Pick<ToolRegistryOptions, 'confirmationStore' | 'historyStore' | 'approvalStore' | 'idempotencyStore'> {
+function registryStores(
+  stores: SqliteStores | null,
+): Pick<ToolRegistryOptions, 'confirmationStore' | 'historyStore' | 'approvalStore' | 'idempotencyStore'> {
   if (stores === null) return {};
-  return { confirmationStore: stores.confirmation, historyStore: stores.history, approvalStore: stores.approval, idempotencyStore: stores.idempotency };
+  return {
+    confirmationStore: stores.confirmation,
+    historyStore: stores.history,
+    approvalStore: stores.approval,
+    idempotencyStore: stores.idempotency,
+  };
 }
 
 async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores | null, close: () => void): Promise<DemoRuntime> {
@@ -202,7 +209,23 @@ async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores
     .addRenderer(new CliRenderer({ color: options.color ?? false }))
     .setDefaultRenderer(new DefaultRenderer());
 
-  return { registry, dispatcher, logger, renderers, provider, notes, almanac, reports, mailer, verifier, cache, guard, workspaceRoot, stores, close };
+  return {
+    registry,
+    dispatcher,
+    logger,
+    renderers,
+    provider,
+    notes,
+    almanac,
+    reports,
+    mailer,
+    verifier,
+    cache,
+    guard,
+    workspaceRoot,
+    stores,
+    close,
+  };
 }
 
 /**
@@ -214,7 +237,8 @@ function demoApprovalGate(options: DemoRuntimeOptions, verifier: HumanVerifier):
   const supervised = options.supervisedPrincipals ?? [];
   if (supervised.length === 0) return options.approvalGate ?? null;
   const supervisor = verifierApprovalGate(verifier, {
-    message: (request) => `${request.principal ?? 'This caller'} is supervised: someone else holding ${REVIEWER_SCOPE} must approve '${request.toolName}' before it runs.`,
+    message: (request) =>
+      `${request.principal ?? 'This caller'} is supervised: someone else holding ${REVIEWER_SCOPE} must approve '${request.toolName}' before it runs.`,
   });
   return supervisePrincipals({ principals: supervised, supervisor, otherwise: options.approvalGate ?? null });
 }

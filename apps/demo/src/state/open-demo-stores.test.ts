@@ -57,27 +57,37 @@ describe('openDemoStores', () => {
 
   it('refuses a path whose folder does not exist, and creates nothing', () => {
     const error = refusalOf(() => openDemoStores(join(folder, 'missing', 'state.db')));
-    expect(error.message).toBe(`cannot keep the demo's state in ${join(folder, 'missing', 'state.db')}: the folder ${join(folder, 'missing')} does not exist`);
+    expect(error.message).toBe(
+      `cannot keep the demo's state in ${join(folder, 'missing', 'state.db')}: the folder ${join(folder, 'missing')} does not exist`,
+    );
     expect(existsSync(join(folder, 'missing'))).toBe(false);
   });
 
   it('refuses a folder', () => {
     mkdirSync(join(folder, 'dir.db'));
-    expect(refusalOf(() => openDemoStores(join(folder, 'dir.db'))).message).toBe(`cannot keep the demo's state in ${join(folder, 'dir.db')}: it is a folder, not a file`);
+    expect(refusalOf(() => openDemoStores(join(folder, 'dir.db'))).message).toBe(
+      `cannot keep the demo's state in ${join(folder, 'dir.db')}: it is a folder, not a file`,
+    );
   });
 
   it('refuses a path under a file, with or without createFolder', () => {
     writeFileSync(join(folder, 'notes.txt'), 'plain text');
     const path = join(folder, 'notes.txt', 'state.db');
-    expect(refusalOf(() => openDemoStores(path)).message).toBe(`cannot keep the demo's state in ${path}: ${join(folder, 'notes.txt')} is not a folder`);
-    expect(refusalOf(() => openDemoStores(join(folder, 'notes.txt', 'sub', 'state.db'), { createFolder: true })).message).toMatch(/the folder .+ cannot be created \(ENOTDIR\)$/);
+    expect(refusalOf(() => openDemoStores(path)).message).toBe(
+      `cannot keep the demo's state in ${path}: ${join(folder, 'notes.txt')} is not a folder`,
+    );
+    expect(refusalOf(() => openDemoStores(join(folder, 'notes.txt', 'sub', 'state.db'), { createFolder: true })).message).toMatch(
+      /the folder .+ cannot be created \(ENOTDIR\)$/,
+    );
   });
 
   it('refuses a file that is not a SQLite database and leaves it as it was', () => {
     const path = join(folder, 'notes.txt');
     const text = 'These are my notes, not a database.\n'.repeat(200);
     writeFileSync(path, text);
-    expect(refusalOf(() => openDemoStores(path)).message).toBe(`cannot keep the demo's state in ${path}: the file is not a SQLite database`);
+    expect(refusalOf(() => openDemoStores(path)).message).toBe(
+      `cannot keep the demo's state in ${path}: the file is not a SQLite database`,
+    );
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
 

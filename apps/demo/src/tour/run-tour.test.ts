@@ -31,7 +31,7 @@ describe('runTour', () => {
     const text = await transcript();
     for (const expected of [
       'Page 1/2 (5 total items)',
-      "✗ Error: Missing required field: title",
+      '✗ Error: Missing required field: title',
       "meta.errors → field 'title': Missing required field: title",
       "Error: channel 'mcp' requires an authenticated principal (require_auth) — none provided.",
       "Error: Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read, almanac:read.",
@@ -61,13 +61,17 @@ describe('runTour', () => {
     expect(scene).toContain('registry.startRun() opened ‹pruning run› with a complete, empty history');
     expect(scene).toContain('Deletions #2 ✓, #5 ✓, #6 ✓; then a fourth:');
     expect(scene).toContain('› delete_note {"id":7}  as agent:pruner on mcp, scopes notes:read notes:write, run ‹pruning run›');
-    expect(scene).toContain("Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).");
+    expect(scene).toContain(
+      "Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: too_many_deletions).",
+    );
     expect(scene).toContain('meta.rule → notes.max_deletions_per_run, meta.reason → too_many_deletions. Note 7 is still there: yes.');
     expect(scene).toContain(
       "The run's history, which the rule counted: executed note:2, executed note:5, executed note:6, invocation_denied note:7 (complete: yes).",
     );
     expect(scene).toContain("Error: Call to 'get_note' refused by invocation rule 'notes.own_folder' (reason: outside_folder).");
-    expect(scene).toContain("Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: history_incomplete).");
+    expect(scene).toContain(
+      "Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: history_incomplete).",
+    );
     expect(scene.match(/\[FORBIDDEN\]/g)).toHaveLength(3);
   });
 
@@ -88,9 +92,15 @@ describe('runTour', () => {
     expect(routed).toMatch(/left out +4 +7\n/);
     expect(routed).toContain('send_digest is pinned: the message names it');
     expect(routed).toContain('openai / gpt-4o-mini leaves out publish_report, request_verification, resolve_verification, project_info.');
-    expect(routed).toContain('ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification, code_search, file_read, project_info.');
-    expect(routed).toContain('For agent:reader (notes:read almanac:read) the same message offers ollama only get_note, list_notes, lookup_crop, request_verification');
-    const [openai = 0, ollama = 0] = (/estimated tokens +([\d,]+) +([\d,]+)/.exec(routed) ?? []).slice(1).map((figure) => Number(figure.replaceAll(',', '')));
+    expect(routed).toContain(
+      'ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification, code_search, file_read, project_info.',
+    );
+    expect(routed).toContain(
+      'For agent:reader (notes:read almanac:read) the same message offers ollama only get_note, list_notes, lookup_crop, request_verification',
+    );
+    const [openai = 0, ollama = 0] = (/estimated tokens +([\d,]+) +([\d,]+)/.exec(routed) ?? [])
+      .slice(1)
+      .map((figure) => Number(figure.replaceAll(',', '')));
     expect(ollama).toBeLessThan(openai);
 
     const tidied = text.slice(text.indexOf('16. Tidying what a model sent'), text.indexOf('\nNext'));
@@ -103,13 +113,18 @@ describe('runTour', () => {
 
   it('searches and reads the demo workspace with the built-in tools, page by page, and refuses secrets and paths outside it', async () => {
     const text = await transcript();
-    const scene = text.slice(text.indexOf('17. Built-in tools over a workspace'), text.indexOf("18. An agent's delete is held for a person"));
+    const scene = text.slice(
+      text.indexOf('17. Built-in tools over a workspace'),
+      text.indexOf("18. An agent's delete is held for a person"),
+    );
     expect(scene).toContain('over a small farm project in ‹workspace›.');
     expect(scene).not.toContain(tmpdir());
     expect(scene).toContain('› code_search {"pattern":"water","limit":3}  as agent:coder on mcp, scopes workspace:read');
     expect(scene).toContain('truncated → true, next_offset → 3: the model asks for the next page.');
     expect(scene).toContain('› code_search {"pattern":"water","limit":3,"offset":3}');
-    expect(scene).toContain('{"file":"src/irrigation.ts","line":1,"text":"// How much water each crop gets, in litres per square metre and day."}');
+    expect(scene).toContain(
+      '{"file":"src/irrigation.ts","line":1,"text":"// How much water each crop gets, in litres per square metre and day."}',
+    );
     expect(scene).toContain('next_offset → 5: file_read pages a file by lines');
     expect(scene).toContain('› file_read {"path":"notes/field-log.md","offset":5,"limit":4,"line_numbers":true}');
     expect(scene).toContain('5\t- Day 3: mulch under the squash leaves.');
@@ -157,7 +172,7 @@ describe('runTour', () => {
 
   it('runs the earlier deletions in runs of their own, so the confirmation and the veto still show', async () => {
     const text = await transcript();
-    expect(text).toContain("› delete_note {\"id\":3}  as tg:ana on telegram, scopes notes:read notes:write, run ‹ana's chat›");
+    expect(text).toContain('› delete_note {"id":3}  as tg:ana on telegram, scopes notes:read notes:write, run ‹ana\'s chat›');
     expect(text).toContain('› delete_note {"id":1}  as cli on cli, scopes *, run ‹operator session›');
     expect(text).not.toMatch(/run run_[0-9a-f]/); // every opened run id is masked
   });

@@ -128,7 +128,11 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.section(4, 'A scope denial names the missing scope', 'agent:reader may read notes, not delete them.');
   await run('delete_note', { id: 3 }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
 
-  out.section(5, 'Telegram confirms mutating tools', "The telegram channel policy asks before any mutating tool runs, even one that doesn't ask itself.");
+  out.section(
+    5,
+    'Telegram confirms mutating tools',
+    "The telegram channel policy asks before any mutating tool runs, even one that doesn't ask itself.",
+  );
   const chat = await openRun(registry, out, "ana's chat");
   out.line(`tg:ana's chat is a run, opened with registry.startRun(): deletions are counted per run (scene 14).`);
   const anaAsks = as.telegram('tg:ana', chat);
@@ -149,10 +153,14 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.section(7, 'A cache answers repeat lookups', 'A tool.executing listener short-circuits a lookup it has seen before.');
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
-  out.note(`The almanac was consulted ${times(almanac.lookups)}; the cache listener ran ${times(cache.invocations)} and answered ${times(cache.hits)}.`);
+  out.note(
+    `The almanac was consulted ${times(almanac.lookups)}; the cache listener ran ${times(cache.invocations)} and answered ${times(cache.hits)}.`,
+  );
   const seenBefore = cache.invocations;
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:guest', ['notes:read']));
-  out.note(`Refused before tool.executing: the cache listener has still run ${times(cache.invocations)} (${times(seenBefore)} before). A cache can never stand in for a refused call.`);
+  out.note(
+    `Refused before tool.executing: the cache listener has still run ${times(cache.invocations)} (${times(seenBefore)} before). A cache can never stand in for a refused call.`,
+  );
 
   out.section(8, 'A listener vetoes', 'A guard on tool.executing protects pinned notes, even from the all-powerful cli.');
   await run('delete_note', { id: 1 }, as.cli(await openRun(registry, out, 'operator session')));
@@ -172,18 +180,30 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.line(`agent:scraper lists the notes ${budget} times: ${outcomes.join(' ')}`);
   await run('list_notes', {}, as.mcp('agent:scraper', ['notes:read']));
 
-  out.section(10, 'Human verification gates a publication', 'publish_report needs a granted verification; the worker may ask for one, only a reviewer may grant it.');
+  out.section(
+    10,
+    'Human verification gates a publication',
+    'publish_report needs a granted verification; the worker may ask for one, only a reviewer may grant it.',
+  );
   const worker = (): ToolContext => as.mcp('agent:worker', ['reports:publish']);
   const subject = ReportDesk.subjectOf('q3-harvest');
   await run('publish_report', { report_id: 'q3-harvest' }, worker());
   await run('request_verification', { subject, request_id: 'verif-q3' }, worker());
   out.note('The policy dividend: request_verification is open, resolve_verification needs a scope the worker lacks.');
   await run('resolve_verification', { request_id: 'verif-q3', decision: 'grant', principal: 'agent:worker' }, worker());
-  await run('resolve_verification', { request_id: 'verif-q3', decision: 'grant', principal: 'agent:reviewer' }, as.mcp('agent:reviewer', [REVIEWER_SCOPE]));
+  await run(
+    'resolve_verification',
+    { request_id: 'verif-q3', decision: 'grant', principal: 'agent:reviewer' },
+    as.mcp('agent:reviewer', [REVIEWER_SCOPE]),
+  );
   out.note('verification.granted reached the report desk, a plugin listening on the same dispatcher.');
   await run('publish_report', { report_id: 'q3-harvest' }, worker());
 
-  out.section(11, 'A secret stays out of the logs', 'send_digest takes an API key; the (offline) mail provider sees it, the audit trail does not.');
+  out.section(
+    11,
+    'A secret stays out of the logs',
+    'send_digest takes an API key; the (offline) mail provider sees it, the audit trail does not.',
+  );
   await run('send_digest', { to: 'ana@example.com', api_key: 'sk-demo-7f3a9c21' }, as.cli());
 
   out.section(12, 'The audit trail', 'Every call above, refusals included, left one line (durations shown as …ms):');
@@ -193,9 +213,15 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
     .map((entry) => entry.context['audit'] as { request_id?: string; cache_served?: boolean } | undefined)
     .filter((record) => record?.cache_served === true)
     .map((record) => record?.request_id);
-  out.note(`The api_key is ***REDACTED***. Each line also hands the logger a structured record; ${served.join(', ')}'s says cache_served: true.`);
+  out.note(
+    `The api_key is ***REDACTED***. Each line also hands the logger a structured record; ${served.join(', ')}'s says cache_served: true.`,
+  );
 
-  out.section(13, 'Inspect before you call', "The InvocationPlan of delete_note for an anonymous mcp caller: what would run, and why. Nothing executes.");
+  out.section(
+    13,
+    'Inspect before you call',
+    'The InvocationPlan of delete_note for an anonymous mcp caller: what would run, and why. Nothing executes.',
+  );
   const plan = registry.inspect('delete_note', ToolContext.mcp('tour-inspect', null, []));
   if (plan !== null) out.raw(indent(formatPlan(plan, style, { sources: false })));
   out.note('With every source: pnpm demo inspect delete_note --channel mcp   (add --json for the whole plan)');
@@ -226,7 +252,9 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
     `meta.rule → ${String(fourth.meta['rule'])}, meta.reason → ${String(fourth.meta['reason'])}. Note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}.`,
   );
   const history = await registry.getHistoryStore().load(pruning);
-  const steps = (history?.observations ?? []).map((observation) => `${observation.outcome} ${observation.target?.kind ?? ''}:${observation.target?.id ?? ''}`);
+  const steps = (history?.observations ?? []).map(
+    (observation) => `${observation.outcome} ${observation.target?.kind ?? ''}:${observation.target?.id ?? ''}`,
+  );
   out.note(`The run's history, which the rule counted: ${steps.join(', ')} (complete: ${history?.complete === true ? 'yes' : 'no'}).`);
   await run('get_note', { id: 4 }, pruner(pruning));
   out.note(`Note 4 is kept in the granary folder, not agent:pruner's: meta.reason → outside_folder, whatever the run.`);
@@ -240,25 +268,47 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   );
   out.line(`The message: "${ROUTED_MESSAGE}"`);
   const everyone = as.cli();
-  out.line(`The caller: ${describeCaller(everyone)}, who may call all ${registry.getToolDefinitions().length} tools. Two models, side by side:`);
+  out.line(
+    `The caller: ${describeCaller(everyone)}, who may call all ${registry.getToolDefinitions().length} tools. Two models, side by side:`,
+  );
   const offers: TurnOffer[] = [];
   for (const { provider, model } of ROUTED_MODELS) {
     offers.push({ label: `${provider} / ${model}`, turn: await registry.toolsFor(everyone, { provider, model, message: ROUTED_MESSAGE }) });
   }
-  out.raw(formatTurnOffers(offers, registry.getToolDefinitions().map((definition) => definition.name), { indent: 4, header: style.bold }));
+  out.raw(
+    formatTurnOffers(
+      offers,
+      registry.getToolDefinitions().map((definition) => definition.name),
+      { indent: 4, header: style.bold },
+    ),
+  );
   const pinned = [...new Set(offers.flatMap(({ turn }) => turn.pinned))];
-  out.note(`${pinned.length === 0 ? 'Nothing' : pinned.join(', ')} is pinned: the message names it, so it takes a slot before any ranked tool. The rest are ranked by routing hints (intents, domains, tags, examples).`);
+  out.note(
+    `${pinned.length === 0 ? 'Nothing' : pinned.join(', ')} is pinned: the message names it, so it takes a slot before any ranked tool. The rest are ranked by routing hints (intents, domains, tags, examples).`,
+  );
   for (const { label, turn } of offers) {
     out.note(`${label} leaves out ${turn.excluded.length === 0 ? 'nothing' : turn.excluded.join(', ')}.`);
   }
-  const readerTurn = await registry.toolsFor(as.mcp('agent:reader', ['notes:read', 'almanac:read']), { provider: 'ollama', model: 'llama3.1:8b', message: ROUTED_MESSAGE });
-  out.note(`For agent:reader (notes:read almanac:read) the same message offers ollama only ${readerTurn.names.join(', ')}: routing starts from what the caller may call.`);
+  const readerTurn = await registry.toolsFor(as.mcp('agent:reader', ['notes:read', 'almanac:read']), {
+    provider: 'ollama',
+    model: 'llama3.1:8b',
+    message: ROUTED_MESSAGE,
+  });
+  out.note(
+    `For agent:reader (notes:read almanac:read) the same message offers ollama only ${readerTurn.names.join(', ')}: routing starts from what the caller may call.`,
+  );
 
-  out.section(16, 'Tidying what a model sent', 'This registry runs with tidyArguments: true. A model counting from zero asks for page "0", leaves per_page blank and sends "*" for any tag:');
+  out.section(
+    16,
+    'Tidying what a model sent',
+    'This registry runs with tidyArguments: true. A model counting from zero asks for page "0", leaves per_page blank and sends "*" for any tag:',
+  );
   const tidied = await run('list_notes', { page: '0', per_page: ' ', tag: '*' }, as.mcp('agent:assistant', ['notes:read']));
   const changes = (tidied.meta['tidied'] as readonly TidiedField[] | undefined) ?? [];
   out.note(`meta.tidied → ${JSON.stringify(changes)}`);
-  out.note('Without tidying, page "0" fails validation and tag "*" would quietly match no note. Each change names the field, never the value.');
+  out.note(
+    'Without tidying, page "0" fails validation and tag "*" would quietly match no note. Each change names the field, never the value.',
+  );
 
   out.mask(demo.workspaceRoot, 'workspace');
   out.section(
@@ -269,7 +319,9 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   const coder = () => as.mcp('agent:coder', ['workspace:read']);
   const firstPage = await run('code_search', { pattern: 'water', limit: 3 }, coder());
   const searchOffset = readNumber(firstPage.data, 'next_offset');
-  out.note(`truncated → ${String(readBoolean(firstPage.data, 'truncated'))}, next_offset → ${String(searchOffset)}: the model asks for the next page.`);
+  out.note(
+    `truncated → ${String(readBoolean(firstPage.data, 'truncated'))}, next_offset → ${String(searchOffset)}: the model asks for the next page.`,
+  );
   await run('code_search', { pattern: 'water', limit: 3, offset: searchOffset ?? 0 }, coder());
   const firstLines = await run('file_read', { path: 'notes/field-log.md', offset: 1, limit: 4, line_numbers: true }, coder());
   const readOffset = readNumber(firstLines.data, 'next_offset');
@@ -278,7 +330,9 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   await run('file_read', { path: '.env' }, coder());
   await run('file_read', { path: '../../etc/passwd' }, coder());
   await run('code_search', { pattern: 'MAIL_API_KEY' }, coder());
-  out.note('.env holds that key, but search skips secret files and reading one is refused, as is any path that leaves the workspace, symlinks included.');
+  out.note(
+    '.env holds that key, but search skips secret files and reading one is refused, as is any path that leaves the workspace, symlinks included.',
+  );
 
   out.section(
     18,
@@ -290,22 +344,40 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   const approver = (): ToolContext => as.web(APPROVER, [REVIEWER_SCOPE]);
   out.line(`The notes now: ${describeNotes(notes)}. ${SUPERVISED_AGENT} works in ${task}, a run of its own.`);
   const deletion = approvalIdOf(await run('delete_note', { id: seventh }, assistant(), maskApproval('delete approval')));
-  out.note(`Nothing ran: note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}. The held call is bound to the tool, its arguments, ${SUPERVISED_AGENT}, mcp and the run.`);
+  out.note(
+    `Nothing ran: note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}. The held call is bound to the tool, its arguments, ${SUPERVISED_AGENT}, mcp and the run.`,
+  );
   await run('resolve_verification', { request_id: deletion, decision: 'grant', principal: SUPERVISED_AGENT }, assistant());
   out.note(`${SUPERVISED_AGENT} holds ${REVIEWER_SCOPE}, and still may not approve its own call.`);
-  await run('resolve_verification', { request_id: deletion, decision: 'grant', principal: APPROVER, reason: 'the beans are thinned already' }, approver());
+  await run(
+    'resolve_verification',
+    { request_id: deletion, decision: 'grant', principal: APPROVER, reason: 'the beans are thinned already' },
+    approver(),
+  );
   await run('delete_note', { id: seventh, approval_id: deletion }, assistant());
-  out.note(`The agent called again with the approval_id: authorization and the invocation rules ran again, then the handler, once. The notes now: ${describeNotes(notes)}.`);
+  out.note(
+    `The agent called again with the approval_id: authorization and the invocation rules ran again, then the handler, once. The notes now: ${describeNotes(notes)}.`,
+  );
   const again = assistant();
   out.resume(deletion, again);
   const replayed = await registry.resume(deletion, again);
   out.result(replayed, again);
-  out.note(`meta.approval_refusal → ${String(replayed.meta['approval_refusal'])}: an approval runs its call once. Notes left: still ${notes.size}.`);
+  out.note(
+    `meta.approval_refusal → ${String(replayed.meta['approval_refusal'])}: an approval runs its call once. Notes left: still ${notes.size}.`,
+  );
 
-  out.section(19, 'The approver edits the arguments', 'A grant may replace fields the tool declares (changes); they are validated again, and the call runs with what was approved.');
+  out.section(
+    19,
+    'The approver edits the arguments',
+    'A grant may replace fields the tool declares (changes); they are validated again, and the call runs with what was approved.',
+  );
   const asked = { title: 'Pull up all the squash', tags: ['squash'] };
   const creation = approvalIdOf(await run('create_note', asked, assistant(), maskApproval('create approval')));
-  await run('resolve_verification', { request_id: creation, decision: 'grant', principal: APPROVER, changes: { title: 'Pull up only the squash with mildew' } }, approver());
+  await run(
+    'resolve_verification',
+    { request_id: creation, decision: 'grant', principal: APPROVER, changes: { title: 'Pull up only the squash with mildew' } },
+    approver(),
+  );
   const widened = await run('create_note', { ...asked, title: 'Pull up all the squash and the beans', approval_id: creation }, assistant());
   out.note(
     `meta.approval_refusal → ${String(widened.meta['approval_refusal'])}: a resume may present the arguments first asked for or the approved ones, nothing else. Nothing ran; the call is still held.`,
@@ -315,17 +387,23 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   const created = await registry.resume(creation, resumer);
   out.result(created, resumer);
   const createdTitle = readString(created.data, 'title');
-  out.note(`Note #${String(readNumber(created.data, 'id'))} was saved as ${JSON.stringify(createdTitle)}, the approved title, not ${JSON.stringify(asked.title)}.`);
+  out.note(
+    `Note #${String(readNumber(created.data, 'id'))} was saved as ${JSON.stringify(createdTitle)}, the approved title, not ${JSON.stringify(asked.title)}.`,
+  );
 
   out.raw(`\n${style.bold('Next')} ${style.dim('(without a global pnpm 10.34.9, type npx --yes pnpm@10.34.9 for pnpm)')}\n`);
   out.line('pnpm demo list                                              the tools, their scopes and flags');
   out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
   out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
-  out.line(`pnpm demo call delete_note --args '{"id":2}' --run new       open a run and delete in it; pass the printed id with --run next time`);
+  out.line(
+    `pnpm demo call delete_note --args '{"id":2}' --run new       open a run and delete in it; pass the printed id with --run next time`,
+  );
   out.line(`pnpm demo call delete_note --args '{"id":2}' --run new --approve   the same, asking you y/n first`);
   out.line('pnpm demo tools --provider ollama --model llama3.1:8b       the tools one model is offered (add --message "…")');
   out.line(`pnpm demo call code_search --args '{"pattern":"maize"}'      search the demo workspace (file_read and project_info too)`);
-  out.line("pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)");
+  out.line(
+    "pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)",
+  );
 }
 
 /** The volatile values of a call's result, each printed as `‹label›` from then on. */
@@ -397,7 +475,9 @@ function writeIntro(out: TourWriter, demo: DemoRuntime, state: TourState): void 
   out.raw(`${style.bold('Milpa tour')} ${style.dim('— one registry; every call, whoever makes it, runs the same governed pipeline')}\n`);
   out.line(style.dim('plugin → capability → tool → verification → event → result'));
   out.line();
-  out.line(`The registry holds ${names.length} tools: the demo plugin's, and the read-only built-ins of @milpa/tools: ${names.join(', ')}.`);
+  out.line(
+    `The registry holds ${names.length} tools: the demo plugin's, and the read-only built-ins of @milpa/tools: ${names.join(', ')}.`,
+  );
   out.line(
     `Wiring: a logger, an EventDispatcher, SQLite stores (@milpa/store-sqlite) for confirmation tokens, the rate limit (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
       'verifications, held calls, run histories and idempotency keys, ' +
@@ -409,5 +489,9 @@ function writeIntro(out: TourWriter, demo: DemoRuntime, state: TourState): void 
       ? `State: ${state.stores.path}, empty at the start and kept when the tour ends.`
       : 'State: a fresh SQLite file for this tour, deleted when it ends (pnpm demo tour --db <file> keeps one).',
   );
-  out.line(style.dim('Request ids are fixed and confirm tokens, approval ids, run ids, expiry times and durations print as ‹…›, so every run reads the same.'));
+  out.line(
+    style.dim(
+      'Request ids are fixed and confirm tokens, approval ids, run ids, expiry times and durations print as ‹…›, so every run reads the same.',
+    ),
+  );
 }

@@ -58,7 +58,7 @@ describe('openTourState', () => {
       expect(existsSync(path)).toBe(true);
     });
 
-    it('refuses a file that holds anything, so a second tour never starts from the first one\'s state', () => {
+    it("refuses a file that holds anything, so a second tour never starts from the first one's state", () => {
       const path = join(folder, 'tour.db');
       openTourState({ directory: folder, database: path }).close();
       let caught: unknown;
@@ -78,11 +78,15 @@ describe('openTourState', () => {
     it('refuses a path under a file in one line', () => {
       writeFileSync(join(folder, 'notes.txt'), 'plain text');
       const path = join(folder, 'notes.txt', 'tour.db');
-      expect(() => openTourState({ directory: folder, database: path })).toThrow(`cannot keep the demo's state in ${path}: ${join(folder, 'notes.txt')} is not a folder`);
+      expect(() => openTourState({ directory: folder, database: path })).toThrow(
+        `cannot keep the demo's state in ${path}: ${join(folder, 'notes.txt')} is not a folder`,
+      );
     });
 
     it('refuses a folder as the database', () => {
-      expect(() => openTourState({ directory: folder, database: folder })).toThrow(`cannot keep the demo's state in ${folder}: it is a folder, not a file`);
+      expect(() => openTourState({ directory: folder, database: folder })).toThrow(
+        `cannot keep the demo's state in ${folder}: it is a folder, not a file`,
+      );
     });
   });
 });

@@ -74,18 +74,27 @@ export class TourWriter {
 
   /** The call about to be made: tool, arguments and caller. */
   call(name: string, args: Readonly<Record<string, unknown>>, context: ToolContext): void {
-    this.raw(`  ${this.#style.accent('›')} ${this.#style.bold(name)} ${JSON.stringify(args)}  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`);
+    this.raw(
+      `  ${this.#style.accent('›')} ${this.#style.bold(name)} ${JSON.stringify(args)}  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`,
+    );
   }
 
   /** The resumption of a held call with `registry.resume(approvalId, context)`. */
   resume(approvalId: string, context: ToolContext): void {
-    this.raw(`  ${this.#style.accent('›')} ${this.#style.bold('registry.resume')}(${JSON.stringify(approvalId)})  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`);
+    this.raw(
+      `  ${this.#style.accent('›')} ${this.#style.bold('registry.resume')}(${JSON.stringify(approvalId)})  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`,
+    );
   }
 
   /** The result as the renderers present it for `context.channel`, indented, plus its code when it failed. */
   result(result: ToolResult, context: ToolContext): void {
     const rendered = String(this.#renderers.render(result, context)).replace(/\n+$/, '');
-    this.raw(`${rendered.split('\n').map((line) => (line === '' ? '' : `${RESULT_INDENT}${line}`)).join('\n')}\n`);
+    this.raw(
+      `${rendered
+        .split('\n')
+        .map((line) => (line === '' ? '' : `${RESULT_INDENT}${line}`))
+        .join('\n')}\n`,
+    );
     const code = result.getCode();
     if (!result.success && code !== null) this.raw(`${RESULT_INDENT}${this.#style.bad(`[${code}]`)}\n`);
   }

@@ -5,7 +5,13 @@ import { dirname, join } from 'node:path';
 /** The demo workspace's files: a small farm project the built-in tools search, read and describe. */
 export const DEMO_WORKSPACE_FILES: Readonly<Record<string, string>> = Object.freeze({
   'package.json': `${JSON.stringify(
-    { name: 'milpa-farm', version: '1.0.0', type: 'module', scripts: { start: 'node src/server.js' }, dependencies: { express: '^4.21.0' } },
+    {
+      name: 'milpa-farm',
+      version: '1.0.0',
+      type: 'module',
+      scripts: { start: 'node src/server.js' },
+      dependencies: { express: '^4.21.0' },
+    },
     null,
     2,
   )}\n`,
@@ -31,7 +37,11 @@ export const DEMO_WORKSPACE_FILES: Readonly<Record<string, string>> = Object.fre
   'notes/field-log.md': [
     '# Field log',
     '',
-    ...Array.from({ length: 12 }, (_, index) => `- Day ${index + 1}: ${index % 3 === 0 ? 'water the maize rows at dawn' : index % 3 === 1 ? 'check the beans climb the maize' : 'mulch under the squash leaves'}.`),
+    ...Array.from(
+      { length: 12 },
+      (_, index) =>
+        `- Day ${index + 1}: ${index % 3 === 0 ? 'water the maize rows at dawn' : index % 3 === 1 ? 'check the beans climb the maize' : 'mulch under the squash leaves'}.`,
+    ),
     '',
   ].join('\n'),
   '.env': 'MAIL_API_KEY=demo-key-never-shown\n',

@@ -1,7 +1,14 @@
 import { tool } from '@langchain/core/tools';
 import type { CallRow } from '../../harness/call-row.js';
 import { assertCheck } from '../../harness/assert-check.js';
-import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_DESCRIPTION, BENCH_TOOL_NAME, INVALID_ARGS, benchZodSchema } from '../../fixtures/bench-tool.js';
+import {
+  BENCH_ARGS,
+  BENCH_RESULT,
+  BENCH_TOOL_DESCRIPTION,
+  BENCH_TOOL_NAME,
+  INVALID_ARGS,
+  benchZodSchema,
+} from '../../fixtures/bench-tool.js';
 
 /** Row 9: `@langchain/core` — `tool(fn, { schema }).invoke(args)` with a zod strict object schema. */
 export function createLangChainRow(): CallRow {

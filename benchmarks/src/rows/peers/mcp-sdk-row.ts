@@ -5,7 +5,14 @@ import type { Logger as PinoLogger } from 'pino';
 import type { CallRow } from '../../harness/call-row.js';
 import { assertCheck } from '../../harness/assert-check.js';
 import type { DiscardStream } from '../../fixtures/discard-stream.js';
-import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_DESCRIPTION, BENCH_TOOL_NAME, INVALID_ARGS, benchZodSchema } from '../../fixtures/bench-tool.js';
+import {
+  BENCH_ARGS,
+  BENCH_RESULT,
+  BENCH_TOOL_DESCRIPTION,
+  BENCH_TOOL_NAME,
+  INVALID_ARGS,
+  benchZodSchema,
+} from '../../fixtures/bench-tool.js';
 
 /** Which bare SDK row to build: the plain one, or the one whose handler writes a pino line. */
 export interface McpSdkRowOptions {
@@ -33,7 +40,10 @@ export async function createMcpSdkRow(options: McpSdkRowOptions): Promise<CallRo
   server.registerTool(BENCH_TOOL_NAME, { description: BENCH_TOOL_DESCRIPTION, inputSchema: benchZodSchema() }, (args) => {
     const startedAt = performance.now();
     const result = { content: [{ type: 'text' as const, text: BENCH_RESULT }] };
-    logger?.info({ tool: BENCH_TOOL_NAME, principal: 'user:42', channel: 'mcp', took_ms: Math.round(performance.now() - startedAt), args }, 'tool call');
+    logger?.info(
+      { tool: BENCH_TOOL_NAME, principal: 'user:42', channel: 'mcp', took_ms: Math.round(performance.now() - startedAt), args },
+      'tool call',
+    );
     return result;
   });
   const client = new Client({ name: 'bench-client', version: '1.0.0' });
@@ -49,7 +59,8 @@ export async function createMcpSdkRow(options: McpSdkRowOptions): Promise<CallRo
       const linesBefore = options.production?.stream.lines ?? 0;
       const result = await client.callTool(params);
       assertCheck(result.isError !== true && textOf(result) === BENCH_RESULT, `unexpected result ${JSON.stringify(result)}`);
-      if (options.production !== null) assertCheck(options.production.stream.lines === linesBefore + 1, 'the call did not write one log line');
+      if (options.production !== null)
+        assertCheck(options.production.stream.lines === linesBefore + 1, 'the call did not write one log line');
       const refused = await client.callTool({ name: BENCH_TOOL_NAME, arguments: { ...INVALID_ARGS } });
       assertCheck(refused.isError === true, `invalid arguments gave ${JSON.stringify(refused)}`);
     },

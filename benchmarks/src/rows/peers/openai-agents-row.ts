@@ -1,7 +1,14 @@
 import { RunContext, invokeFunctionTool, tool } from '@openai/agents';
 import type { CallRow } from '../../harness/call-row.js';
 import { assertCheck } from '../../harness/assert-check.js';
-import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_DESCRIPTION, BENCH_TOOL_NAME, INVALID_ARGS, benchZodSchema } from '../../fixtures/bench-tool.js';
+import {
+  BENCH_ARGS,
+  BENCH_RESULT,
+  BENCH_TOOL_DESCRIPTION,
+  BENCH_TOOL_NAME,
+  INVALID_ARGS,
+  benchZodSchema,
+} from '../../fixtures/bench-tool.js';
 
 /**
  * Row 10: `@openai/agents` — `invokeFunctionTool()`, the call the agent runner makes to run a

@@ -30,7 +30,9 @@ export class InMemoryToolApprovalLedger implements ToolApprovalLedger {
   constructor(options: InMemoryToolApprovalLedgerOptions = {}) {
     const max = options.maxTickets ?? DEFAULT_MAX_TICKETS;
     if (!Number.isInteger(max) || max < 1) {
-      throw new MilpaError(`InMemoryToolApprovalLedger maxTickets must be a positive integer, got ${String(max)}.`, { code: 'INVALID_ARGUMENT' });
+      throw new MilpaError(`InMemoryToolApprovalLedger maxTickets must be a positive integer, got ${String(max)}.`, {
+        code: 'INVALID_ARGUMENT',
+      });
     }
     this.#maxTickets = max;
   }

@@ -16,7 +16,10 @@ function isPart(part: unknown, type: string): part is Record<string, unknown> {
 
 /** True when an assistant message of `messages` already holds a tool call with this id. */
 export function hasToolCall(messages: readonly ModelMessage[], toolCallId: string): boolean {
-  return messages.some((message) => message.role === 'assistant' && partsOf(message).some((part) => isPart(part, 'tool-call') && part['toolCallId'] === toolCallId));
+  return messages.some(
+    (message) =>
+      message.role === 'assistant' && partsOf(message).some((part) => isPart(part, 'tool-call') && part['toolCallId'] === toolCallId),
+  );
 }
 
 /**
@@ -36,7 +39,8 @@ export function readSdkApproval(messages: readonly ModelMessage[], toolCallId: s
   for (const message of messages) {
     if (message.role !== 'tool') continue;
     for (const part of partsOf(message)) {
-      if (isPart(part, 'tool-result') && part['toolCallId'] === toolCallId && isPart(part['output'], 'execution-denied')) return { status: 'denied' };
+      if (isPart(part, 'tool-result') && part['toolCallId'] === toolCallId && isPart(part['output'], 'execution-denied'))
+        return { status: 'denied' };
       if (!isPart(part, 'tool-approval-response') || !approvalIds.has(part['approvalId'])) continue;
       if (part['approved'] !== true) return { status: 'denied' };
       approved = { status: 'approved', reason: typeof part['reason'] === 'string' && part['reason'] !== '' ? part['reason'] : null };

@@ -4,7 +4,10 @@ import { toAiSdkToolOutput } from './ai-sdk-tool-output.js';
 
 describe('toAiSdkToolOutput', () => {
   it('gives a success its data as JSON and its message', () => {
-    expect(toAiSdkToolOutput(ToolResult.success({ at: new Date('2026-12-01T00:00:00Z'), gone: undefined }))).toEqual({ ok: true, data: { at: '2026-12-01T00:00:00.000Z' } });
+    expect(toAiSdkToolOutput(ToolResult.success({ at: new Date('2026-12-01T00:00:00Z'), gone: undefined }))).toEqual({
+      ok: true,
+      data: { at: '2026-12-01T00:00:00.000Z' },
+    });
     expect(toAiSdkToolOutput(ToolResult.success(null, 'Nothing to do'))).toEqual({ ok: true, data: null, message: 'Nothing to do' });
   });
 
@@ -18,16 +21,32 @@ describe('toAiSdkToolOutput', () => {
 
   it('gives a refusal its code, message and what the model acts on', () => {
     const limited = ToolResult.failure('RATE_LIMITED', 'Rate limit exceeded', null, { code: 'RATE_LIMITED', retry_after_seconds: 12 });
-    expect(toAiSdkToolOutput(limited)).toEqual({ ok: false, code: 'RATE_LIMITED', message: 'Rate limit exceeded', retry_after_seconds: 12 });
-    const invalid = ToolResult.failure('VALIDATION_ERROR', 'Missing required field: id', null, { errors: [{ path: 'id', message: 'Missing required field: id' }] });
-    expect(toAiSdkToolOutput(invalid)).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ path: 'id', message: 'Missing required field: id' }] });
+    expect(toAiSdkToolOutput(limited)).toEqual({
+      ok: false,
+      code: 'RATE_LIMITED',
+      message: 'Rate limit exceeded',
+      retry_after_seconds: 12,
+    });
+    const invalid = ToolResult.failure('VALIDATION_ERROR', 'Missing required field: id', null, {
+      errors: [{ path: 'id', message: 'Missing required field: id' }],
+    });
+    expect(toAiSdkToolOutput(invalid)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: [{ path: 'id', message: 'Missing required field: id' }],
+    });
     const ruled = ToolResult.failure('FORBIDDEN', 'Refused by rule', null, { rule: 'notes.limit', reason: 'too_many' });
     expect(toAiSdkToolOutput(ruled)).toMatchObject({ code: 'FORBIDDEN', rule: 'notes.limit', reason: 'too_many' });
   });
 
   it('gives a held call its approval_id and expiry, and a refused resume its reason', () => {
     const held = ToolResult.failure('APPROVAL_PENDING', 'held', null, { approval_id: 'ab12', expires_at: '2026-12-01T10:00:00+00:00' });
-    expect(toAiSdkToolOutput(held)).toEqual({ ok: false, code: 'APPROVAL_PENDING', message: 'held', approval_id: 'ab12', expires_at: '2026-12-01T10:00:00+00:00' });
+    expect(toAiSdkToolOutput(held)).toEqual({
+      ok: false,
+      code: 'APPROVAL_PENDING',
+      message: 'held',
+      approval_id: 'ab12',
+      expires_at: '2026-12-01T10:00:00+00:00',
+    });
     const used = ToolResult.failure('APPROVAL_INVALID', 'used', null, { approval_refusal: 'used' });
     expect(toAiSdkToolOutput(used)).toMatchObject({ code: 'APPROVAL_INVALID', approval_refusal: 'used' });
   });

@@ -65,7 +65,11 @@ function readIssues(value: unknown): AiSdkToolRefusal['errors'] {
 }
 
 /** A refusal the adapter itself decides (an approval that cannot run the call, a fault). */
-export function adapterRefusal(code: string, message: string, extra: Partial<Omit<AiSdkToolRefusal, 'ok' | 'code' | 'message'>> = {}): AiSdkToolRefusal {
+export function adapterRefusal(
+  code: string,
+  message: string,
+  extra: Partial<Omit<AiSdkToolRefusal, 'ok' | 'code' | 'message'>> = {},
+): AiSdkToolRefusal {
   return { ok: false, code, message, ...extra };
 }
 

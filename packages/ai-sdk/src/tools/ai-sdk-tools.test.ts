@@ -36,7 +36,13 @@ describe('aiSdkTools', () => {
     });
 
     it('rejects an unknown approval mode, a bad TTL, approver or resolve tool', async () => {
-      const bad: Partial<AiSdkToolsOptions>[] = [{ approval: 'never' as never }, { approvalTtlSeconds: 0 }, { approvalTtlSeconds: Number.NaN }, { approver: 'ana' as never }, { resolveTool: '' }];
+      const bad: Partial<AiSdkToolsOptions>[] = [
+        { approval: 'never' as never },
+        { approvalTtlSeconds: 0 },
+        { approvalTtlSeconds: Number.NaN },
+        { approver: 'ana' as never },
+        { resolveTool: '' },
+      ];
       for (const options of bad) {
         await expect(aiSdkTools(registryWith(1), { context: reader, ...options })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       }
@@ -63,7 +69,11 @@ describe('aiSdkTools', () => {
       const registry = registryWith(20);
       const all = await aiSdkTools(registry, { context: reader });
       expect(Object.keys(all)).toHaveLength(20);
-      const turn = await aiSdkTools(registry, { context: reader, model: { provider: 'openai.chat', modelId: 'gpt-4o-mini' }, message: 'use tool_17 please' });
+      const turn = await aiSdkTools(registry, {
+        context: reader,
+        model: { provider: 'openai.chat', modelId: 'gpt-4o-mini' },
+        message: 'use tool_17 please',
+      });
       expect(Object.keys(turn).length).toBeLessThan(20);
       expect(Object.keys(turn)).toContain('tool_17');
       const byId = await aiSdkTools(registry, { context: reader, model: 'gpt-4o-mini', alwaysInclude: ['tool_03'] });
@@ -86,7 +96,11 @@ describe('aiSdkTools', () => {
       const registry = registryWith(1);
       vi.spyOn(registry, 'call').mockRejectedValue(new Error('boom'));
       const tools = await aiSdkTools(registry, { context: reader });
-      await expect(tools['tool_00']!.execute!({ id: 'x' }, { toolCallId: 'c1', messages: [] })).resolves.toMatchObject({ ok: false, code: 'INTERNAL_ERROR', message: expect.stringContaining('boom') });
+      await expect(tools['tool_00']!.execute!({ id: 'x' }, { toolCallId: 'c1', messages: [] })).resolves.toMatchObject({
+        ok: false,
+        code: 'INTERNAL_ERROR',
+        message: expect.stringContaining('boom'),
+      });
     });
   });
 
@@ -94,7 +108,9 @@ describe('aiSdkTools', () => {
     it('still asks a person when the ledger fails, and that approval then cannot run the call', async () => {
       const registry = new ToolRegistry();
       const handler = vi.fn(() => 'gone');
-      registry.register(defineTool({ name: 'wipe', description: 'Wipe', input: Type.Object({}), mutating: true, requiresConfirmation: true, handler }));
+      registry.register(
+        defineTool({ name: 'wipe', description: 'Wipe', input: Type.Object({}), mutating: true, requiresConfirmation: true, handler }),
+      );
       const broken: ToolApprovalLedger = {
         issue: () => {
           throw new Error('ledger down');
@@ -107,10 +123,19 @@ describe('aiSdkTools', () => {
       const needs = tools['wipe']!.needsApproval as NeedsApproval;
       expect(await needs({}, { toolCallId: 'w1', messages: [] })).toBe(true);
       const messages = [
-        { role: 'assistant' as const, content: [{ type: 'tool-call' as const, toolCallId: 'w1', toolName: 'wipe', input: {} }, { type: 'tool-approval-request' as const, approvalId: 'a1', toolCallId: 'w1' }] },
+        {
+          role: 'assistant' as const,
+          content: [
+            { type: 'tool-call' as const, toolCallId: 'w1', toolName: 'wipe', input: {} },
+            { type: 'tool-approval-request' as const, approvalId: 'a1', toolCallId: 'w1' },
+          ],
+        },
         { role: 'tool' as const, content: [{ type: 'tool-approval-response' as const, approvalId: 'a1', approved: true }] },
       ];
-      await expect(tools['wipe']!.execute!({}, { toolCallId: 'w1', messages })).resolves.toMatchObject({ ok: false, code: 'STORE_UNAVAILABLE' });
+      await expect(tools['wipe']!.execute!({}, { toolCallId: 'w1', messages })).resolves.toMatchObject({
+        ok: false,
+        code: 'STORE_UNAVAILABLE',
+      });
       expect(handler).not.toHaveBeenCalled();
     });
   });

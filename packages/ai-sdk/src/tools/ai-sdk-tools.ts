@@ -34,18 +34,25 @@ function invalid(message: string): MilpaError {
 
 function checkOptions(registry: unknown, options: AiSdkToolsOptions): void {
   const methods = ['listToolsFor', 'call', 'resume', 'getDefinition'] as const;
-  if (typeof registry !== 'object' || registry === null || methods.some((method) => typeof (registry as Record<string, unknown>)[method] !== 'function')) {
+  if (
+    typeof registry !== 'object' ||
+    registry === null ||
+    methods.some((method) => typeof (registry as Record<string, unknown>)[method] !== 'function')
+  ) {
     throw invalid(`registry must be a governed registry (${methods.join(', ')}), such as @milpa/tool-runtime's ToolRegistry.`);
   }
   if (typeof options !== 'object' || options === null) throw invalid('options must be an object with a context.');
   if (!(options.context instanceof ToolContext)) throw invalid('options.context must be a ToolContext: every call runs as someone.');
-  if (options.approver !== undefined && !(options.approver instanceof ToolContext)) throw invalid('options.approver must be a ToolContext.');
+  if (options.approver !== undefined && !(options.approver instanceof ToolContext))
+    throw invalid('options.approver must be a ToolContext.');
   if (options.approval !== undefined && options.approval !== 'gated' && options.approval !== 'mutating') {
     throw invalid(`options.approval must be 'gated' or 'mutating', got ${String(options.approval)}.`);
   }
   const ttl = options.approvalTtlSeconds;
-  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0)) throw invalid(`options.approvalTtlSeconds must be a positive number, got ${String(ttl)}.`);
-  if (options.resolveTool !== undefined && (typeof options.resolveTool !== 'string' || options.resolveTool === '')) throw invalid('options.resolveTool must be a tool name.');
+  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0))
+    throw invalid(`options.approvalTtlSeconds must be a positive number, got ${String(ttl)}.`);
+  if (options.resolveTool !== undefined && (typeof options.resolveTool !== 'string' || options.resolveTool === ''))
+    throw invalid('options.resolveTool must be a tool name.');
 }
 
 /** The definitions to offer: every tool the context may call, narrowed to the model's budget when a model is given. */
@@ -53,7 +60,8 @@ async function offeredTools(registry: GovernedToolRegistry, options: AiSdkToolsO
   const callable = await registry.listToolsFor(options.context);
   const model = options.model;
   if (model === undefined || typeof registry.toolsFor !== 'function') return callable;
-  const [provider, modelId] = typeof model === 'string' ? ['custom', model] : [model.provider.split('.')[0] ?? model.provider, model.modelId];
+  const [provider, modelId] =
+    typeof model === 'string' ? ['custom', model] : [model.provider.split('.')[0] ?? model.provider, model.modelId];
   const turn = await registry.toolsFor(options.context, {
     provider,
     model: modelId,

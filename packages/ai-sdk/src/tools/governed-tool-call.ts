@@ -1,4 +1,12 @@
-import { ToolErrorCode, generateRequestId, isMutatingCall, type AnyToolDefinition, type ToolArgs, type ToolContext, type ToolResult } from '@milpa/core';
+import {
+  ToolErrorCode,
+  generateRequestId,
+  isMutatingCall,
+  type AnyToolDefinition,
+  type ToolArgs,
+  type ToolContext,
+  type ToolResult,
+} from '@milpa/core';
 import type { ModelMessage } from 'ai';
 import { digestToolInput } from '../approval/digest-tool-input.js';
 import { hasToolCall, readSdkApproval } from '../approval/read-sdk-approval.js';
@@ -154,7 +162,10 @@ export class GovernedToolCall {
     try {
       return await this.#execute(input, call);
     } catch (error) {
-      return adapterRefusal(ToolErrorCode.INTERNAL_ERROR, `The call to '${this.#settings.definition.name}' failed in the AI SDK adapter: ${messageOf(error)}`);
+      return adapterRefusal(
+        ToolErrorCode.INTERNAL_ERROR,
+        `The call to '${this.#settings.definition.name}' failed in the AI SDK adapter: ${messageOf(error)}`,
+      );
     }
   }
 
@@ -190,7 +201,10 @@ export class GovernedToolCall {
   }
 
   /** The person's approval, read from the conversation and bound to the ticket issued for this call. */
-  async #checkApproval(input: unknown, call: SdkCallInfo): Promise<{ readonly reason: string | null } | { readonly refusal: AiSdkToolOutput }> {
+  async #checkApproval(
+    input: unknown,
+    call: SdkCallInfo,
+  ): Promise<{ readonly reason: string | null } | { readonly refusal: AiSdkToolOutput }> {
     const name = this.#settings.definition.name;
     const refuse = (refusal: string, why: string) => ({
       refusal: adapterRefusal(ToolErrorCode.APPROVAL_INVALID, `Call to '${name}' not run: ${why}.`, { approval_refusal: refusal }),
@@ -202,10 +216,19 @@ export class GovernedToolCall {
     try {
       redemption = await this.#settings.ledger.redeem(call.toolCallId, new Date());
     } catch (error) {
-      return { refusal: adapterRefusal(ToolErrorCode.STORE_UNAVAILABLE, `Call to '${name}' not run: the approval ledger failed (${messageOf(error)}).`) };
+      return {
+        refusal: adapterRefusal(
+          ToolErrorCode.STORE_UNAVAILABLE,
+          `Call to '${name}' not run: the approval ledger failed (${messageOf(error)}).`,
+        ),
+      };
     }
     if (!redemption.ok) {
-      const why = { not_issued: 'no approval was requested for this call', used: 'its approval was already used', expired: 'its approval expired' }[redemption.refusal];
+      const why = {
+        not_issued: 'no approval was requested for this call',
+        used: 'its approval was already used',
+        expired: 'its approval expired',
+      }[redemption.refusal];
       return refuse(redemption.refusal, why);
     }
     const mismatch = await this.#bindingMismatch(redemption.ticket, input);
@@ -227,14 +250,23 @@ export class GovernedToolCall {
    * The registry's approval gate held a call a person approved in the AI SDK: grant it as the
    * configured approver (the gate's rules decide whether that grant counts), then resume it.
    */
-  async #grantAndResume(approvalId: string, held: ToolResult, reason: string | null, context: ToolContext, options: GovernedCallOptions): Promise<AiSdkToolOutput> {
+  async #grantAndResume(
+    approvalId: string,
+    held: ToolResult,
+    reason: string | null,
+    context: ToolContext,
+    options: GovernedCallOptions,
+  ): Promise<AiSdkToolOutput> {
     const { registry, resolveTool } = this.#settings;
     const approver = this.#settings.approver as ToolContext;
     const grantArgs = { request_id: approvalId, decision: 'grant', principal: approver.principal, ...(reason === null ? {} : { reason }) };
     const grant = await registry.call(resolveTool, grantArgs, approver.with({ requestId: generateRequestId() }), options);
     if (!grant.success) {
       const pending = toAiSdkToolOutput(held);
-      return { ...pending, message: `${pending.ok ? '' : pending.message} The approval given in the conversation could not be recorded: ${grant.error ?? 'refused'}` };
+      return {
+        ...pending,
+        message: `${pending.ok ? '' : pending.message} The approval given in the conversation could not be recorded: ${grant.error ?? 'refused'}`,
+      };
     }
     return toAiSdkToolOutput(await registry.resume(approvalId, context, options));
   }

@@ -39,11 +39,15 @@ function digest(token: string): Buffer {
 export function tokenAuthentication(options: TokenAuthenticationOptions): TokenAuthentication {
   const cookieName = options.cookieName ?? 'milpa_console_session';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(cookieName)) {
-    throw new MilpaError(`tokenAuthentication cookieName must be letters, digits, '_' or '-', got ${cookieName}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`tokenAuthentication cookieName must be letters, digits, '_' or '-', got ${cookieName}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   const entries = Object.entries(options.tokens ?? {}).map(([token, principal]) => {
     if (!TOKEN.test(token)) {
-      throw new MilpaError('tokenAuthentication tokens must be 16 to 512 characters of A-Z, a-z, 0-9, ., _, ~ or -.', { code: 'INVALID_ARGUMENT' });
+      throw new MilpaError('tokenAuthentication tokens must be 16 to 512 characters of A-Z, a-z, 0-9, ., _, ~ or -.', {
+        code: 'INVALID_ARGUMENT',
+      });
     }
     if (typeof principal !== 'string' || principal.trim() === '') {
       throw new MilpaError('tokenAuthentication needs a non-empty principal for every token.', { code: 'INVALID_ARGUMENT' });

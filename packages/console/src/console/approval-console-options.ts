@@ -14,7 +14,9 @@ export interface ConsoleIdentity {
  * 401, or sends the browser to its sign-in page when `login` is set. This is the only source of
  * the approver's identity; nothing in a form or query is ever taken as one.
  */
-export type ConsoleAuthenticate = (request: IncomingMessage) => ConsoleIdentity | null | undefined | Promise<ConsoleIdentity | null | undefined>;
+export type ConsoleAuthenticate = (
+  request: IncomingMessage,
+) => ConsoleIdentity | null | undefined | Promise<ConsoleIdentity | null | undefined>;
 
 /**
  * An optional sign-in page that exchanges a token for a cookie: `POST <basePath>login` checks the

@@ -61,7 +61,9 @@ interface Page {
 function normalizeBase(basePath: string | undefined): string {
   const base = basePath ?? '/';
   if (typeof base !== 'string' || !base.startsWith('/') || /[?#\s]/.test(base)) {
-    throw new MilpaError(`createApprovalConsole basePath must be a path starting with '/', got ${String(basePath)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`createApprovalConsole basePath must be a path starting with '/', got ${String(basePath)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return base.endsWith('/') ? base : `${base}/`;
 }
@@ -86,14 +88,18 @@ function normalizeBase(basePath: string | undefined): string {
  */
 export function createApprovalConsole(options: ApprovalConsoleOptions): ApprovalConsole {
   if (typeof options?.authenticate !== 'function') {
-    throw new MilpaError('createApprovalConsole needs an authenticate(request) function: it is the only source of the approver.', { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError('createApprovalConsole needs an authenticate(request) function: it is the only source of the approver.', {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   if (options.verifier === undefined && options.store === undefined) {
     throw new MilpaError('createApprovalConsole needs a verifier (or a verification store).', { code: 'INVALID_ARGUMENT' });
   }
   const pollIntervalMs = options.pollIntervalMs ?? 2000;
   if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 50)) {
-    throw new MilpaError(`createApprovalConsole pollIntervalMs must be at least 50, got ${String(options.pollIntervalMs)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`createApprovalConsole pollIntervalMs must be at least 50, got ${String(options.pollIntervalMs)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   const base = normalizeBase(options.basePath);
   const verifier = options.verifier ?? new HumanVerifier({ store: options.store! });
@@ -136,7 +142,10 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
 
   const feed = new LiveFeed(async () => {
     const items = await loadItems();
-    return items.map((item) => `${item.id}:${item.state}:${item.approvals.length}`).sort().join('|');
+    return items
+      .map((item) => `${item.id}:${item.state}:${item.approvals.length}`)
+      .sort()
+      .join('|');
   }, pollIntervalMs);
 
   const unsubscribe =
@@ -151,7 +160,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     return options.secureCookies ?? (request.socket as { encrypted?: boolean }).encrypted === true;
   }
 
-  function send(response: ServerResponse, status: number, contentType: string, body: string, headers: Readonly<Record<string, string | string[]>> = {}): void {
+  function send(
+    response: ServerResponse,
+    status: number,
+    contentType: string,
+    body: string,
+    headers: Readonly<Record<string, string | string[]>> = {},
+  ): void {
     response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': contentType, ...headers });
     response.end(body);
   }
@@ -173,13 +188,17 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   }
 
   function redirect(response: ServerResponse, location: string, cookies: string[] = []): void {
-    send(response, 303, 'text/plain; charset=utf-8', 'See other', { Location: location, ...(cookies.length === 0 ? {} : { 'Set-Cookie': cookies }) });
+    send(response, 303, 'text/plain; charset=utf-8', 'See other', {
+      Location: location,
+      ...(cookies.length === 0 ? {} : { 'Set-Cookie': cookies }),
+    });
   }
 
   async function identify(request: IncomingMessage): Promise<ConsoleIdentity | null> {
     try {
       const identity = await options.authenticate(request);
-      if (identity === null || identity === undefined || typeof identity.principal !== 'string' || identity.principal.trim() === '') return null;
+      if (identity === null || identity === undefined || typeof identity.principal !== 'string' || identity.principal.trim() === '')
+        return null;
       return { principal: identity.principal.trim() };
     } catch {
       // A failing authenticator signs nobody in (fail closed).
@@ -214,7 +233,14 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     return item;
   }
 
-  async function detailPage(item: ApprovalItem, identity: ConsoleIdentity, nonce: string, status: number, message: PageMessage | null, typed: ReadonlyMap<string, string> = new Map()): Promise<Page> {
+  async function detailPage(
+    item: ApprovalItem,
+    identity: ConsoleIdentity,
+    nonce: string,
+    status: number,
+    message: PageMessage | null,
+    typed: ReadonlyMap<string, string> = new Map(),
+  ): Promise<Page> {
     const body = renderDetailPage({
       item,
       base,
@@ -226,11 +252,25 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       message,
       typed,
     });
-    return { status, title: `Approve ${item.tool}?`, current: 'detail', body, live: true, url: `${base}approvals/${encodeURIComponent(item.id)}` };
+    return {
+      status,
+      title: `Approve ${item.tool}?`,
+      current: 'detail',
+      body,
+      live: true,
+      url: `${base}approvals/${encodeURIComponent(item.id)}`,
+    };
   }
 
   function notFoundPage(what: string): Page {
-    return { status: 404, title: 'Not found', current: 'detail', body: `<h1>Not found</h1><p>${escapeHtml(what)}</p><p><a href="${escapeHtml(base)}">Back to the pending list</a></p>`, live: false, url: null };
+    return {
+      status: 404,
+      title: 'Not found',
+      current: 'detail',
+      body: `<h1>Not found</h1><p>${escapeHtml(what)}</p><p><a href="${escapeHtml(base)}">Back to the pending list</a></p>`,
+      live: false,
+      url: null,
+    };
   }
 
   function describeDecided(item: ApprovalItem): string {
@@ -244,7 +284,12 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   }
 
   /** The changes a grant form asks for, or a message saying why they are refused. */
-  function readChanges(item: ApprovalItem, fields: URLSearchParams): { ok: true; changes: Record<string, unknown> | null; typed: Map<string, string> } | { ok: false; message: string; typed: Map<string, string> } {
+  function readChanges(
+    item: ApprovalItem,
+    fields: URLSearchParams,
+  ):
+    | { ok: true; changes: Record<string, unknown> | null; typed: Map<string, string> }
+    | { ok: false; message: string; typed: Map<string, string> } {
     const editable = editableFor(item);
     const byName = new Map(editable.map((field) => [field.name, field]));
     const typed = new Map<string, string>();
@@ -268,7 +313,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     // validates the complete arguments again before the call runs.
     const partial: JsonSchema = { ...definition.inputSchema, required: [] };
     const validation = options.validator.validate(changes, partial);
-    if (!validation.valid) return { ok: false, message: `The edit was refused: ${validation.errors.join('; ')}. Nothing was recorded.`, typed };
+    if (!validation.valid)
+      return { ok: false, message: `The edit was refused: ${validation.errors.join('; ')}. Nothing was recorded.`, typed };
     return { ok: true, changes, typed };
   }
 
@@ -277,11 +323,17 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     switch (error.kind) {
       case 'already_resolved':
       case 'expired':
-        return { status: 409, message: describeDecided(item.state === 'pending' ? { ...item, state: error.kind === 'expired' ? 'expired' : 'other' } : item) };
+        return {
+          status: 409,
+          message: describeDecided(item.state === 'pending' ? { ...item, state: error.kind === 'expired' ? 'expired' : 'other' } : item),
+        };
       case 'self_approval':
         return { status: 403, message: selfApprovalMessage(item) };
       case 'duplicate_approval':
-        return { status: 409, message: `You have already approved this request; policy '${item.policy}' needs ${item.required} approvals from different people. Nothing changed.` };
+        return {
+          status: 409,
+          message: `You have already approved this request; policy '${item.policy}' needs ${item.required} approvals from different people. Nothing changed.`,
+        };
       case 'not_found':
         return { status: 404, message: 'This request no longer exists; nothing changed.' };
       case 'invalid_changes':
@@ -291,25 +343,69 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     }
   }
 
-  async function decide(verb: 'grant' | 'reject', id: string, response: ServerResponse, identity: ConsoleIdentity, nonce: string, fields: URLSearchParams): Promise<void> {
+  async function decide(
+    verb: 'grant' | 'reject',
+    id: string,
+    response: ServerResponse,
+    identity: ConsoleIdentity,
+    nonce: string,
+    fields: URLSearchParams,
+  ): Promise<void> {
     const item = await loadItem(id);
     if (item === null) return sendPage(response, notFoundPage('No approval request has this id.'), identity, nonce, []);
     const reasonText = (fields.get('reason') ?? '').trim();
-    if (reasonText.length > MAX_REASON) return sendPage(response, await detailPage(item, identity, nonce, 422, { kind: 'error', text: `The reason is longer than ${MAX_REASON} characters; nothing was recorded.` }), identity, nonce, []);
-    if (item.state !== 'pending') return sendPage(response, await detailPage(item, identity, nonce, 409, { kind: 'error', text: describeDecided(item) }), identity, nonce, []);
+    if (reasonText.length > MAX_REASON)
+      return sendPage(
+        response,
+        await detailPage(item, identity, nonce, 422, {
+          kind: 'error',
+          text: `The reason is longer than ${MAX_REASON} characters; nothing was recorded.`,
+        }),
+        identity,
+        nonce,
+        [],
+      );
+    if (item.state !== 'pending')
+      return sendPage(
+        response,
+        await detailPage(item, identity, nonce, 409, { kind: 'error', text: describeDecided(item) }),
+        identity,
+        nonce,
+        [],
+      );
     const target = new VerificationRequest(item.subject, item.policy, {}, null, item.id);
     let notice: string;
     try {
       if (verb === 'reject') {
-        if (reasonText === '') return sendPage(response, await detailPage(item, identity, nonce, 422, { kind: 'error', text: 'Give a reason for the rejection; nothing was recorded.' }), identity, nonce, []);
+        if (reasonText === '')
+          return sendPage(
+            response,
+            await detailPage(item, identity, nonce, 422, { kind: 'error', text: 'Give a reason for the rejection; nothing was recorded.' }),
+            identity,
+            nonce,
+            [],
+          );
         await verifier.reject(target, identity.principal, reasonText);
         notice = 'rejected';
       } else {
         if (item.requester !== null && item.requester === identity.principal) {
-          return sendPage(response, await detailPage(item, identity, nonce, 403, { kind: 'error', text: selfApprovalMessage(item) }), identity, nonce, []);
+          return sendPage(
+            response,
+            await detailPage(item, identity, nonce, 403, { kind: 'error', text: selfApprovalMessage(item) }),
+            identity,
+            nonce,
+            [],
+          );
         }
         const edits = readChanges(item, fields);
-        if (!edits.ok) return sendPage(response, await detailPage(item, identity, nonce, 422, { kind: 'error', text: edits.message }, edits.typed), identity, nonce, []);
+        if (!edits.ok)
+          return sendPage(
+            response,
+            await detailPage(item, identity, nonce, 422, { kind: 'error', text: edits.message }, edits.typed),
+            identity,
+            nonce,
+            [],
+          );
         const result = await verifier.grant(target, identity.principal, reasonText === '' ? null : reasonText, { changes: edits.changes });
         notice = result.status === 'passed' ? 'granted' : 'recorded';
       }
@@ -317,7 +413,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       const refusal = refusalOf(error, item);
       if (refusal === null) throw error;
       const current = (await loadItem(id)) ?? item;
-      return sendPage(response, await detailPage(current, identity, nonce, refusal.status, { kind: 'error', text: refusal.message }), identity, nonce, []);
+      return sendPage(
+        response,
+        await detailPage(current, identity, nonce, refusal.status, { kind: 'error', text: refusal.message }),
+        identity,
+        nonce,
+        [],
+      );
     }
     feed.broadcast();
     redirect(response, `${base}approvals/${encodeURIComponent(id)}?notice=${notice}`);
@@ -336,16 +438,24 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     const method = request.method ?? 'GET';
 
     if (route === 'assets/console.css' || route === 'assets/console.js') {
-      if (method !== 'GET' && method !== 'HEAD') return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { Allow: 'GET, HEAD' });
+      if (method !== 'GET' && method !== 'HEAD')
+        return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { Allow: 'GET, HEAD' });
       const css = route.endsWith('.css');
-      return send(response, 200, css ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8', css ? CONSOLE_STYLESHEET : CONSOLE_SCRIPT, { 'Cache-Control': 'no-cache' });
+      return send(
+        response,
+        200,
+        css ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
+        css ? CONSOLE_STYLESHEET : CONSOLE_SCRIPT,
+        { 'Cache-Control': 'no-cache' },
+      );
     }
 
     const cookies = readCookies(request);
     const existingNonce = cookies.get(CSRF_COOKIE);
     const setCookies: string[] = [];
     const nonce = csrf.isNonce(existingNonce) ? existingNonce : csrf.newNonce();
-    if (nonce !== existingNonce && method === 'GET') setCookies.push(serializeCookie(CSRF_COOKIE, nonce, { path: base, secure: secureFor(request) }));
+    if (nonce !== existingNonce && method === 'GET')
+      setCookies.push(serializeCookie(CSRF_COOKIE, nonce, { path: base, secure: secureFor(request) }));
 
     const isPost = method === 'POST';
     if (isPost) {
@@ -357,13 +467,46 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
 
     if (route === 'login' && options.login !== undefined) {
       const login = options.login;
-      if (!isPost) return sendPage(response, { status: 200, title: 'Sign in', current: 'login', body: renderLoginPage(base, csrf.tokenFor(nonce, ''), null), live: false, url: null }, null, nonce, setCookies);
+      if (!isPost)
+        return sendPage(
+          response,
+          {
+            status: 200,
+            title: 'Sign in',
+            current: 'login',
+            body: renderLoginPage(base, csrf.tokenFor(nonce, ''), null),
+            live: false,
+            url: null,
+          },
+          null,
+          nonce,
+          setCookies,
+        );
       const body = await readFormBody(request);
       if (!body.ok) return send(response, body.status, 'text/plain; charset=utf-8', body.message);
-      if (!csrf.verify(existingNonce, '', body.fields.get('_csrf'))) return send(response, 403, 'text/plain; charset=utf-8', 'Refused: the form has no valid CSRF token. Reload the page and try again.');
+      if (!csrf.verify(existingNonce, '', body.fields.get('_csrf')))
+        return send(
+          response,
+          403,
+          'text/plain; charset=utf-8',
+          'Refused: the form has no valid CSRF token. Reload the page and try again.',
+        );
       const token = body.fields.get('token') ?? '';
       if (!TOKEN_SHAPE.test(token) || !login.accepts(token)) {
-        return sendPage(response, { status: 401, title: 'Sign in', current: 'login', body: renderLoginPage(base, csrf.tokenFor(nonce, ''), 'That token does not sign anyone in.'), live: false, url: null }, null, nonce, []);
+        return sendPage(
+          response,
+          {
+            status: 401,
+            title: 'Sign in',
+            current: 'login',
+            body: renderLoginPage(base, csrf.tokenFor(nonce, ''), 'That token does not sign anyone in.'),
+            live: false,
+            url: null,
+          },
+          null,
+          nonce,
+          [],
+        );
       }
       return redirect(response, base, [serializeCookie(login.cookieName, token, { path: base, secure: secureFor(request) })]);
     }
@@ -371,7 +514,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     const identity = await identify(request);
     if (identity === null) {
       if (!isPost && route !== 'events' && options.login !== undefined) return redirect(response, `${base}login`, setCookies);
-      return send(response, 401, 'text/html; charset=utf-8', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in required</title></head><body><main><h1>Sign in required</h1><p>This console needs an authenticated approver.</p></main></body></html>`, setCookies.length === 0 ? {} : { 'Set-Cookie': setCookies });
+      return send(
+        response,
+        401,
+        'text/html; charset=utf-8',
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in required</title></head><body><main><h1>Sign in required</h1><p>This console needs an authenticated approver.</p></main></body></html>`,
+        setCookies.length === 0 ? {} : { 'Set-Cookie': setCookies },
+      );
     }
 
     let fields: URLSearchParams | null = null;
@@ -379,13 +528,20 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       const body = await readFormBody(request);
       if (!body.ok) return send(response, body.status, 'text/plain; charset=utf-8', body.message);
       if (!csrf.verify(existingNonce, identity.principal, body.fields.get('_csrf'))) {
-        return send(response, 403, 'text/plain; charset=utf-8', 'Refused: the form has no valid CSRF token. Reload the page and try again.');
+        return send(
+          response,
+          403,
+          'text/plain; charset=utf-8',
+          'Refused: the form has no valid CSRF token. Reload the page and try again.',
+        );
       }
       fields = body.fields;
     }
 
     if (route === 'logout' && options.login !== undefined && fields !== null) {
-      return redirect(response, `${base}login`, [serializeCookie(options.login.cookieName, '', { path: base, secure: secureFor(request), maxAgeSeconds: 0 })]);
+      return redirect(response, `${base}login`, [
+        serializeCookie(options.login.cookieName, '', { path: base, secure: secureFor(request), maxAgeSeconds: 0 }),
+      ]);
     }
     if (route === 'events' && fields === null) {
       feed.open(response);
@@ -393,15 +549,29 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     }
     if (route === '' && fields === null) {
       const now = Date.now();
-      const items = (await loadItems()).filter((item) => item.state === 'pending').sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-      return sendPage(response, { status: 200, title: 'Pending approvals', current: 'pending', body: renderPendingPage(items, base, now), live: true, url: base }, identity, nonce, setCookies);
+      const items = (await loadItems())
+        .filter((item) => item.state === 'pending')
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+      return sendPage(
+        response,
+        { status: 200, title: 'Pending approvals', current: 'pending', body: renderPendingPage(items, base, now), live: true, url: base },
+        identity,
+        nonce,
+        setCookies,
+      );
     }
     if (route === 'history' && fields === null) {
       const decided = (await loadItems())
         .filter((item) => item.state !== 'pending')
         .sort((a, b) => (b.resolvedAt ?? b.expiresAt ?? b.createdAt).getTime() - (a.resolvedAt ?? a.expiresAt ?? a.createdAt).getTime())
         .slice(0, HISTORY_LIMIT);
-      return sendPage(response, { status: 200, title: 'History', current: 'history', body: renderHistoryPage(decided, base), live: true, url: `${base}history` }, identity, nonce, setCookies);
+      return sendPage(
+        response,
+        { status: 200, title: 'History', current: 'history', body: renderHistoryPage(decided, base), live: true, url: `${base}history` },
+        identity,
+        nonce,
+        setCookies,
+      );
     }
     const match = /^approvals\/([^/]+)(?:\/(grant|reject))?$/.exec(route);
     if (match !== null) {
@@ -417,7 +587,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         const item = await loadItem(id);
         if (item === null) return sendPage(response, notFoundPage('No approval request has this id.'), identity, nonce, setCookies);
         const notice = NOTICES[url.searchParams.get('notice') ?? ''];
-        return sendPage(response, await detailPage(item, identity, nonce, 200, notice === undefined ? null : { kind: 'notice', text: notice }), identity, nonce, setCookies);
+        return sendPage(
+          response,
+          await detailPage(item, identity, nonce, 200, notice === undefined ? null : { kind: 'notice', text: notice }),
+          identity,
+          nonce,
+          setCookies,
+        );
       }
       return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { Allow: verb === undefined ? 'GET' : 'POST' });
     }
@@ -427,7 +603,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   const handler = ((request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void): void => {
     handle(request, response, next).catch(() => {
       // Never echo the failure (it may hold store details): a plain page, and the stream closed.
-      if (!response.headersSent) send(response, 503, 'text/plain; charset=utf-8', 'The approvals store did not answer; nothing was decided. Try again.');
+      if (!response.headersSent)
+        send(response, 503, 'text/plain; charset=utf-8', 'The approvals store did not answer; nothing was decided. Try again.');
       else response.destroy();
     });
   }) as ApprovalConsole;

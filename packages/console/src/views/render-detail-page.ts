@@ -67,8 +67,8 @@ ${rows}
 
 function renderHistory(view: DetailView): string {
   if (view.item.runId === null) return '<p>This call belongs to no agent run.</p>';
-  if (view.history === 'unavailable') return '<p>The run\'s history is not available to this console.</p>';
-  if (view.history === null) return '<p>The run\'s history is unknown (the history store does not know this run).</p>';
+  if (view.history === 'unavailable') return "<p>The run's history is not available to this console.</p>";
+  if (view.history === null) return "<p>The run's history is unknown (the history store does not know this run).</p>";
   const observations = view.history.observations;
   const note = view.history.complete ? '' : '<p>This history may be incomplete.</p>';
   if (observations.length === 0) return `<p>No earlier calls in this run.</p>${note}`;
@@ -99,7 +99,10 @@ function renderStatus(view: DetailView): string {
       item.reason === null ? '' : `: ${escapeHtml(item.reason)}`
     }.`;
   const votes = item.approvals
-    .map((approval) => `<li>${escapeHtml(approval.principal)} approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${escapeHtml(approval.reason)}`}</li>`)
+    .map(
+      (approval) =>
+        `<li>${escapeHtml(approval.principal)} approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${escapeHtml(approval.reason)}`}</li>`,
+    )
     .join('');
   return `<section id="status" data-live aria-labelledby="status-heading" class="status ${escapeHtml(item.state)}">
 <h2 id="status-heading">Status</h2>

@@ -41,7 +41,9 @@ export function renderLayout(options: LayoutOptions): string {
             ? ` <form method="post" action="${escapeHtml(`${base}logout`)}" class="inline"><input type="hidden" name="_csrf" value="${escapeHtml(options.csrfToken)}"><button type="submit" class="link">Sign out</button></form>`
             : ''
         }</div>`;
-  const live = options.live ? ` data-events="${escapeHtml(`${base}events`)}"${options.pageUrl === null ? '' : ` data-page="${escapeHtml(options.pageUrl)}"`}` : '';
+  const live = options.live
+    ? ` data-events="${escapeHtml(`${base}events`)}"${options.pageUrl === null ? '' : ` data-page="${escapeHtml(options.pageUrl)}"`}`
+    : '';
   return `<!doctype html>
 <html lang="en"${live}>
 <head>

@@ -81,7 +81,12 @@ export async function startConsoleFixture(overrides: Partial<ApprovalConsoleOpti
     }),
   );
   registry.register(
-    defineTool({ name: 'read_note', description: 'Reads a note.', input: Type.Object({ id: Type.String() }), handler: (args) => ({ id: args.id, text: 'hello' }) }),
+    defineTool({
+      name: 'read_note',
+      description: 'Reads a note.',
+      input: Type.Object({ id: Type.String() }),
+      handler: (args) => ({ id: args.id, text: 'hello' }),
+    }),
   );
   const base = '/approvals/';
   const console = createApprovalConsole({
@@ -130,7 +135,9 @@ export function send(url: string, init: { method?: string; headers?: Record<stri
     const request = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);
@@ -142,6 +149,7 @@ export function send(url: string, init: { method?: string; headers?: Record<stri
 export async function holdCall(fixture: ConsoleFixture, tool: string, args: Record<string, unknown>): Promise<string> {
   const held = await fixture.registry.call(tool, args, fixture.agent);
   const data = held.data as { approval_id?: string } | null;
-  if (held.getCode?.() !== 'APPROVAL_PENDING' && typeof data?.approval_id !== 'string') throw new Error(`expected a held call, got ${JSON.stringify(held.toJSON())}`);
+  if (held.getCode?.() !== 'APPROVAL_PENDING' && typeof data?.approval_id !== 'string')
+    throw new Error(`expected a held call, got ${JSON.stringify(held.toJSON())}`);
   return data!.approval_id!;
 }

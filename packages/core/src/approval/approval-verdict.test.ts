@@ -24,7 +24,7 @@ describe('ApprovalVerdict', () => {
   });
 
   describe('suspend', () => {
-    it('copies the expiry so a later change of the caller\'s Date does not leak in', () => {
+    it("copies the expiry so a later change of the caller's Date does not leak in", () => {
       const expiresAt = new Date('2030-01-01T00:00:00Z');
       const verdict = ApprovalVerdict.suspend({ expiresAt, message: 'Waiting for a manager.' });
       expiresAt.setFullYear(2040);
@@ -39,7 +39,9 @@ describe('ApprovalVerdict', () => {
 
     it('throws INVALID_ARGUMENT for an invalid date or a blank message', () => {
       expect(() => ApprovalVerdict.suspend({ expiresAt: new Date('nope') })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-      expect(() => ApprovalVerdict.suspend({ expiresAt: '2030-01-01' as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => ApprovalVerdict.suspend({ expiresAt: '2030-01-01' as never })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
       expect(() => ApprovalVerdict.suspend({ message: ' ' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     });
   });

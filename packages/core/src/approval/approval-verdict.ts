@@ -55,7 +55,9 @@ export class ApprovalVerdict {
    */
   static deny(reason: string): ApprovalVerdict {
     if (typeof reason !== 'string' || reason.trim() === '' || reason.length > MAX_REASON_LENGTH) {
-      throw new MilpaError(`ApprovalVerdict.deny() needs a non-blank reason of at most ${MAX_REASON_LENGTH} characters.`, { code: 'INVALID_ARGUMENT' });
+      throw new MilpaError(`ApprovalVerdict.deny() needs a non-blank reason of at most ${MAX_REASON_LENGTH} characters.`, {
+        code: 'INVALID_ARGUMENT',
+      });
     }
     return new ApprovalVerdict('deny', reason.trim(), null, null);
   }
@@ -73,7 +75,10 @@ export class ApprovalVerdict {
       throw new MilpaError('ApprovalVerdict.suspend() needs expiresAt to be a valid Date.', { code: 'INVALID_ARGUMENT' });
     }
     if (message !== undefined && (typeof message !== 'string' || message.trim() === '' || message.length > MAX_REASON_LENGTH)) {
-      throw new MilpaError(`ApprovalVerdict.suspend() needs a message that is a non-blank string of at most ${MAX_REASON_LENGTH} characters.`, { code: 'INVALID_ARGUMENT' });
+      throw new MilpaError(
+        `ApprovalVerdict.suspend() needs a message that is a non-blank string of at most ${MAX_REASON_LENGTH} characters.`,
+        { code: 'INVALID_ARGUMENT' },
+      );
     }
     return new ApprovalVerdict('suspend', null, expiresAt === undefined ? null : new Date(expiresAt.getTime()), message?.trim() ?? null);
   }
@@ -88,7 +93,8 @@ export class ApprovalVerdict {
     if (kind === 'allow') return true;
     if (kind === 'deny') return typeof reason === 'string' && reason.trim() !== '' && reason.length <= MAX_REASON_LENGTH;
     if (kind !== 'suspend') return false;
-    const validExpiry = expiresAt === null || expiresAt === undefined || (expiresAt instanceof Date && Number.isFinite(expiresAt.getTime()));
+    const validExpiry =
+      expiresAt === null || expiresAt === undefined || (expiresAt instanceof Date && Number.isFinite(expiresAt.getTime()));
     const validMessage = message === null || message === undefined || (typeof message === 'string' && message.length <= MAX_REASON_LENGTH);
     return validExpiry && validMessage;
   }

@@ -255,12 +255,8 @@ describe('ToolContext', () => {
     });
 
     it('validates the changed fields', () => {
-      expect(() => ToolContext.cli().with({ mode: 'dry-run' as never })).toThrow(
-        expect.objectContaining({ code: 'INVALID_MODE' }),
-      );
-      expect(() => ToolContext.cli().with({ channel: '' })).toThrow(
-        invalidArgument('ToolContext channel must be a non-empty string.'),
-      );
+      expect(() => ToolContext.cli().with({ mode: 'dry-run' as never })).toThrow(expect.objectContaining({ code: 'INVALID_MODE' }));
+      expect(() => ToolContext.cli().with({ channel: '' })).toThrow(invalidArgument('ToolContext channel must be a non-empty string.'));
     });
   });
 

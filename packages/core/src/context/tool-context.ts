@@ -129,7 +129,8 @@ export class ToolContext {
     if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw invalid('ToolContext extra must be an object.');
     const actorGiven = init.actor !== undefined;
     const actor = actorGiven ? init.actor : principal;
-    if (actorGiven && actor !== null && (typeof actor !== 'string' || actor === '')) throw invalid('ToolContext actor must be a non-empty string or null.');
+    if (actorGiven && actor !== null && (typeof actor !== 'string' || actor === ''))
+      throw invalid('ToolContext actor must be a non-empty string or null.');
     const runId = init.runId ?? null;
     if (runId !== null && (typeof runId !== 'string' || runId === '' || runId.length > RUN_ID_MAX_LENGTH)) {
       throw invalid(`ToolContext runId must be a non-empty string of at most ${RUN_ID_MAX_LENGTH} characters, or null.`);

@@ -52,7 +52,14 @@ export interface ApprovalClaim {
  * - `tool_mismatch`, `principal_mismatch`, `channel_mismatch`, `run_mismatch`: the claim is not the
  *   requester's (the held call stays redeemable by its requester).
  */
-export type ApprovalRefusal = 'not_found' | 'expired' | 'used' | 'tool_mismatch' | 'principal_mismatch' | 'channel_mismatch' | 'run_mismatch';
+export type ApprovalRefusal =
+  | 'not_found'
+  | 'expired'
+  | 'used'
+  | 'tool_mismatch'
+  | 'principal_mismatch'
+  | 'channel_mismatch'
+  | 'run_mismatch';
 
 /** What {@link ApprovalStore.redeem} did. */
 export type ApprovalRedemption =

@@ -25,7 +25,12 @@ export interface ConfirmationToken {
  */
 export interface ConfirmationStore {
   /** Snapshots `args` for `toolName` and returns a new token. */
-  create(toolName: string, args: ToolArgs, actionSummary: string, binding: ConfirmationBinding): ConfirmationToken | Promise<ConfirmationToken>;
+  create(
+    toolName: string,
+    args: ToolArgs,
+    actionSummary: string,
+    binding: ConfirmationBinding,
+  ): ConfirmationToken | Promise<ConfirmationToken>;
   /** Redeems the token: returns the stored args and forgets the token, or null when it is unknown, expired, or for another tool or caller. */
   consume(token: string, toolName: string, binding: ConfirmationBinding): ToolArgs | null | Promise<ToolArgs | null>;
   /** True when `consume` would succeed now; does not consume. */

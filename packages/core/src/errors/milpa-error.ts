@@ -36,11 +36,7 @@ export class MilpaError extends Error {
 
   /** True when `value` is a `MilpaError` (or subclass) from any copy of `@milpa/core`. */
   static isInstance(value: unknown): value is MilpaError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[MILPA_ERROR_BRAND] === true
-    );
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MILPA_ERROR_BRAND] === true;
   }
 }
 

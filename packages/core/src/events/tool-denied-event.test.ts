@@ -14,7 +14,10 @@ describe('ToolDeniedEvent', () => {
 
 describe('ToolInvocationDeniedEvent', () => {
   it('is a frozen record of rule, reason and target, with no arguments', () => {
-    const event = new ToolInvocationDeniedEvent('delete_note', ToolContext.web('u'), 'notes.limit', 'too_many_deletions', { kind: 'note', id: '4' });
+    const event = new ToolInvocationDeniedEvent('delete_note', ToolContext.web('u'), 'notes.limit', 'too_many_deletions', {
+      kind: 'note',
+      id: '4',
+    });
     expect(event).toMatchObject({ rule: 'notes.limit', reason: 'too_many_deletions', target: { kind: 'note', id: '4' } });
     expect(Object.isFrozen(event)).toBe(true);
     expect(Object.keys(event).sort()).toEqual(['context', 'name', 'reason', 'rule', 'target']);

@@ -46,13 +46,22 @@ describe('decideIdempotencyBegin', () => {
     const record = started();
     expect(decideIdempotencyBegin(record, claim({ toolName: 'x' })).answer).toEqual({ status: 'conflict', reason: 'tool_differs' });
     expect(decideIdempotencyBegin(record, claim({ principal: null })).answer).toEqual({ status: 'conflict', reason: 'principal_differs' });
-    expect(decideIdempotencyBegin(record, claim({ argumentsDigest: 'd2' })).answer).toEqual({ status: 'conflict', reason: 'arguments_differ' });
+    expect(decideIdempotencyBegin(record, claim({ argumentsDigest: 'd2' })).answer).toEqual({
+      status: 'conflict',
+      reason: 'arguments_differ',
+    });
   });
 
   it('answers in_flight through the lease end, abandoned after, and changes nothing', () => {
     const record = started();
-    expect(decideIdempotencyBegin(record, claim({ owner: 'o2', at: new Date(T0 + 1_000) }))).toEqual({ answer: { status: 'in_flight' }, next: null });
-    expect(decideIdempotencyBegin(record, claim({ owner: 'o2', at: new Date(T0 + 1_001) }))).toEqual({ answer: { status: 'abandoned' }, next: null });
+    expect(decideIdempotencyBegin(record, claim({ owner: 'o2', at: new Date(T0 + 1_000) }))).toEqual({
+      answer: { status: 'in_flight' },
+      next: null,
+    });
+    expect(decideIdempotencyBegin(record, claim({ owner: 'o2', at: new Date(T0 + 1_001) }))).toEqual({
+      answer: { status: 'abandoned' },
+      next: null,
+    });
   });
 
   it('replays a completed key and starts a forgotten one afresh', () => {
@@ -65,7 +74,7 @@ describe('decideIdempotencyBegin', () => {
 });
 
 describe('completeIdempotencyRecord', () => {
-  it('completes only the owner\'s in-flight record, and only once', () => {
+  it("completes only the owner's in-flight record, and only once", () => {
     const record = started();
     expect(completeIdempotencyRecord(record, 'o2', RESULT, new Date(T0), 100)).toBeNull();
     const completed = completeIdempotencyRecord(record, 'o1', RESULT, new Date(T0 + 5), 100);

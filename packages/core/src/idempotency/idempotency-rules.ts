@@ -20,7 +20,10 @@ function forgotten(record: IdempotencyRecord, at: Date): boolean {
  * if (next !== null) save(next);
  * return answer;
  */
-export function decideIdempotencyBegin(record: IdempotencyRecord | null, claim: IdempotencyClaim): { readonly answer: IdempotencyBegin; readonly next: IdempotencyRecord | null } {
+export function decideIdempotencyBegin(
+  record: IdempotencyRecord | null,
+  claim: IdempotencyClaim,
+): { readonly answer: IdempotencyBegin; readonly next: IdempotencyRecord | null } {
   if (record === null || forgotten(record, claim.at)) {
     const at = claim.at.getTime();
     const next: IdempotencyRecord = Object.freeze({
@@ -49,7 +52,13 @@ export function decideIdempotencyBegin(record: IdempotencyRecord | null, claim: 
  * The rule of {@link IdempotencyStore.complete}: the completed record, or null when `owner` does
  * not hold the key in flight (unknown, forgotten, completed, or another owner's).
  */
-export function completeIdempotencyRecord(record: IdempotencyRecord | null, owner: string, result: ToolResultJson, at: Date, retentionMs: number): IdempotencyRecord | null {
+export function completeIdempotencyRecord(
+  record: IdempotencyRecord | null,
+  owner: string,
+  result: ToolResultJson,
+  at: Date,
+  retentionMs: number,
+): IdempotencyRecord | null {
   if (record === null || forgotten(record, at) || record.state !== 'in_flight' || record.owner !== owner) return null;
   return Object.freeze({ ...record, state: 'completed', result, forgetAt: new Date(at.getTime() + retentionMs) });
 }

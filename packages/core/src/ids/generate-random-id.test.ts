@@ -34,7 +34,10 @@ describe('generateRandomId', () => {
 
     it('sets every one of the 128 bits about half the time when many ids are drawn', () => {
       const samples = 4_000;
-      const counts = bitCounts(Array.from({ length: samples }, () => generateRandomId()), 32);
+      const counts = bitCounts(
+        Array.from({ length: samples }, () => generateRandomId()),
+        32,
+      );
       // A fair bit lands within 2,000 ± 200 with overwhelming probability (about 6.3 standard
       // deviations); a constant, truncated or reused byte lands at 0, 4,000 or far outside.
       for (const count of counts) {
@@ -71,7 +74,12 @@ describe('generateRandomId', () => {
       );
       const fixed = new Set([
         // Digit 12 is the version (4 = 0100); the top two bits of digit 16 are the variant (10).
-        12 * 4, 12 * 4 + 1, 12 * 4 + 2, 12 * 4 + 3, 16 * 4 + 2, 16 * 4 + 3,
+        12 * 4,
+        12 * 4 + 1,
+        12 * 4 + 2,
+        12 * 4 + 3,
+        16 * 4 + 2,
+        16 * 4 + 3,
       ]);
       counts.forEach((count, bit) => {
         if (fixed.has(bit)) return;

@@ -60,7 +60,8 @@ export class InvocationHistory {
 
   /** A history of `observations` (copied and frozen). */
   constructor(observations: readonly InvocationObservation[], complete: boolean) {
-    this.observations = observations.length === 0 ? NO_OBSERVATIONS : Object.freeze(observations.map((observation) => Object.freeze({ ...observation })));
+    this.observations =
+      observations.length === 0 ? NO_OBSERVATIONS : Object.freeze(observations.map((observation) => Object.freeze({ ...observation })));
     this.complete = complete === true;
     Object.freeze(this);
   }

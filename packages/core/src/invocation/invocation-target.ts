@@ -35,9 +35,12 @@ export function invocationTarget(kind: string, id: string | number): InvocationT
   const text = typeof id === 'number' && Number.isFinite(id) ? String(id) : id;
   const target = { kind, id: text };
   if (!isInvocationTarget(target)) {
-    throw new MilpaError('An invocation target needs a kind of lower-case letters, digits, _, . or - (starting with a letter, at most 64 characters) and an id of 1 to 256 characters.', {
-      code: 'INVALID_ARGUMENT',
-    });
+    throw new MilpaError(
+      'An invocation target needs a kind of lower-case letters, digits, _, . or - (starting with a letter, at most 64 characters) and an id of 1 to 256 characters.',
+      {
+        code: 'INVALID_ARGUMENT',
+      },
+    );
   }
   return Object.freeze(target);
 }

@@ -80,11 +80,7 @@ export function isContentBlock(value: unknown): value is ContentBlock {
       return typeof block['data'] === 'string' && typeof block['mimeType'] === 'string';
     case 'resource': {
       const resource = block['resource'];
-      return (
-        typeof resource === 'object' &&
-        resource !== null &&
-        typeof (resource as Record<string, unknown>)['uri'] === 'string'
-      );
+      return typeof resource === 'object' && resource !== null && typeof (resource as Record<string, unknown>)['uri'] === 'string';
     }
     case 'resource_link':
       return typeof block['uri'] === 'string' && typeof block['name'] === 'string';

@@ -86,11 +86,16 @@ describe('ToolResult', () => {
     });
 
     it('keeps data and extra meta while code and type win over the extra meta', () => {
-      const result = ToolResult.failure('VALIDATION_ERROR', 'bad', { field: 'name' }, {
-        code: 'OTHER',
-        type: 'list',
-        errors: [{ path: 'name', message: 'required' }],
-      });
+      const result = ToolResult.failure(
+        'VALIDATION_ERROR',
+        'bad',
+        { field: 'name' },
+        {
+          code: 'OTHER',
+          type: 'list',
+          errors: [{ path: 'name', message: 'required' }],
+        },
+      );
 
       expect(result.data).toEqual({ field: 'name' });
       expect(result.meta).toEqual({

@@ -98,12 +98,7 @@ export class ToolResult<T = unknown> {
    * A failed result carrying a typed error code in `meta.code` (and `meta.type: 'error'`).
    * @example ToolResult.failure('CONFLICT', 'Request r-1 is already resolved')
    */
-  static failure<T = null>(
-    code: ToolErrorCode,
-    error: string,
-    data: T = null as T,
-    meta: ToolResultMeta = {},
-  ): ToolResult<T> {
+  static failure<T = null>(code: ToolErrorCode, error: string, data: T = null as T, meta: ToolResultMeta = {}): ToolResult<T> {
     return new ToolResult(false, data, null, error, { ...meta, code, type: 'error' });
   }
 
@@ -146,13 +141,7 @@ export class ToolResult<T = unknown> {
    * A request for confirmation: `success` true, `data` the details, `meta`
    * `{type:'confirmation', requires_confirmation:true, action, target, target_id}`.
    */
-  static confirmation<T>(
-    message: string,
-    details: T,
-    action: string,
-    target: string,
-    targetId: unknown,
-  ): ToolResult<T> {
+  static confirmation<T>(message: string, details: T, action: string, target: string, targetId: unknown): ToolResult<T> {
     return new ToolResult(true, details, message, null, {
       type: 'confirmation',
       requires_confirmation: true,
@@ -193,11 +182,7 @@ export class ToolResult<T = unknown> {
    * True when `value` is a `ToolResult` from any copy of `@milpa/core`.
    */
   static isToolResult(value: unknown): value is ToolResult {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[TOOL_RESULT_BRAND] === true
-    );
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_RESULT_BRAND] === true;
   }
 
   /** True when `meta.requires_confirmation === true`. */

@@ -27,7 +27,9 @@ class FakeApprovalStore implements ApprovalStore {
 
   open(approval: PendingApproval): boolean {
     if (this.#records.has(approval.approvalId) && !this.flaws.overwrites) return false;
-    const args = this.flaws.flattensArguments ? Object.fromEntries(Object.entries(approval.arguments).filter(([, value]) => typeof value !== 'object')) : approval.arguments;
+    const args = this.flaws.flattensArguments
+      ? Object.fromEntries(Object.entries(approval.arguments).filter(([, value]) => typeof value !== 'object'))
+      : approval.arguments;
     this.#records.set(approval.approvalId, { ...approval, arguments: args });
     return true;
   }
@@ -42,7 +44,8 @@ class FakeApprovalStore implements ApprovalStore {
     if (approval === null) return { status: 'refused', refusal: 'not_found', approval: null };
     const checked: PendingApproval = this.flaws.reusable ? { ...approval, redeemedAt: null } : approval;
     let effective: ApprovalClaim = claim;
-    if (this.flaws.ignoresBinding) effective = { ...effective, principal: approval.principal, channel: approval.channel, runId: approval.runId };
+    if (this.flaws.ignoresBinding)
+      effective = { ...effective, principal: approval.principal, channel: approval.channel, runId: approval.runId };
     if (this.flaws.ignoresExpiry) effective = { ...effective, at: approval.createdAt };
     const refusal = checkApprovalClaim(checked, effective);
     if (refusal !== null) return { status: 'refused', refusal, approval };
@@ -62,7 +65,9 @@ describe('approvalStoreContract', () => {
   });
 
   it('fails a store whose redemptions race', async () => {
-    expect(await failuresOf({ racy: true })).toEqual(['20 claims racing for one held call redeem it exactly once; the others are refused as used']);
+    expect(await failuresOf({ racy: true })).toEqual([
+      '20 claims racing for one held call redeem it exactly once; the others are refused as used',
+    ]);
   });
 
   it('fails a store that lets a used call be redeemed again', async () => {
@@ -80,7 +85,9 @@ describe('approvalStoreContract', () => {
   });
 
   it('fails a store that ignores the expiry', async () => {
-    expect(await failuresOf({ ignoresExpiry: true })).toEqual(['a claim after the expiry is refused as expired; one at the expiry instant redeems']);
+    expect(await failuresOf({ ignoresExpiry: true })).toEqual([
+      'a claim after the expiry is refused as expired; one at the expiry instant redeems',
+    ]);
   });
 
   it('fails a store whose open overwrites a taken id', async () => {

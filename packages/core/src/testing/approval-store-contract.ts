@@ -12,7 +12,9 @@ let sequence = 0;
 /** An approval id unique to the case and the process (32 lowercase hex digits, as the registry issues). */
 function newId(): string {
   sequence += 1;
-  const random = Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
+  const random = Math.floor(Math.random() * 0xffffffff)
+    .toString(16)
+    .padStart(8, '0');
   return `${Date.now().toString(16).padStart(16, '0')}${random}${sequence.toString(16).padStart(8, '0')}`.slice(-32);
 }
 
@@ -45,7 +47,11 @@ function claimOf(held: PendingApproval, at: number, change: Partial<ApprovalClai
 }
 
 function checkRefused(outcome: ApprovalRedemption, refusal: ApprovalRefusal, what: string): void {
-  check(outcome.status === 'refused' && outcome.refusal === refusal, `${what} should be refused as ${refusal}`, outcome.status === 'refused' ? outcome.refusal : outcome.status);
+  check(
+    outcome.status === 'refused' && outcome.refusal === refusal,
+    `${what} should be refused as ${refusal}`,
+    outcome.status === 'refused' ? outcome.refusal : outcome.status,
+  );
 }
 
 /** The fields of a held call, without `redeemedAt`. */
@@ -77,9 +83,17 @@ function definitions(): readonly Definition[] {
         const held = heldCall(newId(), now, { principal: null, runId: null });
         await store.open(held);
         checkSame(heldFields(await store.get(held.approvalId)), heldFields(held), 'the stored held call without principal and run');
-        checkRefused(await store.redeem(held.approvalId, claimOf(held, now + 1_000, { principal: 'agent:7' })), 'principal_mismatch', 'a claim with a principal on a call held without one');
-        checkRefused(await store.redeem(held.approvalId, claimOf(held, now + 1_000, { runId: 'run_1' })), 'run_mismatch', 'a claim with a run on a call held without one');
-        checkSame((await store.redeem(held.approvalId, claimOf(held, now + 2_000))).status, 'redeemed', 'the requester\'s claim');
+        checkRefused(
+          await store.redeem(held.approvalId, claimOf(held, now + 1_000, { principal: 'agent:7' })),
+          'principal_mismatch',
+          'a claim with a principal on a call held without one',
+        );
+        checkRefused(
+          await store.redeem(held.approvalId, claimOf(held, now + 1_000, { runId: 'run_1' })),
+          'run_mismatch',
+          'a claim with a run on a call held without one',
+        );
+        checkSame((await store.redeem(held.approvalId, claimOf(held, now + 2_000))).status, 'redeemed', "the requester's claim");
       },
     },
     {
@@ -114,13 +128,17 @@ function definitions(): readonly Definition[] {
         const held = heldCall(newId(), now);
         await store.open(held);
         const outcome = await store.redeem(held.approvalId, claimOf(held, now + 1_000));
-        check(outcome.status === 'redeemed', 'the requester\'s claim should redeem the held call', outcome);
+        check(outcome.status === 'redeemed', "the requester's claim should redeem the held call", outcome);
         checkSame(heldFields(outcome.approval), heldFields(held), 'the redeemed held call');
         check(outcome.approval.redeemedAt instanceof Date, 'the redeemed held call should carry redeemedAt', outcome.approval.redeemedAt);
         const stored = await store.get(held.approvalId);
         check(stored?.redeemedAt instanceof Date, 'get should show the held call as redeemed', stored?.redeemedAt);
         checkRefused(await store.redeem(held.approvalId, claimOf(held, now + 2_000)), 'used', 'a second claim by the requester');
-        checkRefused(await store.redeem(held.approvalId, claimOf(held, now + 3_000, { principal: 'agent:8' })), 'used', 'a claim by another principal on a used call');
+        checkRefused(
+          await store.redeem(held.approvalId, claimOf(held, now + 3_000, { principal: 'agent:8' })),
+          'used',
+          'a claim by another principal on a used call',
+        );
       },
     },
     {
@@ -139,10 +157,18 @@ function definitions(): readonly Definition[] {
           [{ runId: null }, 'run_mismatch'],
         ];
         for (const [change, refusal] of attempts) {
-          checkRefused(await store.redeem(held.approvalId, claimOf(held, now + 1_000, change)), refusal, `a claim with ${JSON.stringify(change)}`);
+          checkRefused(
+            await store.redeem(held.approvalId, claimOf(held, now + 1_000, change)),
+            refusal,
+            `a claim with ${JSON.stringify(change)}`,
+          );
         }
         checkSame((await store.get(held.approvalId))?.redeemedAt ?? null, null, 'redeemedAt after refused claims');
-        checkSame((await store.redeem(held.approvalId, claimOf(held, now + 2_000))).status, 'redeemed', 'the requester\'s claim after refused ones');
+        checkSame(
+          (await store.redeem(held.approvalId, claimOf(held, now + 2_000))).status,
+          'redeemed',
+          "the requester's claim after refused ones",
+        );
       },
     },
     {
@@ -152,11 +178,19 @@ function definitions(): readonly Definition[] {
         const now = Date.now();
         const late = heldCall(newId(), now, { expiresInMs: MINUTE });
         await store.open(late);
-        checkRefused(await store.redeem(late.approvalId, claimOf(late, now + MINUTE + 1)), 'expired', 'a claim one millisecond after the expiry');
+        checkRefused(
+          await store.redeem(late.approvalId, claimOf(late, now + MINUTE + 1)),
+          'expired',
+          'a claim one millisecond after the expiry',
+        );
         checkSame((await store.get(late.approvalId))?.redeemedAt ?? null, null, 'redeemedAt after an expired claim');
         const onTime = heldCall(newId(), now, { expiresInMs: MINUTE });
         await store.open(onTime);
-        checkSame((await store.redeem(onTime.approvalId, claimOf(onTime, now + MINUTE))).status, 'redeemed', 'a claim at the expiry instant');
+        checkSame(
+          (await store.redeem(onTime.approvalId, claimOf(onTime, now + MINUTE))).status,
+          'redeemed',
+          'a claim at the expiry instant',
+        );
       },
     },
     {
@@ -166,9 +200,16 @@ function definitions(): readonly Definition[] {
         const now = Date.now();
         const held = heldCall(newId(), now);
         await store.open(held);
-        const outcomes = await Promise.all(Array.from({ length: RACERS }, async () => store.redeem(held.approvalId, claimOf(held, now + 1_000))));
-        checkSame(outcomes.filter((outcome) => outcome.status === 'redeemed').length, 1, `the number of redemptions out of ${String(RACERS)} racing claims`);
-        for (const outcome of outcomes.filter((candidate) => candidate.status !== 'redeemed')) checkRefused(outcome, 'used', 'a claim that lost the race');
+        const outcomes = await Promise.all(
+          Array.from({ length: RACERS }, async () => store.redeem(held.approvalId, claimOf(held, now + 1_000))),
+        );
+        checkSame(
+          outcomes.filter((outcome) => outcome.status === 'redeemed').length,
+          1,
+          `the number of redemptions out of ${String(RACERS)} racing claims`,
+        );
+        for (const outcome of outcomes.filter((candidate) => candidate.status !== 'redeemed'))
+          checkRefused(outcome, 'used', 'a claim that lost the race');
       },
     },
     {
@@ -182,7 +223,11 @@ function definitions(): readonly Definition[] {
         await store.open(second);
         await store.redeem(first.approvalId, claimOf(first, now + 1_000));
         checkSame((await store.get(second.approvalId))?.redeemedAt ?? null, null, 'redeemedAt of the other held call');
-        checkSame((await store.redeem(second.approvalId, claimOf(second, now + 2_000))).status, 'redeemed', 'the other held call\'s redemption');
+        checkSame(
+          (await store.redeem(second.approvalId, claimOf(second, now + 2_000))).status,
+          'redeemed',
+          "the other held call's redemption",
+        );
       },
     },
   ];

@@ -78,7 +78,9 @@ describe('confirmationStoreContract', () => {
   });
 
   it('fails a store whose tokens redeem more than once', async () => {
-    expect(await failingCaseNames(casesFor({ reusable: true }))).toContain('consume returns the stored arguments once and null on every later attempt');
+    expect(await failingCaseNames(casesFor({ reusable: true }))).toContain(
+      'consume returns the stored arguments once and null on every later attempt',
+    );
   });
 
   it('fails a store whose consume lets racing callers all win', async () => {
@@ -93,11 +95,15 @@ describe('confirmationStoreContract', () => {
   });
 
   it('fails a store whose tokens never expire', async () => {
-    expect(await failingCaseNames(casesFor({ immortal: true }))).toEqual(['a token is neither valid nor redeemable once its lifetime has passed']);
+    expect(await failingCaseNames(casesFor({ immortal: true }))).toEqual([
+      'a token is neither valid nor redeemable once its lifetime has passed',
+    ]);
   });
 
-  it('fails a store that keeps the caller\'s object instead of a snapshot', async () => {
-    expect(await failingCaseNames(casesFor({ aliased: true }))).toEqual(['consume returns the arguments as they were at create, whatever the caller changed since']);
+  it("fails a store that keeps the caller's object instead of a snapshot", async () => {
+    expect(await failingCaseNames(casesFor({ aliased: true }))).toEqual([
+      'consume returns the arguments as they were at create, whatever the caller changed since',
+    ]);
   });
 
   it('disposes every store it created, also when a case fails', async () => {
@@ -129,16 +135,20 @@ describe('confirmationStoreContract', () => {
   });
 
   it('names what the store did in the error message', async () => {
-    const failing = casesFor({ reusable: true }).find((contractCase) => contractCase.name.startsWith('consume returns the stored arguments once'));
-    await expect(failing?.run()).rejects.toThrow('a second consume of a used token should be null; got {"id":42,"tags":["a","b"],"nested":{"dry":false,"note":null}}.');
+    const failing = casesFor({ reusable: true }).find((contractCase) =>
+      contractCase.name.startsWith('consume returns the stored arguments once'),
+    );
+    await expect(failing?.run()).rejects.toThrow(
+      'a second consume of a used token should be null; got {"id":42,"tags":["a","b"],"nested":{"dry":false,"note":null}}.',
+    );
   });
 
   it('waits the time out with a timer when the harness cannot advance the clock', async () => {
     vi.useFakeTimers();
     try {
       const clock = { now: Date.UTC(2030, 0, 1) };
-      const expiryCase = confirmationStoreContract(({ ttlSeconds }) => new FakeConfirmationStore(ttlSeconds, clock, {})).find((contractCase) =>
-        contractCase.name.startsWith('a token is neither valid'),
+      const expiryCase = confirmationStoreContract(({ ttlSeconds }) => new FakeConfirmationStore(ttlSeconds, clock, {})).find(
+        (contractCase) => contractCase.name.startsWith('a token is neither valid'),
       );
       // The fake's clock stands still, so the case fails once its wait is over, and not before.
       let settled: unknown = 'waiting';

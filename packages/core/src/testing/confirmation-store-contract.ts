@@ -24,9 +24,17 @@ function definitions(): Definition[] {
       settings: LONG,
       async body(store) {
         const minted = await store.create('delete_note', { id: 42 }, 'delete_note(id=42)', ALICE);
-        check(typeof minted.token === 'string' && /^[0-9a-f]{32}$/.test(minted.token), 'the token should be 32 lowercase hex characters', minted.token);
+        check(
+          typeof minted.token === 'string' && /^[0-9a-f]{32}$/.test(minted.token),
+          'the token should be 32 lowercase hex characters',
+          minted.token,
+        );
         checkSame(minted.actionSummary, 'delete_note(id=42)', 'the action summary');
-        check(minted.expiresAt instanceof Date && !Number.isNaN(minted.expiresAt.getTime()), 'expiresAt should be a valid Date', minted.expiresAt);
+        check(
+          minted.expiresAt instanceof Date && !Number.isNaN(minted.expiresAt.getTime()),
+          'expiresAt should be a valid Date',
+          minted.expiresAt,
+        );
       },
     },
     {
@@ -34,7 +42,8 @@ function definitions(): Definition[] {
       settings: LONG,
       async body(store) {
         const tokens = new Set<string>();
-        for (let index = 0; index < 20; index += 1) tokens.add((await store.create('delete_note', { id: 1 }, 'delete_note(id=1)', ALICE)).token);
+        for (let index = 0; index < 20; index += 1)
+          tokens.add((await store.create('delete_note', { id: 1 }, 'delete_note(id=1)', ALICE)).token);
         checkSame(tokens.size, 20, 'the number of distinct tokens out of 20 creates');
       },
     },
@@ -76,7 +85,8 @@ function definitions(): Definition[] {
       settings: LONG,
       async body(store) {
         const { token } = await store.create('delete_note', { id: 42 }, 'delete_note(id=42)', ALICE);
-        for (let index = 0; index < 3; index += 1) checkSame(await store.isValid(token, 'delete_note', ALICE), true, 'isValid of a fresh token');
+        for (let index = 0; index < 3; index += 1)
+          checkSame(await store.isValid(token, 'delete_note', ALICE), true, 'isValid of a fresh token');
         checkSame(await store.consume(token, 'delete_note', ALICE), { id: 42 }, 'consume after isValid');
       },
     },
@@ -110,7 +120,7 @@ function definitions(): Definition[] {
       },
     },
     {
-      name: 'an anonymous token redeems only anonymously, and a principal\'s token never anonymously',
+      name: "an anonymous token redeems only anonymously, and a principal's token never anonymously",
       settings: LONG,
       async body(store) {
         const anonymous = await store.create('delete_note', { id: 1 }, 'delete_note(id=1)', ANONYMOUS);
@@ -149,7 +159,11 @@ function definitions(): Definition[] {
         const { token, expiresAt } = await store.create('delete_note', { id: 42 }, 'delete_note(id=42)', ALICE);
         // Expiry may be counted in whole seconds, so a 1 s token can live up to 2 s: wait well past that.
         await advanceTime(3_500);
-        checkSame(await store.isValid(token, 'delete_note', ALICE), false, `isValid 3.5 s after create of a token expiring at ${expiresAt.toISOString()}`);
+        checkSame(
+          await store.isValid(token, 'delete_note', ALICE),
+          false,
+          `isValid 3.5 s after create of a token expiring at ${expiresAt.toISOString()}`,
+        );
         checkSame(await store.consume(token, 'delete_note', ALICE), null, 'consume of an expired token');
       },
     },

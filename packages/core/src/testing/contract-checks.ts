@@ -29,9 +29,9 @@ export function isSameData(left: unknown, right: unknown): boolean {
 }
 
 /** Throws unless `condition` holds; `expectation` says what the contract promises. */
-export function check(condition: boolean, expectation: string, actual?: unknown): asserts condition {
+export function check(condition: boolean, expectation: string, ...actual: [unknown?]): asserts condition {
   if (!condition) {
-    throw new StoreContractError(arguments.length > 2 ? `${expectation}; got ${describeValue(actual)}.` : `${expectation}.`);
+    throw new StoreContractError(actual.length > 0 ? `${expectation}; got ${describeValue(actual[0])}.` : `${expectation}.`);
   }
 }
 

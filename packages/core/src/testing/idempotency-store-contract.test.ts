@@ -38,7 +38,13 @@ class FakeIdempotencyStore implements IdempotencyStore {
 
   complete(key: string, owner: string, result: ToolResultJson, at: Date, retentionMs: number): boolean {
     const current = this.#records.get(key) ?? null;
-    const next = completeIdempotencyRecord(current, this.flaws.ignoresOwner && current !== null ? current.owner : owner, result, at, retentionMs);
+    const next = completeIdempotencyRecord(
+      current,
+      this.flaws.ignoresOwner && current !== null ? current.owner : owner,
+      result,
+      at,
+      retentionMs,
+    );
     if (next === null) return false;
     this.#records.set(key, next);
     return true;
@@ -46,7 +52,8 @@ class FakeIdempotencyStore implements IdempotencyStore {
 
   release(key: string, owner: string): boolean {
     const current = this.#records.get(key) ?? null;
-    if (!mayReleaseIdempotencyRecord(current, this.flaws.ignoresOwner && current !== null ? current.owner : owner, new Date(0))) return false;
+    if (!mayReleaseIdempotencyRecord(current, this.flaws.ignoresOwner && current !== null ? current.owner : owner, new Date(0)))
+      return false;
     this.#records.delete(key);
     return true;
   }
@@ -84,7 +91,9 @@ describe('idempotencyStoreContract', () => {
   });
 
   it('fails a store that never abandons a call in flight', async () => {
-    expect(await failuresOf({ ignoresLease: true })).toEqual(['a call in flight past its lease is abandoned: later calls are refused, and its owner may still complete it']);
+    expect(await failuresOf({ ignoresLease: true })).toEqual([
+      'a call in flight past its lease is abandoned: later calls are refused, and its owner may still complete it',
+    ]);
   });
 
   it('fails a store that never forgets a key', async () => {

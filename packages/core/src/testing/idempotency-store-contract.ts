@@ -55,8 +55,24 @@ function definitions(): readonly Definition[] {
         const record = await store.get(key);
         check(record !== null, 'get should return the started key');
         checkSame(
-          { key: record.key, toolName: record.toolName, principal: record.principal, argumentsDigest: record.argumentsDigest, state: record.state, owner: record.owner, result: record.result },
-          { key, toolName: 'create_invoice', principal: 'agent:7', argumentsDigest: 'digest-a', state: 'in_flight', owner: first.owner, result: null },
+          {
+            key: record.key,
+            toolName: record.toolName,
+            principal: record.principal,
+            argumentsDigest: record.argumentsDigest,
+            state: record.state,
+            owner: record.owner,
+            result: record.result,
+          },
+          {
+            key,
+            toolName: 'create_invoice',
+            principal: 'agent:7',
+            argumentsDigest: 'digest-a',
+            state: 'in_flight',
+            owner: first.owner,
+            result: null,
+          },
           'the in-flight record',
         );
         checkSame(record.startedAt, new Date(now), 'startedAt');
@@ -132,7 +148,11 @@ function definitions(): readonly Definition[] {
         await store.complete(key, first.owner, RESULT, new Date(now + 2_000), MINUTE);
         for (const [change, reason] of attempts) {
           const answer = await store.begin(claim(key, now + 3_000, change));
-          checkSame(answer.status === 'conflict' ? answer.reason : answer.status, reason, `begin after completion with ${JSON.stringify(change)}`);
+          checkSame(
+            answer.status === 'conflict' ? answer.reason : answer.status,
+            reason,
+            `begin after completion with ${JSON.stringify(change)}`,
+          );
         }
         checkStatus(await store.begin(claim(key, now + 4_000)), 'replay', 'begin with the first binding after conflicts');
       },
@@ -153,7 +173,11 @@ function definitions(): readonly Definition[] {
         checkSame((await store.get(key))?.owner, next.owner, 'the owner after the key was started again');
         await store.complete(key, next.owner, RESULT, new Date(now + 3_000), MINUTE);
         checkSame(await store.release(key, next.owner), false, 'release of a completed key');
-        checkStatus(await store.begin(claim(key, now + 4_000, { argumentsDigest: 'digest-b' })), 'replay', 'begin after a refused release of a completed key');
+        checkStatus(
+          await store.begin(claim(key, now + 4_000, { argumentsDigest: 'digest-b' })),
+          'replay',
+          'begin after a refused release of a completed key',
+        );
       },
     },
     {
@@ -166,7 +190,11 @@ function definitions(): readonly Definition[] {
         await store.begin(first);
         checkStatus(await store.begin(claim(key, now + MINUTE)), 'in_flight', 'begin at the lease end');
         checkStatus(await store.begin(claim(key, now + MINUTE + 1)), 'abandoned', 'begin one millisecond after the lease');
-        checkSame(await store.complete(key, first.owner, RESULT, new Date(now + MINUTE + 2), MINUTE), true, 'complete by the owner after its lease');
+        checkSame(
+          await store.complete(key, first.owner, RESULT, new Date(now + MINUTE + 2), MINUTE),
+          true,
+          'complete by the owner after its lease',
+        );
         checkStatus(await store.begin(claim(key, now + MINUTE + 3)), 'replay', 'begin after a late complete');
       },
     },
@@ -179,7 +207,11 @@ function definitions(): readonly Definition[] {
         const first = claim(key, now, { leaseMs: MINUTE, retentionMs: MINUTE });
         await store.begin(first);
         await store.complete(key, first.owner, RESULT, new Date(now + 1_000), MINUTE);
-        checkStatus(await store.begin(claim(key, now + MINUTE + 999, { argumentsDigest: 'digest-b' })), 'conflict', 'begin just before forgetAt');
+        checkStatus(
+          await store.begin(claim(key, now + MINUTE + 999, { argumentsDigest: 'digest-b' })),
+          'conflict',
+          'begin just before forgetAt',
+        );
         const again = claim(key, now + MINUTE + 1_000, { argumentsDigest: 'digest-b' });
         checkStatus(await store.begin(again), 'started', 'begin at forgetAt');
         checkSame((await store.get(key))?.owner, again.owner, 'the owner of the key started again');
@@ -192,7 +224,11 @@ function definitions(): readonly Definition[] {
         const now = Date.now();
         const key = newKey('race');
         const answers = await Promise.all(Array.from({ length: RACERS }, async () => store.begin(claim(key, now))));
-        checkSame(answers.filter((answer) => answer.status === 'started').length, 1, `the number of starts out of ${String(RACERS)} racing calls`);
+        checkSame(
+          answers.filter((answer) => answer.status === 'started').length,
+          1,
+          `the number of starts out of ${String(RACERS)} racing calls`,
+        );
         checkSame(answers.filter((answer) => answer.status === 'in_flight').length, RACERS - 1, 'the number told in_flight');
       },
     },

@@ -34,7 +34,9 @@ class FakeHistoryStore implements InvocationHistoryStore {
 
   async append(runId: string, observation: InvocationObservation): Promise<void> {
     const run = this.#runs.get(runId) ?? { observations: [], complete: this.flaws.trustsUnknownRuns === true };
-    const kept = this.flaws.keepsExtras ? observation : { tool: observation.tool, outcome: observation.outcome, target: observation.target };
+    const kept = this.flaws.keepsExtras
+      ? observation
+      : { tool: observation.tool, outcome: observation.outcome, target: observation.target };
     const next = [...run.observations, kept];
     if (this.flaws.racy) await new Promise((resolve) => setTimeout(resolve, 1));
     this.#runs.set(runId, { observations: next, complete: run.complete });

@@ -8,15 +8,28 @@ type Definition = CaseDefinition<InvocationHistoryStore, void>;
 const CONCURRENT_APPENDS = 30;
 
 const SEARCHED: InvocationObservation = Object.freeze({ tool: 'search_notes', outcome: 'executed', target: null });
-const DELETED: InvocationObservation = Object.freeze({ tool: 'delete_note', outcome: 'executed', target: Object.freeze({ kind: 'note', id: '42' }) });
-const DENIED: InvocationObservation = Object.freeze({ tool: 'delete_note', outcome: 'invocation_denied', target: Object.freeze({ kind: 'note', id: '7' }) });
+const DELETED: InvocationObservation = Object.freeze({
+  tool: 'delete_note',
+  outcome: 'executed',
+  target: Object.freeze({ kind: 'note', id: '42' }),
+});
+const DENIED: InvocationObservation = Object.freeze({
+  tool: 'delete_note',
+  outcome: 'invocation_denied',
+  target: Object.freeze({ kind: 'note', id: '7' }),
+});
 
 /** A unique run id per case run, so a store shared between cases cannot mix them up. */
 function newRunId(label: string): string {
   return `run-${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-function checkHistory(history: InvocationHistory | null, observations: readonly InvocationObservation[], complete: boolean, what: string): void {
+function checkHistory(
+  history: InvocationHistory | null,
+  observations: readonly InvocationObservation[],
+  complete: boolean,
+  what: string,
+): void {
   check(history !== null, `${what}: load should find the run`);
   checkSame(history.complete, complete, `${what}: complete`);
   checkSame(history.observations, observations, `${what}: the observations`);
@@ -54,7 +67,7 @@ function definitions(): Definition[] {
       },
     },
     {
-      name: 'load answers an InvocationHistory whose queries count the run\'s calls',
+      name: "load answers an InvocationHistory whose queries count the run's calls",
       settings: undefined,
       async body(store) {
         const runId = newRunId('query');
@@ -141,8 +154,14 @@ function definitions(): Definition[] {
         const history = await store.load(runId);
         check(history !== null, 'load should find the run');
         checkSame(history.complete, true, 'complete after overlapping appends');
-        const ids = history.observations.map((observation) => observation.target?.id ?? '').sort((left, right) => Number(left) - Number(right));
-        checkSame(ids, Array.from({ length: CONCURRENT_APPENDS }, (_, index) => String(index)), 'the targets recorded by overlapping appends');
+        const ids = history.observations
+          .map((observation) => observation.target?.id ?? '')
+          .sort((left, right) => Number(left) - Number(right));
+        checkSame(
+          ids,
+          Array.from({ length: CONCURRENT_APPENDS }, (_, index) => String(index)),
+          'the targets recorded by overlapping appends',
+        );
       },
     },
   ];

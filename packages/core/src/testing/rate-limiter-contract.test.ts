@@ -30,7 +30,10 @@ class FakeRateLimiter implements RateLimiter {
     if (this.flaws.racy) await new Promise((resolve) => setTimeout(resolve, 1));
     if (used + cost > maxTokens) {
       if (this.flaws.chargesDenials) bucket.used = used + cost;
-      return RateLimitResult.denied(`Rate limit exceeded for '${key}'.`, Math.max(1, Math.ceil((bucket.start + windowSeconds * 1000 - now) / 1000)));
+      return RateLimitResult.denied(
+        `Rate limit exceeded for '${key}'.`,
+        Math.max(1, Math.ceil((bucket.start + windowSeconds * 1000 - now) / 1000)),
+      );
     }
     bucket.used = used + cost;
     return RateLimitResult.allowed(maxTokens - bucket.used);
@@ -79,14 +82,20 @@ describe('rateLimiterContract', () => {
   });
 
   it('fails a limiter that overspends when callers race', async () => {
-    expect(await failingCaseNames(casesFor({ racy: true }))).toEqual(['consume never grants more than the budget when 40 callers race on one key']);
+    expect(await failingCaseNames(casesFor({ racy: true }))).toEqual([
+      'consume never grants more than the budget when 40 callers race on one key',
+    ]);
   });
 
   it('fails a limiter whose windows never end', async () => {
-    expect(await failingCaseNames(casesFor({ endless: true }))).toEqual(['a spent budget is granted again once its window has passed, and the old usage is gone']);
+    expect(await failingCaseNames(casesFor({ endless: true }))).toEqual([
+      'a spent budget is granted again once its window has passed, and the old usage is gone',
+    ]);
   });
 
   it('fails a limiter that mixes up keys sharing a prefix', async () => {
-    expect(await failingCaseNames(casesFor({ prefixKeys: true }))).toEqual(['keys are independent, also when one is a prefix of another or holds pattern characters']);
+    expect(await failingCaseNames(casesFor({ prefixKeys: true }))).toEqual([
+      'keys are independent, also when one is a prefix of another or holds pattern characters',
+    ]);
   });
 });

@@ -84,7 +84,7 @@ function definitions(): Definition[] {
       },
     },
     {
-      name: 'reset forgets a key\'s usage and gives back its whole budget',
+      name: "reset forgets a key's usage and gives back its whole budget",
       settings: undefined,
       async body(limiter) {
         const key = 'web:alice:search';
@@ -115,7 +115,11 @@ function definitions(): Definition[] {
       async body(limiter) {
         const key = 'web:alice:search';
         const results = await Promise.all(Array.from({ length: RACERS }, async () => limiter.consume(key, 1, WINDOW_SECONDS, 15)));
-        checkSame(results.filter((result) => result.allowed).length, 15, `the number of grants out of ${String(RACERS)} concurrent consumes of 1 on a budget of 15`);
+        checkSame(
+          results.filter((result) => result.allowed).length,
+          15,
+          `the number of grants out of ${String(RACERS)} concurrent consumes of 1 on a budget of 15`,
+        );
         checkSame(await limiter.getUsage(key), 15, 'the usage after the race');
       },
     },

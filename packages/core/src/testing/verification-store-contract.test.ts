@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { VerificationDecision, VerificationDecisionOutcome, VerificationRecord, VerificationStore } from '../contracts/verification-store.js';
+import type {
+  VerificationDecision,
+  VerificationDecisionOutcome,
+  VerificationRecord,
+  VerificationStore,
+} from '../contracts/verification-store.js';
 import { failingCaseNames } from './contract-failures.test-helper.js';
 import { verificationStoreContract } from './verification-store-contract.js';
 
@@ -56,7 +61,8 @@ class FakeVerificationStore implements VerificationStore {
     const current = record.approvals.at(-1)?.changes ?? null;
     const proposed = this.flaws.dropsChanges ? null : (decision.changes ?? null);
     const amends = proposed !== null && JSON.stringify(proposed) !== JSON.stringify(current);
-    if (!amends && !this.flaws.countsRepeatedGrants && record.approvals.some((approval) => approval.principal === decision.principal)) return refuse('duplicate_approval');
+    if (!amends && !this.flaws.countsRepeatedGrants && record.approvals.some((approval) => approval.principal === decision.principal))
+      return refuse('duplicate_approval');
     const changes = amends ? proposed : current;
     const grant = { principal: decision.principal, at: decision.at, reason: decision.reason, ...(changes === null ? {} : { changes }) };
     const approvals = amends ? [grant] : [...record.approvals, grant];

@@ -31,7 +31,13 @@ function pendingRecord(id: string, now: number, shape: RecordShape = {}): Verifi
   const expiresInMs = shape.expiresInMs === undefined ? 10 * MINUTE : shape.expiresInMs;
   return Object.freeze({
     id,
-    request: new VerificationRequest(`gate:${id}`, policy, shape.payload ?? { amount: 120 }, shape.requestedBy === undefined ? 'user:requester' : shape.requestedBy, id),
+    request: new VerificationRequest(
+      `gate:${id}`,
+      policy,
+      shape.payload ?? { amount: 120 },
+      shape.requestedBy === undefined ? 'user:requester' : shape.requestedBy,
+      id,
+    ),
     createdAt: new Date(now),
     expiresAt: expiresInMs === null ? null : new Date(now + expiresInMs),
     requiredApprovals: shape.requiredApprovals ?? (policy === 'dual' ? 2 : 1),
@@ -69,14 +75,22 @@ function reject(principal: string, at: number, reason: string): VerificationDeci
 }
 
 function checkRefused(outcome: VerificationDecisionOutcome, refusal: VerificationRefusal, what: string): void {
-  check(outcome.status === 'refused' && outcome.refusal === refusal, `${what} should be refused as ${refusal}`, outcome.status === 'refused' ? outcome.refusal : outcome.status);
+  check(
+    outcome.status === 'refused' && outcome.refusal === refusal,
+    `${what} should be refused as ${refusal}`,
+    outcome.status === 'refused' ? outcome.refusal : outcome.status,
+  );
 }
 
 function checkPending(record: VerificationRecord | null, approvals: readonly string[], what: string): void {
   check(record !== null, `${what}: the record should still exist`);
   checkSame(record.result, null, `${what}: the verdict of a pending record`);
   checkSame(record.resolvedAt, null, `${what}: resolvedAt of a pending record`);
-  checkSame(record.approvals.map((approval) => approval.principal), approvals, `${what}: the approving principals`);
+  checkSame(
+    record.approvals.map((approval) => approval.principal),
+    approvals,
+    `${what}: the approving principals`,
+  );
 }
 
 /** The fields every approval has; a store may keep more. */
@@ -150,7 +164,7 @@ function definitions(): Definition[] {
       },
     },
     {
-      name: 'a grant resolves a single request with the decision\'s verdict, and the verdict is stored',
+      name: "a grant resolves a single request with the decision's verdict, and the verdict is stored",
       settings: undefined,
       async body(store) {
         const now = Date.now();
@@ -164,9 +178,16 @@ function definitions(): Definition[] {
         checkSame(stored.result.principal, 'user:approver', 'the principal of the stored verdict');
         checkSame(stored.result.verifier, 'human', 'the verifier of the stored verdict');
         checkSame(stored.result.metadata, { channel: 'web' }, 'the metadata of the stored verdict');
-        check(typeof stored.result.isSatisfied === 'function' && stored.result.isSatisfied(), 'the stored verdict should be a VerificationResult that is satisfied');
+        check(
+          typeof stored.result.isSatisfied === 'function' && stored.result.isSatisfied(),
+          'the stored verdict should be a VerificationResult that is satisfied',
+        );
         checkSame(stored.resolvedAt, new Date(now + 1_000), 'the stored resolvedAt');
-        checkSame(stored.approvals.map(approvalFields), [{ principal: 'user:approver', at: new Date(now + 1_000), reason: 'looks right' }], 'the stored approvals');
+        checkSame(
+          stored.approvals.map(approvalFields),
+          [{ principal: 'user:approver', at: new Date(now + 1_000), reason: 'looks right' }],
+          'the stored approvals',
+        );
       },
     },
     {
@@ -178,10 +199,18 @@ function definitions(): Definition[] {
         await store.open(pendingRecord(id, now));
         await store.decide(id, grant('user:approver', now + 1_000));
         checkRefused(await store.decide(id, grant('user:other', now + 2_000)), 'already_resolved', 'a grant after the resolution');
-        checkRefused(await store.decide(id, reject('user:other', now + 2_000, 'too late')), 'already_resolved', 'a reject after the resolution');
+        checkRefused(
+          await store.decide(id, reject('user:other', now + 2_000, 'too late')),
+          'already_resolved',
+          'a reject after the resolution',
+        );
         const stored = await store.get(id);
         checkSame(stored?.result?.status, 'passed', 'the verdict after refused decisions');
-        checkSame(stored?.approvals.map((approval) => approval.principal), ['user:approver'], 'the approvals after refused decisions');
+        checkSame(
+          stored?.approvals.map((approval) => approval.principal),
+          ['user:approver'],
+          'the approvals after refused decisions',
+        );
       },
     },
     {
@@ -194,8 +223,13 @@ function definitions(): Definition[] {
         const outcomes = await Promise.all(
           Array.from({ length: RACERS }, async (_, index) => store.decide(id, grant(`user:approver-${String(index)}`, now + 1_000))),
         );
-        checkSame(outcomes.filter((outcome) => outcome.status === 'resolved').length, 1, `the number of resolving grants out of ${String(RACERS)}`);
-        for (const outcome of outcomes.filter((candidate) => candidate.status !== 'resolved')) checkRefused(outcome, 'already_resolved', 'a losing grant');
+        checkSame(
+          outcomes.filter((outcome) => outcome.status === 'resolved').length,
+          1,
+          `the number of resolving grants out of ${String(RACERS)}`,
+        );
+        for (const outcome of outcomes.filter((candidate) => candidate.status !== 'resolved'))
+          checkRefused(outcome, 'already_resolved', 'a losing grant');
         checkSame((await store.get(id))?.approvals.length, 1, 'the approvals recorded on the resolved request');
       },
     },
@@ -212,9 +246,13 @@ function definitions(): Definition[] {
         checkPending(await store.get(id), ['user:ana'], 'the stored record after the first grant');
         checkRefused(await store.decide(id, grant('user:ana', now + 2_000)), 'duplicate_approval', 'a second grant by the same approver');
         const second = await store.decide(id, grant('user:ben', now + 3_000));
-        checkSame(second.status, 'resolved', 'the outcome of a second approver\'s grant');
+        checkSame(second.status, 'resolved', "the outcome of a second approver's grant");
         const stored = await store.get(id);
-        checkSame(stored?.approvals.map((approval) => approval.principal), ['user:ana', 'user:ben'], 'the approvers, oldest first');
+        checkSame(
+          stored?.approvals.map((approval) => approval.principal),
+          ['user:ana', 'user:ben'],
+          'the approvers, oldest first',
+        );
         checkSame(stored?.result?.status, 'passed', 'the verdict of the dual request');
         checkSame(stored?.resolvedAt, new Date(now + 3_000), 'the resolvedAt of the dual request');
       },
@@ -227,9 +265,14 @@ function definitions(): Definition[] {
         const id = newId('dual-race');
         await store.open(pendingRecord(id, now, { policy: 'dual' }));
         const outcomes = await Promise.all(Array.from({ length: RACERS }, async () => store.decide(id, grant('user:ana', now + 1_000))));
-        checkSame(outcomes.filter((outcome) => outcome.status === 'recorded').length, 1, `the number of recorded grants out of ${String(RACERS)}`);
-        for (const outcome of outcomes.filter((candidate) => candidate.status !== 'recorded')) checkRefused(outcome, 'duplicate_approval', 'a repeated grant');
-        checkPending(await store.get(id), ['user:ana'], 'the dual request after one approver\'s repeated grants');
+        checkSame(
+          outcomes.filter((outcome) => outcome.status === 'recorded').length,
+          1,
+          `the number of recorded grants out of ${String(RACERS)}`,
+        );
+        for (const outcome of outcomes.filter((candidate) => candidate.status !== 'recorded'))
+          checkRefused(outcome, 'duplicate_approval', 'a repeated grant');
+        checkPending(await store.get(id), ['user:ana'], "the dual request after one approver's repeated grants");
       },
     },
     {
@@ -242,9 +285,9 @@ function definitions(): Definition[] {
         checkRefused(await store.decide(id, grant('user:requester', now + 1_000)), 'self_approval', 'a grant by the requester');
         checkPending(await store.get(id), [], 'the request after a refused self-approval');
         const withdrawn = await store.decide(id, reject('user:requester', now + 2_000, 'withdrawn'));
-        checkSame(withdrawn.status, 'resolved', 'the outcome of the requester\'s reject');
+        checkSame(withdrawn.status, 'resolved', "the outcome of the requester's reject");
         const stored = await store.get(id);
-        checkSame(stored?.result?.status, 'failed', 'the verdict after the requester\'s reject');
+        checkSame(stored?.result?.status, 'failed', "the verdict after the requester's reject");
         checkSame(stored?.result?.reason, 'withdrawn', 'the reason of the withdrawn request');
       },
     },
@@ -261,7 +304,11 @@ function definitions(): Definition[] {
         const stored = await store.get(id);
         checkSame(stored?.result?.status, 'failed', 'the verdict after a reject');
         checkSame(stored?.result?.missing, ['approval'], 'what the failed verdict lists as missing');
-        checkSame(stored?.approvals.map((approval) => approval.principal), ['user:ana'], 'the grants kept after a reject');
+        checkSame(
+          stored?.approvals.map((approval) => approval.principal),
+          ['user:ana'],
+          'the grants kept after a reject',
+        );
         checkRefused(await store.decide(id, grant('user:carl', now + 3_000)), 'already_resolved', 'a grant after a reject');
       },
     },
@@ -272,7 +319,11 @@ function definitions(): Definition[] {
         const now = Date.now();
         const late = newId('late');
         await store.open(pendingRecord(late, now, { expiresInMs: MINUTE }));
-        checkRefused(await store.decide(late, grant('user:approver', now + MINUTE + 1)), 'expired', 'a grant one millisecond after the deadline');
+        checkRefused(
+          await store.decide(late, grant('user:approver', now + MINUTE + 1)),
+          'expired',
+          'a grant one millisecond after the deadline',
+        );
         checkRefused(await store.decide(late, reject('user:approver', now + 2 * MINUTE, 'late')), 'expired', 'a reject after the deadline');
         checkPending(await store.get(late), [], 'the request after late decisions');
         const onTime = newId('on-time');
@@ -287,9 +338,17 @@ function definitions(): Definition[] {
         const now = Date.now();
         const id = newId('subject');
         await store.open(pendingRecord(id, now));
-        checkRefused(await store.decide(id, grant('user:approver', now + 1_000, { subject: 'gate:something-else' })), 'subject_mismatch', 'a grant for another subject');
+        checkRefused(
+          await store.decide(id, grant('user:approver', now + 1_000, { subject: 'gate:something-else' })),
+          'subject_mismatch',
+          'a grant for another subject',
+        );
         checkPending(await store.get(id), [], 'the request after a subject mismatch');
-        checkSame((await store.decide(id, grant('user:approver', now + 2_000, { subject: `gate:${id}` }))).status, 'resolved', 'a grant naming the stored subject');
+        checkSame(
+          (await store.decide(id, grant('user:approver', now + 2_000, { subject: `gate:${id}` }))).status,
+          'resolved',
+          'a grant naming the stored subject',
+        );
       },
     },
     {
@@ -299,9 +358,17 @@ function definitions(): Definition[] {
         const now = Date.now();
         const id = newId('quorum');
         await store.open(pendingRecord(id, now, { policy: 'quorum', requiredApprovals: 3 }));
-        checkSame((await store.decide(id, grant('user:ana', now + 1_000, { reason: 'one' }))).status, 'recorded', 'the first of three grants');
+        checkSame(
+          (await store.decide(id, grant('user:ana', now + 1_000, { reason: 'one' }))).status,
+          'recorded',
+          'the first of three grants',
+        );
         checkSame((await store.decide(id, grant('user:ben', now + 2_000))).status, 'recorded', 'the second of three grants');
-        checkSame((await store.decide(id, grant('user:carl', now + 3_000, { reason: 'three' }))).status, 'resolved', 'the third of three grants');
+        checkSame(
+          (await store.decide(id, grant('user:carl', now + 3_000, { reason: 'three' }))).status,
+          'resolved',
+          'the third of three grants',
+        );
         checkSame(
           (await store.get(id))?.approvals.map(approvalFields),
           [
@@ -322,10 +389,21 @@ function definitions(): Definition[] {
         await store.open(pendingRecord(id, now, { policy: 'dual' }));
         const first = await store.decide(id, grant('user:ana', now + 1_000, { changes: { amount: 90, note: { text: 'cut' } } }));
         checkSame(first.status, 'recorded', 'the outcome of a first grant with changes');
-        checkSame((await store.get(id))?.approvals.map((approval) => approval.changes), [{ amount: 90, note: { text: 'cut' } }], 'the stored changes of the first grant');
+        checkSame(
+          (await store.get(id))?.approvals.map((approval) => approval.changes),
+          [{ amount: 90, note: { text: 'cut' } }],
+          'the stored changes of the first grant',
+        );
         const second = await store.decide(id, grant('user:ben', now + 2_000));
-        checkSame(second.status, 'resolved', 'a second approver\'s grant without changes');
-        checkSame((await store.get(id))?.approvals.map((approval) => approval.changes ?? null), [{ amount: 90, note: { text: 'cut' } }, { amount: 90, note: { text: 'cut' } }], 'the changes both grants approved');
+        checkSame(second.status, 'resolved', "a second approver's grant without changes");
+        checkSame(
+          (await store.get(id))?.approvals.map((approval) => approval.changes ?? null),
+          [
+            { amount: 90, note: { text: 'cut' } },
+            { amount: 90, note: { text: 'cut' } },
+          ],
+          'the changes both grants approved',
+        );
       },
     },
     {
@@ -337,9 +415,13 @@ function definitions(): Definition[] {
         await store.open(pendingRecord(id, now, { policy: 'dual' }));
         await store.decide(id, grant('user:ana', now + 1_000));
         const amended = await store.decide(id, grant('user:ben', now + 2_000, { changes: { amount: 50 } }));
-        checkSame(amended.status, 'recorded', 'a second approver\'s grant that changes the arguments');
+        checkSame(amended.status, 'recorded', "a second approver's grant that changes the arguments");
         checkPending(await store.get(id), ['user:ben'], 'the approvals after the change');
-        checkRefused(await store.decide(id, grant('user:ben', now + 3_000, { changes: { amount: 50 } })), 'duplicate_approval', 'the same approver granting the same changes again');
+        checkRefused(
+          await store.decide(id, grant('user:ben', now + 3_000, { changes: { amount: 50 } })),
+          'duplicate_approval',
+          'the same approver granting the same changes again',
+        );
         const again = await store.decide(id, grant('user:ana', now + 4_000));
         checkSame(again.status, 'resolved', 'the first approver approving the changed arguments');
         checkSame((await store.get(id))?.approvals.at(-1)?.changes ?? null, { amount: 50 }, 'the changes the final grant approved');

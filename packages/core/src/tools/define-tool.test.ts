@@ -99,9 +99,7 @@ describe('normalizeToolDefinition', () => {
     it('accepts an input schema without a type keyword', () => {
       const schema = { properties: { q: { type: 'string' } } };
 
-      expect(normalizeToolDefinition({ name: 'x', description: '', inputSchema: schema, handler: noop }).inputSchema).toBe(
-        schema,
-      );
+      expect(normalizeToolDefinition({ name: 'x', description: '', inputSchema: schema, handler: noop }).inputSchema).toBe(schema);
     });
   });
 
@@ -150,9 +148,9 @@ describe('normalizeToolDefinition', () => {
     });
 
     it('rejects a clamp on a field the input schema does not declare', () => {
-      expect(() =>
-        normalizeToolDefinition({ name: 'x', description: '', input, handler: noop, clamps: { pgae: [1, 10] } }),
-      ).toThrow(invalidDefinition("Tool 'x': clamp 'pgae' names no property of the input schema."));
+      expect(() => normalizeToolDefinition({ name: 'x', description: '', input, handler: noop, clamps: { pgae: [1, 10] } })).toThrow(
+        invalidDefinition("Tool 'x': clamp 'pgae' names no property of the input schema."),
+      );
     });
 
     it('freezes the normalized clamps', () => {
@@ -271,11 +269,7 @@ describe('normalizeToolDefinition', () => {
         { name: 'x', description: '', handler: noop, timeoutMs: '30' },
         "Tool 'x': timeoutMs must be a positive number of milliseconds.",
       ],
-      [
-        'a non-string version',
-        { name: 'x', description: '', handler: noop, version: 2 },
-        "Tool 'x': version must be a string.",
-      ],
+      ['a non-string version', { name: 'x', description: '', handler: noop, version: 2 }, "Tool 'x': version must be a string."],
       ['a non-string title', { name: 'x', description: '', handler: noop, title: 5 }, "Tool 'x': title must be a string."],
       [
         'a non-object outputSchema',
@@ -462,9 +456,9 @@ describe('defineTool', () => {
   });
 
   it('throws the same INVALID_TOOL_DEFINITION errors as normalizeToolDefinition', () => {
-    expect(() =>
-      defineTool({ name: 'bad name', description: '', handler: noop }),
-    ).toThrow(expect.objectContaining({ code: 'INVALID_TOOL_DEFINITION' }));
+    expect(() => defineTool({ name: 'bad name', description: '', handler: noop })).toThrow(
+      expect.objectContaining({ code: 'INVALID_TOOL_DEFINITION' }),
+    );
     expect(() =>
       // @ts-expect-error category is not a tool option
       defineTool({ name: 'x', description: '', handler: noop, category: 'misc' }),

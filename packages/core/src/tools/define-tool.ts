@@ -1,14 +1,6 @@
 import type { Static, TObject, TProperties } from 'typebox';
 import { MilpaError } from '../errors/milpa-error.js';
-import type {
-  AnyToolDefinition,
-  ClampRule,
-  ClampSpec,
-  JsonSchema,
-  ToolDefinition,
-  ToolHandler,
-  ToolRouting,
-} from './tool-definition.js';
+import type { AnyToolDefinition, ClampRule, ClampSpec, JsonSchema, ToolDefinition, ToolHandler, ToolRouting } from './tool-definition.js';
 import type { ToolMutating } from './tool-mutability.js';
 
 /** Options every tool declaration accepts besides its name, description, input and handler. */
@@ -181,8 +173,7 @@ export function normalizeToolDefinition(declaration: unknown): AnyToolDefinition
 
   const schemaKey = declaration['input'] === undefined ? 'inputSchema' : 'input';
   const rawSchema = declaration[schemaKey];
-  const inputSchema =
-    rawSchema === undefined ? EMPTY_INPUT_SCHEMA : normalizeSchema(name, schemaKey, rawSchema);
+  const inputSchema = rawSchema === undefined ? EMPTY_INPUT_SCHEMA : normalizeSchema(name, schemaKey, rawSchema);
   if (inputSchema['type'] !== undefined && inputSchema['type'] !== 'object') {
     fail(name, `input schema must describe an object (type 'object'), got type '${String(inputSchema['type'])}'.`);
   }

@@ -12,9 +12,9 @@ describe('unsupportedCaller', () => {
   });
 
   it('answers elicitation and sampling with unsupported', async () => {
-    await expect(
-      unsupportedCaller.elicit({ message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } }),
-    ).resolves.toEqual({ action: 'unsupported' });
+    await expect(unsupportedCaller.elicit({ message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } })).resolves.toEqual({
+      action: 'unsupported',
+    });
     await expect(unsupportedCaller.sample({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 10 })).resolves.toEqual({
       status: 'unsupported',
     });

@@ -126,6 +126,9 @@ describe('tool', () => {
         #run() {
           return null;
         }
+        static probe(instance: Broken) {
+          return instance.#run;
+        }
       }
       return Broken;
     };
@@ -165,7 +168,10 @@ describe('tool', () => {
     };
 
     expect(defineClass).toThrow(
-      expect.objectContaining({ code: 'INVALID_TOOL_DEFINITION', message: "@tool is applied twice to method 'run'; declare one tool per method." }),
+      expect.objectContaining({
+        code: 'INVALID_TOOL_DEFINITION',
+        message: "@tool is applied twice to method 'run'; declare one tool per method.",
+      }),
     );
   });
 
@@ -246,7 +252,12 @@ describe('readDeclaredTools', () => {
 
   it('carries a per-call mutating function into the definition', () => {
     class ShellTools {
-      @tool({ name: 'shell_exec', description: 'Run a command', input: Type.Object({ command: Type.String() }), mutating: ({ command }) => command !== 'ls' })
+      @tool({
+        name: 'shell_exec',
+        description: 'Run a command',
+        input: Type.Object({ command: Type.String() }),
+        mutating: ({ command }) => command !== 'ls',
+      })
       run() {
         return null;
       }
@@ -269,7 +280,12 @@ describe('readDeclaredTools', () => {
         }
       }
       return BadTools;
-    }).toThrow(expect.objectContaining({ code: 'INVALID_TOOL_DEFINITION', message: "Tool 'bad': mutating must be a boolean or a function of the arguments that returns one." }));
+    }).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_TOOL_DEFINITION',
+        message: "Tool 'bad': mutating must be a boolean or a function of the arguments that returns one.",
+      }),
+    );
   });
 
   it('carries routing hints into the definition, frozen, and null when the decorator gives none', () => {

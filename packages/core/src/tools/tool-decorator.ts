@@ -82,7 +82,11 @@ export function readDeclaredTools(instance: object): AnyToolDefinition[] {
   }
   const definitions: AnyToolDefinition[] = [];
   const seen = new Set<string>();
-  for (let prototype = Object.getPrototypeOf(instance); prototype !== null && prototype !== Object.prototype; prototype = Object.getPrototypeOf(prototype)) {
+  for (
+    let prototype = Object.getPrototypeOf(instance);
+    prototype !== null && prototype !== Object.prototype;
+    prototype = Object.getPrototypeOf(prototype)
+  ) {
     for (const key of Object.getOwnPropertyNames(prototype)) {
       if (key === 'constructor' || seen.has(key)) continue;
       seen.add(key);

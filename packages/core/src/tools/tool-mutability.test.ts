@@ -23,9 +23,14 @@ describe('isMutatingCall', () => {
   });
 
   it('counts a function that throws as mutating', () => {
-    const definition = defineTool({ name: 'shell', description: '', mutating: () => {
-      throw new Error('cannot tell');
-    }, handler });
+    const definition = defineTool({
+      name: 'shell',
+      description: '',
+      mutating: () => {
+        throw new Error('cannot tell');
+      },
+      handler,
+    });
 
     expect(isMutatingCall(definition, {})).toBe(true);
   });

@@ -33,7 +33,13 @@ function grant(principal: string, changes: Partial<VerificationDecision> = {}): 
 }
 
 function reject(principal: string, changes: Partial<VerificationDecision> = {}): VerificationDecision {
-  return { ...grant(principal), kind: 'reject', reason: 'no', result: VerificationResult.fail('no', [], 'human_verifier', {}, principal), ...changes };
+  return {
+    ...grant(principal),
+    kind: 'reject',
+    reason: 'no',
+    result: VerificationResult.fail('no', [], 'human_verifier', {}, principal),
+    ...changes,
+  };
 }
 
 describe('applyVerificationDecision', () => {
@@ -86,7 +92,10 @@ describe('applyVerificationDecision', () => {
 
     it('resolves with the decision result when the last approval arrives', () => {
       const decision = grant('b');
-      const outcome = applyVerificationDecision(pending({ requiredApprovals: 2, approvals: [{ principal: 'a', at: T0, reason: null }] }), decision);
+      const outcome = applyVerificationDecision(
+        pending({ requiredApprovals: 2, approvals: [{ principal: 'a', at: T0, reason: null }] }),
+        decision,
+      );
       expect(outcome.status).toBe('resolved');
       expect(outcome.record).toMatchObject({ result: decision.result, resolvedAt: decision.at });
       expect(outcome.record?.approvals.map((approval) => approval.principal)).toEqual(['a', 'b']);
@@ -117,12 +126,16 @@ describe('applyVerificationDecision', () => {
     it('resolves a reject with the reject result and time and no new approval', () => {
       const decision = reject('c');
       const outcome = applyVerificationDecision(pending({ requiredApprovals: 2 }), decision);
-      expect(outcome).toEqual({ status: 'resolved', record: { ...pending({ requiredApprovals: 2 }), result: decision.result, resolvedAt: decision.at } });
+      expect(outcome).toEqual({
+        status: 'resolved',
+        record: { ...pending({ requiredApprovals: 2 }), result: decision.result, resolvedAt: decision.at },
+      });
     });
   });
 
   describe('grants that change the arguments', () => {
-    const dual = (): VerificationRecord => pending({ request: new VerificationRequest('gate:x', 'dual', {}, 'agent:worker', 'req-1'), requiredApprovals: 2 });
+    const dual = (): VerificationRecord =>
+      pending({ request: new VerificationRequest('gate:x', 'dual', {}, 'agent:worker', 'req-1'), requiredApprovals: 2 });
 
     it('stores a deep, frozen copy of the changes with the grant', () => {
       const changes = { amount: 90, note: { text: 'cut' } };
@@ -151,15 +164,25 @@ describe('applyVerificationDecision', () => {
 
     it('treats the same changes in another key order as the same changes', () => {
       const first = applyVerificationDecision(dual(), grant('a', { changes: { amount: 50, note: 'x' } }));
-      expect(applyVerificationDecision(first.record, grant('a', { changes: { note: 'x', amount: 50 } }))).toMatchObject({ status: 'refused', refusal: 'duplicate_approval' });
+      expect(applyVerificationDecision(first.record, grant('a', { changes: { note: 'x', amount: 50 } }))).toMatchObject({
+        status: 'refused',
+        refusal: 'duplicate_approval',
+      });
     });
 
     it('keeps grants without changes free of a changes field', () => {
-      expect(applyVerificationDecision(pending(), grant('a')).record?.approvals[0]).toEqual({ principal: 'a', at: new Date(T0.getTime() + 1000), reason: null });
+      expect(applyVerificationDecision(pending(), grant('a')).record?.approvals[0]).toEqual({
+        principal: 'a',
+        at: new Date(T0.getTime() + 1000),
+        reason: null,
+      });
     });
 
     it('still refuses the requester, with or without changes', () => {
-      expect(applyVerificationDecision(pending(), grant('agent:worker', { changes: { amount: 1 } }))).toMatchObject({ status: 'refused', refusal: 'self_approval' });
+      expect(applyVerificationDecision(pending(), grant('agent:worker', { changes: { amount: 1 } }))).toMatchObject({
+        status: 'refused',
+        refusal: 'self_approval',
+      });
     });
   });
 
@@ -193,7 +216,9 @@ describe('applyVerificationDecision', () => {
 
     it('refuses an already resolved record before checking the expiry', () => {
       const record = pending({ result: VerificationResult.pass('human_verifier', 'b'), resolvedAt: T0, expiresAt: T0 });
-      expect(applyVerificationDecision(record, grant('agent:worker', { subject: 'gate:y' }))).toMatchObject({ refusal: 'already_resolved' });
+      expect(applyVerificationDecision(record, grant('agent:worker', { subject: 'gate:y' }))).toMatchObject({
+        refusal: 'already_resolved',
+      });
     });
   });
 });

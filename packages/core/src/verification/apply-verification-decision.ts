@@ -1,4 +1,9 @@
-import type { VerificationApproval, VerificationDecision, VerificationDecisionOutcome, VerificationRecord } from '../contracts/verification-store.js';
+import type {
+  VerificationApproval,
+  VerificationDecision,
+  VerificationDecisionOutcome,
+  VerificationRecord,
+} from '../contracts/verification-store.js';
 
 /**
  * The transition rules of a verification request, as a pure function: given the current record
@@ -25,10 +30,7 @@ import type { VerificationApproval, VerificationDecision, VerificationDecisionOu
  * const outcome = applyVerificationDecision(current, decision);
  * if (outcome.status !== 'refused') save(outcome.record);
  */
-export function applyVerificationDecision(
-  record: VerificationRecord | null,
-  decision: VerificationDecision,
-): VerificationDecisionOutcome {
+export function applyVerificationDecision(record: VerificationRecord | null, decision: VerificationDecision): VerificationDecisionOutcome {
   if (record === null) return { status: 'refused', refusal: 'not_found', record: null };
   if (record.result !== null) return { status: 'refused', refusal: 'already_resolved', record };
   if (record.expiresAt !== null && decision.at.getTime() > record.expiresAt.getTime()) {
@@ -83,7 +85,11 @@ function currentChanges(record: VerificationRecord): Readonly<Record<string, unk
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
     typeof inner === 'object' && inner !== null && !Array.isArray(inner)
-      ? Object.fromEntries(Object.keys(inner).sort().map((key) => [key, (inner as Record<string, unknown>)[key]]))
+      ? Object.fromEntries(
+          Object.keys(inner)
+            .sort()
+            .map((key) => [key, (inner as Record<string, unknown>)[key]]),
+        )
       : inner,
   );
 }

@@ -40,10 +40,9 @@ export class VerificationRequest {
       );
     }
     if (!ApprovalPolicy.isApprovalPolicy(policy)) {
-      throw new MilpaError(
-        `VerificationRequest policy must be one of ${ApprovalPolicy.values.join(', ')}; got '${String(policy)}'.`,
-        { code: 'INVALID_ARGUMENT' },
-      );
+      throw new MilpaError(`VerificationRequest policy must be one of ${ApprovalPolicy.values.join(', ')}; got '${String(policy)}'.`, {
+        code: 'INVALID_ARGUMENT',
+      });
     }
     this.subject = subject;
     this.policy = policy;

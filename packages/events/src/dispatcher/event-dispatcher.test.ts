@@ -354,11 +354,15 @@ describe('EventDispatcher', () => {
       const dispatcher = new EventDispatcher();
       const calls: string[] = [];
       const gate = deferred();
-      dispatcher.subscribe('tool.executing', async () => {
-        calls.push('first:start');
-        await gate.promise;
-        calls.push('first:end');
-      }, 10);
+      dispatcher.subscribe(
+        'tool.executing',
+        async () => {
+          calls.push('first:start');
+          await gate.promise;
+          calls.push('first:end');
+        },
+        10,
+      );
       track(dispatcher, calls, 'tool.executing', 'second');
 
       let settled = false;
@@ -398,9 +402,13 @@ describe('EventDispatcher', () => {
       const dispatcher = new EventDispatcher({ logger });
       const error = new Error('Handler error');
       const later = vi.fn();
-      dispatcher.subscribe('error.event', () => {
-        throw error;
-      }, 10);
+      dispatcher.subscribe(
+        'error.event',
+        () => {
+          throw error;
+        },
+        10,
+      );
       dispatcher.subscribe('error.event', later);
 
       await expect(dispatcher.dispatch('error.event')).resolves.toBeUndefined();
@@ -504,10 +512,14 @@ describe('EventDispatcher', () => {
         const dispatcher = new EventDispatcher();
         const calls: string[] = [];
         track(dispatcher, calls, 'tool.executing', 'before', 100);
-        dispatcher.subscribe('tool.executing', (_name, payload) => {
-          calls.push('veto');
-          (payload.slot as InterceptionSlot).stop();
-        }, 50);
+        dispatcher.subscribe(
+          'tool.executing',
+          (_name, payload) => {
+            calls.push('veto');
+            (payload.slot as InterceptionSlot).stop();
+          },
+          50,
+        );
         track(dispatcher, calls, 'tool.executing', 'after', 0);
         track(dispatcher, calls, 'tool.*', 'wildcard-after', 0);
         const slot = new InterceptionSlot();
@@ -524,10 +536,14 @@ describe('EventDispatcher', () => {
         const cached = ToolResult.success({ id: 42, source: 'cache' });
         const lower = vi.fn();
         dispatcher.subscribe('tool.executing', lower, 0);
-        dispatcher.subscribe('tool.executing', async (_name, payload) => {
-          await Promise.resolve();
-          (payload.slot as InterceptionSlot).shortCircuit(cached);
-        }, 100);
+        dispatcher.subscribe(
+          'tool.executing',
+          async (_name, payload) => {
+            await Promise.resolve();
+            (payload.slot as InterceptionSlot).shortCircuit(cached);
+          },
+          100,
+        );
         const slot = new InterceptionSlot();
 
         await dispatcher.dispatch('tool.executing', {
@@ -543,10 +559,14 @@ describe('EventDispatcher', () => {
         const logger = recordingLogger();
         const dispatcher = new EventDispatcher({ logger });
         const later = vi.fn();
-        dispatcher.subscribe('tool.executing', (_name, payload) => {
-          (payload.slot as InterceptionSlot).shortCircuit(null);
-          throw new Error('after deciding');
-        }, 10);
+        dispatcher.subscribe(
+          'tool.executing',
+          (_name, payload) => {
+            (payload.slot as InterceptionSlot).shortCircuit(null);
+            throw new Error('after deciding');
+          },
+          10,
+        );
         dispatcher.subscribe('tool.executing', later);
         const slot = new InterceptionSlot();
 
@@ -645,10 +665,14 @@ describe('EventDispatcher', () => {
         const dispatcher = new EventDispatcher();
         const calls: string[] = [];
         let unsubscribeLater = (): void => undefined;
-        dispatcher.subscribe('job.tick', () => {
-          calls.push('first');
-          unsubscribeLater();
-        }, 10);
+        dispatcher.subscribe(
+          'job.tick',
+          () => {
+            calls.push('first');
+            unsubscribeLater();
+          },
+          10,
+        );
         unsubscribeLater = track(dispatcher, calls, 'job.tick', 'later');
 
         await dispatcher.dispatch('job.tick');
@@ -662,10 +686,14 @@ describe('EventDispatcher', () => {
         const dispatcher = new EventDispatcher();
         const calls: string[] = [];
         const gate = deferred();
-        dispatcher.subscribe('job.tick', async () => {
-          calls.push('slow');
-          await gate.promise;
-        }, 10);
+        dispatcher.subscribe(
+          'job.tick',
+          async () => {
+            calls.push('slow');
+            await gate.promise;
+          },
+          10,
+        );
         const unsubscribe = track(dispatcher, calls, 'job.tick', 'fast');
 
         const running = dispatcher.dispatch('job.tick');
@@ -695,8 +723,8 @@ describe('EventDispatcher', () => {
 
           const expected = specs
             .map((spec, index) => ({ ...spec, index }))
-            .sort((left, right) =>
-              right.priority - left.priority || Number(left.wildcard) - Number(right.wildcard) || left.index - right.index,
+            .sort(
+              (left, right) => right.priority - left.priority || Number(left.wildcard) - Number(right.wildcard) || left.index - right.index,
             )
             .map((spec) => spec.index);
           expect(calls).toEqual(expected);
@@ -876,9 +904,9 @@ describe('EventDispatcher', () => {
 
       expect(MilpaError.isInstance(thrown)).toBe(true);
       expect(thrown).toMatchObject({ code: 'SLOT_IN_ASYNC_DISPATCH' });
-      expect((thrown as Error).message.startsWith(
-        "Cannot dispatch 'tool.executing' asynchronously with an InterceptionSlot in the payload:",
-      )).toBe(true);
+      expect(
+        (thrown as Error).message.startsWith("Cannot dispatch 'tool.executing' asynchronously with an InterceptionSlot in the payload:"),
+      ).toBe(true);
       expect(listener).not.toHaveBeenCalled();
     });
 
@@ -886,9 +914,7 @@ describe('EventDispatcher', () => {
       const asyncSink = vi.fn();
       const dispatcher = new EventDispatcher({ asyncSink });
 
-      expect(codeOf(() => dispatcher.notify('tool.executing', { slot: new InterceptionSlot() }))).toBe(
-        'SLOT_IN_ASYNC_DISPATCH',
-      );
+      expect(codeOf(() => dispatcher.notify('tool.executing', { slot: new InterceptionSlot() }))).toBe('SLOT_IN_ASYNC_DISPATCH');
       expect(asyncSink).not.toHaveBeenCalled();
     });
 
@@ -952,10 +978,14 @@ describe('EventDispatcher', () => {
       const received: unknown[] = [];
       track(dispatcher, calls, 'fallback.event', 'low', -1);
       track(dispatcher, calls, 'fallback.*', 'wildcard');
-      dispatcher.subscribe('fallback.event', (eventName, payload) => {
-        calls.push('high');
-        received.push(eventName, payload);
-      }, 10);
+      dispatcher.subscribe(
+        'fallback.event',
+        (eventName, payload) => {
+          calls.push('high');
+          received.push(eventName, payload);
+        },
+        10,
+      );
 
       dispatcher.notify('fallback.event', { key: 'value' });
       expect(calls).toEqual([]);
@@ -969,11 +999,15 @@ describe('EventDispatcher', () => {
       const dispatcher = new EventDispatcher();
       const calls: string[] = [];
       const gate = deferred();
-      dispatcher.subscribe('fallback.event', async () => {
-        calls.push('first:start');
-        await gate.promise;
-        calls.push('first:end');
-      }, 1);
+      dispatcher.subscribe(
+        'fallback.event',
+        async () => {
+          calls.push('first:start');
+          await gate.promise;
+          calls.push('first:end');
+        },
+        1,
+      );
       track(dispatcher, calls, 'fallback.event', 'second');
 
       dispatcher.notify('fallback.event');

@@ -7,12 +7,7 @@ import {
 } from '@milpa/core';
 import { EventEmitter } from 'eventemitter3';
 import { EventDispatcherError } from '../errors/event-dispatcher-error.js';
-import {
-  assertEventName,
-  assertSubscriptionPattern,
-  isWildcardPattern,
-  matchesWildcardPattern,
-} from '../naming/event-name-grammar.js';
+import { assertEventName, assertSubscriptionPattern, isWildcardPattern, matchesWildcardPattern } from '../naming/event-name-grammar.js';
 import type { AsyncEventSink } from './async-event-sink.js';
 
 /** Options of {@link EventDispatcher}. */
@@ -55,9 +50,7 @@ function compareSubscriptions(left: Subscription, right: Subscription): number {
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
+    value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
   );
 }
 
@@ -119,7 +112,10 @@ export class EventDispatcher implements EventDispatcherContract {
   constructor(options: EventDispatcherOptions = {}) {
     const { logger = console, asyncSink } = options;
     if (typeof logger !== 'object' || logger === null || typeof logger.error !== 'function') {
-      throw new EventDispatcherError('EventDispatcher option "logger" must be a Logger (an object with an error method)', 'INVALID_OPTIONS');
+      throw new EventDispatcherError(
+        'EventDispatcher option "logger" must be a Logger (an object with an error method)',
+        'INVALID_OPTIONS',
+      );
     }
     if (asyncSink !== undefined && typeof asyncSink !== 'function') {
       throw new EventDispatcherError('EventDispatcher option "asyncSink" must be a function', 'INVALID_OPTIONS');
@@ -301,7 +297,7 @@ export class EventDispatcher implements EventDispatcherContract {
       }
       // Checked whether or not the listener threw: one that stops the slot and then throws has
       // still decided the call: the stop counts and the dispatch ends.
-      if (slot !== undefined && slot.isStopped()) return;
+      if (slot?.isStopped()) return;
     }
   }
 

@@ -1,22 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  assertEventName,
-  assertSubscriptionPattern,
-  isWildcardPattern,
-  matchesWildcardPattern,
-} from './event-name-grammar.js';
+import { assertEventName, assertSubscriptionPattern, isWildcardPattern, matchesWildcardPattern } from './event-name-grammar.js';
 
 const invalidName = expect.objectContaining({ name: 'EventDispatcherError', code: 'INVALID_EVENT_NAME' });
 
 describe('event-name-grammar', () => {
   describe('assertEventName', () => {
-    it.each(['boot', 'user.created', 'tool.executing', 'a.b.c.d', 'User.Created', 'with space.ok'])(
-      'accepts %j',
-      (name) => {
-        expect(() => assertEventName(name)).not.toThrow();
-      },
-    );
+    it.each(['boot', 'user.created', 'tool.executing', 'a.b.c.d', 'User.Created', 'with space.ok'])('accepts %j', (name) => {
+      expect(() => assertEventName(name)).not.toThrow();
+    });
 
     it.each(['', '.', 'user.', '.user', 'user..created', 'user.*', '*', 'user*'])(
       'throws INVALID_EVENT_NAME when the name is %j',

@@ -16,7 +16,15 @@ type Behaviour =
   | 'stops'
   | 'stops_then_throws'
   | 'short_circuits';
-const FAILING: ReadonlySet<Behaviour> = new Set(['throws_error', 'throws_string', 'throws_undefined', 'throws_unprintable', 'rejects', 'rejects_unprintable', 'stops_then_throws']);
+const FAILING: ReadonlySet<Behaviour> = new Set([
+  'throws_error',
+  'throws_string',
+  'throws_undefined',
+  'throws_unprintable',
+  'rejects',
+  'rejects_unprintable',
+  'stops_then_throws',
+]);
 const STOPPING: ReadonlySet<Behaviour> = new Set(['stops', 'stops_then_throws', 'short_circuits']);
 
 function unprintable(): object {
@@ -39,18 +47,16 @@ function act(behaviour: Behaviour, slot: InterceptionSlot): void | Promise<void>
     case 'throws_error':
       throw new Error('listener failed');
     case 'throws_string':
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- non-Error throws are the point
+      // Non-Error throws are the point.
       throw 'listener failed';
     case 'throws_undefined':
-      // eslint-disable-next-line @typescript-eslint/only-throw-error
       throw undefined;
     case 'throws_unprintable':
-      // eslint-disable-next-line @typescript-eslint/only-throw-error
       throw unprintable();
     case 'rejects':
       return Promise.reject(new Error('listener failed'));
     case 'rejects_unprintable':
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a non-Error rejection is the point
+      // A non-Error rejection is the point.
       return Promise.reject(unprintable());
     case 'stops':
       slot.stop();
@@ -100,36 +106,43 @@ describe('EventDispatcher', () => {
   describe('dispatch (property: listener isolation)', () => {
     it('resolves, runs listeners in order up to the first that stops the slot, and reports each failure once', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(listener, { minLength: 1, maxLength: 12 }), fc.constantFrom<LoggerKind>('recording', 'throwing', 'rejecting'), async (specs, loggerKind) => {
-          const lines: string[] = [];
-          const dispatcher = new EventDispatcher({ logger: loggerOf(loggerKind, lines) });
-          const ran: number[] = [];
-          specs.forEach((spec, index) => {
-            dispatcher.subscribe(
-              spec.wildcard ? 'tool.*' : 'tool.executing',
-              (_name, payload) => {
-                ran.push(index);
-                return act(spec.behaviour, payload['slot'] as InterceptionSlot);
-              },
-              spec.priority,
-            );
-          });
-          const slot = new InterceptionSlot();
-          await dispatcher.dispatch('tool.executing', { slot });
+        fc.asyncProperty(
+          fc.array(listener, { minLength: 1, maxLength: 12 }),
+          fc.constantFrom<LoggerKind>('recording', 'throwing', 'rejecting'),
+          async (specs, loggerKind) => {
+            const lines: string[] = [];
+            const dispatcher = new EventDispatcher({ logger: loggerOf(loggerKind, lines) });
+            const ran: number[] = [];
+            specs.forEach((spec, index) => {
+              dispatcher.subscribe(
+                spec.wildcard ? 'tool.*' : 'tool.executing',
+                (_name, payload) => {
+                  ran.push(index);
+                  return act(spec.behaviour, payload['slot'] as InterceptionSlot);
+                },
+                spec.priority,
+              );
+            });
+            const slot = new InterceptionSlot();
+            await dispatcher.dispatch('tool.executing', { slot });
 
-          const order = specs
-            .map((spec, index) => ({ ...spec, index }))
-            .sort((left, right) => right.priority - left.priority || Number(left.wildcard) - Number(right.wildcard) || left.index - right.index);
-          const firstStop = order.findIndex((spec) => STOPPING.has(spec.behaviour));
-          const expectedRun = (firstStop === -1 ? order : order.slice(0, firstStop + 1)).map((spec) => spec.index);
-          expect(ran).toEqual(expectedRun);
-          expect(slot.isStopped()).toBe(firstStop !== -1);
-          const failures = expectedRun.filter((index) => FAILING.has(specs[index]!.behaviour)).length;
-          if (loggerKind === 'recording') {
-            expect(lines).toHaveLength(failures);
-            for (const line of lines) expect(line.startsWith('[EventDispatcher] Handler error for tool.executing: ')).toBe(true);
-          }
-        }),
+            const order = specs
+              .map((spec, index) => ({ ...spec, index }))
+              .sort(
+                (left, right) =>
+                  right.priority - left.priority || Number(left.wildcard) - Number(right.wildcard) || left.index - right.index,
+              );
+            const firstStop = order.findIndex((spec) => STOPPING.has(spec.behaviour));
+            const expectedRun = (firstStop === -1 ? order : order.slice(0, firstStop + 1)).map((spec) => spec.index);
+            expect(ran).toEqual(expectedRun);
+            expect(slot.isStopped()).toBe(firstStop !== -1);
+            const failures = expectedRun.filter((index) => FAILING.has(specs[index]!.behaviour)).length;
+            if (loggerKind === 'recording') {
+              expect(lines).toHaveLength(failures);
+              for (const line of lines) expect(line.startsWith('[EventDispatcher] Handler error for tool.executing: ')).toBe(true);
+            }
+          },
+        ),
         { numRuns: 500 },
       );
       expect(await unhandledRejections()).toEqual([]);

@@ -19,14 +19,22 @@ describe('EventDispatcher', () => {
     it('leaves no unhandled rejection when it reports a throwing and a rejecting listener', async () => {
       const dispatcher = new EventDispatcher({ logger: rejectingLogger() });
       const ran: string[] = [];
-      dispatcher.subscribe('tool.executing', () => {
-        ran.push('throws');
-        throw new Error('listener failed');
-      }, 10);
-      dispatcher.subscribe('tool.executing', () => {
-        ran.push('rejects');
-        return Promise.reject(new Error('listener failed'));
-      }, 5);
+      dispatcher.subscribe(
+        'tool.executing',
+        () => {
+          ran.push('throws');
+          throw new Error('listener failed');
+        },
+        10,
+      );
+      dispatcher.subscribe(
+        'tool.executing',
+        () => {
+          ran.push('rejects');
+          return Promise.reject(new Error('listener failed'));
+        },
+        5,
+      );
       dispatcher.subscribe('tool.executing', () => {
         ran.push('last');
       });

@@ -38,7 +38,10 @@ function stderrLogger(io: GatewayCliIo, verbose: boolean): Logger {
  * @example
  * process.exitCode = await runGatewayCli(process.argv.slice(2));
  */
-export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo = { stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runGatewayCli(
+  argv: readonly string[],
+  io: GatewayCliIo = { stderr: process.stderr, env: process.env },
+): Promise<number> {
   let values: { config?: string | undefined; check?: boolean | undefined; verbose?: boolean | undefined; help?: boolean | undefined };
   try {
     ({ values } = parseArgs({

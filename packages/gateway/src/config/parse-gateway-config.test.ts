@@ -44,7 +44,11 @@ describe('parseGatewayConfig', () => {
   });
 
   it('lists every schema problem at once, naming each field', () => {
-    const issues = issuesOf({ upstreams: [{ name: 'ok', command: 'node', tools: { echo: { scopes: 'x', approval: 'maybe' } } }], rateLimit: { maxTokens: 0 }, extra: true });
+    const issues = issuesOf({
+      upstreams: [{ name: 'ok', command: 'node', tools: { echo: { scopes: 'x', approval: 'maybe' } } }],
+      rateLimit: { maxTokens: 0 },
+      extra: true,
+    });
     expect(issues).toEqual(
       expect.arrayContaining([
         'Unknown property: extra',
@@ -68,7 +72,12 @@ describe('parseGatewayConfig', () => {
   });
 
   it('checks each upstream against the fields of its kind', () => {
-    const issues = issuesOf({ upstreams: [{ name: 'a', command: 'node', headers: {} }, { name: 'b', url: 'ftp://x', args: [] }] });
+    const issues = issuesOf({
+      upstreams: [
+        { name: 'a', command: 'node', headers: {} },
+        { name: 'b', url: 'ftp://x', args: [] },
+      ],
+    });
     expect(issues).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/Unknown property: upstreams\[0\]\.headers/),
@@ -79,17 +88,36 @@ describe('parseGatewayConfig', () => {
   });
 
   it('refuses names and prefixes that would make tool names collide', () => {
-    expect(issuesOf({ upstreams: [{ name: 'a', command: 'x' }, { name: 'a', command: 'y' }] })).toEqual([
+    expect(
+      issuesOf({
+        upstreams: [
+          { name: 'a', command: 'x' },
+          { name: 'a', command: 'y' },
+        ],
+      }),
+    ).toEqual([
       "upstreams[1].name: 'a' is already the name of upstreams[0]",
       "upstreams[1].prefix: 'a_' is already the prefix of upstreams[0]; tool names would collide",
     ]);
-    expect(issuesOf({ upstreams: [{ name: 'a', command: 'x', prefix: 'p.' }, { name: 'b', command: 'y', prefix: 'p.' }] })).toEqual([
-      "upstreams[1].prefix: 'p.' is already the prefix of upstreams[0]; tool names would collide",
-    ]);
+    expect(
+      issuesOf({
+        upstreams: [
+          { name: 'a', command: 'x', prefix: 'p.' },
+          { name: 'b', command: 'y', prefix: 'p.' },
+        ],
+      }),
+    ).toEqual(["upstreams[1].prefix: 'p.' is already the prefix of upstreams[0]; tool names would collide"]);
   });
 
   it('names every environment variable that is not set', () => {
-    expect(issuesOf({ upstreams: [{ name: 'a', command: 'x', env: { K: '${MISSING_ONE}' } }, { name: 'b', url: 'http://x', headers: { H: '${MISSING_TWO}' } }] })).toEqual([
+    expect(
+      issuesOf({
+        upstreams: [
+          { name: 'a', command: 'x', env: { K: '${MISSING_ONE}' } },
+          { name: 'b', url: 'http://x', headers: { H: '${MISSING_TWO}' } },
+        ],
+      }),
+    ).toEqual([
       'upstreams[0].env.K: environment variable MISSING_ONE is not set',
       'upstreams[1].headers.H: environment variable MISSING_TWO is not set',
     ]);
@@ -99,9 +127,9 @@ describe('parseGatewayConfig', () => {
     expect(issuesOf({ upstreams: [{ name: 'a', command: 'x' }], server: { transport: 'http' } })).toEqual([
       'server.tokens: serving over http needs at least one token (clients authenticate with a bearer token)',
     ]);
-    expect(issuesOf({ upstreams: [{ name: 'a', command: 'x' }], server: { transport: 'http', tokens: [{ tokenEnv: 'NOPE', principal: 'p' }] } })).toEqual([
-      'server.tokens[0].tokenEnv: environment variable NOPE is not set',
-    ]);
+    expect(
+      issuesOf({ upstreams: [{ name: 'a', command: 'x' }], server: { transport: 'http', tokens: [{ tokenEnv: 'NOPE', principal: 'p' }] } }),
+    ).toEqual(['server.tokens[0].tokenEnv: environment variable NOPE is not set']);
   });
 
   it('refuses a restart delay range upside down', () => {
@@ -111,7 +139,9 @@ describe('parseGatewayConfig', () => {
   });
 
   it('says what was read in the first line of the message', () => {
-    expect(() => parseGatewayConfig({}, { source: 'gateway configuration ./gw.json' })).toThrow(/^Invalid gateway configuration \.\/gw\.json:\n {2}- Missing required field: upstreams$/);
+    expect(() => parseGatewayConfig({}, { source: 'gateway configuration ./gw.json' })).toThrow(
+      /^Invalid gateway configuration \.\/gw\.json:\n {2}- Missing required field: upstreams$/,
+    );
   });
 });
 

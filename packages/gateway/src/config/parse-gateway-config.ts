@@ -80,17 +80,29 @@ function checkUniqueness(upstreams: readonly UpstreamConfig[], issues: GatewayCo
   upstreams.forEach((upstream, index) => {
     const seenName = names.get(upstream.name);
     if (seenName !== undefined) {
-      issues.push({ path: `upstreams[${index}].name`, message: `upstreams[${index}].name: '${upstream.name}' is already the name of upstreams[${seenName}]` });
+      issues.push({
+        path: `upstreams[${index}].name`,
+        message: `upstreams[${index}].name: '${upstream.name}' is already the name of upstreams[${seenName}]`,
+      });
     } else names.set(upstream.name, index);
     const prefix = upstream.prefix ?? `${upstream.name}_`;
     const seenPrefix = prefixes.get(prefix);
     if (seenPrefix !== undefined) {
-      issues.push({ path: `upstreams[${index}].prefix`, message: `upstreams[${index}].prefix: '${prefix}' is already the prefix of upstreams[${seenPrefix}]; tool names would collide` });
+      issues.push({
+        path: `upstreams[${index}].prefix`,
+        message: `upstreams[${index}].prefix: '${prefix}' is already the prefix of upstreams[${seenPrefix}]; tool names would collide`,
+      });
     } else prefixes.set(prefix, index);
   });
 }
 
-function resolveUpstream(upstream: UpstreamConfig, index: number, options: ParseGatewayConfigOptions, env: GatewayEnvironment, issues: GatewayConfigIssue[]): UpstreamConfig {
+function resolveUpstream(
+  upstream: UpstreamConfig,
+  index: number,
+  options: ParseGatewayConfigOptions,
+  env: GatewayEnvironment,
+  issues: GatewayConfigIssue[],
+): UpstreamConfig {
   const path = `upstreams[${index}]`;
   if (isStdioUpstream(upstream)) {
     const environment = substituteAll(upstream.env, `${path}.env`, env, issues);
@@ -135,12 +147,18 @@ export function parseGatewayConfig(value: unknown, options: ParseGatewayConfigOp
   const resolved = config.upstreams.map((upstream, index) => resolveUpstream(upstream, index, options, env, issues));
   const server = config.server ?? {};
   if (server.transport === 'http' && (server.tokens ?? []).length === 0) {
-    issues.push({ path: 'server.tokens', message: 'server.tokens: serving over http needs at least one token (clients authenticate with a bearer token)' });
+    issues.push({
+      path: 'server.tokens',
+      message: 'server.tokens: serving over http needs at least one token (clients authenticate with a bearer token)',
+    });
   }
   (server.tokens ?? []).forEach((token, index) => {
     const found = env[token.tokenEnv];
     if (found === undefined || found === '') {
-      issues.push({ path: `server.tokens[${index}].tokenEnv`, message: `server.tokens[${index}].tokenEnv: environment variable ${token.tokenEnv} is not set` });
+      issues.push({
+        path: `server.tokens[${index}].tokenEnv`,
+        message: `server.tokens[${index}].tokenEnv: environment variable ${token.tokenEnv} is not set`,
+      });
     }
   });
   const restart = config.restart ?? {};
@@ -164,13 +182,19 @@ export async function loadGatewayConfig(path: string, env: GatewayEnvironment = 
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new GatewayConfigError([{ path: '', message: `cannot read the file: ${(error as Error).message}` }], `gateway configuration ${path}`, { cause: error });
+    throw new GatewayConfigError(
+      [{ path: '', message: `cannot read the file: ${(error as Error).message}` }],
+      `gateway configuration ${path}`,
+      { cause: error },
+    );
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new GatewayConfigError([{ path: '', message: `not valid JSON: ${(error as Error).message}` }], `gateway configuration ${path}`, { cause: error });
+    throw new GatewayConfigError([{ path: '', message: `not valid JSON: ${(error as Error).message}` }], `gateway configuration ${path}`, {
+      cause: error,
+    });
   }
   return parseGatewayConfig(value, { env, source: `gateway configuration ${path}`, baseDir: dirname(resolve(path)) });
 }

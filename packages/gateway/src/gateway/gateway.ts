@@ -102,7 +102,11 @@ export class Gateway {
   constructor(config: GatewayConfig, options: GatewayOptions = {}) {
     if (usesApproval(config, 'host') && options.approvalGate === undefined) {
       throw new GatewayConfigError([
-        { path: 'upstreams', message: "a tool policy says approval: 'host', but no approvalGate was passed to createGateway (the milpa-gateway command has none: use 'terminal')" },
+        {
+          path: 'upstreams',
+          message:
+            "a tool policy says approval: 'host', but no approvalGate was passed to createGateway (the milpa-gateway command has none: use 'terminal')",
+        },
       ]);
     }
     this.config = config;
@@ -116,8 +120,13 @@ export class Gateway {
         ...options.registry,
         logger: options.registry?.logger ?? this.#logger,
         ...(config.deny === undefined ? {} : { deny: [...config.deny] }),
-        ...(config.groups === undefined ? {} : { groups: Object.fromEntries(Object.entries(config.groups).map(([name, tools]) => [name, [...tools]])) }),
-        rateLimiter: new ToolCostRateLimiter(options.rateLimiter ?? new InMemoryRateLimiter(), (tool) => this.#tools.get(tool)?.policy.rateCost ?? null),
+        ...(config.groups === undefined
+          ? {}
+          : { groups: Object.fromEntries(Object.entries(config.groups).map(([name, tools]) => [name, [...tools]])) }),
+        rateLimiter: new ToolCostRateLimiter(
+          options.rateLimiter ?? new InMemoryRateLimiter(),
+          (tool) => this.#tools.get(tool)?.policy.rateCost ?? null,
+        ),
         rateLimit,
         approvalGate: new ToolApprovalGate((tool) => this.#approvalGateOf(tool)),
         // Each tool caps its own result (its policy's maxResultTokens), in its handler.
@@ -261,7 +270,7 @@ export class Gateway {
 
   #isOffered(name: string): boolean {
     const entry = this.#tools.get(name);
-    return entry !== undefined && entry.connection.tools.some((tool) => tool.name === entry.upstreamName);
+    return entry?.connection.tools.some((tool) => tool.name === entry.upstreamName) ?? false;
   }
 
   #approvalGateOf(name: string): ApprovalGate | null {
@@ -281,7 +290,11 @@ export class Gateway {
       if (known === undefined) {
         this.#register(connection, upstream, tool, name);
       } else if (known.schema !== JSON.stringify(tool.inputSchema)) {
-        this.#log('warn', { upstream: upstream.name, tool: name }, `[Gateway] upstream ${upstream.name} changed the input schema of ${tool.name}; ${name} keeps the schema it was registered with until the gateway restarts`);
+        this.#log(
+          'warn',
+          { upstream: upstream.name, tool: name },
+          `[Gateway] upstream ${upstream.name} changed the input schema of ${tool.name}; ${name} keeps the schema it was registered with until the gateway restarts`,
+        );
       }
     }
     const after = this.#visibleOf(connection);
@@ -303,8 +316,13 @@ export class Gateway {
     try {
       this.registry.register(toGatewayTool({ connection, tool, name, policy }));
     } catch (error) {
-      const why = error instanceof ToolAlreadyRegisteredError ? `another upstream already has a tool named ${name}` : (error as Error).message;
-      this.#log('warn', { upstream: upstream.name, tool: tool.name }, `[Gateway] upstream ${upstream.name}: tool ${tool.name} is not served: ${why}`);
+      const why =
+        error instanceof ToolAlreadyRegisteredError ? `another upstream already has a tool named ${name}` : (error as Error).message;
+      this.#log(
+        'warn',
+        { upstream: upstream.name, tool: tool.name },
+        `[Gateway] upstream ${upstream.name}: tool ${tool.name} is not served: ${why}`,
+      );
       return;
     }
     // Denied tools are never registered; remembering them would only make them look offered.

@@ -1,10 +1,4 @@
-import {
-  ApprovalVerdict,
-  type ApprovalGate,
-  type ApprovalRequest,
-  type ApprovalResolution,
-  type PendingApproval,
-} from '@milpa/core';
+import { ApprovalVerdict, type ApprovalGate, type ApprovalRequest, type ApprovalResolution, type PendingApproval } from '@milpa/core';
 
 /**
  * One registry-wide approval gate that asks, per tool, the gate its policy names: `gateOf(tool)`

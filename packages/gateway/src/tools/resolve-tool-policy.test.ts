@@ -33,7 +33,15 @@ describe('resolveToolPolicy', () => {
       { scopes: ['b'], maxResultTokens: 0, rateCost: 7, timeoutMs: 5 },
       GATEWAY,
     );
-    expect(policy).toEqual({ scopes: ['b'], mutating: true, requiresConfirmation: false, approval: 'terminal', rateCost: 7, maxResultTokens: 0, timeoutMs: 5 });
+    expect(policy).toEqual({
+      scopes: ['b'],
+      mutating: true,
+      requiresConfirmation: false,
+      approval: 'terminal',
+      rateCost: 7,
+      maxResultTokens: 0,
+      timeoutMs: 5,
+    });
   });
 
   it('can declare an annotated destructive tool read-only', () => {

@@ -73,7 +73,10 @@ export function toGatewayTool(source: GatewayToolSource): AnyToolDefinition {
           // The deadline is the pipeline's; the SDK's own request timeout only backs it up.
           timeoutMs: policy.timeoutMs + 1_000,
           ...(caller.capabilities.progress
-            ? { onprogress: (progress) => void caller.reportProgress(progress.progress, progress.total, progress.message).catch(() => undefined) }
+            ? {
+                onprogress: (progress) =>
+                  void caller.reportProgress(progress.progress, progress.total, progress.message).catch(() => undefined),
+              }
             : {}),
         });
         return toUpstreamResult(result, upstream, maxChars);

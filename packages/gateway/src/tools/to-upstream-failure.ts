@@ -7,7 +7,13 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function failure(code: ToolErrorCode, message: string, upstream: string, kind: UpstreamErrorKind, extra: Record<string, unknown> = {}): ToolResult {
+function failure(
+  code: ToolErrorCode,
+  message: string,
+  upstream: string,
+  kind: UpstreamErrorKind,
+  extra: Record<string, unknown> = {},
+): ToolResult {
   return ToolResult.failure(code, message, null, { upstream, [UPSTREAM_ERROR_META_KEY]: kind, ...extra });
 }
 
@@ -21,22 +27,44 @@ function failure(code: ToolErrorCode, message: string, upstream: string, kind: U
  * @example
  * toUpstreamFailure(new UpstreamUnavailableError('files', 2000), 'files', 'files_read', signal).meta.upstream_error; // 'unavailable'
  */
-export function toUpstreamFailure(error: unknown, upstream: string, tool: string, signal: AbortSignal | undefined, retryAfterMs: number | null = null): ToolResult {
+export function toUpstreamFailure(
+  error: unknown,
+  upstream: string,
+  tool: string,
+  signal: AbortSignal | undefined,
+  retryAfterMs: number | null = null,
+): ToolResult {
   if (error instanceof UpstreamUnavailableError) {
     return failure(ToolErrorCode.UPSTREAM_UNAVAILABLE, `${error.message} '${tool}' was not called.`, upstream, 'unavailable', {
       retry_after_seconds: Math.max(1, Math.ceil((error.retryAfterMs ?? 0) / 1000)),
     });
   }
   if (signal?.aborted === true) {
-    return failure(ToolErrorCode.TIMEOUT, `The call to '${tool}' was cancelled before upstream '${upstream}' answered; the upstream was told to stop.`, upstream, 'cancelled');
+    return failure(
+      ToolErrorCode.TIMEOUT,
+      `The call to '${tool}' was cancelled before upstream '${upstream}' answered; the upstream was told to stop.`,
+      upstream,
+      'cancelled',
+    );
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return failure(ToolErrorCode.TIMEOUT, `Upstream '${upstream}' did not answer '${tool}' in time; the call was cancelled on it.`, upstream, 'timeout');
+    return failure(
+      ToolErrorCode.TIMEOUT,
+      `Upstream '${upstream}' did not answer '${tool}' in time; the call was cancelled on it.`,
+      upstream,
+      'timeout',
+    );
   }
   if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
-    return failure(ToolErrorCode.INTERNAL_ERROR, `Upstream '${upstream}' refused the call to '${tool}': ${error.message}`, upstream, 'protocol_error', {
-      upstream_code: error.code,
-    });
+    return failure(
+      ToolErrorCode.INTERNAL_ERROR,
+      `Upstream '${upstream}' refused the call to '${tool}': ${error.message}`,
+      upstream,
+      'protocol_error',
+      {
+        upstream_code: error.code,
+      },
+    );
   }
   const retry = retryAfterMs === null ? {} : { retry_after_seconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   return failure(

@@ -45,14 +45,26 @@ describe('toUpstreamFailure', () => {
   });
 
   it('maps a time-out to TIMEOUT and an abort to cancelled', () => {
-    expect(toUpstreamFailure(new McpError(ErrorCode.RequestTimeout, 'late'), 'f', 't', undefined).meta).toMatchObject({ code: 'TIMEOUT', upstream_error: 'timeout' });
+    expect(toUpstreamFailure(new McpError(ErrorCode.RequestTimeout, 'late'), 'f', 't', undefined).meta).toMatchObject({
+      code: 'TIMEOUT',
+      upstream_error: 'timeout',
+    });
     const aborted = AbortSignal.abort();
-    expect(toUpstreamFailure(new Error('AbortError'), 'f', 't', aborted).meta).toMatchObject({ code: 'TIMEOUT', upstream_error: 'cancelled' });
+    expect(toUpstreamFailure(new Error('AbortError'), 'f', 't', aborted).meta).toMatchObject({
+      code: 'TIMEOUT',
+      upstream_error: 'cancelled',
+    });
   });
 
   it("maps the upstream's protocol error and a lost connection apart", () => {
-    expect(toUpstreamFailure(new McpError(ErrorCode.InvalidParams, 'bad'), 'f', 't', undefined).meta).toMatchObject({ upstream_error: 'protocol_error', upstream_code: ErrorCode.InvalidParams });
-    expect(toUpstreamFailure(new McpError(ErrorCode.ConnectionClosed, 'closed'), 'f', 't', undefined, 1_200).meta).toMatchObject({ upstream_error: 'disconnected', retry_after_seconds: 2 });
+    expect(toUpstreamFailure(new McpError(ErrorCode.InvalidParams, 'bad'), 'f', 't', undefined).meta).toMatchObject({
+      upstream_error: 'protocol_error',
+      upstream_code: ErrorCode.InvalidParams,
+    });
+    expect(toUpstreamFailure(new McpError(ErrorCode.ConnectionClosed, 'closed'), 'f', 't', undefined, 1_200).meta).toMatchObject({
+      upstream_error: 'disconnected',
+      retry_after_seconds: 2,
+    });
     expect(toUpstreamFailure(new TypeError('fetch failed'), 'f', 't', undefined).meta['upstream_error']).toBe('disconnected');
   });
 });

@@ -133,7 +133,8 @@ export class UpstreamConnection {
    */
   async callTool(name: string, args: Readonly<Record<string, unknown>>, options: UpstreamCallOptions = {}): Promise<CallToolResult> {
     const client = this.#client;
-    if (this.#state !== 'ready' || client === null) throw new UpstreamUnavailableError(this.name, this.#state === 'closed' ? null : this.retryAfterMs ?? 0);
+    if (this.#state !== 'ready' || client === null)
+      throw new UpstreamUnavailableError(this.name, this.#state === 'closed' ? null : (this.retryAfterMs ?? 0));
     const generation = this.#generation;
     try {
       return (await client.callTool({ name, arguments: { ...args } }, CallToolResultSchema, {
@@ -205,7 +206,11 @@ export class UpstreamConnection {
       await this.#readTools(client, generation);
     } catch (error) {
       if (generation !== this.#generation) return;
-      this.#log('warn', { upstream: this.name, error: messageOf(error) }, `[Gateway] upstream ${this.name} could not be reached: ${messageOf(error)}`);
+      this.#log(
+        'warn',
+        { upstream: this.name, error: messageOf(error) },
+        `[Gateway] upstream ${this.name} could not be reached: ${messageOf(error)}`,
+      );
       this.#client = null;
       this.#transport = null;
       await client.close().catch(() => undefined);
@@ -215,7 +220,11 @@ export class UpstreamConnection {
     if (generation !== this.#generation) return;
     this.#backoff.reset();
     this.#setState('ready');
-    this.#log('info', { upstream: this.name, tools: this.#tools.length }, `[Gateway] upstream ${this.name} connected with ${this.#tools.length} tool(s)`);
+    this.#log(
+      'info',
+      { upstream: this.name, tools: this.#tools.length },
+      `[Gateway] upstream ${this.name} connected with ${this.#tools.length} tool(s)`,
+    );
   }
 
   async #readTools(client: Client, generation: number): Promise<void> {
@@ -240,7 +249,11 @@ export class UpstreamConnection {
     do {
       this.#refreshAgain = false;
       this.#refreshing = this.#readTools(client, generation).catch((error: unknown) => {
-        this.#log('warn', { upstream: this.name, error: messageOf(error) }, `[Gateway] upstream ${this.name}: could not re-read its tools: ${messageOf(error)}`);
+        this.#log(
+          'warn',
+          { upstream: this.name, error: messageOf(error) },
+          `[Gateway] upstream ${this.name}: could not re-read its tools: ${messageOf(error)}`,
+        );
       });
       await this.#refreshing;
       this.#refreshing = null;

@@ -44,7 +44,10 @@ export interface HttpFixture {
 }
 
 export async function startHttpFixture(log: CallLog): Promise<HttpFixture> {
-  const child = spawn(process.execPath, [FIXTURE, '--http'], { env: { ...process.env, CALL_LOG: log.path }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [FIXTURE, '--http'], {
+    env: { ...process.env, CALL_LOG: log.path },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {

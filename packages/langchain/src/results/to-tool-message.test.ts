@@ -15,7 +15,13 @@ describe('toToolMessage', () => {
   });
 
   it('answers content blocks as text parts, binary ones described', () => {
-    const result = ToolResult.content([{ type: 'text', text: 'hello' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }], 'A picture.');
+    const result = ToolResult.content(
+      [
+        { type: 'text', text: 'hello' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      ],
+      'A picture.',
+    );
 
     const message = toToolMessage(result, 'draw', 'call_2');
 
@@ -39,20 +45,34 @@ describe('toToolMessage', () => {
 
 describe('describeRefusal', () => {
   it('lists validation problems by field', () => {
-    const result = ToolResult.failure('VALIDATION_ERROR', 'Missing required field: id', null, { errors: [{ path: 'id', message: 'Missing required field: id' }, 'junk'] });
+    const result = ToolResult.failure('VALIDATION_ERROR', 'Missing required field: id', null, {
+      errors: [{ path: 'id', message: 'Missing required field: id' }, 'junk'],
+    });
 
-    expect(describeRefusal(result)).toEqual({ code: 'VALIDATION_ERROR', message: 'Missing required field: id', errors: [{ path: 'id', message: 'Missing required field: id' }] });
+    expect(describeRefusal(result)).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'Missing required field: id',
+      errors: [{ path: 'id', message: 'Missing required field: id' }],
+    });
   });
 
   it('names a vetoed call BLOCKED with its suggestion, and an uncoded failure TOOL_ERROR', () => {
-    expect(describeRefusal(ToolResult.blocked('Not on Fridays.', 'Try Monday.'))).toEqual({ code: 'BLOCKED', message: 'Not on Fridays.', suggestion: 'Try Monday.' });
+    expect(describeRefusal(ToolResult.blocked('Not on Fridays.', 'Try Monday.'))).toEqual({
+      code: 'BLOCKED',
+      message: 'Not on Fridays.',
+      suggestion: 'Try Monday.',
+    });
     expect(describeRefusal(ToolResult.error('Upstream said no.'))).toEqual({ code: 'TOOL_ERROR', message: 'Upstream said no.' });
   });
 
   it('carries approval_id and expires_at for a held call only', () => {
     const meta = { approval_id: 'a1', expires_at: '2030-01-01T00:00:00+00:00' };
 
-    expect(describeRefusal(ToolResult.failure('APPROVAL_PENDING', 'Held.', null, meta))).toEqual({ code: 'APPROVAL_PENDING', message: 'Held.', ...meta });
+    expect(describeRefusal(ToolResult.failure('APPROVAL_PENDING', 'Held.', null, meta))).toEqual({
+      code: 'APPROVAL_PENDING',
+      message: 'Held.',
+      ...meta,
+    });
     expect(describeRefusal(ToolResult.failure('APPROVAL_DENIED', 'No.', null, meta))).toEqual({ code: 'APPROVAL_DENIED', message: 'No.' });
   });
 });
@@ -62,6 +82,10 @@ describe('refusalMessage', () => {
     const message = refusalMessage('APPROVAL_INVALID', 'Not this call.', 'delete_note', 'call_4', { approval_refusal: 'call_mismatch' });
 
     expect(message).toMatchObject({ status: 'error', tool_call_id: 'call_4', name: 'delete_note' });
-    expect(JSON.parse(String(message.content))).toEqual({ code: 'APPROVAL_INVALID', message: 'Not this call.', approval_refusal: 'call_mismatch' });
+    expect(JSON.parse(String(message.content))).toEqual({
+      code: 'APPROVAL_INVALID',
+      message: 'Not this call.',
+      approval_refusal: 'call_mismatch',
+    });
   });
 });

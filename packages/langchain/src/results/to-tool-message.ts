@@ -66,7 +66,13 @@ export function toToolMessage(result: ToolResult, toolName: string, toolCallId: 
   if (result.success) {
     return new ToolMessage({ content: successContent(result), tool_call_id: toolCallId, name: toolName, status: 'success', artifact });
   }
-  return new ToolMessage({ content: JSON.stringify(describeRefusal(result)), tool_call_id: toolCallId, name: toolName, status: 'error', artifact });
+  return new ToolMessage({
+    content: JSON.stringify(describeRefusal(result)),
+    tool_call_id: toolCallId,
+    name: toolName,
+    status: 'error',
+    artifact,
+  });
 }
 
 /** A refusal this adapter decides itself (nothing reached the tool's handler), as an error `ToolMessage`. */

@@ -23,24 +23,36 @@ export function readReviewDecision(value: unknown, toolCallId: string, args: Rea
   }
   const decision = decisions[0];
   if (decision['type'] === 'reject') {
-    return { kind: 'reject', message: typeof decision['message'] === 'string' && decision['message'].trim() !== '' ? decision['message'] : null };
+    return {
+      kind: 'reject',
+      message: typeof decision['message'] === 'string' && decision['message'].trim() !== '' ? decision['message'] : null,
+    };
   }
   if (decision['type'] === 'edit') {
     return {
       kind: 'refused',
       refusal: 'arguments_changed',
-      message: 'The reviewer edited the call; an edit never approves changed arguments, so nothing ran. Make a new call with the arguments you mean.',
+      message:
+        'The reviewer edited the call; an edit never approves changed arguments, so nothing ran. Make a new call with the arguments you mean.',
     };
   }
   if (decision['type'] !== 'approve') {
-    return { kind: 'refused', refusal: 'invalid_decision', message: `The review decision '${String(decision['type'])}' is neither approve nor reject; nothing ran.` };
+    return {
+      kind: 'refused',
+      refusal: 'invalid_decision',
+      message: `The review decision '${String(decision['type'])}' is neither approve nor reject; nothing ran.`,
+    };
   }
   if (decision['tool_call_id'] !== toolCallId) {
     return { kind: 'refused', refusal: 'call_mismatch', message: 'The approval does not name this tool call; nothing ran.' };
   }
   const approved = decision['args'] === undefined ? undefined : canonicalJson(decision['args']);
   if (approved !== undefined && (approved === null || approved !== canonicalJson(args))) {
-    return { kind: 'refused', refusal: 'arguments_changed', message: 'The approval is for other arguments than this call has; nothing ran.' };
+    return {
+      kind: 'refused',
+      refusal: 'arguments_changed',
+      message: 'The approval is for other arguments than this call has; nothing ran.',
+    };
   }
   return { kind: 'approve' };
 }

@@ -54,11 +54,29 @@ export class MilpaTool extends DynamicStructuredTool<Record<string, unknown>, un
     const config = parseCallbackConfigArg(configArg) as ToolRunnableConfig;
     const args = isToolCall(arg) ? arg.args : arg;
     const toolCallId = toolCallIdOf(arg, config);
-    const callbacks = CallbackManager.configure(config.callbacks, this.callbacks, config.tags ?? tags, this.tags, config.metadata, this.metadata, {
-      verbose: this.verbose,
-    });
-    const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : JSON.stringify(args ?? null);
-    const runManager = await callbacks?.handleToolStart(this.toJSON(), input, config.runId, undefined, undefined, undefined, config.runName ?? this.name, toolCallId ?? undefined);
+    const callbacks = CallbackManager.configure(
+      config.callbacks,
+      this.callbacks,
+      config.tags ?? tags,
+      this.tags,
+      config.metadata,
+      this.metadata,
+      {
+        verbose: this.verbose,
+      },
+    );
+    const input =
+      typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : JSON.stringify(args ?? null);
+    const runManager = await callbacks?.handleToolStart(
+      this.toJSON(),
+      input,
+      config.runId,
+      undefined,
+      undefined,
+      undefined,
+      config.runName ?? this.name,
+      toolCallId ?? undefined,
+    );
     let message: ToolMessage;
     try {
       message = await this.#run(args, toolCallId, config.signal);

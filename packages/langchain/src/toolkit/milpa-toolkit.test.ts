@@ -23,7 +23,9 @@ describe('MilpaToolkit', () => {
       ['a registry without resume', { listToolsFor: (): unknown[] => [], call: (): undefined => undefined }],
       ['a registry without listToolsFor', { call: (): undefined => undefined, resume: (): undefined => undefined }],
     ])('throws INVALID_ARGUMENT for %s', (_label, registry) => {
-      expect(() => new MilpaToolkit(registry as unknown as GovernedToolRegistry)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => new MilpaToolkit(registry as unknown as GovernedToolRegistry)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
     });
 
     it.each(['interrupt', 'recordDecision'])('throws INVALID_ARGUMENT when option %s is not a function', (option) => {
@@ -42,13 +44,18 @@ describe('MilpaToolkit', () => {
 
       expect(reader.map((tool) => tool.name)).toEqual(['list_notes']);
       expect(admin.map((tool) => tool.name).sort()).toEqual(['archive_note', 'delete_note', 'edit_note', 'list_notes', 'purge_notes']);
-      expect(reader[0]).toMatchObject({ description: 'List the notes of a folder', schema: { type: 'object', properties: { folder: { type: 'string' } }, additionalProperties: false } });
+      expect(reader[0]).toMatchObject({
+        description: 'List the notes of a folder',
+        schema: { type: 'object', properties: { folder: { type: 'string' } }, additionalProperties: false },
+      });
       expect(admin.find((tool) => tool.name === 'purge_notes')?.schema).toMatchObject({ type: 'object', properties: {} });
     });
 
     it('throws INVALID_ARGUMENT without a ToolContext', async () => {
       const toolkit = new MilpaToolkit(notesRegistry().registry);
-      await expect(toolkit.getTools({ principal: 'agent:x' } as unknown as ToolContext)).rejects.toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      await expect(toolkit.getTools({ principal: 'agent:x' } as unknown as ToolContext)).rejects.toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
     });
   });
 
@@ -61,7 +68,10 @@ describe('MilpaToolkit', () => {
 
       expect(message).toBeInstanceOf(ToolMessage);
       expect(message).toMatchObject({ status: 'error', tool_call_id: 'call_bad', name: 'delete_note' });
-      expect(contentOf(message)).toMatchObject({ code: 'VALIDATION_ERROR', errors: expect.arrayContaining([expect.objectContaining({ path: 'id' })]) });
+      expect(contentOf(message)).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        errors: expect.arrayContaining([expect.objectContaining({ path: 'id' })]),
+      });
       expect(notes.audit.forRequest('call_bad')).toEqual([expect.objectContaining({ outcome: 'validation_failed' })]);
     });
 
@@ -70,7 +80,11 @@ describe('MilpaToolkit', () => {
 
       const message = await tool.invoke({ type: 'tool_call', name: 'list_notes', id: 'call_1', args: {} });
 
-      expect(message.artifact).toMatchObject({ success: true, data: { notes: ['n1', 'n2'] }, meta: { tool: 'list_notes', request_id: 'call_1' } });
+      expect(message.artifact).toMatchObject({
+        success: true,
+        data: { notes: ['n1', 'n2'] },
+        meta: { tool: 'list_notes', request_id: 'call_1' },
+      });
     });
 
     it('answers a ToolMessage with a fresh request id when invoked without a tool call', async () => {
@@ -88,7 +102,10 @@ describe('MilpaToolkit', () => {
       const handleToolStart = vi.fn();
       const handleToolEnd = vi.fn();
 
-      await tool.invoke({ type: 'tool_call', name: 'list_notes', id: 'call_traced', args: {} }, { callbacks: [{ handleToolStart, handleToolEnd }] });
+      await tool.invoke(
+        { type: 'tool_call', name: 'list_notes', id: 'call_traced', args: {} },
+        { callbacks: [{ handleToolStart, handleToolEnd }] },
+      );
 
       expect(handleToolStart).toHaveBeenCalledTimes(1);
       expect(handleToolStart.mock.calls[0]).toContain('call_traced');
@@ -135,11 +152,14 @@ describe('MilpaToolkit', () => {
       return { registry, seen, started, handler };
     }
 
-    it("refuses a call whose run is already aborted, without running it, as a ToolMessage", async () => {
+    it('refuses a call whose run is already aborted, without running it, as a ToolMessage', async () => {
       const { registry, handler } = slowRegistry();
       const tool = await toolNamed(new MilpaToolkit(registry), 'slow_export', ToolContext.cli());
 
-      const message = await tool.invoke({ type: 'tool_call', name: 'slow_export', id: 'call_s', args: {} }, { signal: AbortSignal.abort() });
+      const message = await tool.invoke(
+        { type: 'tool_call', name: 'slow_export', id: 'call_s', args: {} },
+        { signal: AbortSignal.abort() },
+      );
 
       expect(message.status).toBe('error');
       expect(contentOf(message)).toMatchObject({ code: 'TIMEOUT' });
@@ -174,7 +194,15 @@ describe('MilpaToolkit', () => {
       expect(content['message']).toContain('calling the tool again does not resume it');
       expect(notes.deleteNote).not.toHaveBeenCalled();
       // The host may still resume it outside the model loop, once someone else approved it.
-      await notes.decideAs('user:reviewer')({ decision: 'approve', approvalId: String(content['approval_id']), toolCallId: 'call_d', toolName: 'delete_note', arguments: { id: 'n1' }, context: agentContext(), message: null });
+      await notes.decideAs('user:reviewer')({
+        decision: 'approve',
+        approvalId: String(content['approval_id']),
+        toolCallId: 'call_d',
+        toolName: 'delete_note',
+        arguments: { id: 'n1' },
+        context: agentContext(),
+        message: null,
+      });
       const resumed = await notes.registry.resume(String(content['approval_id']), agentContext());
       expect(resumed.success).toBe(true);
       expect(notes.deleteNote).toHaveBeenCalledTimes(1);
@@ -204,7 +232,7 @@ describe('MilpaToolkit', () => {
       expect(notes.deleteNote).not.toHaveBeenCalled();
     });
 
-    it("drops a confirm_token the model presents, even a valid one: the call asks again and nothing runs", async () => {
+    it('drops a confirm_token the model presents, even a valid one: the call asks again and nothing runs', async () => {
       const notes = notesRegistry();
       const context = agentContext();
       const asked = await notes.registry.call('archive_note', { id: 'n2' }, context);
@@ -212,7 +240,12 @@ describe('MilpaToolkit', () => {
       expect(token).toEqual(expect.any(String));
       const tool = await toolNamed(new MilpaToolkit(notes.registry), 'archive_note', context);
 
-      const message = await tool.invoke({ type: 'tool_call', name: 'archive_note', id: 'call_a', args: { id: 'n2', confirm_token: token } });
+      const message = await tool.invoke({
+        type: 'tool_call',
+        name: 'archive_note',
+        id: 'call_a',
+        args: { id: 'n2', confirm_token: token },
+      });
 
       expect(contentOf(message)).toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
       expect(notes.archiveNote).not.toHaveBeenCalled();

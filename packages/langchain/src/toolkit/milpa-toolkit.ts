@@ -113,7 +113,8 @@ export class MilpaToolkit {
     ) {
       throw invalid('MilpaToolkit needs a registry with listToolsFor, call and resume (such as ToolRegistry from @milpa/tool-runtime).');
     }
-    if (options.interrupt !== undefined && typeof options.interrupt !== 'function') throw invalid('MilpaToolkit option interrupt must be a function.');
+    if (options.interrupt !== undefined && typeof options.interrupt !== 'function')
+      throw invalid('MilpaToolkit option interrupt must be a function.');
     if (options.recordDecision !== undefined && typeof options.recordDecision !== 'function') {
       throw invalid('MilpaToolkit option recordDecision must be a function.');
     }
@@ -142,7 +143,13 @@ export class MilpaToolkit {
     });
   }
 
-  async #run(name: string, rawArgs: unknown, toolCallId: string | null, signal: AbortSignal | undefined, base: ToolContext): Promise<ToolMessage> {
+  async #run(
+    name: string,
+    rawArgs: unknown,
+    toolCallId: string | null,
+    signal: AbortSignal | undefined,
+    base: ToolContext,
+  ): Promise<ToolMessage> {
     const callId = toolCallId ?? generateRequestId();
     // One tool call id, one execution: a call LangGraph runs again gets the first result back.
     const options: GovernedCallOptions = {
@@ -180,7 +187,12 @@ export class MilpaToolkit {
   async #confirm(call: ResumableCall, token: string, reading: ReviewVerdict): Promise<ToolMessage> {
     const { name, callId } = call;
     if (reading.kind === 'reject') {
-      return refusalMessage('CONFIRMATION_DECLINED', `The person declined to confirm the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`, name, callId);
+      return refusalMessage(
+        'CONFIRMATION_DECLINED',
+        `The person declined to confirm the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`,
+        name,
+        callId,
+      );
     }
     // The replay carries the token; the pipeline runs the first call's arguments, once.
     const confirmed = await this.#registry.call(name, { ...call.args, confirm_token: token }, call.context, call.options);
@@ -201,12 +213,22 @@ export class MilpaToolkit {
     };
     if (reading.kind === 'reject') {
       await this.#record(review).catch(() => undefined);
-      return refusalMessage(ToolErrorCode.APPROVAL_DENIED, `A reviewer rejected the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`, name, callId);
+      return refusalMessage(
+        ToolErrorCode.APPROVAL_DENIED,
+        `A reviewer rejected the call${reading.message === null ? '' : `: ${reading.message}`}. Nothing ran.`,
+        name,
+        callId,
+      );
     }
     try {
       await this.#record(review);
     } catch (error) {
-      return refusalMessage(ToolErrorCode.APPROVAL_DENIED, `The approval could not be recorded: ${messageOf(error)}. Nothing ran.`, name, callId);
+      return refusalMessage(
+        ToolErrorCode.APPROVAL_DENIED,
+        `The approval could not be recorded: ${messageOf(error)}. Nothing ran.`,
+        name,
+        callId,
+      );
     }
     // Milpa decides: the gate's resolution, the binding, authorization and rules again, one execution.
     const resumed = await this.#registry.resume(approvalId, call.context, call.options);

@@ -61,7 +61,10 @@ export function toolMessagesOf(state: { messages: BaseMessage[] }): SeenToolMess
  * chat model that makes `calls` in its first turn and answers without tools in its second, with an
  * in-memory checkpointer and LangGraph's own `interrupt`.
  */
-export async function notesAgent(calls: readonly ScriptedCall[], options: (setup: ReturnType<typeof notesRegistry>) => MilpaToolkitOptions = () => ({ interrupt })) {
+export async function notesAgent(
+  calls: readonly ScriptedCall[],
+  options: (setup: ReturnType<typeof notesRegistry>) => MilpaToolkitOptions = () => ({ interrupt }),
+) {
   const setup = notesRegistry();
   const toolkit = new MilpaToolkit(setup.registry, options(setup));
   const tools = await toolkit.getTools(agentContext());
@@ -78,6 +81,7 @@ export async function notesAgent(calls: readonly ScriptedCall[], options: (setup
     /** Runs the agent's first step. */
     start: async () => read(await agent.invoke({ messages: [new HumanMessage('Tidy my notes')] }, config)),
     /** Resumes the run with a value per paused interrupt id. */
-    resume: async (answers: Record<string, MilpaReviewResponse | unknown>) => read(await agent.invoke(new Command({ resume: answers }), config)),
+    resume: async (answers: Record<string, MilpaReviewResponse | unknown>) =>
+      read(await agent.invoke(new Command({ resume: answers }), config)),
   };
 }

@@ -80,7 +80,14 @@ export function notesRegistry() {
     }),
   );
   registry.register(
-    defineTool({ name: 'purge_notes', description: 'Purge every note', input: Type.Object({}), scopes: ['notes:admin'], mutating: true, handler: handlers.purgeNotes }),
+    defineTool({
+      name: 'purge_notes',
+      description: 'Purge every note',
+      input: Type.Object({}),
+      scopes: ['notes:admin'],
+      mutating: true,
+      handler: handlers.purgeNotes,
+    }),
   );
 
   /** A `recordDecision` that records each decision in the verifier as `principal`. */

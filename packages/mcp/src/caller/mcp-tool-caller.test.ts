@@ -48,7 +48,9 @@ describe('McpToolCaller', () => {
     it('sends progress notifications with the request’s token, total and message', async () => {
       const { client } = await setUp();
       const progress: unknown[] = [];
-      const result = await client.callTool({ name: 'count', arguments: {} }, undefined, { onprogress: (update) => void progress.push(update) });
+      const result = await client.callTool({ name: 'count', arguments: {} }, undefined, {
+        onprogress: (update) => void progress.push(update),
+      });
       expect(progress).toEqual([
         { progress: 0, total: 100 },
         { progress: 50, total: 100, message: 'half way' },
@@ -146,7 +148,10 @@ describe('McpToolCaller', () => {
       const progress: unknown[] = [];
       const controller = new AbortController();
       const call = client
-        .callTool({ name: 'wait_for_abort', arguments: {} }, undefined, { signal: controller.signal, onprogress: (update) => void progress.push(update) })
+        .callTool({ name: 'wait_for_abort', arguments: {} }, undefined, {
+          signal: controller.signal,
+          onprogress: (update) => void progress.push(update),
+        })
         .catch(() => undefined);
       await recorder.started;
       controller.abort();
@@ -160,7 +165,12 @@ describe('McpToolCaller', () => {
   describe('closeSseStream', () => {
     function callerWith(extra: Partial<McpRequestExtra>) {
       const server = new Server({ name: 'test', version: '1.0.0' }, { capabilities: {} });
-      const full = { signal: new AbortController().signal, requestId: 1, sendNotification: async () => undefined, ...extra } as McpRequestExtra;
+      const full = {
+        signal: new AbortController().signal,
+        requestId: 1,
+        sendNotification: async () => undefined,
+        ...extra,
+      } as McpRequestExtra;
       return new McpToolCaller(server, full, new LogLevelThreshold(), 'tool');
     }
 

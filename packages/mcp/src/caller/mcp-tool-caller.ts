@@ -19,7 +19,11 @@ export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotificat
 function textOf(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
   return blocks
-    .map((block) => (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text ?? '') : ''))
+    .map((block) =>
+      typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text'
+        ? String((block as { text?: unknown }).text ?? '')
+        : '',
+    )
     .join('');
 }
 

@@ -4,11 +4,22 @@ import { readPendingConfirmation } from './pending-confirmation.js';
 
 describe('readPendingConfirmation', () => {
   it('reads the token, summary and expiry of a confirm-token result', () => {
-    const result = new ToolResult(true, { requires_confirmation: true, confirm_token: 'abc', action_summary: 'drop(x=1)', expires_at: '2026-01-01 00:00:00' }, 'drop(x=1)', null, {
-      type: 'confirmation',
-      requires_confirmation: true,
+    const result = new ToolResult(
+      true,
+      { requires_confirmation: true, confirm_token: 'abc', action_summary: 'drop(x=1)', expires_at: '2026-01-01 00:00:00' },
+      'drop(x=1)',
+      null,
+      {
+        type: 'confirmation',
+        requires_confirmation: true,
+      },
+    );
+    expect(readPendingConfirmation(result, 'drop')).toEqual({
+      toolName: 'drop',
+      token: 'abc',
+      actionSummary: 'drop(x=1)',
+      expiresAt: '2026-01-01 00:00:00',
     });
-    expect(readPendingConfirmation(result, 'drop')).toEqual({ toolName: 'drop', token: 'abc', actionSummary: 'drop(x=1)', expiresAt: '2026-01-01 00:00:00' });
   });
 
   it("is null for a tool's own confirmation result, which carries no token", () => {

@@ -48,11 +48,14 @@ describe('bearerAuthenticator', () => {
     expect(await custom(requestWith('Bearer t'))).toMatchObject({ principal: 'oauth:client-1' });
   });
 
-  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Bearer a b', 'Token abc'])('throws McpAuthenticationError for the malformed header %j', async (header) => {
-    const { verifier, seen } = verifierReturning({});
-    await expect(bearerAuthenticator(verifier)(requestWith(header))).rejects.toThrow(McpAuthenticationError);
-    expect(seen).toEqual([]);
-  });
+  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Bearer a b', 'Token abc'])(
+    'throws McpAuthenticationError for the malformed header %j',
+    async (header) => {
+      const { verifier, seen } = verifierReturning({});
+      await expect(bearerAuthenticator(verifier)(requestWith(header))).rejects.toThrow(McpAuthenticationError);
+      expect(seen).toEqual([]);
+    },
+  );
 
   it('throws McpAuthenticationError (code UNAUTHORIZED) when the verifier rejects the token', async () => {
     const authenticate = bearerAuthenticator({
@@ -81,19 +84,25 @@ describe('bearerAuthenticator', () => {
   });
 
   describe('header format', () => {
-    it.each(['Bearer\tt-1', 'Bearer   t-1', 'Bearer t-1   ', 'Bearer t-1\t', 'BEARER t-1'])('passes the token of %j to the verifier', async (header) => {
-      const { verifier, seen } = verifierReturning({});
-      expect(await bearerAuthenticator(verifier)(requestWith(header))).toMatchObject({ principal: 'client-1' });
-      expect(seen).toEqual(['t-1']);
-    });
+    it.each(['Bearer\tt-1', 'Bearer   t-1', 'Bearer t-1   ', 'Bearer t-1\t', 'BEARER t-1'])(
+      'passes the token of %j to the verifier',
+      async (header) => {
+        const { verifier, seen } = verifierReturning({});
+        expect(await bearerAuthenticator(verifier)(requestWith(header))).toMatchObject({ principal: 'client-1' });
+        expect(seen).toEqual(['t-1']);
+      },
+    );
 
-    it.each(['xBearer t', ' Bearer t', 'Bearert', 'Bearer t\n', 'Bearer \nt', 'Bearer t x', ''])('throws McpAuthenticationError for %j without calling the verifier', async (header) => {
-      const { verifier, seen } = verifierReturning({});
-      const error = await bearerAuthenticator(verifier)(requestWith(header)).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(McpAuthenticationError);
-      expect((error as Error).message).toBe('Invalid Authorization header format, expected "Bearer TOKEN".');
-      expect(seen).toEqual([]);
-    });
+    it.each(['xBearer t', ' Bearer t', 'Bearert', 'Bearer t\n', 'Bearer \nt', 'Bearer t x', ''])(
+      'throws McpAuthenticationError for %j without calling the verifier',
+      async (header) => {
+        const { verifier, seen } = verifierReturning({});
+        const error = await bearerAuthenticator(verifier)(requestWith(header)).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(McpAuthenticationError);
+        expect((error as Error).message).toBe('Invalid Authorization header format, expected "Bearer TOKEN".');
+        expect(seen).toEqual([]);
+      },
+    );
   });
 
   describe('verifier failures', () => {

@@ -61,7 +61,8 @@ export function bearerAuthenticator(
       authInfo = await verifier.verifyAccessToken(token);
     } catch (error) {
       if (error instanceof McpAuthenticationError) throw error;
-      if (isTokenRejection(error)) throw new McpAuthenticationError(error instanceof Error ? error.message : 'Invalid token', { cause: error });
+      if (isTokenRejection(error))
+        throw new McpAuthenticationError(error instanceof Error ? error.message : 'Invalid token', { cause: error });
       throw error;
     }
     if (typeof authInfo.expiresAt === 'number' && (Number.isNaN(authInfo.expiresAt) || authInfo.expiresAt * 1000 < Date.now())) {

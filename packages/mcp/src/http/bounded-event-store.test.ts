@@ -303,7 +303,9 @@ describe('BoundedEventStore', () => {
         await store.storeEvent('a', note('a'));
         const sent: string[] = [];
         await expect(store.getStreamIdForEventId(eventId)).resolves.toBeUndefined();
-        await expect(store.replayEventsAfter(eventId, { send: async (id) => void sent.push(id) })).rejects.toMatchObject({ code: 'EVENT_NOT_FOUND' });
+        await expect(store.replayEventsAfter(eventId, { send: async (id) => void sent.push(id) })).rejects.toMatchObject({
+          code: 'EVENT_NOT_FOUND',
+        });
         expect(sent).toEqual([]);
       },
     );

@@ -48,7 +48,9 @@ const encoder = new TextEncoder();
 function checkBound(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new MilpaError(`BoundedEventStore ${name} must be a whole number of at least 1, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`BoundedEventStore ${name} must be a whole number of at least 1, got ${String(value)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return value;
 }
@@ -124,7 +126,8 @@ export class BoundedEventStore implements EventStore {
     } catch (error) {
       throw new MilpaError('BoundedEventStore cannot store a message that is not JSON.', { code: 'INVALID_ARGUMENT', cause: error });
     }
-    if (json === undefined) throw new MilpaError('BoundedEventStore cannot store a message that is not JSON.', { code: 'INVALID_ARGUMENT' });
+    if (json === undefined)
+      throw new MilpaError('BoundedEventStore cannot store a message that is not JSON.', { code: 'INVALID_ARGUMENT' });
 
     this.#seq += 1;
     const seq = this.#seq;
@@ -162,7 +165,10 @@ export class BoundedEventStore implements EventStore {
    * @throws MilpaError `EVENT_NOT_FOUND` when the store does not hold `lastEventId`, and
    *   `EVENT_GAP` when events after it were evicted during the replay (never a silent gap).
    */
-  async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
     const last = this.#lookUp(lastEventId);
     if (last === undefined) {
       throw new MilpaError('No event with that id is kept: it was evicted or never issued.', { code: 'EVENT_NOT_FOUND' });

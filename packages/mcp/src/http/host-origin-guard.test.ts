@@ -45,13 +45,19 @@ describe('HostOriginGuard', () => {
       expect(guard.check({ host })).toBe(`Invalid Host header: ${host}`);
     });
 
-    it.each(['HTTP://LOCALHOST:5173', 'http://LocalHost', 'https://127.0.0.1:443/'])('accepts the loopback Origin %s in any case', (origin) => {
-      expect(guard.check({ host: 'localhost', origin })).toBeNull();
-    });
+    it.each(['HTTP://LOCALHOST:5173', 'http://LocalHost', 'https://127.0.0.1:443/'])(
+      'accepts the loopback Origin %s in any case',
+      (origin) => {
+        expect(guard.check({ host: 'localhost', origin })).toBeNull();
+      },
+    );
 
-    it.each(['ws://localhost:3000', 'file://localhost/x', 'ftp://127.0.0.1'])('refuses the Origin %s on a loopback host with another scheme', (origin) => {
-      expect(guard.check({ host: 'localhost', origin })).toBe(`Invalid Origin header: ${origin}`);
-    });
+    it.each(['ws://localhost:3000', 'file://localhost/x', 'ftp://127.0.0.1'])(
+      'refuses the Origin %s on a loopback host with another scheme',
+      (origin) => {
+        expect(guard.check({ host: 'localhost', origin })).toBe(`Invalid Origin header: ${origin}`);
+      },
+    );
 
     it('quotes a refused Origin as sent', () => {
       expect(guard.check({ host: 'localhost', origin: 'HTTP://Evil.Example' })).toBe('Invalid Origin header: HTTP://Evil.Example');
@@ -61,7 +67,9 @@ describe('HostOriginGuard', () => {
       const configured = new HostOriginGuard([], ['https://app.example.com//', 'HTTP://Other.Example']);
       expect(configured.check({ host: 'localhost', origin: 'HTTPS://APP.EXAMPLE.COM' })).toBeNull();
       expect(configured.check({ host: 'localhost', origin: 'http://other.example' })).toBeNull();
-      expect(configured.check({ host: 'localhost', origin: 'https://app.example.com/' })).toBe('Invalid Origin header: https://app.example.com/');
+      expect(configured.check({ host: 'localhost', origin: 'https://app.example.com/' })).toBe(
+        'Invalid Origin header: https://app.example.com/',
+      );
       expect(configured.check({ host: 'app.example.com' })).toBe('Invalid Host header: app.example.com');
     });
 
@@ -77,7 +85,9 @@ describe('HostOriginGuard', () => {
       const configured = new HostOriginGuard(['mcp.internal']);
       expect(configured.check({ host: 'localhost', origin: 'https://MCP.internal:8443' })).toBeNull();
       expect(configured.check({ host: '127.0.0.1' })).toBeNull();
-      expect(configured.check({ host: 'mcp.internal', origin: 'https://other.internal' })).toBe('Invalid Origin header: https://other.internal');
+      expect(configured.check({ host: 'mcp.internal', origin: 'https://other.internal' })).toBe(
+        'Invalid Origin header: https://other.internal',
+      );
     });
 
     describe('with checkHost off (a non-loopback bind without allowedHosts)', () => {
@@ -89,7 +99,9 @@ describe('HostOriginGuard', () => {
       });
 
       it('still checks the Origin', () => {
-        expect(originOnly.check({ host: 'mcp.example.com', origin: 'https://evil.example' })).toBe('Invalid Origin header: https://evil.example');
+        expect(originOnly.check({ host: 'mcp.example.com', origin: 'https://evil.example' })).toBe(
+          'Invalid Origin header: https://evil.example',
+        );
         expect(originOnly.check({ host: 'mcp.example.com', origin: 'null' })).toBe('Invalid Origin header: null');
         expect(originOnly.check({ host: 'mcp.example.com', origin: 'https://app.example.com' })).toBeNull();
         expect(originOnly.check({ host: 'mcp.example.com', origin: 'http://localhost:5173' })).toBeNull();

@@ -140,17 +140,25 @@ export class McpHttpEndpoint {
     this.#idleMs = positive('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS);
     this.#sessions = new McpSessionTable({
       maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, true),
-      maxSessionsPerPrincipal: positive('maxSessionsPerPrincipal', options.maxSessionsPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL, true),
+      maxSessionsPerPrincipal: positive(
+        'maxSessionsPerPrincipal',
+        options.maxSessionsPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
+        true,
+      ),
       idleMs: this.#idleMs,
       onExpire: (session) => void session.server.close().catch(() => undefined),
     });
     this.#initializeRate = new InitializeRateLimiter(options.maxInitializePerMinute ?? DEFAULT_MAX_INITIALIZE_PER_MINUTE);
     const resource = options.protectedResource?.resource;
     if (resource !== undefined && !isHttpUrl(resource)) {
-      throw new MilpaError(`serveHttp option protectedResource.resource must be an http(s) URL, got ${resource}.`, { code: 'INVALID_ARGUMENT' });
+      throw new MilpaError(`serveHttp option protectedResource.resource must be an http(s) URL, got ${resource}.`, {
+        code: 'INVALID_ARGUMENT',
+      });
     }
     this.#metadata =
-      options.authenticate === undefined ? null : new ProtectedResourceMetadata(options.protectedResource ?? {}, this.#path, boundAuthority);
+      options.authenticate === undefined
+        ? null
+        : new ProtectedResourceMetadata(options.protectedResource ?? {}, this.#path, boundAuthority);
     const resumable = options.resumableStreams;
     this.#resumable =
       resumable === false
@@ -246,13 +254,20 @@ export class McpHttpEndpoint {
 
   #serveMetadata(request: IncomingMessage, response: ServerResponse, metadata: ProtectedResourceMetadata): void {
     const method = request.method ?? 'GET';
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Allow-Headers': 'MCP-Protocol-Version' };
+    const cors = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET, OPTIONS',
+      'Access-Control-Allow-Headers': 'MCP-Protocol-Version',
+    };
     if (method === 'OPTIONS') {
       response.writeHead(204, cors);
       response.end();
       return;
     }
-    if (method !== 'GET') return sendError(response, refuse(405, -32000, `Method not allowed: ${method}`, { Allow: 'GET, OPTIONS' }));
+    if (method !== 'GET') {
+      sendError(response, refuse(405, -32000, `Method not allowed: ${method}`, { Allow: 'GET, OPTIONS' }));
+      return;
+    }
     response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=3600', ...cors });
     response.end(JSON.stringify(metadata.document(request)));
   }
@@ -315,7 +330,13 @@ export class McpHttpEndpoint {
     return session;
   }
 
-  async #openSession(request: IncomingMessage, response: ServerResponse, identity: McpIdentity, body: unknown, requested: string): Promise<void> {
+  async #openSession(
+    request: IncomingMessage,
+    response: ServerResponse,
+    identity: McpIdentity,
+    body: unknown,
+    requested: string,
+  ): Promise<void> {
     const address = clientAddressKey(request.socket.remoteAddress);
     const rate = this.#initializeRate.take(address, Date.now());
     if (!rate.ok) {

@@ -36,7 +36,7 @@ describe('ProtectedResourceMetadata', () => {
       'Bearer resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp"',
     );
     expect(metadata.challenge(request('localhost:3000'), 'Bad "token"\\\r\nX-Injected: 1')).toBe(
-      'Bearer error="invalid_token", error_description="Bad \'token\'\'\'\'X-Injected: 1", ' +
+      "Bearer error=\"invalid_token\", error_description=\"Bad 'token''''X-Injected: 1\", " +
         'resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp"',
     );
   });
@@ -48,7 +48,12 @@ describe('ProtectedResourceMetadata', () => {
       bearer_methods_supported: ['header'],
     });
     const full = new ProtectedResourceMetadata(
-      { authorizationServers: ['https://auth.example.com'], scopesSupported: ['a'], resourceName: 'Notes', resourceDocumentation: 'https://docs.example.com' },
+      {
+        authorizationServers: ['https://auth.example.com'],
+        scopesSupported: ['a'],
+        resourceName: 'Notes',
+        resourceDocumentation: 'https://docs.example.com',
+      },
       '/mcp',
       () => 'x',
     );

@@ -120,7 +120,9 @@ describe('serveHttp limits', () => {
 
     it('never overshoots a cap when many initialize requests arrive at once', async () => {
       const { handle } = await serve({ maxSessions: 5, maxInitializePerMinute: 1000 });
-      const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => rawPost(handle.url, INITIALIZE, index % 2 === 0 ? ALICE : BOB)));
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, (_, index) => rawPost(handle.url, INITIALIZE, index % 2 === 0 ? ALICE : BOB)),
+      );
       expect(statuses.filter((response) => response.status === 200)).toHaveLength(5);
       expect(statuses.filter((response) => response.status === 503)).toHaveLength(35);
       expect(handle.sessionCount).toBe(5);
@@ -146,7 +148,14 @@ describe('serveHttp limits', () => {
 
     it('rejects invalid limits', async () => {
       const notes = createNotesRegistry();
-      for (const option of ['maxSessions', 'maxSessionsPerPrincipal', 'maxInitializePerMinute', 'maxConnections', 'headersTimeoutMs', 'bodyTimeoutMs']) {
+      for (const option of [
+        'maxSessions',
+        'maxSessionsPerPrincipal',
+        'maxInitializePerMinute',
+        'maxConnections',
+        'headersTimeoutMs',
+        'bodyTimeoutMs',
+      ]) {
         for (const value of [0, -1, 1.5, Number.NaN]) {
           await expect(serveHttp(notes.registry, { authenticate, [option]: value })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
         }

@@ -44,7 +44,12 @@ async function serve(options: HttpServeOptions = {}) {
     defineTool({
       name: 'whoami',
       description: 'Describes the caller',
-      handler: (_args, { context }) => ({ principal: context.principal, scopes: context.scopes, ip: context.ip, userAgent: context.userAgent }),
+      handler: (_args, { context }) => ({
+        principal: context.principal,
+        scopes: context.scopes,
+        ip: context.ip,
+        userAgent: context.userAgent,
+      }),
     }),
   );
   const handle = await serveHttp(notes.registry, { authenticate: bearerAuthenticator(verifier), ...options });
@@ -93,7 +98,9 @@ describe('serveHttp', () => {
       expect(allowed.structuredContent).toEqual({ title: 'Groceries', pinned: true });
       const denied = await client.callTool({ name: 'delete_note', arguments: { id: 1 } });
       expect(denied).toEqual(
-        toolError("Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read.", { code: 'FORBIDDEN' }),
+        toolError("Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read.", {
+          code: 'FORBIDDEN',
+        }),
       );
       expect(recorder.deleted).toEqual([]);
     });
@@ -150,7 +157,9 @@ describe('serveHttp', () => {
         expect(JSON.parse(response.body)).toEqual(expected);
       }
       const challenge = (await rawPost(handle.url, INITIALIZE)).headers['www-authenticate'];
-      expect(challenge).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="notes:read notes:write"`);
+      expect(challenge).toBe(
+        `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="notes:read notes:write"`,
+      );
     });
 
     it('publishes a configured resource URL, and refuses one that is not http(s)', async () => {
@@ -230,7 +239,11 @@ describe('serveHttp', () => {
       const sessionId = opened.headers['mcp-session-id'] as string;
       expect(sessionId).toMatch(/[0-9a-f-]{36}/);
       const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'delete_note', arguments: { id: 1 } } };
-      const hijack = await rawPost(handle.url, call, { Authorization: 'Bearer writer-token', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+      const hijack = await rawPost(handle.url, call, {
+        Authorization: 'Bearer writer-token',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      });
       expect(hijack.status).toBe(403);
       expect(JSON.parse(hijack.body)).toMatchObject({ error: { message: 'Forbidden: this session belongs to another principal' } });
       const anonymous = await rawPost(handle.url, call, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
@@ -307,7 +320,9 @@ describe('serveHttp', () => {
       vi.advanceTimersByTime(600);
       const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
       const headers = { Authorization: 'Bearer reader-token', 'mcp-protocol-version': '2025-11-25' };
-      expect((await rawPost(handle.url, ping, { ...headers, 'mcp-session-id': active.headers['mcp-session-id'] as string })).status).toBe(200);
+      expect((await rawPost(handle.url, ping, { ...headers, 'mcp-session-id': active.headers['mcp-session-id'] as string })).status).toBe(
+        200,
+      );
       vi.advanceTimersByTime(600);
       expect(handle.sessionCount).toBe(1);
       const gone = await rawPost(handle.url, ping, { ...headers, 'mcp-session-id': idle.headers['mcp-session-id'] as string });
@@ -338,7 +353,9 @@ describe('serveHttp', () => {
       await expect(serveHttp(notes.registry, { authenticate, maxBodyBytes: 0 })).rejects.toThrow(
         'serveHttp option maxBodyBytes must be a positive number, got 0.',
       );
-      await expect(serveHttp(notes.registry, { authenticate, sessionIdleTimeoutMs: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(serveHttp(notes.registry, { authenticate, sessionIdleTimeoutMs: -1 })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
     });
   });
 
@@ -350,7 +367,11 @@ describe('serveHttp', () => {
       const evil = await rawPost(handle.url, INITIALIZE, { ...auth, Host: 'evil.example.com', Origin: 'http://evil.example.com' });
       expect(evil.status).toBe(403);
       expect(handle.sessionCount).toBe(0);
-      const local = await rawPost(handle.url, INITIALIZE, { ...auth, Host: `localhost:${handle.port}`, Origin: `http://localhost:${handle.port}` });
+      const local = await rawPost(handle.url, INITIALIZE, {
+        ...auth,
+        Host: `localhost:${handle.port}`,
+        Origin: `http://localhost:${handle.port}`,
+      });
       expect(local.status).toBe(200);
     });
 

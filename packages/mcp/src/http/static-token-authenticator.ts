@@ -26,18 +26,16 @@ export function staticTokenAuthenticator(
   const known = Object.entries(grants)
     .filter(([token]) => token !== '')
     .map(([token, identity]) => ({ digest: digest(token), identity }));
-  return bearerAuthenticator(
-    {
-      verifyAccessToken: async (token): Promise<AuthInfo> => {
-        const presented = digest(token);
-        let identity: McpIdentity | undefined;
-        // No early exit: the time taken does not depend on which grant (if any) matched.
-        for (const grant of known) {
-          if (timingSafeEqual(grant.digest, presented)) identity = grant.identity;
-        }
-        if (identity === undefined) throw new McpAuthenticationError('Unknown token');
-        return { token, clientId: identity.principal ?? '', scopes: [...identity.scopes], extra: { principal: identity.principal } };
-      },
+  return bearerAuthenticator({
+    verifyAccessToken: async (token): Promise<AuthInfo> => {
+      const presented = digest(token);
+      let identity: McpIdentity | undefined;
+      // No early exit: the time taken does not depend on which grant (if any) matched.
+      for (const grant of known) {
+        if (timingSafeEqual(grant.digest, presented)) identity = grant.identity;
+      }
+      if (identity === undefined) throw new McpAuthenticationError('Unknown token');
+      return { token, clientId: identity.principal ?? '', scopes: [...identity.scopes], extra: { principal: identity.principal } };
     },
-  );
+  });
 }

@@ -45,7 +45,9 @@ export function toCallToolResult(
   // The registry's validator words a non-object root as an argument problem; say it for output.
   const problems = isPlainObject(structuredContent)
     ? validator.compile(output.listedSchema)(structuredContent).errors
-    : [`expected an object, got ${Array.isArray(structuredContent) ? 'array' : structuredContent === null ? 'null' : typeof structuredContent}`];
+    : [
+        `expected an object, got ${Array.isArray(structuredContent) ? 'array' : structuredContent === null ? 'null' : typeof structuredContent}`,
+      ];
   if (problems.length > 0) {
     const failure = ToolResult.failure(
       ToolErrorCode.INTERNAL_ERROR,

@@ -49,7 +49,11 @@ describe('approval over MCP', () => {
 
     const held = (await client.callTool({ name: 'archive_note', arguments: { id: 7 } })) as CallToolResult;
     const details = errorOf(held);
-    expect(details).toMatchObject({ code: 'APPROVAL_PENDING', approval_id: expect.stringMatching(/^[0-9a-f]{32}$/), expires_at: expect.any(String) });
+    expect(details).toMatchObject({
+      code: 'APPROVAL_PENDING',
+      approval_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      expires_at: expect.any(String),
+    });
     expect(held.structuredContent).toEqual(details);
     const approvalId = details['approval_id'] as string;
     const text = (held.content[0] as { text: string }).text;
@@ -57,7 +61,10 @@ describe('approval over MCP', () => {
     expect(text).toContain(`call 'archive_note' again with the same arguments and approval_id "${approvalId}"`);
     expect(archive).not.toHaveBeenCalled();
 
-    expect(errorOf(await client.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: approvalId } }))).toMatchObject({ code: 'APPROVAL_PENDING', approval_id: approvalId });
+    expect(errorOf(await client.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: approvalId } }))).toMatchObject({
+      code: 'APPROVAL_PENDING',
+      approval_id: approvalId,
+    });
 
     decisions.set(approvalId, { status: 'granted', approvedBy: ['user:manager'], changes: null });
     const done = (await client.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: approvalId } })) as CallToolResult;
@@ -77,16 +84,24 @@ describe('approval over MCP', () => {
     const approvalId = errorOf(await requester.callTool({ name: 'archive_note', arguments: { id: 7 } }))['approval_id'] as string;
     decisions.set(approvalId, { status: 'granted', approvedBy: ['user:manager'], changes: null });
 
-    expect(errorOf(await other.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: approvalId } }))).toMatchObject({ approval_refusal: 'principal_mismatch' });
-    expect(errorOf(await requester.callTool({ name: 'archive_note', arguments: { id: 8, approval_id: approvalId } }))).toMatchObject({ approval_refusal: 'arguments_changed' });
-    expect(errorOf(await requester.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: '0'.repeat(32) } }))).toMatchObject({ approval_refusal: 'not_found' });
+    expect(errorOf(await other.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: approvalId } }))).toMatchObject({
+      approval_refusal: 'principal_mismatch',
+    });
+    expect(errorOf(await requester.callTool({ name: 'archive_note', arguments: { id: 8, approval_id: approvalId } }))).toMatchObject({
+      approval_refusal: 'arguments_changed',
+    });
+    expect(errorOf(await requester.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: '0'.repeat(32) } }))).toMatchObject({
+      approval_refusal: 'not_found',
+    });
     expect(archive).not.toHaveBeenCalled();
 
-    expect(((await requester.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: approvalId } })) as CallToolResult).isError).toBeFalsy();
+    expect(
+      ((await requester.callTool({ name: 'archive_note', arguments: { id: 7, approval_id: approvalId } })) as CallToolResult).isError,
+    ).toBeFalsy();
     expect(archive).toHaveBeenCalledTimes(1);
   });
 
-  it('returns a rejection as APPROVAL_DENIED with the approver\'s reason', async () => {
+  it("returns a rejection as APPROVAL_DENIED with the approver's reason", async () => {
     const { registry, archive, decisions } = setUp();
     const client = await connectAs(registry, 'agent:7');
     const approvalId = errorOf(await client.callTool({ name: 'archive_note', arguments: { id: 7 } }))['approval_id'] as string;

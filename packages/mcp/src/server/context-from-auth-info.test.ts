@@ -13,7 +13,12 @@ describe('contextFromAuthInfo', () => {
   });
 
   it('prefers extra.principal, including an explicit null, and reads ip and userAgent', () => {
-    const named = contextFromAuthInfo('r-1', { token: '', clientId: 'app', scopes: [], extra: { principal: 'user:9', ip: '10.0.0.1', userAgent: 'ua' } });
+    const named = contextFromAuthInfo('r-1', {
+      token: '',
+      clientId: 'app',
+      scopes: [],
+      extra: { principal: 'user:9', ip: '10.0.0.1', userAgent: 'ua' },
+    });
     expect(named.toJSON()).toMatchObject({ principal: 'user:9', ip: '10.0.0.1', user_agent: 'ua' });
     const anonymous = contextFromAuthInfo('r-1', { token: '', clientId: 'app', scopes: [], extra: { principal: null } });
     expect(anonymous.principal).toBeNull();

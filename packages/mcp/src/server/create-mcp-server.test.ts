@@ -1,4 +1,13 @@
-import { RateLimitResult, ToolContext, ToolEvents, ToolResult, Type, defineTool, normalizeToolDefinition, type RateLimiter } from '@milpa/core';
+import {
+  RateLimitResult,
+  ToolContext,
+  ToolEvents,
+  ToolResult,
+  Type,
+  defineTool,
+  normalizeToolDefinition,
+  type RateLimiter,
+} from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { ErrorCode, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -124,7 +133,12 @@ describe('createMcpServer', () => {
     it('wraps a non-object output schema as { result } so SDK 1.x clients accept the listing', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
-        defineTool({ name: 'tags', description: 'Tags', outputSchema: { type: 'array', items: { type: 'string' } }, handler: () => ['a', 'b'] }),
+        defineTool({
+          name: 'tags',
+          description: 'Tags',
+          outputSchema: { type: 'array', items: { type: 'string' } },
+          handler: () => ['a', 'b'],
+        }),
       );
       const client = await connect(registry, { context: member });
       const { tools } = await client.listTools();
@@ -168,7 +182,12 @@ describe('createMcpServer', () => {
     it('reports INTERNAL_ERROR when the data does not match the declared outputSchema', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
-        defineTool({ name: 'liar', description: 'Lies', outputSchema: Type.Object({ sum: Type.Number() }), handler: () => ({ sum: 'eight' }) }),
+        defineTool({
+          name: 'liar',
+          description: 'Lies',
+          outputSchema: Type.Object({ sum: Type.Number() }),
+          handler: () => ({ sum: 'eight' }),
+        }),
       );
       registry.register(defineTool({ name: 'nothing', description: 'Returns null', outputSchema: Type.Object({}), handler: () => null }));
       const client = await connect(registry, { context: member });
@@ -176,7 +195,9 @@ describe('createMcpServer', () => {
       const result = await client.callTool({ name: 'liar', arguments: {} });
       expect(result).toEqual({
         isError: true,
-        content: [{ type: 'text', text: "Tool 'liar' returned data that does not match its output schema: sum: Expected number, got string" }],
+        content: [
+          { type: 'text', text: "Tool 'liar' returned data that does not match its output schema: sum: Expected number, got string" },
+        ],
         _meta: { 'lat.milpa/error': { code: 'INTERNAL_ERROR' } },
       });
       const empty = await client.callTool({ name: 'nothing', arguments: {} });
@@ -229,7 +250,9 @@ describe('createMcpServer', () => {
       const { registry } = createNotesRegistry();
       const client = await connect(registry);
       const result = await client.callTool({ name: 'list_notes', arguments: {} });
-      expect(result).toEqual(toolError("channel 'mcp' requires an authenticated principal (require_auth) — none provided.", { code: 'FORBIDDEN' }));
+      expect(result).toEqual(
+        toolError("channel 'mcp' requires an authenticated principal (require_auth) — none provided.", { code: 'FORBIDDEN' }),
+      );
     });
 
     it('returns FORBIDDEN with the scope message when the caller lacks the scope', async () => {
@@ -252,7 +275,9 @@ describe('createMcpServer', () => {
       const { registry } = createNotesRegistry({ rateLimiter: limiter });
       const client = await connect(registry, { context: member });
       const result = await client.callTool({ name: 'list_notes', arguments: {} });
-      expect(result).toEqual(toolError("Rate limit exceeded for 'mcp:user:1:list_notes'", { code: 'RATE_LIMITED', retry_after_seconds: 42 }));
+      expect(result).toEqual(
+        toolError("Rate limit exceeded for 'mcp:user:1:list_notes'", { code: 'RATE_LIMITED', retry_after_seconds: 42 }),
+      );
     });
 
     it('returns BLOCKED when a tool.executing listener vetoes the call', async () => {
@@ -276,7 +301,13 @@ describe('createMcpServer', () => {
     it('returns TIMEOUT when a hard timeout fires', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
-        defineTool({ name: 'stuck', description: 'Never ends', timeoutMs: 5, hardTimeout: true, handler: () => new Promise(() => undefined) }),
+        defineTool({
+          name: 'stuck',
+          description: 'Never ends',
+          timeoutMs: 5,
+          hardTimeout: true,
+          handler: () => new Promise(() => undefined),
+        }),
       );
       const client = await connect(registry, { context: member });
       const result = await client.callTool({ name: 'stuck', arguments: {} });

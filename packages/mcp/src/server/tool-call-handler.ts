@@ -1,10 +1,4 @@
-import {
-  ToolErrorCode,
-  ToolResult,
-  generateRequestId,
-  type ToolArgs,
-  type ToolContext,
-} from '@milpa/core';
+import { ToolErrorCode, ToolResult, generateRequestId, type ToolArgs, type ToolContext } from '@milpa/core';
 import type { ToolCallOptions, ToolRegistry } from '@milpa/tool-runtime';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -113,7 +107,8 @@ export class ToolCallHandler {
     caller: McpToolCaller,
   ): Promise<CallToolResult> {
     const definition = this.#registry.getDefinition(pending.toolName);
-    if (this.#settings.confirmation !== 'elicit' || !caller.capabilities.elicitation) return toConfirmationRequiredResult(pending, definition);
+    if (this.#settings.confirmation !== 'elicit' || !caller.capabilities.elicitation)
+      return toConfirmationRequiredResult(pending, definition);
     let action: 'accept' | 'decline' | 'cancel' | 'unsupported';
     try {
       action = (await caller.elicit(toConfirmationForm(pending))).action;

@@ -31,7 +31,9 @@ function messagesOf(stream: PassThrough): { next: () => Promise<Record<string, u
       newline = buffer.indexOf('\n');
     }
   });
-  return { next: () => new Promise((resolve) => (queue.length > 0 ? resolve(queue.shift() as Record<string, unknown>) : waiters.push(resolve))) };
+  return {
+    next: () => new Promise((resolve) => (queue.length > 0 ? resolve(queue.shift() as Record<string, unknown>) : waiters.push(resolve))),
+  };
 }
 
 function send(stream: PassThrough, message: unknown): void {
@@ -48,7 +50,12 @@ async function startInProcess(registry: Parameters<typeof serveStdio>[0]) {
 }
 
 async function initialize(stdin: PassThrough, output: ReturnType<typeof messagesOf>): Promise<void> {
-  send(stdin, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  send(stdin, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   await output.next();
   send(stdin, { jsonrpc: '2.0', method: 'notifications/initialized' });
 }
@@ -60,7 +67,8 @@ describe('serveStdio', () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE], cwd: PACKAGE_DIR, stderr: 'pipe' });
     let stderr = '';
     beforeAll(async () => {
-      if (!existsSync(BUILT_ENTRY)) throw new Error('dist/ is missing: run `pnpm turbo run build --filter=@milpa/mcp` (pnpm test at the root builds first).');
+      if (!existsSync(BUILT_ENTRY))
+        throw new Error('dist/ is missing: run `pnpm turbo run build --filter=@milpa/mcp` (pnpm test at the root builds first).');
       transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       await client.connect(transport);
     });
@@ -106,7 +114,13 @@ describe('serveStdio', () => {
 
     it('uses the configured principal and scopes instead of stdio and *', async () => {
       const { registry } = createNotesRegistry();
-      registry.register(defineTool({ name: 'whoami', description: 'Who', handler: (_args, { context }) => ({ principal: context.principal, scopes: context.scopes }) }));
+      registry.register(
+        defineTool({
+          name: 'whoami',
+          description: 'Who',
+          handler: (_args, { context }) => ({ principal: context.principal, scopes: context.scopes }),
+        }),
+      );
       const stdin = new PassThrough();
       const stdout = new PassThrough();
       const output = messagesOf(stdout);
@@ -125,7 +139,11 @@ describe('serveStdio', () => {
       const { registry } = createNotesRegistry();
       const { stdin, output, handle } = await startInProcess(registry);
       stdin.write('this is not json\n');
-      expect(await output.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } });
+      expect(await output.next()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the line is not valid JSON' },
+      });
       await initialize(stdin, output);
       send(stdin, { jsonrpc: '2.0', id: 2, method: 'ping' });
       expect(await output.next()).toMatchObject({ id: 2, result: {} });
@@ -161,7 +179,12 @@ describe('serveStdio', () => {
       expect(await output.next()).toMatchObject({ id: 2, error: { code: -32600 } });
       send(stdin, { jsonrpc: '2.0', id: 3, method: 'ping' });
       expect(await output.next()).toMatchObject({ id: 3, result: {} });
-      send(stdin, { jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      send(stdin, {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
       expect(await output.next()).toMatchObject({ id: 4, result: { serverInfo: expect.any(Object) } });
       send(stdin, { jsonrpc: '2.0', method: 'notifications/initialized' });
       send(stdin, { jsonrpc: '2.0', id: 5, method: 'tools/list' });

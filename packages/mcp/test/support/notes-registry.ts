@@ -155,7 +155,11 @@ export function createNotesRegistry(options: ToolRegistryOptions = {}): { regist
       description: "Asks the client's model to summarize",
       input: Type.Object({ text: Type.String() }),
       handler: async ({ text }, { caller }) => {
-        const outcome = await caller.sample({ messages: [{ role: 'user', content: `Summarize: ${text}` }], maxTokens: 50, systemPrompt: 'Be brief' });
+        const outcome = await caller.sample({
+          messages: [{ role: 'user', content: `Summarize: ${text}` }],
+          maxTokens: 50,
+          systemPrompt: 'Be brief',
+        });
         return outcome.status === 'ok' ? `${outcome.text} (${outcome.model ?? 'unknown model'})` : 'sampling unsupported';
       },
     }),

@@ -23,11 +23,19 @@ export function rawRequest(url: string, method: string, headers: Record<string, 
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      { host: target.hostname, port: target.port, path: target.pathname, method, headers: { Accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method,
+        headers: { Accept: 'application/json, text/event-stream', ...headers },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         response.on('error', reject);
       },
     );

@@ -7,10 +7,20 @@ import { APPROVAL_GRANT_KEY, issueApprovalGrant, revokeApprovalGrant, type Appro
 function setup() {
   const handler = vi.fn((args: { id: string }) => ({ deleted: args.id }));
   const registry = new ToolRegistry({ approvalGate: agentsApprovalGate() });
-  registry.register(defineTool({ name: 'delete_note', description: 'Delete a note', mutating: true, input: Type.Object({ id: Type.String() }), handler }));
-  registry.register(defineTool({ name: 'archive_note', description: 'Archive a note', mutating: true, input: Type.Object({ id: Type.String() }), handler }));
+  registry.register(
+    defineTool({ name: 'delete_note', description: 'Delete a note', mutating: true, input: Type.Object({ id: Type.String() }), handler }),
+  );
+  registry.register(
+    defineTool({ name: 'archive_note', description: 'Archive a note', mutating: true, input: Type.Object({ id: Type.String() }), handler }),
+  );
   const context = ToolContext.web('user:42', ['*']).with({ requestId: 'call_1', runId: 'run_1' });
-  const binding: ApprovalGrantBinding = { toolName: 'delete_note', requestId: 'call_1', principal: 'user:42', channel: 'web', runId: 'run_1' };
+  const binding: ApprovalGrantBinding = {
+    toolName: 'delete_note',
+    requestId: 'call_1',
+    principal: 'user:42',
+    channel: 'web',
+    runId: 'run_1',
+  };
   const withGrant = (grant: unknown, on = context) => on.with({ extra: { [APPROVAL_GRANT_KEY]: grant } as Record<string, unknown> });
   return { registry, handler, context, binding, withGrant };
 }
@@ -30,7 +40,9 @@ describe('agentsApprovalGate', () => {
       const { registry, handler, context } = setup();
       const result = await registry.call('delete_note', { id: 'n1' }, context);
       expect(result.getCode()).toBe('APPROVAL_DENIED');
-      expect(result.error).toBe("Call to 'delete_note' was not approved: it needs the approval of the person running the agent, given in the agent run for this very call. Nothing ran.");
+      expect(result.error).toBe(
+        "Call to 'delete_note' was not approved: it needs the approval of the person running the agent, given in the agent run for this very call. Nothing ran.",
+      );
       expect(handler).not.toHaveBeenCalled();
     });
 

@@ -17,10 +17,18 @@ export function agentsApprovalGate(): ApprovalGate {
   return {
     check(request) {
       const grant = (request.context.extra as Readonly<Record<PropertyKey, unknown>>)[APPROVAL_GRANT_KEY];
-      const binding = { toolName: request.toolName, requestId: request.requestId, principal: request.principal, channel: request.channel, runId: request.runId };
+      const binding = {
+        toolName: request.toolName,
+        requestId: request.requestId,
+        principal: request.principal,
+        channel: request.channel,
+        runId: request.runId,
+      };
       if (redeemApprovalGrant(grant, binding)) return ApprovalVerdict.allow();
       // The registry words it "Call to '<tool>' was not approved: <reason>".
-      return ApprovalVerdict.deny('it needs the approval of the person running the agent, given in the agent run for this very call. Nothing ran.');
+      return ApprovalVerdict.deny(
+        'it needs the approval of the person running the agent, given in the agent run for this very call. Nothing ran.',
+      );
     },
   };
 }

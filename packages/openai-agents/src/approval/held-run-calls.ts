@@ -21,7 +21,14 @@ function keyOf(toolName: string, callId: string, context: ToolContext) {
  * the call id, the digest of the arguments the person will see, and the caller. Asking again for
  * the same call keeps the first record (its arguments win). Resolves false when the store failed.
  */
-export async function holdRunCall(store: ApprovalStore, toolName: string, callId: string, args: Readonly<Record<string, unknown>>, context: ToolContext, ttlMs: number): Promise<boolean> {
+export async function holdRunCall(
+  store: ApprovalStore,
+  toolName: string,
+  callId: string,
+  args: Readonly<Record<string, unknown>>,
+  context: ToolContext,
+  ttlMs: number,
+): Promise<boolean> {
   try {
     const now = Date.now();
     const approval: PendingApproval = Object.freeze({
@@ -46,7 +53,8 @@ export async function holdRunCall(store: ApprovalStore, toolName: string, callId
 }
 
 const REFUSALS: Readonly<Record<HeldCallRefusal, string>> = {
-  not_found: 'the run approved a call it never asked about (an approval given before its interruption, or for every call of the tool, is not an approval of this call)',
+  not_found:
+    'the run approved a call it never asked about (an approval given before its interruption, or for every call of the tool, is not an approval of this call)',
   used: 'this approval was used already: an approved call runs once',
   expired: 'the approval came after the held call expired; ask again',
   tool_mismatch: 'the approval was given for another tool',
@@ -70,22 +78,39 @@ function refuse(toolName: string, callId: string, refusal: HeldCallRefusal): Too
  * marked used atomically, so however many processes resume the same run state, one goes on.
  * Resolves null when the call may go on, or the refusal the model reads. A failing store refuses.
  */
-export async function redeemRunCall(store: ApprovalStore, toolName: string, callId: string, args: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolResult | null> {
+export async function redeemRunCall(
+  store: ApprovalStore,
+  toolName: string,
+  callId: string,
+  args: Readonly<Record<string, unknown>>,
+  context: ToolContext,
+): Promise<ToolResult | null> {
   const approvalId = heldCallId(keyOf(toolName, callId, context));
   try {
     const held = await store.get(approvalId);
     if (held === null || held === undefined) return refuse(toolName, callId, 'not_found');
     // Checked before redeeming: other arguments leave the held call to the one that asked.
     if (held.argumentsDigest !== digestCallArguments(args)) return refuse(toolName, callId, 'arguments_changed');
-    const redemption = await store.redeem(approvalId, { toolName, principal: context.principal, channel: context.channel, runId: context.runId, at: new Date(Date.now()) });
+    const redemption = await store.redeem(approvalId, {
+      toolName,
+      principal: context.principal,
+      channel: context.channel,
+      runId: context.runId,
+      at: new Date(Date.now()),
+    });
     if (redemption.status === 'redeemed') return null;
     if (redemption.status === 'refused' && Object.hasOwn(REFUSALS, redemption.refusal)) return refuse(toolName, callId, redemption.refusal);
     throw new TypeError('the approval store answered a malformed redemption');
   } catch {
-    return ToolResult.failure(ToolErrorCode.APPROVAL_DENIED, `Call to '${toolName}' refused: the approval store failed (fail-closed). Nothing ran.`, null, {
-      tool: toolName,
-      request_id: callId,
-    });
+    return ToolResult.failure(
+      ToolErrorCode.APPROVAL_DENIED,
+      `Call to '${toolName}' refused: the approval store failed (fail-closed). Nothing ran.`,
+      null,
+      {
+        tool: toolName,
+        request_id: callId,
+      },
+    );
   }
 }
 
@@ -96,7 +121,13 @@ export async function redeemRunCall(store: ApprovalStore, toolName: string, call
  */
 export async function closeRejectedRunCall(store: ApprovalStore, toolName: string, callId: string, context: ToolContext): Promise<void> {
   try {
-    await store.redeem(heldCallId(keyOf(toolName, callId, context)), { toolName, principal: context.principal, channel: context.channel, runId: context.runId, at: new Date(Date.now()) });
+    await store.redeem(heldCallId(keyOf(toolName, callId, context)), {
+      toolName,
+      principal: context.principal,
+      channel: context.channel,
+      runId: context.runId,
+      at: new Date(Date.now()),
+    });
   } catch {
     // Nothing more to do: the held call expires, and the rejected run never asks to run it.
   }

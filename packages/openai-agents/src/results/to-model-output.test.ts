@@ -18,13 +18,19 @@ describe('toModelOutput', () => {
   });
 
   it('keeps only well-formed validation issues', () => {
-    const result = ToolResult.failure('VALIDATION_ERROR', 'Invalid arguments', null, { errors: [{ path: 'id', message: 'id: too short' }, 'junk', null] });
-    expect(JSON.parse(toModelOutput(result))).toEqual({ error: { code: 'VALIDATION_ERROR', message: 'Invalid arguments', errors: [{ path: 'id', message: 'id: too short' }] } });
+    const result = ToolResult.failure('VALIDATION_ERROR', 'Invalid arguments', null, {
+      errors: [{ path: 'id', message: 'id: too short' }, 'junk', null],
+    });
+    expect(JSON.parse(toModelOutput(result))).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: 'Invalid arguments', errors: [{ path: 'id', message: 'id: too short' }] },
+    });
   });
 
   it('names a rule veto BLOCKED and a code it does not know TOOL_ERROR', () => {
     expect(JSON.parse(toModelOutput(ToolResult.blocked('Outside office hours'))).error.code).toBe('BLOCKED');
-    expect(JSON.parse(toModelOutput(ToolResult.error('odd', null, { code: 'SOMETHING_ELSE' })))).toEqual({ error: { code: 'TOOL_ERROR', message: 'odd' } });
+    expect(JSON.parse(toModelOutput(ToolResult.error('odd', null, { code: 'SOMETHING_ELSE' })))).toEqual({
+      error: { code: 'TOOL_ERROR', message: 'odd' },
+    });
   });
 
   it('never shows the model a confirmation token', () => {
@@ -36,7 +42,11 @@ describe('toModelOutput', () => {
     const output = toModelOutput(result);
     expect(output).not.toContain('secret-token');
     expect(JSON.parse(output)).toEqual({
-      error: { code: 'CONFIRMATION_REQUIRED', message: "'publish_note' needs the confirmation of the person running the agent, and this call was not confirmed in the agent run. Nothing ran." },
+      error: {
+        code: 'CONFIRMATION_REQUIRED',
+        message:
+          "'publish_note' needs the confirmation of the person running the agent, and this call was not confirmed in the agent run. Nothing ran.",
+      },
     });
   });
 });

@@ -31,7 +31,10 @@ function issuesOf(value: unknown): ModelRefusal['errors'] {
   if (!Array.isArray(value)) return undefined;
   const issues = value.filter(
     (issue): issue is { path: string; message: string } =>
-      typeof issue === 'object' && issue !== null && typeof (issue as { path?: unknown }).path === 'string' && typeof (issue as { message?: unknown }).message === 'string',
+      typeof issue === 'object' &&
+      issue !== null &&
+      typeof (issue as { path?: unknown }).path === 'string' &&
+      typeof (issue as { message?: unknown }).message === 'string',
   );
   return issues.length === 0 ? undefined : issues.map(({ path, message }) => ({ path, message }));
 }

@@ -16,7 +16,12 @@ function stepApplies(plan: ReturnType<NonNullable<AgentsToolRegistry['inspect']>
  * requires one, or the channel confirms mutating calls). A registry that cannot explain its plan,
  * or a plan that cannot be read, leaves every mutating or confirming call to the person.
  */
-export function callNeedsApproval(registry: AgentsToolRegistry, definition: AnyToolDefinition, args: Readonly<Record<string, unknown>>, context: ToolContext): boolean {
+export function callNeedsApproval(
+  registry: AgentsToolRegistry,
+  definition: AnyToolDefinition,
+  args: Readonly<Record<string, unknown>>,
+  context: ToolContext,
+): boolean {
   const mutating = isMutatingCall(definition, args);
   let plan: ReturnType<NonNullable<AgentsToolRegistry['inspect']>> = null;
   try {

@@ -12,11 +12,20 @@ const schema = Type.Object({
 
 describe('dropStrictNulls', () => {
   it('drops a null in an optional field that refuses null, at every depth', () => {
-    expect(dropStrictNulls(schema, { id: 'n1', reason: null, owner: 'ana', rows: [{ label: null, size: 2 }] })).toEqual({ id: 'n1', owner: 'ana', rows: [{ size: 2 }] });
+    expect(dropStrictNulls(schema, { id: 'n1', reason: null, owner: 'ana', rows: [{ label: null, size: 2 }] })).toEqual({
+      id: 'n1',
+      owner: 'ana',
+      rows: [{ size: 2 }],
+    });
   });
 
   it('keeps a null the field accepts, a null in a required field and fields the schema does not declare', () => {
-    expect(dropStrictNulls(schema, { id: null, note: null, owner: null, extra: null })).toEqual({ id: null, note: null, owner: null, extra: null });
+    expect(dropStrictNulls(schema, { id: null, note: null, owner: null, extra: null })).toEqual({
+      id: null,
+      note: null,
+      owner: null,
+      extra: null,
+    });
   });
 
   it('leaves arguments that are not an object as they are', () => {

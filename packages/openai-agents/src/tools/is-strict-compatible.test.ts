@@ -6,7 +6,13 @@ describe('isStrictCompatible', () => {
   it.each([
     ['an object with optional fields', Type.Object({ id: Type.String(), note: Type.Optional(Type.String()) })],
     ['a closed object', Type.Object({ id: Type.String() }, { additionalProperties: false })],
-    ['nested objects in arrays and unions', Type.Object({ items: Type.Array(Type.Object({ id: Type.Integer() })), pick: Type.Union([Type.Literal('a'), Type.Object({ b: Type.String() })]) })],
+    [
+      'nested objects in arrays and unions',
+      Type.Object({
+        items: Type.Array(Type.Object({ id: Type.Integer() })),
+        pick: Type.Union([Type.Literal('a'), Type.Object({ b: Type.String() })]),
+      }),
+    ],
     ['an object without fields', Type.Object({})],
   ])('accepts %s', (_name, schema) => {
     expect(isStrictCompatible(schema as never)).toBe(true);

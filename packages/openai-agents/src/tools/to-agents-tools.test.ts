@@ -28,12 +28,36 @@ function plainRegistry(registry: ToolRegistry, store: ApprovalStore): AgentsTool
 describe('toAgentsTools', () => {
   describe('arguments', () => {
     it.each([
-      ['a registry without governed calls', () => toAgentsTools({ register() {}, has: () => false } as never, context), 'toAgentsTools needs a registry with listToolsFor(), call() and getDefinition()'],
-      ['a context that is not a ToolContext', () => toAgentsTools(new ToolRegistry(), { principal: 'x' } as never), 'toAgentsTools needs a ToolContext'],
-      ['a TTL of 0', () => toAgentsTools(new ToolRegistry(), context, { approvalTtlSeconds: 0 }), 'approvalTtlSeconds must be a whole number of seconds >= 1, got 0.'],
-      ['an unknown strict mode', () => toAgentsTools(new ToolRegistry(), context, { strict: true as never }), "strict must be 'auto' or false, got true."],
-      ['a logger without warn()', () => toAgentsTools(new ToolRegistry(), context, { logger: {} as never }), 'logger must have a warn() method.'],
-      ['no approval store', () => toAgentsTools({ ...plainRegistry(new ToolRegistry(), new InMemoryApprovalStore()), getApprovalStore: undefined }, context), 'toAgentsTools needs an approval store'],
+      [
+        'a registry without governed calls',
+        () => toAgentsTools({ register() {}, has: () => false } as never, context),
+        'toAgentsTools needs a registry with listToolsFor(), call() and getDefinition()',
+      ],
+      [
+        'a context that is not a ToolContext',
+        () => toAgentsTools(new ToolRegistry(), { principal: 'x' } as never),
+        'toAgentsTools needs a ToolContext',
+      ],
+      [
+        'a TTL of 0',
+        () => toAgentsTools(new ToolRegistry(), context, { approvalTtlSeconds: 0 }),
+        'approvalTtlSeconds must be a whole number of seconds >= 1, got 0.',
+      ],
+      [
+        'an unknown strict mode',
+        () => toAgentsTools(new ToolRegistry(), context, { strict: true as never }),
+        "strict must be 'auto' or false, got true.",
+      ],
+      [
+        'a logger without warn()',
+        () => toAgentsTools(new ToolRegistry(), context, { logger: {} as never }),
+        'logger must have a warn() method.',
+      ],
+      [
+        'no approval store',
+        () => toAgentsTools({ ...plainRegistry(new ToolRegistry(), new InMemoryApprovalStore()), getApprovalStore: undefined }, context),
+        'toAgentsTools needs an approval store',
+      ],
     ])('rejects with INVALID_ARGUMENT for %s', async (_name, build, message) => {
       await expect(build()).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(message) });
     });
@@ -42,13 +66,28 @@ describe('toAgentsTools', () => {
   describe('parameters', () => {
     it('sends an open schema as it is, non-strict, and every schema non-strict when asked', async () => {
       const registry = new ToolRegistry();
-      registry.register(defineTool({ name: 'tag_note', description: 'Tag a note', input: Type.Object({ labels: Type.Record(Type.String(), Type.String()) }), handler: () => null }));
-      registry.register(defineTool({ name: 'get_note', description: 'Get a note', input: Type.Object({ id: Type.String() }), handler: () => null }));
+      registry.register(
+        defineTool({
+          name: 'tag_note',
+          description: 'Tag a note',
+          input: Type.Object({ labels: Type.Record(Type.String(), Type.String()) }),
+          handler: () => null,
+        }),
+      );
+      registry.register(
+        defineTool({ name: 'get_note', description: 'Get a note', input: Type.Object({ id: Type.String() }), handler: () => null }),
+      );
       const [tag, get] = await toAgentsTools(registry, context);
-      expect(tag).toMatchObject({ strict: false, parameters: { type: 'object', properties: { labels: { type: 'object', patternProperties: { '^.*$': { type: 'string' } } } } } });
+      expect(tag).toMatchObject({
+        strict: false,
+        parameters: { type: 'object', properties: { labels: { type: 'object', patternProperties: { '^.*$': { type: 'string' } } } } },
+      });
       expect(get).toMatchObject({ strict: true });
       const [, nonStrict] = await toAgentsTools(registry, context, { strict: false });
-      expect(nonStrict).toMatchObject({ strict: false, parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } });
+      expect(nonStrict).toMatchObject({
+        strict: false,
+        parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      });
     });
   });
 
@@ -73,20 +112,29 @@ describe('toAgentsTools', () => {
         redeem: () => Promise.reject(new Error('disk full')),
       };
       const setup = notesSetup();
-      const { agent, model } = await setup.agent([() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Failed.')]], { approvalStore: failing });
+      const { agent, model } = await setup.agent(
+        [() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Failed.')]],
+        { approvalStore: failing },
+      );
       const first = await run(agent, 'Delete n1');
       expect(first.interruptions).toHaveLength(1);
       first.state.approve(first.interruptions[0]!);
       await run(agent, first.state);
       expect(setup.handlers.deleteNote).not.toHaveBeenCalled();
-      expect(errorOf(model.lastOutputFor('call_del'))).toMatchObject({ code: 'APPROVAL_DENIED', message: expect.stringContaining('fail-closed') });
+      expect(errorOf(model.lastOutputFor('call_del'))).toMatchObject({
+        code: 'APPROVAL_DENIED',
+        message: expect.stringContaining('fail-closed'),
+      });
     });
 
     it('refuses, readable, an approved call that comes back after its held call expired', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       try {
         const setup = notesSetup();
-        const { agent, model } = await setup.agent([() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Too late.')]], { approvalTtlSeconds: 60 });
+        const { agent, model } = await setup.agent(
+          [() => [functionCall('delete_note', { id: 'n1' }, 'call_del')], () => [reply('Too late.')]],
+          { approvalTtlSeconds: 60 },
+        );
         const first = await run(agent, 'Delete n1');
         first.state.approve(first.interruptions[0]!);
         vi.setSystemTime(Date.now() + 61_000);
@@ -116,7 +164,10 @@ describe('toAgentsTools', () => {
       const agent = new Agent({ name: 'notes', model, tools: await toAgentsTools(registry, setup.context) });
       const result = await run(agent, 'List');
       expect(result.finalOutput).toBe('Sorry.');
-      expect(errorOf(model.lastOutputFor('call_list'))).toEqual({ code: 'INTERNAL_ERROR', message: "Call to 'list_notes' failed inside the registry." });
+      expect(errorOf(model.lastOutputFor('call_list'))).toEqual({
+        code: 'INTERNAL_ERROR',
+        message: "Call to 'list_notes' failed inside the registry.",
+      });
     });
   });
 });

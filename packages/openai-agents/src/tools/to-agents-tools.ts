@@ -1,4 +1,14 @@
-import { MilpaError, ToolContext, ToolErrorCode, ToolResult, generateRequestId, type AnyToolDefinition, type ApprovalStore, type JsonSchema, type Logger } from '@milpa/core';
+import {
+  MilpaError,
+  ToolContext,
+  ToolErrorCode,
+  ToolResult,
+  generateRequestId,
+  type AnyToolDefinition,
+  type ApprovalStore,
+  type JsonSchema,
+  type Logger,
+} from '@milpa/core';
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import { APPROVAL_GRANT_KEY, issueApprovalGrant, revokeApprovalGrant } from '../approval/approval-grant.js';
 import { closeRejectedRunCall, holdRunCall, redeemRunCall } from '../approval/held-run-calls.js';
@@ -44,19 +54,28 @@ function invalid(message: string): MilpaError {
 function checkRegistry(registry: AgentsToolRegistry): void {
   const methods = ['listToolsFor', 'call', 'getDefinition'] as const;
   if (typeof registry !== 'object' || registry === null || methods.some((method) => typeof registry[method] !== 'function')) {
-    throw invalid('toAgentsTools needs a registry with listToolsFor(), call() and getDefinition(), such as ToolRegistry from @milpa/tool-runtime.');
+    throw invalid(
+      'toAgentsTools needs a registry with listToolsFor(), call() and getDefinition(), such as ToolRegistry from @milpa/tool-runtime.',
+    );
   }
 }
 
 function ttlOf(options: AgentsToolsOptions): number {
   const ttl = options.approvalTtlSeconds ?? DEFAULT_TTL_SECONDS;
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalid(`approvalTtlSeconds must be a whole number of seconds >= 1, got ${String(ttl)}.`);
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1)
+    throw invalid(`approvalTtlSeconds must be a whole number of seconds >= 1, got ${String(ttl)}.`);
   return ttl * 1_000;
 }
 
 function storeOf(registry: AgentsToolRegistry, options: AgentsToolsOptions): ApprovalStore {
   const store = options.approvalStore ?? (typeof registry.getApprovalStore === 'function' ? registry.getApprovalStore() : undefined);
-  if (typeof store !== 'object' || store === null || typeof store.open !== 'function' || typeof store.get !== 'function' || typeof store.redeem !== 'function') {
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    typeof store.open !== 'function' ||
+    typeof store.get !== 'function' ||
+    typeof store.redeem !== 'function'
+  ) {
     throw invalid('toAgentsTools needs an approval store: pass approvalStore, or a registry with getApprovalStore().');
   }
   return store;
@@ -69,7 +88,10 @@ function isPlainArguments(value: unknown): value is Readonly<Record<string, unkn
 /** The refusal for arguments the adapter does not pass on, or null for arguments it does. */
 function refuseArguments(toolName: string, input: unknown, requestId: string): ToolResult | null {
   if (!isPlainArguments(input)) {
-    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Arguments for '${toolName}' must be a JSON object.`, null, { tool: toolName, request_id: requestId });
+    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Arguments for '${toolName}' must be a JSON object.`, null, {
+      tool: toolName,
+      request_id: requestId,
+    });
   }
   const reserved = RESERVED_ARGUMENTS.filter((key) => Object.hasOwn(input, key));
   if (reserved.length === 0) return null;
@@ -121,7 +143,8 @@ async function decideApproval(binding: ToolBinding, input: unknown, callId: stri
     const callContext = typeof callId === 'string' && callId !== '' ? context.with({ requestId: callId }) : context;
     if (!callNeedsApproval(binding.registry, definition, args, callContext)) return false;
     // Without a call id there is nothing to bind an approval to: the run asks, and execution refuses.
-    if (typeof callId === 'string' && callId !== '') await holdRunCall(binding.store, definition.name, callId, args, callContext, binding.ttlMs);
+    if (typeof callId === 'string' && callId !== '')
+      await holdRunCall(binding.store, definition.name, callId, args, callContext, binding.ttlMs);
     return true;
   } catch {
     // Fail-closed: when the decision cannot be made, the person is asked (and a call whose hold
@@ -131,9 +154,20 @@ async function decideApproval(binding: ToolBinding, input: unknown, callId: stri
 }
 
 /** Runs a call whose held call was just redeemed, with a one-use grant for the approval gate. */
-async function runApproved(binding: ToolBinding, args: Readonly<Record<string, unknown>>, callContext: ToolContext, options: AgentsCallOptions): Promise<ToolResult> {
+async function runApproved(
+  binding: ToolBinding,
+  args: Readonly<Record<string, unknown>>,
+  callContext: ToolContext,
+  options: AgentsCallOptions,
+): Promise<ToolResult> {
   const { registry, definition } = binding;
-  const grant = issueApprovalGrant({ toolName: definition.name, requestId: callContext.requestId, principal: callContext.principal, channel: callContext.channel, runId: callContext.runId });
+  const grant = issueApprovalGrant({
+    toolName: definition.name,
+    requestId: callContext.requestId,
+    principal: callContext.principal,
+    channel: callContext.channel,
+    runId: callContext.runId,
+  });
   const granted = callContext.with({ extra: { ...callContext.extra, [APPROVAL_GRANT_KEY]: grant } as Record<string, unknown> });
   try {
     const result = await registry.call(definition.name, args, granted, options);
@@ -156,9 +190,17 @@ function refuseHere(binding: ToolBinding, result: ToolResult): string {
   const logger = binding.logger;
   if (logger !== null) {
     const refusal = result.meta['approval_refusal'];
-    const details = { tool: binding.definition.name, request_id: result.meta['request_id'], code: result.getCode(), ...(typeof refusal === 'string' ? { approval_refusal: refusal } : {}) };
+    const details = {
+      tool: binding.definition.name,
+      request_id: result.meta['request_id'],
+      code: result.getCode(),
+      ...(typeof refusal === 'string' ? { approval_refusal: refusal } : {}),
+    };
     try {
-      logger.warn(details, `[openai-agents] call to '${binding.definition.name}' refused before it reached the registry: ${result.error ?? 'refused'}`);
+      logger.warn(
+        details,
+        `[openai-agents] call to '${binding.definition.name}' refused before it reached the registry: ${result.error ?? 'refused'}`,
+      );
     } catch {
       // A failing logger never changes what the model reads.
     }
@@ -166,7 +208,13 @@ function refuseHere(binding: ToolBinding, result: ToolResult): string {
   return toModelOutput(result);
 }
 
-async function executeCall(binding: ToolBinding, sdkName: string, input: unknown, runContext: RunContext, details: { toolCall?: { callId?: unknown }; signal?: AbortSignal } | undefined): Promise<string> {
+async function executeCall(
+  binding: ToolBinding,
+  sdkName: string,
+  input: unknown,
+  runContext: RunContext,
+  details: { toolCall?: { callId?: unknown }; signal?: AbortSignal } | undefined,
+): Promise<string> {
   const { registry, definition, context } = binding;
   const rawCallId = details?.toolCall?.callId;
   const callId = typeof rawCallId === 'string' && rawCallId !== '' ? rawCallId : null;
@@ -187,10 +235,15 @@ async function executeCall(binding: ToolBinding, sdkName: string, input: unknown
     if (callId === null || !isApprovedInRun(runContext, sdkName, callId)) {
       return refuseHere(
         binding,
-        ToolResult.failure(ToolErrorCode.APPROVAL_DENIED, `Call to '${definition.name}' needs the approval of the person running the agent, and it was not approved. Nothing ran.`, null, {
-          tool: definition.name,
-          request_id: requestId,
-        }),
+        ToolResult.failure(
+          ToolErrorCode.APPROVAL_DENIED,
+          `Call to '${definition.name}' needs the approval of the person running the agent, and it was not approved. Nothing ran.`,
+          null,
+          {
+            tool: definition.name,
+            request_id: requestId,
+          },
+        ),
       );
     }
     const refused = await redeemRunCall(binding.store, definition.name, callId, args, callContext);
@@ -198,7 +251,13 @@ async function executeCall(binding: ToolBinding, sdkName: string, input: unknown
     return toModelOutput(await runApproved(binding, args, callContext, options));
   } catch {
     // The registry contract never rejects; a registry that does still must not end the run.
-    return refuseHere(binding, ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Call to '${definition.name}' failed inside the registry.`, null, { tool: definition.name, request_id: requestId }));
+    return refuseHere(
+      binding,
+      ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Call to '${definition.name}' failed inside the registry.`, null, {
+        tool: definition.name,
+        request_id: requestId,
+      }),
+    );
   }
 }
 
@@ -251,12 +310,20 @@ async function closeRejections(binding: ToolBinding, sdkName: string, runContext
  *   a context that is not a `ToolContext`, no approval store, an invalid TTL or logger, or two
  *   tools whose names the SDK maps to the same tool name.
  */
-export async function toAgentsTools(registry: AgentsToolRegistry, context: ToolContext, options: AgentsToolsOptions = {}): Promise<FunctionTool[]> {
+export async function toAgentsTools(
+  registry: AgentsToolRegistry,
+  context: ToolContext,
+  options: AgentsToolsOptions = {},
+): Promise<FunctionTool[]> {
   checkRegistry(registry);
   if (!(context instanceof ToolContext)) throw invalid('toAgentsTools needs a ToolContext: the tools are those this caller may call.');
-  if (options.strict !== undefined && options.strict !== 'auto' && options.strict !== false) throw invalid(`strict must be 'auto' or false, got ${String(options.strict)}.`);
+  if (options.strict !== undefined && options.strict !== 'auto' && options.strict !== false)
+    throw invalid(`strict must be 'auto' or false, got ${String(options.strict)}.`);
   const ttlMs = ttlOf(options);
-  if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.warn !== 'function')) {
+  if (
+    options.logger !== undefined &&
+    (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.warn !== 'function')
+  ) {
     throw invalid('logger must have a warn() method.');
   }
   const store = storeOf(registry, options);

@@ -14,5 +14,12 @@ export function auditLog(): AuditLog {
   const keep = (context: Record<string, unknown>): void => {
     if (typeof context['audit'] === 'object' && context['audit'] !== null) records.push(context['audit'] as Record<string, unknown>);
   };
-  return { records, debug: keep, info: keep, warn: keep, error: keep, forRequest: (requestId) => records.filter((record) => record['request_id'] === requestId) };
+  return {
+    records,
+    debug: keep,
+    info: keep,
+    warn: keep,
+    error: keep,
+    forRequest: (requestId) => records.filter((record) => record['request_id'] === requestId),
+  };
 }

@@ -57,8 +57,21 @@ export function notesSetup(options: NotesSetupOptions = {}): NotesSetup {
   };
   const id = Type.String({ minLength: 2 });
   const tools = [
-    defineTool({ name: 'list_notes', description: 'List notes', scopes: ['notes:read'], input: Type.Object({ folder: Type.Optional(Type.String()) }), handler: handlers.listNotes }),
-    defineTool({ name: 'delete_note', description: 'Delete a note', scopes: ['notes:write'], mutating: true, input: Type.Object({ id, reason: Type.Optional(Type.String()) }), handler: handlers.deleteNote }),
+    defineTool({
+      name: 'list_notes',
+      description: 'List notes',
+      scopes: ['notes:read'],
+      input: Type.Object({ folder: Type.Optional(Type.String()) }),
+      handler: handlers.listNotes,
+    }),
+    defineTool({
+      name: 'delete_note',
+      description: 'Delete a note',
+      scopes: ['notes:write'],
+      mutating: true,
+      input: Type.Object({ id, reason: Type.Optional(Type.String()) }),
+      handler: handlers.deleteNote,
+    }),
     defineTool({
       name: 'edit_note',
       description: 'Rename or delete a note',
@@ -67,8 +80,22 @@ export function notesSetup(options: NotesSetupOptions = {}): NotesSetup {
       input: Type.Object({ id, action: Type.Union([Type.Literal('rename'), Type.Literal('delete')]) }),
       handler: handlers.editNote,
     }),
-    defineTool({ name: 'publish_note', description: 'Publish a note', scopes: ['notes:write'], requiresConfirmation: true, input: Type.Object({ id }), handler: handlers.publishNote }),
-    defineTool({ name: 'purge_notes', description: 'Purge every note', scopes: ['notes:admin'], mutating: true, input: Type.Object({}), handler: handlers.purgeNotes }),
+    defineTool({
+      name: 'publish_note',
+      description: 'Publish a note',
+      scopes: ['notes:write'],
+      requiresConfirmation: true,
+      input: Type.Object({ id }),
+      handler: handlers.publishNote,
+    }),
+    defineTool({
+      name: 'purge_notes',
+      description: 'Purge every note',
+      scopes: ['notes:admin'],
+      mutating: true,
+      input: Type.Object({}),
+      handler: handlers.purgeNotes,
+    }),
   ];
   const registry = new ToolRegistry({
     logger: audit,

@@ -21,7 +21,8 @@ export function toolOutputIn(request: ModelRequest, callId: string): string | un
     if (candidate.type !== 'function_call_result' || candidate.callId !== callId) continue;
     const output = candidate.output;
     if (typeof output === 'string') return output;
-    if (typeof output === 'object' && output !== null && typeof (output as { text?: unknown }).text === 'string') return (output as { text: string }).text;
+    if (typeof output === 'object' && output !== null && typeof (output as { text?: unknown }).text === 'string')
+      return (output as { text: string }).text;
     return JSON.stringify(output);
   }
   return undefined;

@@ -1,4 +1,12 @@
-import { MilpaError, checkApprovalClaim, type ApprovalClaim, type ApprovalRedemption, type ApprovalStore, type PendingApproval, type ToolArgs } from '@milpa/core';
+import {
+  MilpaError,
+  checkApprovalClaim,
+  type ApprovalClaim,
+  type ApprovalRedemption,
+  type ApprovalStore,
+  type PendingApproval,
+  type ToolArgs,
+} from '@milpa/core';
 import { fromJsonText, toJsonText } from '../connection/json-text.js';
 import { RetainedRecords, type Retained, type RetainedWrite } from '../connection/retained-records.js';
 import { malformedData, type StoreConnection } from '../connection/store-connection.js';
@@ -15,9 +23,33 @@ function isTextOrNull(value: unknown): boolean {
 /** True for a well-formed held call that has not been redeemed: what `open` accepts. */
 function isHeldCall(approval: PendingApproval): boolean {
   if (typeof approval !== 'object' || approval === null) return false;
-  const { approvalId, toolName, arguments: args, argumentsDigest, principal, channel, runId, requestId, createdAt, expiresAt, redeemedAt } = approval;
-  const texts = [approvalId, toolName].every((text) => typeof text === 'string' && text !== '') && [argumentsDigest, channel, requestId].every((text) => typeof text === 'string');
-  return texts && isTextOrNull(principal) && isTextOrNull(runId) && typeof args === 'object' && args !== null && !Array.isArray(args) && isDate(createdAt) && isDate(expiresAt) && redeemedAt === null;
+  const {
+    approvalId,
+    toolName,
+    arguments: args,
+    argumentsDigest,
+    principal,
+    channel,
+    runId,
+    requestId,
+    createdAt,
+    expiresAt,
+    redeemedAt,
+  } = approval;
+  const texts =
+    [approvalId, toolName].every((text) => typeof text === 'string' && text !== '') &&
+    [argumentsDigest, channel, requestId].every((text) => typeof text === 'string');
+  return (
+    texts &&
+    isTextOrNull(principal) &&
+    isTextOrNull(runId) &&
+    typeof args === 'object' &&
+    args !== null &&
+    !Array.isArray(args) &&
+    isDate(createdAt) &&
+    isDate(expiresAt) &&
+    redeemedAt === null
+  );
 }
 
 /** `approval` to store, forgotten at `forgetAt`. */
@@ -104,7 +136,8 @@ export class RedisApprovalStore implements ApprovalStore {
    * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed.
    */
   async open(approval: PendingApproval): Promise<boolean> {
-    if (!isHeldCall(approval)) throw new MilpaError('RedisApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
+    if (!isHeldCall(approval))
+      throw new MilpaError('RedisApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
     return this.#records.insert(approval.approvalId, toWrite(approval, approval.expiresAt.getTime() + this.#retentionMs + 1));
   }
 

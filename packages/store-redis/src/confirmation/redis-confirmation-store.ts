@@ -1,4 +1,11 @@
-import { MilpaError, generateRandomId, type ConfirmationBinding, type ConfirmationStore, type ConfirmationToken, type ToolArgs } from '@milpa/core';
+import {
+  MilpaError,
+  generateRandomId,
+  type ConfirmationBinding,
+  type ConfirmationStore,
+  type ConfirmationToken,
+  type ToolArgs,
+} from '@milpa/core';
 import { fromJsonText, toJsonText } from '../connection/json-text.js';
 import { RedisScript } from '../connection/redis-script.js';
 import { malformedData, type StoreConnection } from '../connection/store-connection.js';
@@ -95,7 +102,15 @@ export class RedisConfirmationStore implements ConfirmationStore {
     if (!isBinding(binding)) throw invalid('Confirmation binding needs a string channel and a string or null principal.');
     const argsJson = toJsonText(args, 'Confirmation args');
     const expiresAt = this.#connection.now() + this.#ttlMs;
-    const fields = [toolName, JSON.stringify(binding.principal), binding.channel, String(expiresAt), argsJson, actionSummary, String(this.#ttlMs)];
+    const fields = [
+      toolName,
+      JSON.stringify(binding.principal),
+      binding.channel,
+      String(expiresAt),
+      argsJson,
+      actionSummary,
+      String(this.#ttlMs),
+    ];
     // 128 random bits do not collide in practice; a taken token is drawn again rather than overwritten.
     for (;;) {
       const token = generateRandomId();
@@ -128,7 +143,12 @@ export class RedisConfirmationStore implements ConfirmationStore {
   async #judge(mode: 'consume' | 'peek', token: string, toolName: string, binding: ConfirmationBinding): Promise<ToolArgs | null> {
     if (typeof token !== 'string' || typeof toolName !== 'string' || !isBinding(binding)) return null;
     const key = this.#connection.key('confirmation', token);
-    const reply = await this.#connection.run('confirmation', JUDGE, [key], [mode, toolName, JSON.stringify(binding.principal), binding.channel, String(this.#connection.now())]);
+    const reply = await this.#connection.run(
+      'confirmation',
+      JUDGE,
+      [key],
+      [mode, toolName, JSON.stringify(binding.principal), binding.channel, String(this.#connection.now())],
+    );
     const [verdict, detail] = Array.isArray(reply) ? (reply as unknown[]) : [];
     if (verdict === 'unknown' || verdict === 'expired' || verdict === 'refused') return null;
     if (verdict === 'malformed') throw malformedData('confirmation', `${key}: ${String(detail)}`);

@@ -12,7 +12,10 @@ function isFaithful(given: unknown, parsed: unknown): boolean {
   if (prototype !== Object.prototype && prototype !== null) return false;
   const fields = parsed as Record<string, unknown>;
   const keys = Object.keys(given);
-  return keys.length === Object.keys(fields).length && keys.every((key) => Object.hasOwn(fields, key) && isFaithful((given as Record<string, unknown>)[key], fields[key]));
+  return (
+    keys.length === Object.keys(fields).length &&
+    keys.every((key) => Object.hasOwn(fields, key) && isFaithful((given as Record<string, unknown>)[key], fields[key]))
+  );
 }
 
 /**
@@ -28,12 +31,18 @@ export function toJsonText(value: unknown, what: string): string {
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    throw new MilpaError(`${what} must be plain JSON data: ${error instanceof Error ? error.message : String(error)}.`, { code: 'INVALID_ARGUMENT', cause: error });
+    throw new MilpaError(`${what} must be plain JSON data: ${error instanceof Error ? error.message : String(error)}.`, {
+      code: 'INVALID_ARGUMENT',
+      cause: error,
+    });
   }
   if (text === undefined || !isFaithful(value, JSON.parse(text))) {
-    throw new MilpaError(`${what} must be plain JSON data; JSON would drop or change part of it (a function, undefined, a bigint, a non-finite number, a Date or a class instance).`, {
-      code: 'INVALID_ARGUMENT',
-    });
+    throw new MilpaError(
+      `${what} must be plain JSON data; JSON would drop or change part of it (a function, undefined, a bigint, a non-finite number, a Date or a class instance).`,
+      {
+        code: 'INVALID_ARGUMENT',
+      },
+    );
   }
   return text;
 }

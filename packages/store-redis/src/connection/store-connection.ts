@@ -3,7 +3,11 @@ import type { RedisStoreClient } from './redis-store-client.js';
 import { RedisScript } from './redis-script.js';
 
 /** The names that do not read as `<name> store`. */
-const IRREGULAR_LABELS: Readonly<Partial<Record<RedisStoreName, string>>> = Object.freeze({ rate_limit: 'rate limiter', history: 'invocation history store', connection: 'connection' });
+const IRREGULAR_LABELS: Readonly<Partial<Record<RedisStoreName, string>>> = Object.freeze({
+  rate_limit: 'rate limiter',
+  history: 'invocation history store',
+  connection: 'connection',
+});
 
 /** How often a compare-and-set is retried when the record keeps changing under it. */
 const UPDATE_ATTEMPTS = 64;
@@ -123,14 +127,23 @@ export class StoreConnection {
   /** Sends one command for `store`. */
   async command(store: RedisStoreName, args: readonly string[]): Promise<unknown> {
     if (this.#closed) throw new RedisStoreError(`The ${storeLabel(store)} is closed.`, { store, failure: 'closed' });
-    if (!this.#client.isOpen) throw new RedisStoreError(`The ${storeLabel(store)} cannot use its Redis client: the client is closed.`, { store, failure: 'closed' });
+    if (!this.#client.isOpen)
+      throw new RedisStoreError(`The ${storeLabel(store)} cannot use its Redis client: the client is closed.`, {
+        store,
+        failure: 'closed',
+      });
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeoutMs = this.#settings.commandTimeoutMs;
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new RedisStoreError(`The ${storeLabel(store)} got no answer from Redis within ${String(timeoutMs)} ms.`, { store, failure: 'timeout' }));
+        reject(
+          new RedisStoreError(`The ${storeLabel(store)} got no answer from Redis within ${String(timeoutMs)} ms.`, {
+            store,
+            failure: 'timeout',
+          }),
+        );
       }, timeoutMs);
     });
     try {
@@ -170,10 +183,13 @@ export class StoreConnection {
       const args = [current ?? '', write.value ?? '', write.ttlMs === null ? '' : String(write.ttlMs)];
       if ((await this.run(store, COMPARE_AND_SET, [key], args)) === 1) return answer;
     }
-    throw new RedisStoreError(`The ${storeLabel(store)} could not update ${key}: it changed under each of ${String(UPDATE_ATTEMPTS)} attempts.`, {
-      store,
-      failure: 'contention',
-    });
+    throw new RedisStoreError(
+      `The ${storeLabel(store)} could not update ${key}: it changed under each of ${String(UPDATE_ATTEMPTS)} attempts.`,
+      {
+        store,
+        failure: 'contention',
+      },
+    );
   }
 
   /** The value of the string key `key`, or null when there is none. */
@@ -186,11 +202,13 @@ export class StoreConnection {
   #translate(store: RedisStoreName, error: unknown): RedisStoreError {
     if (error instanceof RedisStoreError) return error;
     const detail = messageOf(error);
-    const fail = (failure: RedisStoreFailure, message: string): RedisStoreError => new RedisStoreError(message, { store, failure, cause: error });
+    const fail = (failure: RedisStoreFailure, message: string): RedisStoreError =>
+      new RedisStoreError(message, { store, failure, cause: error });
     if (this.#closed) return fail('closed', `The ${storeLabel(store)} is closed.`);
     const name = error instanceof Error ? error.constructor.name : '';
     if (REPLY_ERRORS.has(name)) {
-      if (detail.startsWith('WRONGTYPE')) return fail('malformed', `The ${storeLabel(store)} found malformed data (a key of another type): ${detail}`);
+      if (detail.startsWith('WRONGTYPE'))
+        return fail('malformed', `The ${storeLabel(store)} found malformed data (a key of another type): ${detail}`);
       return fail('server', `The ${storeLabel(store)} got an error from Redis: ${detail}`);
     }
     if (CLOSED_ERRORS.has(name)) return fail('closed', `The ${storeLabel(store)} cannot use its Redis client: ${detail}`);

@@ -69,7 +69,9 @@ export class StoredFields {
 
   /** An array of strings. */
   texts(name: string): readonly string[] {
-    return Object.freeze([...this.#read(name, (value): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string'))]);
+    return Object.freeze([
+      ...this.#read(name, (value): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string')),
+    ]);
   }
 
   /** A field holding one of `values`. */

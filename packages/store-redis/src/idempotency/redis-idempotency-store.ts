@@ -1,11 +1,24 @@
-import { completeIdempotencyRecord, decideIdempotencyBegin, mayReleaseIdempotencyRecord, type IdempotencyBegin, type IdempotencyClaim, type IdempotencyRecord, type IdempotencyStore, type ToolResultJson } from '@milpa/core';
+import {
+  completeIdempotencyRecord,
+  decideIdempotencyBegin,
+  mayReleaseIdempotencyRecord,
+  type IdempotencyBegin,
+  type IdempotencyClaim,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  type ToolResultJson,
+} from '@milpa/core';
 import { fromJsonText, toJsonText } from '../connection/json-text.js';
 import { malformedData, type RecordUpdate, type StoreConnection } from '../connection/store-connection.js';
 import { StoredFields } from '../connection/stored-fields.js';
 
 function encode(record: IdempotencyRecord): string {
   // The record as the core rules built it, its three instants as epoch milliseconds.
-  const times = { startedAt: record.startedAt.getTime(), leaseExpiresAt: record.leaseExpiresAt.getTime(), forgetAt: record.forgetAt.getTime() };
+  const times = {
+    startedAt: record.startedAt.getTime(),
+    leaseExpiresAt: record.leaseExpiresAt.getTime(),
+    forgetAt: record.forgetAt.getTime(),
+  };
   return toJsonText({ ...record, ...times }, 'An idempotency record');
 }
 
@@ -100,7 +113,9 @@ export class RedisIdempotencyStore implements IdempotencyStore {
    */
   async release(key: string, owner: string): Promise<boolean> {
     return this.#update(key, (record) =>
-      mayReleaseIdempotencyRecord(record, owner, new Date(this.#connection.now())) ? { answer: true, write: { value: null, ttlMs: null } } : { answer: false },
+      mayReleaseIdempotencyRecord(record, owner, new Date(this.#connection.now()))
+        ? { answer: true, write: { value: null, ttlMs: null } }
+        : { answer: false },
     );
   }
 
@@ -117,7 +132,9 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   }
 
   #update<T>(key: string, step: (record: IdempotencyRecord | null) => RecordUpdate<T>): Promise<T> {
-    return this.#connection.update('idempotency', this.#connection.key('idempotency', key), (text) => step(text === null ? null : decode(key, text)));
+    return this.#connection.update('idempotency', this.#connection.key('idempotency', key), (text) =>
+      step(text === null ? null : decode(key, text)),
+    );
   }
 
   #write(record: IdempotencyRecord): NonNullable<RecordUpdate<unknown>['write']> {

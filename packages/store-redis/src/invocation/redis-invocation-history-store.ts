@@ -129,7 +129,8 @@ export class RedisInvocationHistoryStore implements InvocationHistoryStore {
     const reply = await this.#connection.run('history', LOAD, [this.#key(runId)], this.#args([]));
     const [verdict, complete, ...observations] = Array.isArray(reply) ? (reply as unknown[]) : [];
     if (verdict === 'unknown') return null;
-    if (verdict !== 'loaded' || (complete !== '0' && complete !== '1')) throw this.#malformed(runId, 'a run with missing or mistyped fields');
+    if (verdict !== 'loaded' || (complete !== '0' && complete !== '1'))
+      throw this.#malformed(runId, 'a run with missing or mistyped fields');
     return new InvocationHistory(
       observations.map((text) => this.#decode(runId, text)),
       complete === '1',
@@ -145,7 +146,10 @@ export class RedisInvocationHistoryStore implements InvocationHistoryStore {
    */
   async append(runId: string, observation: InvocationObservation): Promise<void> {
     const target = observation.target === null ? null : { kind: observation.target.kind, id: observation.target.id };
-    await this.#run(APPEND, runId, [String(this.#maxObservations), JSON.stringify({ tool: observation.tool, outcome: observation.outcome, target })]);
+    await this.#run(APPEND, runId, [
+      String(this.#maxObservations),
+      JSON.stringify({ tool: observation.tool, outcome: observation.outcome, target }),
+    ]);
   }
 
   async #run(script: RedisScript, runId: string, extra: readonly string[]): Promise<unknown> {

@@ -85,7 +85,10 @@ export class RedisRateLimiter implements RateLimiter {
     if (verdict === 'allowed' && Number.isFinite(value)) return RateLimitResult.allowed(value);
     if (verdict === 'denied' && Number.isFinite(value)) {
       const retryAfterSeconds = Math.max(1, Math.ceil(value / 1000));
-      return RateLimitResult.denied(`Rate limit exceeded for '${key}': max ${String(maxTokens)} tokens per ${String(windowSeconds)}s.`, retryAfterSeconds);
+      return RateLimitResult.denied(
+        `Rate limit exceeded for '${key}': max ${String(maxTokens)} tokens per ${String(windowSeconds)}s.`,
+        retryAfterSeconds,
+      );
     }
     throw malformedData('rate_limit', `${redisKey}: a rate limit bucket with missing or out-of-range fields`);
   }

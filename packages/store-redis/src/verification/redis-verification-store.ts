@@ -1,4 +1,10 @@
-import { applyVerificationDecision, type VerificationDecision, type VerificationDecisionOutcome, type VerificationRecord, type VerificationStore } from '@milpa/core';
+import {
+  applyVerificationDecision,
+  type VerificationDecision,
+  type VerificationDecisionOutcome,
+  type VerificationRecord,
+  type VerificationStore,
+} from '@milpa/core';
 import { RetainedRecords, type RetainedWrite } from '../connection/retained-records.js';
 import type { StoreConnection } from '../connection/store-connection.js';
 import { decodeVerificationRecord, encodeVerificationRecord } from './verification-record-codec.js';

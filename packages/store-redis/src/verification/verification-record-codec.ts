@@ -1,4 +1,11 @@
-import { ApprovalPolicy, VerificationRequest, VerificationResult, VerificationStatus, type VerificationApproval, type VerificationRecord } from '@milpa/core';
+import {
+  ApprovalPolicy,
+  VerificationRequest,
+  VerificationResult,
+  VerificationStatus,
+  type VerificationApproval,
+  type VerificationRecord,
+} from '@milpa/core';
 import { fromJsonText, toJsonText } from '../connection/json-text.js';
 import type { Retained } from '../connection/retained-records.js';
 import { malformedData } from '../connection/store-connection.js';
@@ -6,15 +13,27 @@ import { StoredFields } from '../connection/stored-fields.js';
 
 /** Each verdict rebuilt through its own factory, so a read record is what the verifier produced. */
 const RESULT_FACTORIES: Readonly<Record<VerificationStatus, (fields: StoredFields) => VerificationResult>> = Object.freeze({
-  [VerificationStatus.PASSED]: (fields) => VerificationResult.pass(fields.textOrNull('verifier'), fields.textOrNull('principal'), fields.object('metadata')),
+  [VerificationStatus.PASSED]: (fields) =>
+    VerificationResult.pass(fields.textOrNull('verifier'), fields.textOrNull('principal'), fields.object('metadata')),
   [VerificationStatus.FAILED]: (fields) =>
-    VerificationResult.fail(fields.textOrNull('reason') ?? '', fields.texts('missing'), fields.textOrNull('verifier'), fields.object('metadata'), fields.textOrNull('principal')),
-  [VerificationStatus.WAIVED]: (fields) => VerificationResult.waived(fields.textOrNull('reason') ?? '', fields.textOrNull('principal'), fields.textOrNull('verifier'), fields.object('metadata')),
+    VerificationResult.fail(
+      fields.textOrNull('reason') ?? '',
+      fields.texts('missing'),
+      fields.textOrNull('verifier'),
+      fields.object('metadata'),
+      fields.textOrNull('principal'),
+    ),
+  [VerificationStatus.WAIVED]: (fields) =>
+    VerificationResult.waived(
+      fields.textOrNull('reason') ?? '',
+      fields.textOrNull('principal'),
+      fields.textOrNull('verifier'),
+      fields.object('metadata'),
+    ),
   [VerificationStatus.PENDING]: (fields) => VerificationResult.pending(fields.textOrNull('verifier'), fields.object('metadata')),
 });
 
 const STATUSES = Object.values(VerificationStatus);
-
 
 /**
  * `record` as the JSON text its key holds: times as epoch milliseconds, with `forgetAt`.
@@ -32,8 +51,16 @@ export function encodeVerificationRecord(record: VerificationRecord, forgetAt: n
       createdAt: record.createdAt.getTime(),
       expiresAt: record.expiresAt?.getTime() ?? null,
       requiredApprovals: record.requiredApprovals,
-      approvals: record.approvals.map(({ principal, at, reason, changes }) => ({ principal, at: at.getTime(), reason, changes: changes ?? null })),
-      result: record.result === null ? null : { ...record.result.toJSON(), missing: [...record.result.missing], metadata: { ...record.result.metadata } },
+      approvals: record.approvals.map(({ principal, at, reason, changes }) => ({
+        principal,
+        at: at.getTime(),
+        reason,
+        changes: changes ?? null,
+      })),
+      result:
+        record.result === null
+          ? null
+          : { ...record.result.toJSON(), missing: [...record.result.missing], metadata: { ...record.result.metadata } },
       resolvedAt: record.resolvedAt?.getTime() ?? null,
     },
     `Verification request '${record.id}'`,

@@ -54,7 +54,8 @@ function checkHeldCall(approval: PendingApproval): void {
     isValidDate(approval.createdAt) &&
     isValidDate(approval.expiresAt) &&
     approval.redeemedAt === null;
-  if (!valid) throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
+  if (!valid)
+    throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
 }
 
 function decode(row: HoldRow): PendingApproval {
@@ -75,7 +76,8 @@ function decode(row: HoldRow): PendingApproval {
     throw malformedRow('approval', 'a held call with missing or mistyped columns');
   }
   const args = fromJsonColumn(row.args_json);
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw malformedRow('approval', 'a held call whose arguments are not a JSON object');
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    throw malformedRow('approval', 'a held call whose arguments are not a JSON object');
   return Object.freeze({
     approvalId,
     toolName: tool,
@@ -132,7 +134,9 @@ export class SqliteApprovalStore implements ApprovalStore {
     checkHeldCall(approval);
     const argsJson = toJsonColumn(approval.arguments, 'Held call arguments');
     return this.#database.transaction('approval', (db) => {
-      const existing = db.prepare('SELECT forget_at FROM approval_holds WHERE approval_id = ?').get(approval.approvalId) as { forget_at: unknown } | undefined;
+      const existing = db.prepare('SELECT forget_at FROM approval_holds WHERE approval_id = ?').get(approval.approvalId) as
+        | { forget_at: unknown }
+        | undefined;
       if (existing !== undefined && !(isTime(existing.forget_at) && existing.forget_at <= this.#database.now())) return false;
       db.prepare(
         'INSERT OR REPLACE INTO approval_holds (approval_id, tool, args_json, args_digest, principal, channel, run_id, request_id, created_at, expires_at, redeemed_at, forget_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
@@ -177,7 +181,11 @@ export class SqliteApprovalStore implements ApprovalStore {
       const refusal = checkApprovalClaim(approval, claim);
       if (refusal !== null) return { status: 'refused', refusal, approval };
       const redeemedAt = this.#database.now();
-      db.prepare('UPDATE approval_holds SET redeemed_at = ?, forget_at = ? WHERE approval_id = ?').run(redeemedAt, redeemedAt + this.#retentionMs + 1, approvalId);
+      db.prepare('UPDATE approval_holds SET redeemed_at = ?, forget_at = ? WHERE approval_id = ?').run(
+        redeemedAt,
+        redeemedAt + this.#retentionMs + 1,
+        approvalId,
+      );
       return { status: 'redeemed', approval: Object.freeze({ ...approval, redeemedAt: new Date(redeemedAt) }) };
     });
   }

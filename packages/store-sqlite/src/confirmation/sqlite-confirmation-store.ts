@@ -1,4 +1,11 @@
-import { MilpaError, generateRandomId, type ConfirmationBinding, type ConfirmationStore, type ConfirmationToken, type ToolArgs } from '@milpa/core';
+import {
+  MilpaError,
+  generateRandomId,
+  type ConfirmationBinding,
+  type ConfirmationStore,
+  type ConfirmationToken,
+  type ToolArgs,
+} from '@milpa/core';
 import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 
@@ -73,7 +80,8 @@ export class SqliteConfirmationStore implements ConfirmationStore {
       );
       let token = generateRandomId();
       // 128 random bits do not collide in practice; a taken token is drawn again rather than overwritten.
-      while (insert.run(token, toolName, argsJson, actionSummary, binding.principal, binding.channel, expiresAt).changes === 0) token = generateRandomId();
+      while (insert.run(token, toolName, argsJson, actionSummary, binding.principal, binding.channel, expiresAt).changes === 0)
+        token = generateRandomId();
       return Object.freeze({ token, expiresAt: new Date(expiresAt), actionSummary });
     });
   }
@@ -102,14 +110,22 @@ export class SqliteConfirmationStore implements ConfirmationStore {
    */
   isValid(token: string, toolName: string, binding: ConfirmationBinding): boolean {
     if (typeof token !== 'string' || !isBinding(binding)) return false;
-    return this.#database.read('confirmation', (db) => typeof this.#judge(db.prepare(SELECT_TOKEN).get(token) as TokenRow | undefined, toolName, binding) === 'object');
+    return this.#database.read(
+      'confirmation',
+      (db) => typeof this.#judge(db.prepare(SELECT_TOKEN).get(token) as TokenRow | undefined, toolName, binding) === 'object',
+    );
   }
 
   /** The stored arguments when this caller may redeem `row` now; otherwise why not. */
   #judge(row: TokenRow | undefined, toolName: string, binding: ConfirmationBinding): ToolArgs | 'unknown' | 'expired' | 'refused' {
     if (row === undefined) return 'unknown';
     const { tool, principal, channel, expires_at: expiresAt } = row;
-    if (typeof tool !== 'string' || typeof channel !== 'string' || (principal !== null && typeof principal !== 'string') || typeof expiresAt !== 'number') {
+    if (
+      typeof tool !== 'string' ||
+      typeof channel !== 'string' ||
+      (principal !== null && typeof principal !== 'string') ||
+      typeof expiresAt !== 'number'
+    ) {
       throw malformedRow('confirmation', 'a confirmation token with missing or mistyped columns');
     }
     if (this.#database.now() > expiresAt) return 'expired';

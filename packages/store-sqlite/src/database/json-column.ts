@@ -21,7 +21,9 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return `${path} is not a plain object or array`;
   seen.add(value);
-  const entries = Array.isArray(value) ? value.map((item, index) => [`${path}[${String(index)}]`, item] as const) : Object.entries(value).map(([key, item]) => [`${path}.${key}`, item] as const);
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [`${path}[${String(index)}]`, item] as const)
+    : Object.entries(value).map(([key, item]) => [`${path}.${key}`, item] as const);
   for (const [childPath, item] of entries) {
     const problem = findNonJson(item, childPath, seen);
     if (problem !== null) return problem;

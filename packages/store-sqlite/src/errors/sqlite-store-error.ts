@@ -33,7 +33,10 @@ export class SqliteStoreError extends MilpaError {
   readonly failure: SqliteStoreFailure;
 
   /** A failure of `store`, described by `message`. */
-  constructor(message: string, options: { readonly store: SqliteStoreName; readonly failure: SqliteStoreFailure; readonly cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { readonly store: SqliteStoreName; readonly failure: SqliteStoreFailure; readonly cause?: unknown },
+  ) {
     super(message, { code: 'STORE_UNAVAILABLE', cause: options.cause });
     this.store = options.store;
     this.failure = options.failure;

@@ -24,7 +24,14 @@ const isTextOrNull = (value: unknown): value is string | null => value === null 
 function isResultJson(value: unknown): value is ToolResultJson {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const { success, message, error, meta } = value as Record<string, unknown>;
-  return typeof success === 'boolean' && isTextOrNull(message) && isTextOrNull(error) && typeof meta === 'object' && meta !== null && !Array.isArray(meta);
+  return (
+    typeof success === 'boolean' &&
+    isTextOrNull(message) &&
+    isTextOrNull(error) &&
+    typeof meta === 'object' &&
+    meta !== null &&
+    !Array.isArray(meta)
+  );
 }
 
 /** Writes a record as the JSON the `record_json` column holds: times as epoch milliseconds. */
@@ -166,6 +173,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   #save(db: SqliteConnection, record: IdempotencyRecord): void {
-    db.prepare('INSERT OR REPLACE INTO idempotency_keys (key, record_json, forget_at) VALUES (?, ?, ?)').run(record.key, encode(record), record.forgetAt.getTime());
+    db.prepare('INSERT OR REPLACE INTO idempotency_keys (key, record_json, forget_at) VALUES (?, ?, ?)').run(
+      record.key,
+      encode(record),
+      record.forgetAt.getTime(),
+    );
   }
 }

@@ -61,7 +61,12 @@ export class SqliteInvocationHistoryStore implements InvocationHistoryStore {
   startRun(runId: string): boolean {
     return this.#database.transaction('history', (db) => {
       const now = this.#database.now();
-      if (this.#liveRun(db.prepare('SELECT complete, touched_at FROM invocation_runs WHERE run_id = ?').get(runId) as RunRow | undefined, now) !== null) {
+      if (
+        this.#liveRun(
+          db.prepare('SELECT complete, touched_at FROM invocation_runs WHERE run_id = ?').get(runId) as RunRow | undefined,
+          now,
+        ) !== null
+      ) {
         db.prepare('UPDATE invocation_runs SET touched_at = ? WHERE run_id = ?').run(now, runId);
         return false;
       }
@@ -80,10 +85,15 @@ export class SqliteInvocationHistoryStore implements InvocationHistoryStore {
   load(runId: string): InvocationHistory | null {
     return this.#database.transaction('history', (db) => {
       const now = this.#database.now();
-      const complete = this.#liveRun(db.prepare('SELECT complete, touched_at FROM invocation_runs WHERE run_id = ?').get(runId) as RunRow | undefined, now);
+      const complete = this.#liveRun(
+        db.prepare('SELECT complete, touched_at FROM invocation_runs WHERE run_id = ?').get(runId) as RunRow | undefined,
+        now,
+      );
       if (complete === null) return null;
       db.prepare('UPDATE invocation_runs SET touched_at = ? WHERE run_id = ?').run(now, runId);
-      const rows = db.prepare('SELECT tool, outcome, target_kind, target_id FROM invocation_observations WHERE run_id = ? ORDER BY seq').all(runId) as ObservationRow[];
+      const rows = db
+        .prepare('SELECT tool, outcome, target_kind, target_id FROM invocation_observations WHERE run_id = ? ORDER BY seq')
+        .all(runId) as ObservationRow[];
       return new InvocationHistory(rows.map(toObservation), complete);
     });
   }
@@ -98,7 +108,11 @@ export class SqliteInvocationHistoryStore implements InvocationHistoryStore {
     const target = observation.target;
     this.#database.transaction('history', (db) => {
       const now = this.#database.now();
-      const known = this.#liveRun(db.prepare('SELECT complete, touched_at FROM invocation_runs WHERE run_id = ?').get(runId) as RunRow | undefined, now) !== null;
+      const known =
+        this.#liveRun(
+          db.prepare('SELECT complete, touched_at FROM invocation_runs WHERE run_id = ?').get(runId) as RunRow | undefined,
+          now,
+        ) !== null;
       if (known) {
         db.prepare('UPDATE invocation_runs SET touched_at = ? WHERE run_id = ?').run(now, runId);
       } else {
@@ -109,7 +123,9 @@ export class SqliteInvocationHistoryStore implements InvocationHistoryStore {
         `INSERT INTO invocation_observations (run_id, seq, tool, outcome, target_kind, target_id)
          VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM invocation_observations WHERE run_id = ?), ?, ?, ?, ?)`,
       ).run(runId, runId, observation.tool, observation.outcome, target?.kind ?? null, target?.id ?? null);
-      const { count } = db.prepare('SELECT COUNT(*) AS count FROM invocation_observations WHERE run_id = ?').get(runId) as { count: number };
+      const { count } = db.prepare('SELECT COUNT(*) AS count FROM invocation_observations WHERE run_id = ?').get(runId) as {
+        count: number;
+      };
       if (count > this.#maxObservations) {
         db.prepare(
           'DELETE FROM invocation_observations WHERE run_id = ? AND seq IN (SELECT seq FROM invocation_observations WHERE run_id = ? ORDER BY seq LIMIT ?)',
@@ -123,7 +139,8 @@ export class SqliteInvocationHistoryStore implements InvocationHistoryStore {
   #liveRun(row: RunRow | undefined, now: number): boolean | null {
     if (row === undefined) return null;
     const { complete, touched_at: touchedAt } = row;
-    if ((complete !== 0 && complete !== 1) || typeof touchedAt !== 'number') throw malformedRow('history', 'an invocation run with missing or mistyped columns');
+    if ((complete !== 0 && complete !== 1) || typeof touchedAt !== 'number')
+      throw malformedRow('history', 'an invocation run with missing or mistyped columns');
     return now - touchedAt >= this.#idleMs ? null : complete === 1;
   }
 }

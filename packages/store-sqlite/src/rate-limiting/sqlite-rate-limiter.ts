@@ -13,12 +13,20 @@ interface Bucket {
   readonly used: number;
 }
 
-function requireFinite(name: string, value: unknown, { positive, integer }: { readonly positive: boolean; readonly integer: boolean }): number {
-  const valid = typeof value === 'number' && Number.isFinite(value) && (positive ? value > 0 : value >= 0) && (!integer || Number.isInteger(value));
+function requireFinite(
+  name: string,
+  value: unknown,
+  { positive, integer }: { readonly positive: boolean; readonly integer: boolean },
+): number {
+  const valid =
+    typeof value === 'number' && Number.isFinite(value) && (positive ? value > 0 : value >= 0) && (!integer || Number.isInteger(value));
   if (!valid) {
-    throw new MilpaError(`Rate limit ${name} must be ${positive ? 'a positive' : 'a non-negative'} ${integer ? 'integer' : 'finite number'}, got ${String(value)}.`, {
-      code: 'INVALID_ARGUMENT',
-    });
+    throw new MilpaError(
+      `Rate limit ${name} must be ${positive ? 'a positive' : 'a non-negative'} ${integer ? 'integer' : 'finite number'}, got ${String(value)}.`,
+      {
+        code: 'INVALID_ARGUMENT',
+      },
+    );
   }
   return value;
 }
@@ -82,7 +90,10 @@ export class SqliteRateLimiter implements RateLimiter {
       const used = fresh ? 0 : stored.used;
       if (used + cost > maxTokens) {
         const retryAfterSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-        return RateLimitResult.denied(`Rate limit exceeded for '${key}': max ${String(maxTokens)} tokens per ${String(windowSeconds)}s.`, retryAfterSeconds);
+        return RateLimitResult.denied(
+          `Rate limit exceeded for '${key}': max ${String(maxTokens)} tokens per ${String(windowSeconds)}s.`,
+          retryAfterSeconds,
+        );
       }
       db.prepare(
         `INSERT INTO rate_limit_buckets (key, window_start, window_ms, used, expires_at) VALUES (?, ?, ?, ?, ?)

@@ -55,8 +55,17 @@ export class SqliteVerificationStore implements VerificationStore {
   open(record: VerificationRecord): boolean {
     const json = encodeVerificationRecord(record);
     return this.#database.transaction('verification', (db) => {
-      if (this.#live(db.prepare('SELECT record_json, forget_at FROM verification_records WHERE id = ?').get(record.id) as RecordRow | undefined)) return false;
-      db.prepare('INSERT OR REPLACE INTO verification_records (id, record_json, forget_at) VALUES (?, ?, ?)').run(record.id, json, this.#forgetAt(record));
+      if (
+        this.#live(
+          db.prepare('SELECT record_json, forget_at FROM verification_records WHERE id = ?').get(record.id) as RecordRow | undefined,
+        )
+      )
+        return false;
+      db.prepare('INSERT OR REPLACE INTO verification_records (id, record_json, forget_at) VALUES (?, ?, ?)').run(
+        record.id,
+        json,
+        this.#forgetAt(record),
+      );
       return true;
     });
   }
@@ -67,7 +76,9 @@ export class SqliteVerificationStore implements VerificationStore {
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database fails or the row is malformed.
    */
   get(id: string): VerificationRecord | null {
-    return this.#database.read('verification', (db) => this.#load(db.prepare('SELECT record_json, forget_at FROM verification_records WHERE id = ?').get(id) as RecordRow | undefined, id));
+    return this.#database.read('verification', (db) =>
+      this.#load(db.prepare('SELECT record_json, forget_at FROM verification_records WHERE id = ?').get(id) as RecordRow | undefined, id),
+    );
   }
 
   /**
@@ -78,11 +89,18 @@ export class SqliteVerificationStore implements VerificationStore {
    */
   decide(id: string, decision: VerificationDecision): VerificationDecisionOutcome {
     return this.#database.transaction('verification', (db) => {
-      const record = this.#load(db.prepare('SELECT record_json, forget_at FROM verification_records WHERE id = ?').get(id) as RecordRow | undefined, id);
+      const record = this.#load(
+        db.prepare('SELECT record_json, forget_at FROM verification_records WHERE id = ?').get(id) as RecordRow | undefined,
+        id,
+      );
       const outcome = applyVerificationDecision(record, decision);
       if (outcome.status === 'refused') return outcome;
       const next = outcome.record;
-      db.prepare('UPDATE verification_records SET record_json = ?, forget_at = ? WHERE id = ?').run(encodeVerificationRecord(next), this.#forgetAt(next), id);
+      db.prepare('UPDATE verification_records SET record_json = ?, forget_at = ? WHERE id = ?').run(
+        encodeVerificationRecord(next),
+        this.#forgetAt(next),
+        id,
+      );
       return outcome;
     });
   }

@@ -90,7 +90,8 @@ function rebuildApprovals(approvals: unknown): readonly VerificationApproval[] |
   if (!Array.isArray(approvals)) return undefined;
   const rebuilt: VerificationApproval[] = [];
   for (const approval of approvals as unknown[]) {
-    if (!isObject(approval) || !isText(approval['principal']) || !isTime(approval['at']) || !isTextOrNull(approval['reason'])) return undefined;
+    if (!isObject(approval) || !isText(approval['principal']) || !isTime(approval['at']) || !isTextOrNull(approval['reason']))
+      return undefined;
     const changes = approval['changes'];
     if (changes !== undefined && !isObject(changes)) return undefined;
     rebuilt.push(
@@ -115,7 +116,8 @@ export function decodeVerificationRecord(id: string, json: unknown): Verificatio
   if (!isObject(stored) || !isObject(stored['request'])) throw malformed();
   const { request, createdAt, expiresAt, requiredApprovals, resolvedAt } = stored;
   const { subject, policy, payload, requestedBy } = request as Record<string, unknown>;
-  if (!isTextOrNull(subject) || !ApprovalPolicy.isApprovalPolicy(policy) || !isObject(payload) || !isTextOrNull(requestedBy)) throw malformed();
+  if (!isTextOrNull(subject) || !ApprovalPolicy.isApprovalPolicy(policy) || !isObject(payload) || !isTextOrNull(requestedBy))
+    throw malformed();
   if (!isTime(createdAt) || !(expiresAt === null || isTime(expiresAt)) || !(resolvedAt === null || isTime(resolvedAt))) throw malformed();
   if (typeof requiredApprovals !== 'number' || !Number.isInteger(requiredApprovals) || requiredApprovals < 0) throw malformed();
   const approvals = rebuildApprovals(stored['approvals']);

@@ -52,7 +52,8 @@ export class ApprovalSettings {
     }
     if (!isStore(init.store)) throw invalid('approvalStore must have open, get and redeem functions.');
     const ttl = init.ttlSeconds;
-    if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw invalid(`approvalTtlSeconds must be a whole number of seconds >= 1, got ${String(ttl)}.`);
+    if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1)
+      throw invalid(`approvalTtlSeconds must be a whole number of seconds >= 1, got ${String(ttl)}.`);
     this.#gate = init.gate;
     this.#gates = gates;
     this.store = init.store;

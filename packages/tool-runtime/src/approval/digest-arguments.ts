@@ -19,5 +19,7 @@ function canonical(value: unknown): unknown {
  * digestArguments({ id: 7, force: true }) === digestArguments({ force: true, id: 7 }); // true
  */
 export function digestArguments(args: Readonly<Record<string, unknown>>): string {
-  return createHash('sha256').update(JSON.stringify(canonical(args))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(args)))
+    .digest('hex');
 }

@@ -62,7 +62,10 @@ describe('InMemoryApprovalStore', () => {
     it('keeps the record redeemable after a mismatched claim', () => {
       const store = new InMemoryApprovalStore({ now: () => 1_000 });
       store.open(held());
-      expect(store.redeem('a'.repeat(32), { ...claim, principal: 'agent:8' })).toMatchObject({ status: 'refused', refusal: 'principal_mismatch' });
+      expect(store.redeem('a'.repeat(32), { ...claim, principal: 'agent:8' })).toMatchObject({
+        status: 'refused',
+        refusal: 'principal_mismatch',
+      });
       expect(store.redeem('a'.repeat(32), claim).status).toBe('redeemed');
     });
 

@@ -58,7 +58,9 @@ export class InMemoryApprovalStore implements ApprovalStore {
   constructor(options: InMemoryApprovalStoreOptions = {}) {
     const retentionMs = options.retentionMs ?? 3_600_000;
     if (typeof retentionMs !== 'number' || !Number.isInteger(retentionMs) || retentionMs < 0) {
-      throw new MilpaError(`InMemoryApprovalStore retentionMs must be a whole number >= 0, got ${String(retentionMs)}.`, { code: 'INVALID_ARGUMENT' });
+      throw new MilpaError(`InMemoryApprovalStore retentionMs must be a whole number >= 0, got ${String(retentionMs)}.`, {
+        code: 'INVALID_ARGUMENT',
+      });
     }
     this.#retentionMs = retentionMs;
     this.#now = options.now ?? (() => Date.now());
@@ -70,7 +72,8 @@ export class InMemoryApprovalStore implements ApprovalStore {
    * @throws MilpaError `INVALID_ARGUMENT` for a malformed or already redeemed record.
    */
   open(approval: PendingApproval): boolean {
-    if (!isPendingApproval(approval)) throw new MilpaError('InMemoryApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
+    if (!isPendingApproval(approval))
+      throw new MilpaError('InMemoryApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
     if (this.#records.has(approval.approvalId)) return false;
     this.#records.set(approval.approvalId, Object.freeze({ ...approval }), approval.expiresAt.getTime() + this.#retentionMs);
     return true;

@@ -6,7 +6,9 @@ import { policyApprovalGate } from './policy-approval-gate.js';
 function registryWith(gate: ReturnType<typeof policyApprovalGate>) {
   const handler = vi.fn(() => 'dropped');
   const registry = new ToolRegistry({ approvalGate: gate });
-  registry.register(defineTool({ name: 'drop_table', description: 'Drop a table', input: Type.Object({ table: Type.String() }), mutating: true, handler }));
+  registry.register(
+    defineTool({ name: 'drop_table', description: 'Drop a table', input: Type.Object({ table: Type.String() }), mutating: true, handler }),
+  );
   return { registry, handler };
 }
 
@@ -30,22 +32,29 @@ describe('policyApprovalGate', () => {
     );
     const { registry, handler } = registryWith(policyApprovalGate(decide));
     expect((await registry.call('drop_table', { table: 'tmp' }, admin())).success).toBe(true);
-    expect((await registry.call('drop_table', { table: 'audit' }, admin())).error).toBe("Call to 'drop_table' was not approved: The audit table is kept.");
+    expect((await registry.call('drop_table', { table: 'audit' }, admin())).error).toBe(
+      "Call to 'drop_table' was not approved: The audit table is kept.",
+    );
     expect(handler).toHaveBeenCalledTimes(1);
     expect(decide).toHaveBeenCalledWith(expect.objectContaining({ toolName: 'drop_table', principal: 'ana', channel: 'web' }));
   });
 
   it('denies by default with a generic reason', async () => {
     const { registry } = registryWith(policyApprovalGate(() => false));
-    expect((await registry.call('drop_table', { table: 't' }, admin())).error).toBe("Call to 'drop_table' was not approved: refused by the approval policy.");
+    expect((await registry.call('drop_table', { table: 't' }, admin())).error).toBe(
+      "Call to 'drop_table' was not approved: refused by the approval policy.",
+    );
   });
 
   it.each([
     ['answers a string', () => 'yes'],
     ['answers 1', () => 1],
-    ['throws', () => {
-      throw new Error('policy down');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('policy down');
+      },
+    ],
     ['rejects', () => Promise.reject(new Error('policy down'))],
     ['resolves to undefined', () => Promise.resolve(undefined)],
   ])('denies, fail-closed, when the function %s', async (_label, decide) => {

@@ -29,7 +29,8 @@ export function policyApprovalGate(
   decide: (request: ApprovalRequest) => ApprovalPolicyAnswer | PromiseLike<ApprovalPolicyAnswer>,
   options: PolicyApprovalGateOptions = {},
 ): ApprovalGate {
-  if (typeof decide !== 'function') throw new MilpaError('policyApprovalGate() needs a function of the call.', { code: 'INVALID_ARGUMENT' });
+  if (typeof decide !== 'function')
+    throw new MilpaError('policyApprovalGate() needs a function of the call.', { code: 'INVALID_ARGUMENT' });
   // Built once: an invalid reason fails here, at configuration, not on the first denied call.
   const denial = ApprovalVerdict.deny(options.reason ?? DEFAULT_REASON);
   const verdictOf = (answer: unknown): ApprovalVerdict => {

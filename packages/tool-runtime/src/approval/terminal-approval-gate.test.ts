@@ -65,7 +65,9 @@ describe('terminalApprovalGate', () => {
     const { registry, handler } = registryWith(terminalApprovalGate({ input, output }));
     input.write('y\n');
     const result = await registry.call('delete_note', { id: 'n1' }, operator());
-    expect(result.error).toBe("Call to 'delete_note' was not approved: There is no interactive terminal to ask for approval, so the call is denied.");
+    expect(result.error).toBe(
+      "Call to 'delete_note' was not approved: There is no interactive terminal to ask for approval, so the call is denied.",
+    );
     expect(handler).not.toHaveBeenCalled();
     expect(written).toEqual([]);
   });

@@ -33,7 +33,6 @@ export const EXTRA_OUTCOMES: Readonly<Record<ExtraOutcome, { readonly level: Log
 
 // Control characters in a caller-supplied field (a principal with a newline) could forge extra
 // lines in a plain-text log; they are escaped in messages (the structured record keeps the value).
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
 
 const HAS_CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/;
@@ -93,4 +92,3 @@ export function isFailedEvent(value: unknown): value is ToolFailedEvent {
   const event = value as Partial<ToolFailedEvent> | null;
   return typeof event?.name === 'string' && typeof event.context === 'object' && event.context !== null;
 }
-

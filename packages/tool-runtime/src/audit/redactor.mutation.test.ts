@@ -58,7 +58,14 @@ describe('Redactor', () => {
         },
       });
       expect(redactor.collectSecrets(args)).toEqual(['kept-top']);
-      const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+      const hostile = new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('trap');
+          },
+        },
+      );
       expect(redactor.collectSecrets(hostile)).toEqual([]);
     });
   });

@@ -26,12 +26,26 @@ describe('Redactor', () => {
   });
 
   describe('isSensitiveKey', () => {
-    it.each(['password', 'PASSWORD', 'Token', 'api_key', 'apiKey', 'API-KEY', 'Api_Key', 'accessToken', 'ACCESS-TOKEN', 'refresh-token', 'clientSecret', 'Authorization', 'cookie', 'privateKey', 'confirm_token', 'confirmToken'])(
-      'matches %s',
-      (key) => {
-        expect(redactor.isSensitiveKey(key)).toBe(true);
-      },
-    );
+    it.each([
+      'password',
+      'PASSWORD',
+      'Token',
+      'api_key',
+      'apiKey',
+      'API-KEY',
+      'Api_Key',
+      'accessToken',
+      'ACCESS-TOKEN',
+      'refresh-token',
+      'clientSecret',
+      'Authorization',
+      'cookie',
+      'privateKey',
+      'confirm_token',
+      'confirmToken',
+    ])('matches %s', (key) => {
+      expect(redactor.isSensitiveKey(key)).toBe(true);
+    });
 
     it.each(['endpoint', 'username', 'tokens', 'token_count', 'passwordHint', 'amount', ''])('does not match %j', (key) => {
       expect(redactor.isSensitiveKey(key)).toBe(false);
@@ -75,7 +89,15 @@ describe('Redactor', () => {
     it('redacts sensitive keys in any case and separator style and keeps others', () => {
       expect(
         redactor.redact({ PASSWORD: 'a', Token: 'b', secret: 'c', api_key: 'd', 'Api-Key': 'e', apiKey: 'f', endpoint: '/users' }),
-      ).toEqual({ PASSWORD: REDACTED, Token: REDACTED, secret: REDACTED, api_key: REDACTED, 'Api-Key': REDACTED, apiKey: REDACTED, endpoint: '/users' });
+      ).toEqual({
+        PASSWORD: REDACTED,
+        Token: REDACTED,
+        secret: REDACTED,
+        api_key: REDACTED,
+        'Api-Key': REDACTED,
+        apiKey: REDACTED,
+        endpoint: '/users',
+      });
     });
 
     it('redacts at any depth, inside objects and lists', () => {
@@ -114,7 +136,13 @@ describe('Redactor', () => {
         note: Type.Union([Type.String({ writeOnly: true }), Type.Null()]),
         plain: Type.String({ 'x-milpa-secret': false }),
       });
-      const args = { pin: '1234', card: { number: '4111', holder: 'Ada' }, keys: [{ material: 'k1' }, { material: 'k2' }], note: 'n', plain: 'p' };
+      const args = {
+        pin: '1234',
+        card: { number: '4111', holder: 'Ada' },
+        keys: [{ material: 'k1' }, { material: 'k2' }],
+        note: 'n',
+        plain: 'p',
+      };
       expect(redactor.redact(args, schema)).toEqual({
         pin: REDACTED,
         card: { number: REDACTED, holder: 'Ada' },
@@ -159,7 +187,10 @@ describe('Redactor', () => {
         big: 12n,
         run: () => 1,
         bytes: new Uint8Array(4),
-        map: new Map([['token', 'x'], ['k', 'v']]),
+        map: new Map([
+          ['token', 'x'],
+          ['k', 'v'],
+        ]),
         set: new Set(['a']),
         error: new Error('boom'),
       });
@@ -182,13 +213,32 @@ describe('Redactor', () => {
         },
       });
       expect(redactor.redact(withGetter)).toEqual({ ok: 1, bad: '[Unreadable]' });
-      const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+      const hostile = new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('trap');
+          },
+        },
+      );
       expect(redactor.redact({ hostile })).toBe(REDACTED);
     });
 
     it('redacts sensitive keys of flat arguments in every spelling, by name and by schema', () => {
-      const schema = Type.Object({ pin: Type.String({ writeOnly: true }), note: Type.String() }, { additionalProperties: Type.String({ 'x-milpa-secret': true }) });
-      const args = { Pass_Word: 'p1', 'API-KEY': 'k1', apiKey: 'k2', CLIENT_SECRET: 's1', _Token_: 't1', pin: '4321', note: 'hi', other: 'o1' };
+      const schema = Type.Object(
+        { pin: Type.String({ writeOnly: true }), note: Type.String() },
+        { additionalProperties: Type.String({ 'x-milpa-secret': true }) },
+      );
+      const args = {
+        Pass_Word: 'p1',
+        'API-KEY': 'k1',
+        apiKey: 'k2',
+        CLIENT_SECRET: 's1',
+        _Token_: 't1',
+        pin: '4321',
+        note: 'hi',
+        other: 'o1',
+      };
       expect(redactor.redact(args, schema)).toEqual({
         Pass_Word: REDACTED,
         'API-KEY': REDACTED,
@@ -265,15 +315,42 @@ describe('Redactor', () => {
 
   describe('collectSecrets (containers and schemas)', () => {
     it('collects secrets held in a Map, under a sensitive key or as a sensitive entry', () => {
-      expect(redactor.collectSecrets({ creds: new Map<unknown, unknown>([['token', 'm-1'], ['user', 'ada']]) })).toEqual(['m-1']);
-      expect(redactor.collectSecrets({ secret: new Map<unknown, unknown>([[1, 'm-2'], ['x', 7]]) })).toEqual(['m-2', '7']);
+      expect(
+        redactor.collectSecrets({
+          creds: new Map<unknown, unknown>([
+            ['token', 'm-1'],
+            ['user', 'ada'],
+          ]),
+        }),
+      ).toEqual(['m-1']);
+      expect(
+        redactor.collectSecrets({
+          secret: new Map<unknown, unknown>([
+            [1, 'm-2'],
+            ['x', 7],
+          ]),
+        }),
+      ).toEqual(['m-2', '7']);
       expect(redactor.collectSecrets(new Map([['password', 'm-3']]))).toEqual(['m-3']);
     });
 
     it('collects secrets held in a Set, under a sensitive key or in an item the schema marks secret', () => {
       expect(redactor.collectSecrets({ secret: new Set(['s-1', 's-2']), other: new Set(['visible']) })).toEqual(['s-1', 's-2']);
-      const schema = { type: 'object', properties: { pins: { type: 'array', items: { type: 'object', properties: { pin: { type: 'string', writeOnly: true } } } } } };
-      expect(redactor.collectSecrets({ pins: new Set([{ pin: 'p-1', label: 'a' }, { pin: 'p-2', label: 'b' }]) }, schema)).toEqual(['p-1', 'p-2']);
+      const schema = {
+        type: 'object',
+        properties: { pins: { type: 'array', items: { type: 'object', properties: { pin: { type: 'string', writeOnly: true } } } } },
+      };
+      expect(
+        redactor.collectSecrets(
+          {
+            pins: new Set([
+              { pin: 'p-1', label: 'a' },
+              { pin: 'p-2', label: 'b' },
+            ]),
+          },
+          schema,
+        ),
+      ).toEqual(['p-1', 'p-2']);
     });
 
     it('collects a bigint under a sensitive key and skips non-finite numbers', () => {
@@ -336,7 +413,14 @@ describe('Redactor', () => {
         },
       });
       expect(redactor.collectSecrets({ nested: withGetter })).toEqual(['kept-1']);
-      const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+      const hostile = new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('trap');
+          },
+        },
+      );
       expect(redactor.collectSecrets({ a: { token: 'kept-2' }, hostile, b: { token: 'kept-3' } })).toEqual(['kept-2', 'kept-3']);
     });
 
@@ -345,13 +429,23 @@ describe('Redactor', () => {
     });
 
     it('collects in document order', () => {
-      expect(redactor.collectSecrets({ a: { token: 'one' }, b: [{ token: 'two' }, { token: 'three' }], token: 'four' })).toEqual(['one', 'two', 'three', 'four']);
+      expect(redactor.collectSecrets({ a: { token: 'one' }, b: [{ token: 'two' }, { token: 'three' }], token: 'four' })).toEqual([
+        'one',
+        'two',
+        'three',
+        'four',
+      ]);
     });
 
     it('collects flat arguments by name and schema and skips the rest', () => {
       const schema = { type: 'object', properties: { pin: { type: 'string', writeOnly: true }, note: { type: 'string' } } };
-      expect(redactor.collectSecrets({ pin: '1', note: 'n', password: 'p', user: 'u', token: '', secret: 'p' }, schema)).toEqual(['1', 'p']);
-      expect(redactor.collectSecrets({ token: Number.NaN, secret: Number.POSITIVE_INFINITY, password: 5, api_key: 6n, cookie: null })).toEqual(['5', '6']);
+      expect(redactor.collectSecrets({ pin: '1', note: 'n', password: 'p', user: 'u', token: '', secret: 'p' }, schema)).toEqual([
+        '1',
+        'p',
+      ]);
+      expect(
+        redactor.collectSecrets({ token: Number.NaN, secret: Number.POSITIVE_INFINITY, password: 5, api_key: 6n, cookie: null }),
+      ).toEqual(['5', '6']);
       expect(redactor.collectSecrets('token')).toEqual([]);
       expect(redactor.collectSecrets(null)).toEqual([]);
     });
@@ -387,7 +481,14 @@ describe('Redactor', () => {
     });
 
     it('converts an invalid date to null, a buffer to its size and a symbol to its text', () => {
-      expect(redactor.redact({ when: new Date(Number.NaN), buffer: new ArrayBuffer(3), view: new DataView(new ArrayBuffer(2)), sym: Symbol('s') })).toEqual({
+      expect(
+        redactor.redact({
+          when: new Date(Number.NaN),
+          buffer: new ArrayBuffer(3),
+          view: new DataView(new ArrayBuffer(2)),
+          sym: Symbol('s'),
+        }),
+      ).toEqual({
         when: null,
         buffer: '[Binary 3 bytes]',
         view: '[Binary 2 bytes]',
@@ -400,19 +501,39 @@ describe('Redactor', () => {
     it('copies arrays as arrays and redacts sensitive entries of Maps and Errors', () => {
       expect(redactor.redact(['a', 'b'])).toEqual(['a', 'b']);
       expect(Array.isArray(redactor.redact(['a']))).toBe(true);
-      expect(redactor.redact(new Map<unknown, unknown>([[1, 'one'], ['_ctx', 'dropped'], ['secret', 's']]))).toEqual({ 1: 'one', secret: REDACTED });
+      expect(
+        redactor.redact(
+          new Map<unknown, unknown>([
+            [1, 'one'],
+            ['_ctx', 'dropped'],
+            ['secret', 's'],
+          ]),
+        ),
+      ).toEqual({ 1: 'one', secret: REDACTED });
       const error = Object.assign(new Error('boom'), { token: 't', code: 'E' });
       expect(redactor.redact({ error })).toEqual({ error: { token: REDACTED, code: 'E', name: 'Error', message: 'boom' } });
     });
 
     it('redacts properties the schema marks secret inside Set items', () => {
-      const schema = { type: 'object', properties: { pins: { type: 'array', items: { type: 'object', properties: { pin: { type: 'string', writeOnly: true } } } } } };
+      const schema = {
+        type: 'object',
+        properties: { pins: { type: 'array', items: { type: 'object', properties: { pin: { type: 'string', writeOnly: true } } } } },
+      };
       expect(redactor.redact({ pins: new Set([{ pin: '1', label: 'a' }]) }, schema)).toEqual({ pins: [{ pin: REDACTED, label: 'a' }] });
     });
 
     it('drops _ctx from flat arguments and keeps declared properties visible beside secret extra ones', () => {
-      const schema = { type: 'object', properties: { note: { type: 'string' } }, additionalProperties: { type: 'string', writeOnly: true } };
-      expect(redactor.redact({ _ctx: 'c', note: 'n', extra: 'e', flag: true, none: null }, schema)).toEqual({ note: 'n', extra: REDACTED, flag: REDACTED, none: REDACTED });
+      const schema = {
+        type: 'object',
+        properties: { note: { type: 'string' } },
+        additionalProperties: { type: 'string', writeOnly: true },
+      };
+      expect(redactor.redact({ _ctx: 'c', note: 'n', extra: 'e', flag: true, none: null }, schema)).toEqual({
+        note: 'n',
+        extra: REDACTED,
+        flag: REDACTED,
+        none: REDACTED,
+      });
       expect(redactor.redact({ _ctx: 'c', a: 1, b: null, c: undefined, d: false })).toEqual({ a: 1, b: null, c: undefined, d: false });
     });
 
@@ -444,7 +565,12 @@ describe('Redactor', () => {
     it('writes an own __proto__ key as a writable, enumerable, configurable data field', () => {
       const args = JSON.parse('{"__proto__": {"x": 1}, "list": [1]}') as Record<string, unknown>;
       const output = redactor.redact(args) as Record<string, unknown>;
-      expect(Object.getOwnPropertyDescriptor(output, '__proto__')).toEqual({ value: { x: 1 }, writable: true, enumerable: true, configurable: true });
+      expect(Object.getOwnPropertyDescriptor(output, '__proto__')).toEqual({
+        value: { x: 1 },
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     });
   });
 
@@ -466,7 +592,11 @@ describe('Redactor', () => {
   describe('scrub (inputs)', () => {
     it('replaces a secret in text that is not a string and redacts everything when it cannot scrub', () => {
       expect(redactor.scrub(12345 as never, ['234'])).toBe(`1${REDACTED}5`);
-      const hostile = { toString: () => { throw new Error('no'); } };
+      const hostile = {
+        toString: () => {
+          throw new Error('no');
+        },
+      };
       expect(redactor.scrub(hostile as never, ['x'])).toBe(REDACTED);
       expect(redactor.scrub('a\nb and a\\nb', ['a\nb'])).toBe(`${REDACTED} and ${REDACTED}`);
     });

@@ -346,7 +346,11 @@ export class Redactor {
           }
           for (const [key, inner] of entries) {
             const childSchemas = propertySchemas(schemas, key);
-            children.push({ value: inner, schemas: childSchemas, secret: secret || this.isSensitiveKey(key) || isSecretSchema(childSchemas) });
+            children.push({
+              value: inner,
+              schemas: childSchemas,
+              secret: secret || this.isSensitiveKey(key) || isSecretSchema(childSchemas),
+            });
           }
         }
         // Reversed onto the stack, so values are met in document order.

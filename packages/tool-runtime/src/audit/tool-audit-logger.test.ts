@@ -1,13 +1,4 @@
-import {
-  MilpaError,
-  ToolContext,
-  ToolExecutedEvent,
-  ToolFailedEvent,
-  ToolResult,
-  Type,
-  type Logger,
-  type LogLevel,
-} from '@milpa/core';
+import { MilpaError, ToolContext, ToolExecutedEvent, ToolFailedEvent, ToolResult, Type, type Logger, type LogLevel } from '@milpa/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecordingLogger } from '../../test/support/recording-logger.js';
 import { REDACTED, Redactor } from './redactor.js';
@@ -80,7 +71,9 @@ describe('ToolAuditLogger', () => {
       const { logger, audit } = setup();
       audit.log(telegram, 'test_tool', {}, false, 'VALIDATION_ERROR', 3);
       expect(logger.lines[0]?.level).toBe('warn');
-      expect(logger.lines[0]?.message).toBe('[ToolAudit] req-abc | telegram | test_tool | user:789 | 3ms | ERROR:VALIDATION_ERROR | args={}');
+      expect(logger.lines[0]?.message).toBe(
+        '[ToolAudit] req-abc | telegram | test_tool | user:789 | 3ms | ERROR:VALIDATION_ERROR | args={}',
+      );
       expect(logger.auditRecords()[0]).toMatchObject({ outcome: 'error', code: 'VALIDATION_ERROR' });
     });
 
@@ -103,14 +96,31 @@ describe('ToolAuditLogger', () => {
     });
 
     it('redacts secrets in the line and the record, by name and by schema', () => {
-      const schema = Type.Object({ username: Type.String(), password: Type.String(), pin: Type.String({ writeOnly: true }), deep: Type.Object({ card: Type.String({ 'x-milpa-secret': true }) }) });
+      const schema = Type.Object({
+        username: Type.String(),
+        password: Type.String(),
+        pin: Type.String({ writeOnly: true }),
+        deep: Type.Object({ card: Type.String({ 'x-milpa-secret': true }) }),
+      });
       const { logger, audit } = setup({ schemaOf: (name) => (name === 'login' ? schema : null) });
-      audit.log(telegram, 'login', { username: 'john', password: 'secret123', pin: '4321', deep: { card: '4111-1111', API_KEY: 'ak-9' } }, true, null, 5);
+      audit.log(
+        telegram,
+        'login',
+        { username: 'john', password: 'secret123', pin: '4321', deep: { card: '4111-1111', API_KEY: 'ak-9' } },
+        true,
+        null,
+        5,
+      );
       const dump = logger.dump();
       expect(dump).toContain('john');
       expect(dump).toContain(REDACTED);
       for (const secret of ['secret123', '4321', '4111-1111', 'ak-9']) expect(dump).not.toContain(secret);
-      expect(logger.auditRecords()[0]?.['args']).toEqual({ username: 'john', password: REDACTED, pin: REDACTED, deep: { card: REDACTED, API_KEY: REDACTED } });
+      expect(logger.auditRecords()[0]?.['args']).toEqual({
+        username: 'john',
+        password: REDACTED,
+        pin: REDACTED,
+        deep: { card: REDACTED, API_KEY: REDACTED },
+      });
     });
 
     it('drops _ctx from the logged args', () => {
@@ -197,7 +207,12 @@ describe('ToolAuditLogger', () => {
       expect(logger.messages()[0]).toBe(
         "[ToolAudit] AUTH_DENIED | req-abc | telegram | delete_user | user:789 | reason=Missing required scope for tool 'delete_user'.",
       );
-      expect(logger.auditRecords()[0]).toMatchObject({ outcome: 'auth_denied', code: 'FORBIDDEN', reason: "Missing required scope for tool 'delete_user'.", args: { id: 1 } });
+      expect(logger.auditRecords()[0]).toMatchObject({
+        outcome: 'auth_denied',
+        code: 'FORBIDDEN',
+        reason: "Missing required scope for tool 'delete_user'.",
+        args: { id: 1 },
+      });
     });
 
     it("prints 'anonymous' for a missing principal", () => {
@@ -220,7 +235,9 @@ describe('ToolAuditLogger', () => {
       const { logger, audit } = setup();
       audit.logValidationFailure(telegram, 'create_user', ['Missing required field: email'], { name: 'Ada' });
       expect(logger.lines[0]?.level).toBe('warn');
-      expect(logger.messages()[0]).toBe('[ToolAudit] VALIDATION_FAILED | req-abc | telegram | create_user | errors=["Missing required field: email"]');
+      expect(logger.messages()[0]).toBe(
+        '[ToolAudit] VALIDATION_FAILED | req-abc | telegram | create_user | errors=["Missing required field: email"]',
+      );
       expect(logger.auditRecords()[0]).toMatchObject({
         outcome: 'validation_failed',
         code: 'VALIDATION_ERROR',
@@ -244,7 +261,11 @@ describe('ToolAuditLogger', () => {
       expect(logger.messages()[0]).toBe(
         `[ToolAudit] req-abc | telegram | search | user:789 | 4ms | ERROR:RATE_LIMITED | args={"q":"x","confirm_token":"${REDACTED}"}`,
       );
-      expect(logger.auditRecords()[0]).toMatchObject({ outcome: 'rate_limited', code: 'RATE_LIMITED', reason: "Rate limit exceeded for 'telegram:user:789:search'" });
+      expect(logger.auditRecords()[0]).toMatchObject({
+        outcome: 'rate_limited',
+        code: 'RATE_LIMITED',
+        reason: "Rate limit exceeded for 'telegram:user:789:search'",
+      });
     });
   });
 
@@ -255,7 +276,14 @@ describe('ToolAuditLogger', () => {
       expect(logger.lines[0]).toEqual({
         level: 'warn',
         message: '[ToolRuntime] Timeout exceeded | req-abc | telegram | slow_tool | execution=31.235s | limit=30s',
-        context: { tool: 'slow_tool', execution_time: 31.235, timeout_limit: 30, principal: 'user:789', channel: 'telegram', request_id: 'req-abc' },
+        context: {
+          tool: 'slow_tool',
+          execution_time: 31.235,
+          timeout_limit: 30,
+          principal: 'user:789',
+          channel: 'telegram',
+          request_id: 'req-abc',
+        },
       });
     });
   });
@@ -279,7 +307,9 @@ describe('ToolAuditLogger', () => {
     it('appends the reason, scrubbed of secrets', () => {
       const { logger, audit } = setup();
       audit.logOutcome('internal_error', anonymousWeb, 't', { api_key: 'K-77' }, 1, 'store failed for K-77');
-      expect(logger.messages()[0]).toBe(`[ToolAudit] INTERNAL_ERROR | req-anon | web | t | anonymous | reason=store failed for ${REDACTED}`);
+      expect(logger.messages()[0]).toBe(
+        `[ToolAudit] INTERNAL_ERROR | req-anon | web | t | anonymous | reason=store failed for ${REDACTED}`,
+      );
       expect(logger.auditRecords()[0]?.['reason']).toBe(`store failed for ${REDACTED}`);
     });
 
@@ -328,7 +358,11 @@ describe('ToolAuditLogger', () => {
         new ToolResult(false),
       ];
       for (const result of cases) audit.onToolExecuted('tool.executed', { event: new ToolExecutedEvent('t', telegram, {}, result) });
-      expect(logger.messages('warn').map((message) => message.split(' | ')[5])).toEqual(['ERROR:NOT_FOUND', 'ERROR:Quota exhausted', 'ERROR:ERROR']);
+      expect(logger.messages('warn').map((message) => message.split(' | ')[5])).toEqual([
+        'ERROR:NOT_FOUND',
+        'ERROR:Quota exhausted',
+        'ERROR:ERROR',
+      ]);
       expect(logger.auditRecords()[0]).toMatchObject({ outcome: 'error', code: 'NOT_FOUND', reason: 'No such note', took_ms: 3 });
     });
 
@@ -406,10 +440,18 @@ describe('ToolAuditLogger', () => {
   describe('onToolFailed', () => {
     it('logs ERROR:EXCEPTION with the event tookMs and the scrubbed error message', () => {
       const { logger, audit } = setup();
-      const event = new ToolFailedEvent('charge', telegram, { amount: 5, token: 'tok_live_9' }, new Error('card declined for tok_live_9'), 17);
+      const event = new ToolFailedEvent(
+        'charge',
+        telegram,
+        { amount: 5, token: 'tok_live_9' },
+        new Error('card declined for tok_live_9'),
+        17,
+      );
       audit.onToolFailed('tool.failed', { event });
       expect(logger.lines[0]?.level).toBe('warn');
-      expect(logger.messages()[0]).toBe(`[ToolAudit] req-abc | telegram | charge | user:789 | 17ms | ERROR:EXCEPTION | args={"amount":5,"token":"${REDACTED}"}`);
+      expect(logger.messages()[0]).toBe(
+        `[ToolAudit] req-abc | telegram | charge | user:789 | 17ms | ERROR:EXCEPTION | args={"amount":5,"token":"${REDACTED}"}`,
+      );
       expect(logger.auditRecords()[0]).toMatchObject({ outcome: 'exception', code: 'EXCEPTION', reason: `card declined for ${REDACTED}` });
       expect(logger.dump()).not.toContain('tok_live_9');
     });

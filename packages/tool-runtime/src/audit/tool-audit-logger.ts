@@ -5,15 +5,23 @@ import {
   type Logger,
   type LogLevel,
   type ToolContext,
-  type ToolExecutedEvent,
-  type ToolFailedEvent,
   type TSchema,
   type ToolResult,
 } from '@milpa/core';
 import { describeError } from './describe-error.js';
 import { Redactor } from './redactor.js';
 import { swallowRejection } from './swallow-rejection.js';
-import { EXTRA_OUTCOMES, clean, cleanJson, isExecutedEvent, isFailedEvent, principalLabel, toJson, wholeMs, type ExtraOutcome } from './audit-line-format.js';
+import {
+  EXTRA_OUTCOMES,
+  clean,
+  cleanJson,
+  isExecutedEvent,
+  isFailedEvent,
+  principalLabel,
+  toJson,
+  wholeMs,
+  type ExtraOutcome,
+} from './audit-line-format.js';
 import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
 
 const NO_SECRETS: readonly string[] = Object.freeze([]);
@@ -189,7 +197,7 @@ export class ToolAuditLogger {
    * with `took_ms` from `result.meta.took_ms` (0 when absent), then the timeout warning when
    * `result.meta.timeout_exceeded === true`. `payload.event` is a `ToolExecutedEvent`.
    */
-  onToolExecuted(eventName: string, payload: EventPayload): void {
+  onToolExecuted(_eventName: string, payload: EventPayload): void {
     try {
       const event = payload?.['event'];
       if (!isExecutedEvent(event)) return;
@@ -208,16 +216,31 @@ export class ToolAuditLogger {
       const meta = (result.meta ?? {}) as Readonly<Record<string, unknown>>;
       if (this.#isEnabled(result.success ? 'info' : 'warn')) {
         // A capped result records the size the tool returned, not the cut one.
-        const outputSize = meta['truncated'] === true && typeof meta['original_chars'] === 'number' ? meta['original_chars'] : typeof result.data === 'string' ? result.data.length : null;
+        const outputSize =
+          meta['truncated'] === true && typeof meta['original_chars'] === 'number'
+            ? meta['original_chars']
+            : typeof result.data === 'string'
+              ? result.data.length
+              : null;
         const extra = { output_size: outputSize, cache_served: cacheServed, ...(meta['truncated'] === true ? { truncated: true } : {}) };
         if (result.success) {
           this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra, true);
         } else {
           const rawCode = meta['code'] ?? result.error ?? 'ERROR';
-          this.#writeCall('warn', 'error', context, tool, args, String(rawCode), meta['took_ms'], {
-            ...extra,
-            ...(typeof result.error === 'string' ? { reason: result.error } : {}),
-          }, true);
+          this.#writeCall(
+            'warn',
+            'error',
+            context,
+            tool,
+            args,
+            String(rawCode),
+            meta['took_ms'],
+            {
+              ...extra,
+              ...(typeof result.error === 'string' ? { reason: result.error } : {}),
+            },
+            true,
+          );
         }
       }
       if (meta['timeout_exceeded'] === true) {
@@ -229,7 +252,7 @@ export class ToolAuditLogger {
   }
 
   /** The `tool.failed` listener: the call line with `ERROR:EXCEPTION` and the event's `tookMs`, at warn. */
-  onToolFailed(eventName: string, payload: EventPayload): void {
+  onToolFailed(_eventName: string, payload: EventPayload): void {
     try {
       const event = payload?.['event'];
       if (!isFailedEvent(event)) return;
@@ -262,7 +285,12 @@ export class ToolAuditLogger {
     args: unknown,
     code: string | null,
     tookMs: unknown,
-    extra: { readonly output_size?: number | null; readonly cache_served?: boolean; readonly reason?: string; readonly truncated?: boolean },
+    extra: {
+      readonly output_size?: number | null;
+      readonly cache_served?: boolean;
+      readonly reason?: string;
+      readonly truncated?: boolean;
+    },
     levelChecked = false,
   ): void {
     try {
@@ -288,7 +316,9 @@ export class ToolAuditLogger {
       if ('output_size' in extra) record.output_size = extra.output_size ?? null;
       if (extra.truncated === true) record.truncated = true;
       const status = safeCode === null ? 'OK' : `ERROR:${safeCode}`;
-      const head = clean(`${context.requestId} | ${context.channel} | ${String(tool)} | ${principalLabel(context.principal)} | ${took}ms | ${status}`);
+      const head = clean(
+        `${context.requestId} | ${context.channel} | ${String(tool)} | ${principalLabel(context.principal)} | ${took}ms | ${status}`,
+      );
       const message = `[ToolAudit] ${head} | args=${cleanJson(toJson(safeArgs))}`;
       swallowRejection(this.#logger[level]({ audit: Object.freeze(record) }, message));
     } catch {

@@ -58,7 +58,7 @@ export const MODEL_LIMITS: Readonly<Record<string, number>> = Object.freeze({
   'gemini-2.5-flash': 1048576,
   // Meta
   'llama-3': 8192,
-  'llama3': 8192,
+  llama3: 8192,
   'llama-3.1': 128000,
   'llama3.1': 128000,
   'llama-3.2': 128000,
@@ -79,7 +79,7 @@ export const MODEL_LIMITS: Readonly<Record<string, number>> = Object.freeze({
   'deepseek-reasoner': 64000,
   // Qwen: native windows; YaRN scaling reaches 131,072 on the open models.
   'qwen2.5': 32768,
-  'qwen3': 32768,
+  qwen3: 32768,
   'qwen-max': 32768,
   'qwen3-max': 262144,
   'qwen-plus': 131072,

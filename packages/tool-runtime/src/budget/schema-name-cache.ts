@@ -22,7 +22,13 @@ export class SchemaNameCache<T> {
     } else if (entry instanceof Map) {
       entry.set(name, value);
     } else {
-      this.#entries.set(schema, new Map([[entry.name, entry.value], [name, value]]));
+      this.#entries.set(
+        schema,
+        new Map([
+          [entry.name, entry.value],
+          [name, value],
+        ]),
+      );
     }
   }
 }

@@ -38,9 +38,7 @@ describe('TokenEstimator', () => {
     it('agrees with Buffer.byteLength for any UTF-16 string, lone surrogates included', () => {
       const estimator = new TokenEstimator();
       const anyUtf16 = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 64 }).map((codes) => String.fromCharCode(...codes));
-      fc.assert(
-        fc.property(anyUtf16, (text) => estimator.estimateTokens(text) === Math.ceil(Buffer.byteLength(text, 'utf8') / 4)),
-      );
+      fc.assert(fc.property(anyUtf16, (text) => estimator.estimateTokens(text) === Math.ceil(Buffer.byteLength(text, 'utf8') / 4)));
     });
 
     it('throws INVALID_ARGUMENT when given something other than a string', () => {
@@ -89,7 +87,10 @@ describe('TokenEstimator', () => {
     it('keeps tools that share one schema object apart by name', () => {
       const estimator = new TokenEstimator();
       const shared: JsonSchema = { type: 'object', properties: { q: { type: 'string' } } };
-      const tools = [summary('a', 'x'), summary('bb', 'x'.repeat(40)), summary('ccc', 'x'.repeat(80))].map((tool) => ({ ...tool, inputSchema: shared }));
+      const tools = [summary('a', 'x'), summary('bb', 'x'.repeat(40)), summary('ccc', 'x'.repeat(80))].map((tool) => ({
+        ...tool,
+        inputSchema: shared,
+      }));
       const expected = tools.map((tool) => Math.ceil(JSON.stringify(tool).length / 4));
       expect(tools.map((tool) => estimator.estimateToolTokens(tool))).toEqual(expected);
       const stringify = vi.spyOn(JSON, 'stringify');
@@ -109,14 +110,25 @@ describe('TokenEstimator', () => {
 
     it('agrees with ceil(UTF-8 bytes of JSON.stringify(summary) / 4) for any summary, fresh or cached', () => {
       const estimator = new TokenEstimator();
-      const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.array(fc.integer({ min: 0, max: 0xffff })).map((codes) => String.fromCharCode(...codes)));
+      const text = fc.oneof(
+        fc.string(),
+        fc.string({ unit: 'binary' }),
+        fc.array(fc.integer({ min: 0, max: 0xffff })).map((codes) => String.fromCharCode(...codes)),
+      );
       const anySummary = fc.record(
         {
           name: text,
           description: text,
           inputSchema: fc.jsonValue().map((value) => ({ type: 'object', default: value }) as JsonSchema),
           version: fc.option(text, { nil: undefined }),
-          extra: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constant(() => 1)),
+          extra: fc.oneof(
+            fc.integer(),
+            fc.double(),
+            fc.boolean(),
+            fc.constant(null),
+            fc.constant(undefined),
+            fc.constant(() => 1),
+          ),
         },
         { requiredKeys: ['name', 'description', 'inputSchema'] },
       );
@@ -162,7 +174,9 @@ describe('TokenEstimator', () => {
     });
 
     it('throws INVALID_ARGUMENT when the list is not an array', () => {
-      expect(() => new TokenEstimator().estimateToolsTokens('ping' as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => new TokenEstimator().estimateToolsTokens('ping' as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
     });
   });
 
@@ -280,7 +294,11 @@ describe('TokenEstimator', () => {
     });
 
     it('reports the table key that matched', () => {
-      expect(new TokenEstimator().resolveModelLimit('gpt-4o-mini-2024-07-18')).toEqual({ limit: 128000, source: 'table', match: 'gpt-4o-mini' });
+      expect(new TokenEstimator().resolveModelLimit('gpt-4o-mini-2024-07-18')).toEqual({
+        limit: 128000,
+        source: 'table',
+        match: 'gpt-4o-mini',
+      });
     });
 
     it.each([0, -1, 1.5, Number.NaN, '100'])('throws INVALID_ARGUMENT when contextWindow is %j', (limit) => {
@@ -305,7 +323,9 @@ describe('TokenEstimator', () => {
     });
 
     it.each([0, -1, 1.5, Number.NaN, '100'])('throws INVALID_ARGUMENT when a limit is %j', (limit) => {
-      expect(() => new TokenEstimator({ modelLimits: { bad: limit as number } })).toThrow(/modelLimits\['bad'\] must be a positive integer/);
+      expect(() => new TokenEstimator({ modelLimits: { bad: limit as number } })).toThrow(
+        /modelLimits\['bad'\] must be a positive integer/,
+      );
       expect(() => new TokenEstimator({ defaultModelLimit: limit as number })).toThrow(/defaultModelLimit/);
     });
 
@@ -388,15 +408,19 @@ describe('TokenEstimator', () => {
 
     it('covers every tool between selected and excluded for any list', () => {
       const estimator = new TokenEstimator({ modelLimits: { small: 400 } });
-      const tools = fc.array(fc.nat({ max: 400 }), { maxLength: 20 }).map((sizes) =>
-        sizes.map((size, index) => summary(`t${index}`, 'x'.repeat(size))),
-      );
+      const tools = fc
+        .array(fc.nat({ max: 400 }), { maxLength: 20 })
+        .map((sizes) => sizes.map((size, index) => summary(`t${index}`, 'x'.repeat(size))));
       fc.assert(
         fc.property(tools, (list) => {
           const selection = estimator.selectToolsWithinBudget(list, 'small');
           const names = [...selection.selected.map((tool) => tool.name), ...selection.excluded].sort();
           return (
-            names.join() === list.map((tool) => tool.name).sort().join() &&
+            names.join() ===
+              list
+                .map((tool) => tool.name)
+                .sort()
+                .join() &&
             selection.tokens_used <= selection.budget &&
             selection.tokens_used === estimator.estimateToolsTokens(selection.selected).total
           );
@@ -435,7 +459,10 @@ describe('TokenEstimator', () => {
     it('lists only the ten largest tools, largest first, when there are more', () => {
       const tools = Array.from({ length: 25 }, (_, index) => summary(`tool${index + 1}`, 'x'.repeat((index + 1) * 20)));
       const report = new TokenEstimator().getUsageReport(tools, 'claude-opus');
-      const listed = report.split('\n').filter((line) => line.startsWith('  - ')).map((line) => line.slice(4, line.indexOf(':')));
+      const listed = report
+        .split('\n')
+        .filter((line) => line.startsWith('  - '))
+        .map((line) => line.slice(4, line.indexOf(':')));
       expect(listed).toEqual(['tool25', 'tool24', 'tool23', 'tool22', 'tool21', 'tool20', 'tool19', 'tool18', 'tool17', 'tool16']);
       expect(report).not.toContain('- tool1:');
     });

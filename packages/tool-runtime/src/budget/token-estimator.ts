@@ -262,7 +262,11 @@ export class TokenEstimator {
    * A greedy pass in list order (the order is the priority): a tool that fits is kept, one that does
    * not is excluded by name and the pass continues, so a later, smaller tool may still be kept.
    */
-  selectToolsWithinBudget<T extends ToolSummary>(tools: readonly T[], model: string, options: ModelLimitOptions = {}): ToolBudgetSelection<T> {
+  selectToolsWithinBudget<T extends ToolSummary>(
+    tools: readonly T[],
+    model: string,
+    options: ModelLimitOptions = {},
+  ): ToolBudgetSelection<T> {
     if (!Array.isArray(tools)) throw invalid('tools must be an array of tool summaries.');
     const budget = this.getToolBudget(model, options);
     const selected: T[] = [];
@@ -299,9 +303,7 @@ export class TokenEstimator {
       `Top ${REPORT_TOP_TOOLS} Tools by Token Usage:`,
     ];
     // Array#sort is stable, so equal costs keep list order.
-    const largest = [...perTool]
-      .sort(([, left], [, right]) => right - left)
-      .slice(0, REPORT_TOP_TOOLS);
+    const largest = [...perTool].sort(([, left], [, right]) => right - left).slice(0, REPORT_TOP_TOOLS);
     for (const [name, tokens] of largest) lines.push(`  - ${name}: ${tokens} tokens`);
     return lines.join('\n');
   }

@@ -102,13 +102,26 @@ describe('ConfirmationTokenStore', () => {
     });
 
     it.each<[string, () => unknown, string]>([
-      ['an empty tool name', () => new ConfirmationTokenStore().create('', {}, 's', alice), 'Confirmation tool name must be a non-empty string.'],
-      ['a numeric tool name', () => new ConfirmationTokenStore().create(5 as never, {}, 's', alice), 'Confirmation tool name must be a non-empty string.'],
+      [
+        'an empty tool name',
+        () => new ConfirmationTokenStore().create('', {}, 's', alice),
+        'Confirmation tool name must be a non-empty string.',
+      ],
+      [
+        'a numeric tool name',
+        () => new ConfirmationTokenStore().create(5 as never, {}, 's', alice),
+        'Confirmation tool name must be a non-empty string.',
+      ],
       ['array args', () => new ConfirmationTokenStore().create('t', [] as never, 's', alice), 'Confirmation args must be an object.'],
-      ['a non-string summary', () => new ConfirmationTokenStore().create('t', {}, 5 as never, alice), 'Confirmation action summary must be a string.'],
+      [
+        'a non-string summary',
+        () => new ConfirmationTokenStore().create('t', {}, 5 as never, alice),
+        'Confirmation action summary must be a string.',
+      ],
       [
         'a function binding carrying a channel and a principal',
-        () => new ConfirmationTokenStore().create('t', {}, 's', Object.assign(() => undefined, { channel: 'web', principal: 'p' }) as never),
+        () =>
+          new ConfirmationTokenStore().create('t', {}, 's', Object.assign(() => undefined, { channel: 'web', principal: 'p' }) as never),
         'Confirmation binding needs a string channel and a string or null principal.',
       ],
       [
@@ -116,7 +129,11 @@ describe('ConfirmationTokenStore', () => {
         () => new ConfirmationTokenStore().create('t', { run: () => 1 }, 's', alice),
         'Confirmation args must be plain data (structured-cloneable): no functions or symbols.',
       ],
-      ['a TTL of 0', () => new ConfirmationTokenStore({ ttlSeconds: 0 }), 'Confirmation TTL must be a whole number of seconds, at least 1; got 0.'],
+      [
+        'a TTL of 0',
+        () => new ConfirmationTokenStore({ ttlSeconds: 0 }),
+        'Confirmation TTL must be a whole number of seconds, at least 1; got 0.',
+      ],
     ])('says what is wrong when given %s', (_case, action, message) => {
       expect(action).toThrow(message);
     });

@@ -17,11 +17,17 @@ function invalid(message: string): MilpaError {
 function isStore(value: unknown): value is IdempotencyStore {
   if (typeof value !== 'object' || value === null) return false;
   const store = value as Partial<Record<keyof IdempotencyStore, unknown>>;
-  return typeof store.begin === 'function' && typeof store.complete === 'function' && typeof store.release === 'function' && typeof store.get === 'function';
+  return (
+    typeof store.begin === 'function' &&
+    typeof store.complete === 'function' &&
+    typeof store.release === 'function' &&
+    typeof store.get === 'function'
+  );
 }
 
 function wholeSeconds(name: string, value: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalid(`${name} must be a whole number of seconds >= 1, got ${String(value)}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw invalid(`${name} must be a whole number of seconds >= 1, got ${String(value)}.`);
   return value;
 }
 

@@ -96,7 +96,9 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('serializes the whole plan with the published key order when stringified', () => {
-      const json = JSON.parse(JSON.stringify(new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', ['read']), fullWiring)));
+      const json = JSON.parse(
+        JSON.stringify(new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', ['read']), fullWiring)),
+      );
       expect(Object.keys(json)).toEqual(['schemaVersion', 'operation', 'channel', 'context', 'assumptions', 'wiring', 'steps']);
       expect(json.context).toEqual({ actor: 'u', scopes: ['read'], mode: 'execute' });
       expect(json.wiring).toEqual({ rateLimiter: 'present', dispatcher: 'present', ruleProvider: 'present' });
@@ -116,7 +118,9 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('says honestly what allow_all skips when built for cli', () => {
-      const source = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('authorize').source;
+      const source = new InvocationPlanBuilder(defaultGate())
+        .build(settingsTool(), ToolContext.cli(), noWiring)
+        .getStep('authorize').source;
       expect(source).toContain("channel 'cli': require_auth=false, allow_all=true");
       expect(source).toContain(
         'allow_all only skips the final channel-policy step (block_mutating); require_auth, scopes, rules and confirmation still apply',
@@ -144,7 +148,9 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: confirm', () => {
     it('is conditional, a blocking branch naming require_confirmation_for_mutating when a mutating tool runs on telegram', () => {
-      const confirm = new InvocationPlanBuilder(defaultGate()).build(mutatingTool(), ToolContext.telegram('chat-1'), noWiring).getStep('confirm');
+      const confirm = new InvocationPlanBuilder(defaultGate())
+        .build(mutatingTool(), ToolContext.telegram('chat-1'), noWiring)
+        .getStep('confirm');
       expect(confirm.presence).toBe('conditional');
       expect(confirm.role).toBe('branch');
       expect(confirm.blocking).toBe(true);
@@ -153,7 +159,9 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('is dormant and non-blocking when the channel confirms mutating tools but the tool does not mutate', () => {
-      const confirm = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.telegram('chat-1'), noWiring).getStep('confirm');
+      const confirm = new InvocationPlanBuilder(defaultGate())
+        .build(settingsTool(), ToolContext.telegram('chat-1'), noWiring)
+        .getStep('confirm');
       expect(confirm.presence).toBe('dormant');
       expect(confirm.blocking).toBe(false);
       expect(confirm.source).toBe('channel policy require_confirmation_for_mutating exists, but mutating=false makes it impossible');
@@ -176,7 +184,11 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: assumptions', () => {
     it('predicts the denial when the web actor is anonymous (principal null)', () => {
-      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), new ToolContext({ principal: null, channel: 'web' }), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(
+        settingsTool(),
+        new ToolContext({ principal: null, channel: 'web' }),
+        noWiring,
+      );
       expect(plan.assumptions).toEqual(['anonymous actor; web requires auth → authorize would deny']);
       expect(plan.context.actor).toBeNull();
     });
@@ -189,7 +201,11 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('treats an empty principal as anonymous when the channel requires auth', () => {
-      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), new ToolContext({ principal: '', channel: 'mcp' }), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(
+        settingsTool(),
+        new ToolContext({ principal: '', channel: 'mcp' }),
+        noWiring,
+      );
       expect(plan.assumptions).toEqual(['anonymous actor; mcp requires auth → authorize would deny']);
     });
 
@@ -203,7 +219,11 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('says the fail-closed policy is in effect when the channel has no registered policy', () => {
-      const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), new ToolContext({ principal: 'u', channel: 'sms' }), noWiring);
+      const plan = new InvocationPlanBuilder(defaultGate()).build(
+        settingsTool(),
+        new ToolContext({ principal: 'u', channel: 'sms' }),
+        noWiring,
+      );
       expect(plan.assumptions).toEqual(["channel 'sms' has no registered policy; the fail-closed policy (require_auth) is in effect"]);
     });
 
@@ -267,18 +287,32 @@ describe('InvocationPlanBuilder', () => {
 
   describe('build: validate and clamp', () => {
     it('skips validate when the tool has an empty schema', () => {
-      const validate = new InvocationPlanBuilder(defaultGate()).build(mutatingTool(), ToolContext.web('u', []), noWiring).getStep('validate');
+      const validate = new InvocationPlanBuilder(defaultGate())
+        .build(mutatingTool(), ToolContext.web('u', []), noWiring)
+        .getStep('validate');
       expect(validate.presence).toBe('skipped');
       expect(validate.source).toContain('empty');
     });
 
     it('keeps validate skipped when the schema only carries annotations', () => {
-      const tool = defineTool({ name: 'annotated', description: 'd', input: Type.Object({}, { description: 'no args', title: 'None' }), handler: () => null });
-      expect(new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.cli(), noWiring).getStep('validate').presence).toBe('skipped');
+      const tool = defineTool({
+        name: 'annotated',
+        description: 'd',
+        input: Type.Object({}, { description: 'no args', title: 'None' }),
+        handler: () => null,
+      });
+      expect(new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.cli(), noWiring).getStep('validate').presence).toBe(
+        'skipped',
+      );
     });
 
     it('activates validate when an empty schema still forbids additional properties', () => {
-      const tool = defineTool({ name: 'strict', description: 'd', input: Type.Object({}, { additionalProperties: false }), handler: () => null });
+      const tool = defineTool({
+        name: 'strict',
+        description: 'd',
+        input: Type.Object({}, { additionalProperties: false }),
+        handler: () => null,
+      });
       expect(new InvocationPlanBuilder(defaultGate()).build(tool, ToolContext.cli(), noWiring).getStep('validate').presence).toBe('active');
     });
 
@@ -294,7 +328,9 @@ describe('InvocationPlanBuilder', () => {
       expect(clamp.presence).toBe('active');
       expect(clamp.mutates).toBe(true);
       expect(clamp.blocking).toBe(false);
-      expect(clamp.source).toBe('tool clamps: page {min=1, max=100}, title {maxLength=80}; applied before validation, they coerce and never reject');
+      expect(clamp.source).toBe(
+        'tool clamps: page {min=1, max=100}, title {maxLength=80}; applied before validation, they coerce and never reject',
+      );
     });
   });
 
@@ -324,7 +360,9 @@ describe('InvocationPlanBuilder', () => {
     });
 
     it('maps any throw to INTERNAL_ERROR in the boundary source', () => {
-      const boundary = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), noWiring).getStep('contain_exception');
+      const boundary = new InvocationPlanBuilder(defaultGate())
+        .build(settingsTool(), ToolContext.cli(), noWiring)
+        .getStep('contain_exception');
       expect(boundary.wraps).toBe('execute');
       expect(boundary.source).toContain('INTERNAL_ERROR');
     });
@@ -366,12 +404,16 @@ describe('InvocationPlanBuilder', () => {
 
     it('throws INVALID_ARGUMENT when the wiring is not a RegistryWiring', () => {
       const build = () =>
-        new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), { hasRateLimiter: true } as unknown as RegistryWiring);
+        new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.cli(), {
+          hasRateLimiter: true,
+        } as unknown as RegistryWiring);
       expect(build).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     });
 
     it('throws INVALID_ARGUMENT when the tool is not a definition', () => {
-      expect(() => new InvocationPlanBuilder(defaultGate()).build({} as AnyToolDefinition, ToolContext.cli(), noWiring)).toThrow(MilpaError);
+      expect(() => new InvocationPlanBuilder(defaultGate()).build({} as AnyToolDefinition, ToolContext.cli(), noWiring)).toThrow(
+        MilpaError,
+      );
     });
   });
 

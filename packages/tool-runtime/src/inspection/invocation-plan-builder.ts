@@ -50,7 +50,8 @@ export function buildInvocationPlan(
 
   const channel = context.channel;
   const channelPolicy = policy.channelPolicy(channel);
-  const registered = typeof policy.hasChannelPolicy === 'function' ? policy.hasChannelPolicy(channel) : channelPolicy !== FAIL_CLOSED_CHANNEL_POLICY;
+  const registered =
+    typeof policy.hasChannelPolicy === 'function' ? policy.hasChannelPolicy(channel) : channelPolicy !== FAIL_CLOSED_CHANNEL_POLICY;
   const subject: StageSubject = { tool, context, wiring, policy, channelPolicy };
 
   return new InvocationPlan({

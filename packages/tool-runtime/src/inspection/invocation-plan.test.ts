@@ -12,7 +12,15 @@ function planInit(): InvocationPlanInit {
     assumptions: [],
     wiring: { rateLimiter: 'absent', dispatcher: 'present', ruleProvider: 'absent' },
     steps: [
-      new InvocationStep({ kind: 'resolve', role: 'guard', presence: 'active', blocking: true, mutates: false, wraps: null, source: 'registry lookup' }),
+      new InvocationStep({
+        kind: 'resolve',
+        role: 'guard',
+        presence: 'active',
+        blocking: true,
+        mutates: false,
+        wraps: null,
+        source: 'registry lookup',
+      }),
     ],
   };
 }

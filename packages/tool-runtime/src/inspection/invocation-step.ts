@@ -60,7 +60,8 @@ export class InvocationStep {
   /** @throws MilpaError `INVALID_ARGUMENT` when a field is not one of its allowed values. */
   constructor(init: InvocationStepInit) {
     if (typeof init !== 'object' || init === null) throw invalid('expected an object.');
-    if (!InvocationStepKind.isInvocationStepKind(init.kind) && !isHostStepKind(init.kind)) throw invalid(`unknown kind '${String(init.kind)}'.`);
+    if (!InvocationStepKind.isInvocationStepKind(init.kind) && !isHostStepKind(init.kind))
+      throw invalid(`unknown kind '${String(init.kind)}'.`);
     if (!InvocationStepRole.isInvocationStepRole(init.role)) throw invalid(`unknown role '${String(init.role)}'.`);
     if (!StepPresence.isStepPresence(init.presence)) throw invalid(`unknown presence '${String(init.presence)}'.`);
     if (typeof init.blocking !== 'boolean' || typeof init.mutates !== 'boolean') {

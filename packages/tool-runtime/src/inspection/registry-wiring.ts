@@ -64,7 +64,13 @@ export class RegistryWiring {
    * @throws MilpaError `INVALID_ARGUMENT` for a non-boolean flag, a negative or non-finite cost, or
    *   malformed invocation wiring.
    */
-  constructor(hasRateLimiter: boolean, hasDispatcher: boolean, hasRuleProvider: boolean, costs: RateCosts = DEFAULT_COSTS, invocation: PipelineWiring = {}) {
+  constructor(
+    hasRateLimiter: boolean,
+    hasDispatcher: boolean,
+    hasRuleProvider: boolean,
+    costs: RateCosts = DEFAULT_COSTS,
+    invocation: PipelineWiring = {},
+  ) {
     if (typeof hasRateLimiter !== 'boolean' || typeof hasDispatcher !== 'boolean' || typeof hasRuleProvider !== 'boolean') {
       throw invalid('hasRateLimiter, hasDispatcher and hasRuleProvider must be booleans.');
     }

@@ -4,6 +4,7 @@ import { InMemoryInvocationHistoryStore } from './in-memory-invocation-history-s
 
 describe('InMemoryInvocationHistoryStore', () => {
   describe('the InvocationHistoryStore contract', () => {
-    for (const contractCase of invocationHistoryStoreContract(() => new InMemoryInvocationHistoryStore())) it(contractCase.name, contractCase.run);
+    for (const contractCase of invocationHistoryStoreContract(() => new InMemoryInvocationHistoryStore()))
+      it(contractCase.name, contractCase.run);
   });
 });

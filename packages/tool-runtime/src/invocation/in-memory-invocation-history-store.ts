@@ -24,7 +24,9 @@ interface Run {
 function whole(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new MilpaError(`InMemoryInvocationHistoryStore option ${name} must be a whole number >= 1, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`InMemoryInvocationHistoryStore option ${name} must be a whole number >= 1, got ${String(value)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return value;
 }

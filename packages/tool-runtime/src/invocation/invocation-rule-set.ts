@@ -27,7 +27,8 @@ function describeValue(value: unknown): string {
 }
 
 function checkRule(rule: unknown, known: ReadonlySet<string>): CheckedRule {
-  if (typeof rule !== 'object' || rule === null) throw invalid('An invocation rule must be an object with an identifier and an evaluate(invocation) function.');
+  if (typeof rule !== 'object' || rule === null)
+    throw invalid('An invocation rule must be an object with an identifier and an evaluate(invocation) function.');
   const { identifier, evaluate, requiresCompleteHistory, tools } = rule as Partial<InvocationRule>;
   if (!isInvocationCode(identifier)) {
     throw invalid(
@@ -39,7 +40,10 @@ function checkRule(rule: unknown, known: ReadonlySet<string>): CheckedRule {
   if (requiresCompleteHistory !== undefined && typeof requiresCompleteHistory !== 'boolean') {
     throw invalid(`Invocation rule '${identifier}': requiresCompleteHistory must be a boolean.`);
   }
-  if (tools !== undefined && (!Array.isArray(tools) || tools.length === 0 || tools.some((name) => typeof name !== 'string' || name === ''))) {
+  if (
+    tools !== undefined &&
+    (!Array.isArray(tools) || tools.length === 0 || tools.some((name) => typeof name !== 'string' || name === ''))
+  ) {
     throw invalid(`Invocation rule '${identifier}': tools must be a non-empty array of tool names.`);
   }
   return Object.freeze({
@@ -86,7 +90,11 @@ export class InvocationRuleSet {
   readonly #byTool = new Map<string, readonly CheckedRule[]>();
 
   /** @throws MilpaError `INVALID_INVOCATION_RULE` for a malformed or duplicate rule, resolver or store. */
-  constructor(rules: readonly InvocationRule[] | undefined, resolvers: readonly TargetResolver[] | undefined, store: InvocationHistoryStore) {
+  constructor(
+    rules: readonly InvocationRule[] | undefined,
+    resolvers: readonly TargetResolver[] | undefined,
+    store: InvocationHistoryStore,
+  ) {
     if (rules !== undefined && !Array.isArray(rules)) throw invalid('rules must be an array of invocation rules.');
     if (resolvers !== undefined && !Array.isArray(resolvers)) throw invalid('targetResolvers must be an array of target resolvers.');
     this.store = checkStore(store);

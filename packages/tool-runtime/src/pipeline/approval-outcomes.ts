@@ -60,7 +60,12 @@ export function pendingApproval(call: PipelineCall, approval: PendingApproval, n
  * within the caller's abort: a throw, a rejection or an abort while waiting denies the call;
  * otherwise `next` decides on the answer.
  */
-export function askApproval<T>(call: PipelineCall, collaborator: ApprovalCollaborator, ask: () => T | PromiseLike<T>, next: (answer: T) => StageVerdict): StageVerdict {
+export function askApproval<T>(
+  call: PipelineCall,
+  collaborator: ApprovalCollaborator,
+  ask: () => T | PromiseLike<T>,
+  next: (answer: T) => StageVerdict,
+): StageVerdict {
   let answer: T | PromiseLike<T>;
   try {
     answer = ask();

@@ -32,7 +32,10 @@ function debugAuthorize(call: PipelineCall): void {
   const tool = call.entry!.definition;
   const context = call.context;
   const list = (scopes: readonly string[]): string => (scopes.length === 0 ? '(none)' : scopes.join(', '));
-  services.debug({ tool: tool.name }, `[ToolRegistry] Authorizing ${tool.name} for principal=${context.principal ?? 'anonymous'}, channel=${context.channel}`);
+  services.debug(
+    { tool: tool.name },
+    `[ToolRegistry] Authorizing ${tool.name} for principal=${context.principal ?? 'anonymous'}, channel=${context.channel}`,
+  );
   services.debug({ tool: tool.name }, `[ToolRegistry] Tool scopes required: ${list(tool.scopes)}`);
   services.debug({ tool: tool.name }, `[ToolRegistry] Context scopes: ${list(context.scopes)}`);
 }

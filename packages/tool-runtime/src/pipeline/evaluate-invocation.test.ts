@@ -15,7 +15,8 @@ import { RecordingLogger } from '../../test/support/recording-logger.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolRegistryOptions } from '../registry/tool-registry-options.js';
 
-const context = (runId: string | null = null) => new ToolContext({ principal: 'user:1', channel: 'web', scopes: ['*'], runId, requestId: 'req-1' });
+const context = (runId: string | null = null) =>
+  new ToolContext({ principal: 'user:1', channel: 'web', scopes: ['*'], runId, requestId: 'req-1' });
 
 function setup(options: ToolRegistryOptions) {
   const logger = new RecordingLogger();
@@ -42,9 +43,14 @@ describe('evaluateInvocation (through the rules stage)', () => {
       ['a string', () => 'boom', 'string'],
     ])('names the type of what a rule threw: %s', async (_label, make, kind) => {
       const { registry, logger } = setup({
-        rules: [{ identifier: 'fragile', evaluate: () => {
-          throw make();
-        } }],
+        rules: [
+          {
+            identifier: 'fragile',
+            evaluate: () => {
+              throw make();
+            },
+          },
+        ],
       });
       await registry.call('edit_page', { id: 'p1' }, context());
       const [line] = logger.matching("invocation rule 'fragile' failed");
@@ -56,9 +62,14 @@ describe('evaluateInvocation (through the rules stage)', () => {
     it('logs a resolver that fails at error level, with its position and the error type', async () => {
       const { registry, logger } = setup({
         rules: [observe([])],
-        targetResolvers: [{ resolve: () => null }, { resolve: () => {
-          throw new SyntaxError('x');
-        } }],
+        targetResolvers: [
+          { resolve: () => null },
+          {
+            resolve: () => {
+              throw new SyntaxError('x');
+            },
+          },
+        ],
       });
       await registry.call('edit_page', { id: 'p1' }, context());
       const [line] = logger.matching('target resolver 1 failed');
@@ -102,7 +113,10 @@ describe('evaluateInvocation (through the rules stage)', () => {
     it.each([
       ['after a claim', [page, { resolve: () => ({ kind: 'page', id: '' }) as never }]],
       ['before a claim', [{ resolve: () => 42 as never }, page]],
-      ['after an asynchronous claim', [{ resolve: async () => invocationTarget('page', 'a') }, { resolve: async () => ({ nope: true }) as never }]],
+      [
+        'after an asynchronous claim',
+        [{ resolve: async () => invocationTarget('page', 'a') }, { resolve: async () => ({ nope: true }) as never }],
+      ],
     ] as [string, TargetResolver[]][])('refuses as target_failed, not as a conflict, a malformed answer %s', async (_label, resolvers) => {
       const { registry } = setup({ rules: [observe([])], targetResolvers: resolvers });
       expect((await registry.call('edit_page', { id: 'p1' }, context())).meta['reason']).toBe('target_failed');
@@ -115,7 +129,10 @@ describe('evaluateInvocation (through the rules stage)', () => {
 
     it('gives the rules the exact target an asynchronous resolver claims', async () => {
       const seen: Invocation[] = [];
-      const { registry } = setup({ rules: [observe(seen)], targetResolvers: [{ resolve: async () => invocationTarget('page', 'p9') }, { resolve: () => null }] });
+      const { registry } = setup({
+        rules: [observe(seen)],
+        targetResolvers: [{ resolve: async () => invocationTarget('page', 'p9') }, { resolve: () => null }],
+      });
       expect((await registry.call('edit_page', { id: 'p1' }, context())).success).toBe(true);
       expect(seen[0]?.target).toEqual({ kind: 'page', id: 'p9' });
     });
@@ -150,16 +167,29 @@ describe('evaluateInvocation (through the rules stage)', () => {
     it('turns a plain history object from a shared store into a history the rules can count', async () => {
       const plain = { observations: [{ tool: 'edit_page', outcome: 'executed', target: null }], complete: true };
       const seen: Invocation[] = [];
-      const counting: InvocationRule = { identifier: 'count', requiresCompleteHistory: true, evaluate: (invocation) => (seen.push(invocation), invocation.history.count({ tool: 'edit_page' }) >= 1 ? InvocationDecision.deny('once_only') : InvocationDecision.allow()) };
+      const counting: InvocationRule = {
+        identifier: 'count',
+        requiresCompleteHistory: true,
+        evaluate: (invocation) => (
+          seen.push(invocation),
+          invocation.history.count({ tool: 'edit_page' }) >= 1 ? InvocationDecision.deny('once_only') : InvocationDecision.allow()
+        ),
+      };
       const { registry } = setup({ rules: [counting], historyStore: spyStore(plain) });
       expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['reason']).toBe('once_only');
       expect(seen[0]?.history).toBeInstanceOf(InvocationHistory);
     });
 
     it('counts a plain history as complete only when complete is exactly true', async () => {
-      const { registry } = setup({ rules: [{ ...observe([]), requiresCompleteHistory: true }], historyStore: spyStore({ observations: [], complete: 'yes' }) });
+      const { registry } = setup({
+        rules: [{ ...observe([]), requiresCompleteHistory: true }],
+        historyStore: spyStore({ observations: [], complete: 'yes' }),
+      });
       expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['reason']).toBe('history_incomplete');
-      const complete = setup({ rules: [{ ...observe([]), requiresCompleteHistory: true }], historyStore: spyStore({ observations: [], complete: true }) });
+      const complete = setup({
+        rules: [{ ...observe([]), requiresCompleteHistory: true }],
+        historyStore: spyStore({ observations: [], complete: true }),
+      });
       expect((await complete.registry.call('edit_page', { id: 'p1' }, context('run-1'))).success).toBe(true);
     });
 

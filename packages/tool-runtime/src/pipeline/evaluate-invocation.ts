@@ -69,7 +69,11 @@ function fold(found: Resolution, next: InvocationTarget | null | typeof FAILED):
  * Asks every resolver (all of them, so a conflict is always seen), synchronously until one
  * answers with a promise; the pending answers are then awaited together.
  */
-function resolveTarget(call: PipelineCall, resolvers: readonly TargetResolver[], request: InvocationRequest): Resolution | Promise<Resolution> {
+function resolveTarget(
+  call: PipelineCall,
+  resolvers: readonly TargetResolver[],
+  request: InvocationRequest,
+): Resolution | Promise<Resolution> {
   let found: Resolution = null;
   let pending: Promise<InvocationTarget | null | typeof FAILED>[] | null = null;
   for (let index = 0; index < resolvers.length; index++) {
@@ -120,7 +124,12 @@ function asHistory(value: unknown): InvocationHistory {
 }
 
 /** Runs the rules from `index` on, in order, until one denies. */
-function runRules(call: PipelineCall, rules: readonly CheckedRule[], invocation: Invocation, index: number): undefined | typeof STOP | Promise<undefined | typeof STOP> {
+function runRules(
+  call: PipelineCall,
+  rules: readonly CheckedRule[],
+  invocation: Invocation,
+  index: number,
+): undefined | typeof STOP | Promise<undefined | typeof STOP> {
   for (let at = index; at < rules.length; at++) {
     const checked = rules[at] as CheckedRule;
     if (checked.requiresCompleteHistory && !invocation.history.complete) return call.denyInvocation(checked.identifier, HISTORY_INCOMPLETE);
@@ -174,7 +183,10 @@ function withTarget(call: PipelineCall, rules: readonly CheckedRule[], request: 
   if (rules.length === 0) return undefined;
   const history = loadHistory(call);
   // Stryker disable next-line ConditionalExpression: equivalent: a synchronous history taken the asynchronous way is the same history, later.
-  if (isPromiseLike(history)) return Promise.resolve(history).then((loaded) => runRules(call, rules, Object.freeze({ ...request, target: resolution, history: loaded }), 0));
+  if (isPromiseLike(history))
+    return Promise.resolve(history).then((loaded) =>
+      runRules(call, rules, Object.freeze({ ...request, target: resolution, history: loaded }), 0),
+    );
   return runRules(call, rules, Object.freeze({ ...request, target: resolution, history }), 0);
 }
 
@@ -192,7 +204,13 @@ export function evaluateInvocation(call: PipelineCall): StageVerdict {
   const needsTarget = resolvers.length > 0 && (rules.length > 0 || call.context.runId !== null);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: with no rule and no target to find, the full path resolves nothing and runs no rule either; this only skips the work.
   if (rules.length === 0 && !needsTarget) return undefined;
-  const request: InvocationRequest = Object.freeze({ toolName: definition.name, arguments: call.args!, definition, mutating: call.mutating, context: call.context });
+  const request: InvocationRequest = Object.freeze({
+    toolName: definition.name,
+    arguments: call.args!,
+    definition,
+    mutating: call.mutating,
+    context: call.context,
+  });
   const resolution = needsTarget ? resolveTarget(call, resolvers, request) : null;
   if (isPromiseLike(resolution)) return resolution.then((resolved) => withTarget(call, rules, request, resolved));
   return withTarget(call, rules, request, resolution);

@@ -52,7 +52,7 @@ describe('freezeArgs', () => {
     expect(depth).toBe(100_000);
   });
 
-  it('keeps a __proto__ key as data and never changes the copy\'s prototype', () => {
+  it("keeps a __proto__ key as data and never changes the copy's prototype", () => {
     const args = JSON.parse('{"__proto__": {"admin": true}, "nested": {"__proto__": {"admin": true}}}') as Record<string, unknown>;
     const frozen = freezeArgs(args) as Record<string, Record<string, unknown>>;
     expect(Object.getPrototypeOf(frozen)).toBe(Object.prototype);
@@ -79,7 +79,12 @@ describe('freezeArgs', () => {
 
 describe('compileArgsFreezer', () => {
   const closed = Type.Object(
-    { name: Type.String(), count: Type.Optional(Type.Integer()), mode: Type.Union([Type.Literal('a'), Type.Literal('b')]), note: Type.Union([Type.String(), Type.Null()]) },
+    {
+      name: Type.String(),
+      count: Type.Optional(Type.Integer()),
+      mode: Type.Union([Type.Literal('a'), Type.Literal('b')]),
+      note: Type.Union([Type.String(), Type.Null()]),
+    },
     { additionalProperties: false },
   );
 
@@ -99,7 +104,10 @@ describe('compileArgsFreezer', () => {
     ['a nested object', Type.Object({ user: Type.Object({ id: Type.String() }) }, { additionalProperties: false })],
     ['an array property', Type.Object({ ids: Type.Array(Type.Integer()) }, { additionalProperties: false })],
     ['a property of any type', Type.Object({ anything: Type.Unknown() }, { additionalProperties: false })],
-    ['pattern properties', { type: 'object', properties: { a: { type: 'string' } }, patternProperties: { '^x': {} }, additionalProperties: false }],
+    [
+      'pattern properties',
+      { type: 'object', properties: { a: { type: 'string' } }, patternProperties: { '^x': {} }, additionalProperties: false },
+    ],
     ['a __proto__ property', { type: 'object', properties: { ['__proto__']: { type: 'string' } }, additionalProperties: false }],
     ['no properties', { type: 'object', additionalProperties: false }],
   ])('falls back to freezeArgs for %s', (_label, schema) => {
@@ -109,7 +117,11 @@ describe('compileArgsFreezer', () => {
   it('copies property names that look like code as plain names, and runs none of them', () => {
     const hostile = 'x"]; globalThis.__milpaInjected = true; //';
     const names = [hostile, 'new\nline', "it's", '\\', 'a b', ''];
-    const schema = { type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])), additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+      additionalProperties: false,
+    };
     const args = Object.fromEntries(names.map((name, index) => [name, `v${index}`]));
     const frozen = compileArgsFreezer(schema)(args);
     expect(frozen).toEqual(args);

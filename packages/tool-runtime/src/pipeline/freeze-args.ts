@@ -113,6 +113,10 @@ export function compileArgsFreezer(schema: unknown): (args: Readonly<Record<stri
     const key = JSON.stringify(name);
     return `if (hasOwn(args, ${key})) copy[${key}] = args[${key}];`;
   });
-  const build = new Function('hasOwn', 'freeze', `return function freezeValidatedArgs(args) { const copy = {}; ${writes.join(' ')} return freeze(copy); };`);
+  const build = new Function(
+    'hasOwn',
+    'freeze',
+    `return function freezeValidatedArgs(args) { const copy = {}; ${writes.join(' ')} return freeze(copy); };`,
+  );
   return build(Object.hasOwn, Object.freeze) as (args: Readonly<Record<string, unknown>>) => ToolArgs;
 }

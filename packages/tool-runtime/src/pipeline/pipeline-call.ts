@@ -144,7 +144,14 @@ export class PipelineCall {
    */
   telemetryContext: Context | null = null;
 
-  constructor(services: PipelineServices, name: unknown, rawArgs: unknown, context: ToolContext, options: ToolCallOptions | undefined, startedAt: number) {
+  constructor(
+    services: PipelineServices,
+    name: unknown,
+    rawArgs: unknown,
+    context: ToolContext,
+    options: ToolCallOptions | undefined,
+    startedAt: number,
+  ) {
     this.services = services;
     this.requestedName = name;
     this.rawArgs = rawArgs;

@@ -82,13 +82,22 @@ describe('PipelineRunner', () => {
 
     it('stops at the first stage that ends the call and still runs the exits', () => {
       const order: string[] = [];
-      const runner = new PipelineRunner([answer, stage('never', () => void order.push('never')), stage('x', () => void order.push('x'), 'exit')]);
+      const runner = new PipelineRunner([
+        answer,
+        stage('never', () => void order.push('never')),
+        stage('x', () => void order.push('x'), 'exit'),
+      ]);
       runner.run(newCall());
       expect(order).toEqual(['x']);
     });
 
     it.each([
-      ['throws', () => { throw new Error('boom'); }],
+      [
+        'throws',
+        () => {
+          throw new Error('boom');
+        },
+      ],
       ['rejects', () => Promise.reject(new Error('boom'))],
       ['answers something that is not a verdict', () => 'yes' as unknown as StageVerdict],
     ])('refuses the call fail-closed, naming the collaborator, when a gate %s', async (_label, run) => {
@@ -113,7 +122,13 @@ describe('PipelineRunner', () => {
       const logger = new RecordingLogger();
       const runner = new PipelineRunner([
         answer,
-        stage('thrower', () => { throw new Error('exit bug'); }, 'exit'),
+        stage(
+          'thrower',
+          () => {
+            throw new Error('exit bug');
+          },
+          'exit',
+        ),
         stage('rejecter', () => Promise.reject(new Error('late bug')), 'exit'),
       ]);
       const result = await runner.run(newCall(logger));
@@ -143,12 +158,20 @@ describe('BUILT_IN_STAGES', () => {
       policy: new PolicyGate(),
       channelPolicy: DEFAULT_CHANNEL_POLICIES['cli']!,
     };
-    expect(BUILT_IN_STAGES.flatMap((builtIn) => builtIn.describe(subject).map((step) => step.kind))).toEqual(InvocationStepKind.inspectionOrder());
+    expect(BUILT_IN_STAGES.flatMap((builtIn) => builtIn.describe(subject).map((step) => step.kind))).toEqual(
+      InvocationStepKind.inspectionOrder(),
+    );
   });
 
   it('ends with the exit stages, cap_result, idempotency_record, history, events then audit, after every gate', () => {
     expect(BUILT_IN_STAGES.map((builtIn) => builtIn.phase).lastIndexOf('gate')).toBe(BUILT_IN_STAGES.length - 6);
-    expect(BUILT_IN_STAGES.slice(-5).map((builtIn) => builtIn.name)).toEqual(['cap_result', 'idempotency_record', 'history', 'events', 'audit']);
+    expect(BUILT_IN_STAGES.slice(-5).map((builtIn) => builtIn.name)).toEqual([
+      'cap_result',
+      'idempotency_record',
+      'history',
+      'events',
+      'audit',
+    ]);
     expect(STOP).toBeTypeOf('symbol');
   });
 });

@@ -138,7 +138,11 @@ export class PipelineServices {
       const pending = dispatcher.dispatch(eventName, payload);
       if (isPromiseLike(pending)) await pending;
     } catch (error) {
-      this.safeLog('warn', { event: eventName, error: messageOf(error) }, `[ToolRegistry] ${eventName} listener failed: ${messageOf(error)}`);
+      this.safeLog(
+        'warn',
+        { event: eventName, error: messageOf(error) },
+        `[ToolRegistry] ${eventName} listener failed: ${messageOf(error)}`,
+      );
     } finally {
       this.#ownEvents.delete(event);
     }

@@ -76,34 +76,54 @@ function isResolution(value: unknown): value is ApprovalResolution {
 
 function claimOf(call: PipelineCall): ApprovalClaim {
   const context = call.context;
-  return { toolName: call.toolName, principal: context.principal, channel: context.channel, runId: context.runId, at: new Date(Date.now()) };
+  return {
+    toolName: call.toolName,
+    principal: context.principal,
+    channel: context.channel,
+    runId: context.runId,
+    at: new Date(Date.now()),
+  };
 }
 
 /** The held arguments with an approver's replacements, validated again; STOP when they fail. */
-function approvedArguments(call: PipelineCall, approval: PendingApproval, changes: Readonly<Record<string, unknown>> | null | undefined): ToolArgs | typeof STOP {
+function approvedArguments(
+  call: PipelineCall,
+  approval: PendingApproval,
+  changes: Readonly<Record<string, unknown>> | null | undefined,
+): ToolArgs | typeof STOP {
   if (changes === null || changes === undefined || Object.keys(changes).length === 0) return approval.arguments;
   const entry = call.entry!;
   const schema = entry.definition.inputSchema;
   const declared = isPlainArgs(schema['properties']) ? schema['properties'] : {};
   const undeclared = Object.keys(changes).filter((field) => !Object.hasOwn(declared, field));
   if (undeclared.length > 0) {
-    return invalidApproval(call, 'changes_invalid', `The approver changed fields '${call.toolName}' does not declare (${undeclared.join(', ')}); nothing ran.`);
+    return invalidApproval(
+      call,
+      'changes_invalid',
+      `The approver changed fields '${call.toolName}' does not declare (${undeclared.join(', ')}); nothing ran.`,
+    );
   }
   const merged = { ...approval.arguments, ...changes };
   const compiled = call.services.validator.safeCompile(schema);
   if (!compiled.ok) return approvalFailed(call, 'gate', compiled.error);
   const validation = compiled.value(merged);
   if (!validation.valid) {
-    return invalidApproval(call, 'changes_invalid', `The approver's changes do not make valid arguments for '${call.toolName}': ${validation.errors.join('; ')}; nothing ran.`);
+    return invalidApproval(
+      call,
+      'changes_invalid',
+      `The approver's changes do not make valid arguments for '${call.toolName}': ${validation.errors.join('; ')}; nothing ran.`,
+    );
   }
   return freezeArgs(merged);
 }
 
 function redeemed(call: PipelineCall, approved: ToolArgs, redemption: unknown): StageVerdict {
-  if (typeof redemption !== 'object' || redemption === null) return approvalFailed(call, 'store', new TypeError('the store answered a malformed redemption'));
+  if (typeof redemption !== 'object' || redemption === null)
+    return approvalFailed(call, 'store', new TypeError('the store answered a malformed redemption'));
   const answer = redemption as ApprovalRedemption;
   if (answer.status === 'refused') return refuse(call, answer.refusal, isHeldCall(answer.approval) ? answer.approval : null);
-  if (answer.status !== 'redeemed' || !isHeldCall(answer.approval)) return approvalFailed(call, 'store', new TypeError('the store answered a malformed redemption'));
+  if (answer.status !== 'redeemed' || !isHeldCall(answer.approval))
+    return approvalFailed(call, 'store', new TypeError('the store answered a malformed redemption'));
   call.approval = answer.approval;
   call.args = approved;
   // The approved arguments are the ones that execute: the call stays mutating if either answer is.
@@ -112,7 +132,8 @@ function redeemed(call: PipelineCall, approved: ToolArgs, redemption: unknown): 
 }
 
 function resolved(call: PipelineCall, approval: PendingApproval, resolution: unknown): StageVerdict {
-  if (!isResolution(resolution)) return approvalFailed(call, 'gate', new TypeError('the gate answered something that is not an approval resolution'));
+  if (!isResolution(resolution))
+    return approvalFailed(call, 'gate', new TypeError('the gate answered something that is not an approval resolution'));
   if (resolution.status === 'pending') return pendingApproval(call, approval, 'Not approved yet.');
   if (resolution.status === 'rejected') {
     const by = resolution.rejectedBy === null || resolution.rejectedBy === undefined ? '' : ` by ${resolution.rejectedBy}`;
@@ -124,9 +145,18 @@ function resolved(call: PipelineCall, approval: PendingApproval, resolution: unk
   // anything else is another call, which needs its own approval.
   const presented = digestArguments(call.args!);
   if (presented !== approval.argumentsDigest && (approved === approval.arguments || presented !== digestArguments(approved))) {
-    return invalidApproval(call, 'arguments_changed', `The arguments differ from the ones held for approval under this approval_id; resume with the same arguments (an approver's changes apply by themselves). Nothing ran.`);
+    return invalidApproval(
+      call,
+      'arguments_changed',
+      `The arguments differ from the ones held for approval under this approval_id; resume with the same arguments (an approver's changes apply by themselves). Nothing ran.`,
+    );
   }
-  return askApproval(call, 'store', () => call.services.approvals.store.redeem(approval.approvalId, claimOf(call)), (redemption) => redeemed(call, approved, redemption));
+  return askApproval(
+    call,
+    'store',
+    () => call.services.approvals.store.redeem(approval.approvalId, claimOf(call)),
+    (redemption) => redeemed(call, approved, redemption),
+  );
 }
 
 function lookedUp(call: PipelineCall, found: unknown): StageVerdict {
@@ -138,9 +168,17 @@ function lookedUp(call: PipelineCall, found: unknown): StageVerdict {
   if (refusal !== null) return refuse(call, refusal, found);
   const gate = call.services.approvals.gateFor(found.toolName);
   if (gate === null || typeof gate.getResolution !== 'function') {
-    return denyApproval(call, `Call to '${call.toolName}' refused: no approval gate can tell whether the held call was approved. Nothing ran.`);
+    return denyApproval(
+      call,
+      `Call to '${call.toolName}' refused: no approval gate can tell whether the held call was approved. Nothing ran.`,
+    );
   }
-  return askApproval(call, 'gate', () => gate.getResolution!(found), (resolution) => resolved(call, found, resolution));
+  return askApproval(
+    call,
+    'gate',
+    () => gate.getResolution!(found),
+    (resolution) => resolved(call, found, resolution),
+  );
 }
 
 /**
@@ -153,5 +191,10 @@ function lookedUp(call: PipelineCall, found: unknown): StageVerdict {
 export function resumeHeldCall(call: PipelineCall): StageVerdict {
   const approvalId = call.approvalId;
   if (typeof approvalId !== 'string' || !APPROVAL_ID.test(approvalId)) return refuse(call, 'not_found', null);
-  return askApproval(call, 'store', () => call.services.approvals.store.get(approvalId), (found) => lookedUp(call, found));
+  return askApproval(
+    call,
+    'store',
+    () => call.services.approvals.store.get(approvalId),
+    (found) => lookedUp(call, found),
+  );
 }

@@ -48,8 +48,26 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   auditExitStage,
 ]);
 
-const BEFORE_ANCHORS: ReadonlySet<string> = new Set(['authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'approve', 'rules_replay', 'emit_executing']);
-const AFTER_ANCHORS: ReadonlySet<string> = new Set(['validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'approve', 'rules_replay']);
+const BEFORE_ANCHORS: ReadonlySet<string> = new Set([
+  'authorize',
+  'rules',
+  'rate_limit',
+  'plan_mode',
+  'confirm',
+  'approve',
+  'rules_replay',
+  'emit_executing',
+]);
+const AFTER_ANCHORS: ReadonlySet<string> = new Set([
+  'validate',
+  'authorize',
+  'rules',
+  'rate_limit',
+  'plan_mode',
+  'confirm',
+  'approve',
+  'rules_replay',
+]);
 const STAGE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 function invalid(message: string): MilpaError {
@@ -69,7 +87,9 @@ function checkPlacement(placement: unknown, index: number, names: Set<string>): 
   }
   const name = (stage as { name?: unknown }).name;
   if (typeof name !== 'string' || !STAGE_NAME.test(name)) {
-    throw invalid(`entry ${index}: the stage name ${describeValue(name)} must be lower-case letters, digits and _, starting with a letter, at most 64 characters.`);
+    throw invalid(
+      `entry ${index}: the stage name ${describeValue(name)} must be lower-case letters, digits and _, starting with a letter, at most 64 characters.`,
+    );
   }
   if (BUILT_IN_STAGES.some((builtIn) => builtIn.name === name) || names.has(name)) {
     throw invalid(`entry ${index}: a stage named '${name}' already exists; names are unique.`);
@@ -105,7 +125,10 @@ export function composeStages(placements: readonly HostStagePlacement[] | undefi
   if (placements === undefined || (Array.isArray(placements) && placements.length === 0)) return BUILT_IN_STAGES;
   if (!Array.isArray(placements)) throw invalid('must be an array of { before | after, stage }.');
   const names = new Set<string>();
-  const checked = placements.map((placement, index) => ({ ...checkPlacement(placement, index, names), stage: createHostGuardStage(placement.stage) }));
+  const checked = placements.map((placement, index) => ({
+    ...checkPlacement(placement, index, names),
+    stage: createHostGuardStage(placement.stage),
+  }));
   const stages: Stage[] = [];
   for (const builtIn of BUILT_IN_STAGES) {
     for (const host of checked) if (host.side === 'before' && host.anchor === builtIn.name) stages.push(host.stage);

@@ -297,7 +297,9 @@ describe('PolicyGate', () => {
       });
 
       it('denies an allow rule whose scopes are not met, with the exact message', () => {
-        const gate = new PolicyGate({ ruleProvider: provider(() => rule({ id: 12, effect: 'allow', requiresScopes: ['reports:admin', 'root'] })) });
+        const gate = new PolicyGate({
+          ruleProvider: provider(() => rule({ id: 12, effect: 'allow', requiresScopes: ['reports:admin', 'root'] })),
+        });
         expect(reasonOf(gate.authorize(webUser, subject({ name: 'get_report' })))).toBe(
           "Policy rule #12 for tool 'get_report' requires one of these scopes: reports:admin, root — context has: reports:read.",
         );

@@ -1,4 +1,12 @@
-import { MilpaError, ToolContext, silentLogger, type Logger, type PolicyRule, type PolicyRuleProvider, type ToolMutating } from '@milpa/core';
+import {
+  MilpaError,
+  ToolContext,
+  silentLogger,
+  type Logger,
+  type PolicyRule,
+  type PolicyRuleProvider,
+  type ToolMutating,
+} from '@milpa/core';
 import { describeError } from '../audit/describe-error.js';
 import { swallowRejection } from '../audit/swallow-rejection.js';
 import { AuthorizationResult } from './authorization-result.js';
@@ -46,9 +54,7 @@ function normalizePolicy(channel: unknown, policy: unknown): ChannelPolicy {
     // An unknown key is almost always a typo of a security setting (`require_auht`); refuse it
     // rather than run a laxer policy than the host wrote.
     if (!POLICY_KEYS.has(key)) {
-      throw invalidPolicy(
-        `Unknown key '${key}' in the policy for channel '${channel}'. Known keys: ${[...POLICY_KEYS].join(', ')}.`,
-      );
+      throw invalidPolicy(`Unknown key '${key}' in the policy for channel '${channel}'. Known keys: ${[...POLICY_KEYS].join(', ')}.`);
     }
     if (typeof value !== 'boolean') {
       throw invalidPolicy(`'${key}' in the policy for channel '${channel}' must be a boolean, got ${typeof value}.`);
@@ -87,9 +93,7 @@ function holdsAnyScope(context: ToolContext, scopes: readonly string[]): boolean
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
+    (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
   );
 }
 
@@ -162,7 +166,9 @@ export class PolicyGate {
     if (options.ruleProvider !== undefined) this.setRuleProvider(options.ruleProvider);
     if (options.channelPolicies !== undefined) {
       // Validate every entry before applying any, so a bad entry changes nothing.
-      const entries = Object.entries(options.channelPolicies).map(([channel, policy]) => [channel, normalizePolicy(channel, policy)] as const);
+      const entries = Object.entries(options.channelPolicies).map(
+        ([channel, policy]) => [channel, normalizePolicy(channel, policy)] as const,
+      );
       for (const [channel, policy] of entries) this.#policies.set(channel, policy);
     }
   }
@@ -183,7 +189,10 @@ export class PolicyGate {
     // '0' is a real principal; null and '' are anonymous. Anything that is not a
     // string (a context that was never constructed) is anonymous too: fail closed.
     if (policy.require_auth === true && (typeof context.principal !== 'string' || context.principal === '')) {
-      return AuthorizationResult.deny(`channel '${channel}' requires an authenticated principal (require_auth) — none provided.`, known ? 'require_auth' : 'unknown_channel');
+      return AuthorizationResult.deny(
+        `channel '${channel}' requires an authenticated principal (require_auth) — none provided.`,
+        known ? 'require_auth' : 'unknown_channel',
+      );
     }
 
     if (tool.scopes.length > 0 && !holdsAnyScope(context, tool.scopes)) {

@@ -224,7 +224,7 @@ describe('InMemoryRateLimiter', () => {
       expect(limiter.getUsage('j', 60)).toBe(0);
     });
 
-    it('measures against an explicit window shorter than the bucket\'s when one is given', () => {
+    it("measures against an explicit window shorter than the bucket's when one is given", () => {
       const limiter = new InMemoryRateLimiter();
       limiter.consume('k', 5, 600);
       vi.advanceTimersByTime(30_000);

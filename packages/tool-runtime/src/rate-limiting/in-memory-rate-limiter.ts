@@ -21,7 +21,13 @@ function invalid(message: string): MilpaError {
 }
 
 function requireNumber(name: string, value: unknown, { integer, positive }: { integer: boolean; positive: boolean }): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (positive && value === 0) || (integer && !Number.isInteger(value))) {
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (positive && value === 0) ||
+    (integer && !Number.isInteger(value))
+  ) {
     const kind = `${positive ? 'a positive' : 'a non-negative'} ${integer ? 'integer' : 'finite number'}`;
     throw invalid(`Rate limit ${name} must be ${kind}, got ${String(value)}.`);
   }
@@ -87,10 +93,7 @@ export class InMemoryRateLimiter implements RateLimiter {
 
     if (bucket.used + cost > maxTokens) {
       const retryAfterSeconds = Math.max(1, Math.ceil((bucket.start + windowMs - now) / 1000));
-      return RateLimitResult.denied(
-        `Rate limit exceeded for '${key}': max ${maxTokens} tokens per ${windowSeconds}s.`,
-        retryAfterSeconds,
-      );
+      return RateLimitResult.denied(`Rate limit exceeded for '${key}': max ${maxTokens} tokens per ${windowSeconds}s.`, retryAfterSeconds);
     }
     bucket.used += cost;
     return RateLimitResult.allowed(maxTokens - bucket.used);

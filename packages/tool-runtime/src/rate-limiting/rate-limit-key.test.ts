@@ -32,7 +32,11 @@ describe('rateLimitKey', () => {
   });
 
   it('maps distinct (channel, principal, tool) triples to distinct keys', () => {
-    const triple = fc.tuple(fc.string({ unit: fc.constantFrom('a', ':', '%', '3', 'A', '2', '5') }), fc.option(fc.string({ unit: fc.constantFrom('a', ':', '%', '3', 'A') }), { nil: null }), fc.string({ unit: fc.constantFrom('a', ':', '%') }));
+    const triple = fc.tuple(
+      fc.string({ unit: fc.constantFrom('a', ':', '%', '3', 'A', '2', '5') }),
+      fc.option(fc.string({ unit: fc.constantFrom('a', ':', '%', '3', 'A') }), { nil: null }),
+      fc.string({ unit: fc.constantFrom('a', ':', '%') }),
+    );
     fc.assert(
       fc.property(triple, triple, (first, second) => {
         const same = first[0] === second[0] && first[1] === second[1] && first[2] === second[2];

@@ -20,7 +20,10 @@ export function checkDefaultContext(context: unknown): DefaultContext {
   try {
     return toToolContext(context);
   } catch (error) {
-    throw new MilpaError(`ToolRegistry option defaultContext must be a ToolContext: ${messageOf(error)}`, { code: 'INVALID_ARGUMENT', cause: error });
+    throw new MilpaError(`ToolRegistry option defaultContext must be a ToolContext: ${messageOf(error)}`, {
+      code: 'INVALID_ARGUMENT',
+      cause: error,
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import {
   ApprovalVerdict,
   MilpaError,
   ToolContext,
-  ToolDeniedEvent,
+  type ToolDeniedEvent,
   Type,
   defineTool,
   type ApprovalGate,
@@ -45,7 +45,9 @@ function setup(options: ToolRegistryOptions = {}) {
       handler: shell,
     }),
   );
-  registry.register(defineTool({ name: 'read_note', description: 'Read a note', input: Type.Object({ id: Type.String() }), handler: readNote }));
+  registry.register(
+    defineTool({ name: 'read_note', description: 'Read a note', input: Type.Object({ id: Type.String() }), handler: readNote }),
+  );
   return { registry, logger, events, deleteNote, shell, readNote };
 }
 
@@ -113,7 +115,10 @@ describe('ToolRegistry', () => {
     it('uses a per-tool gate over the default one, and null turns approval off for that tool', async () => {
       const strict = recordingGate(() => ApprovalVerdict.deny('Deletes need a manager.'));
       const lenient = recordingGate();
-      const { registry, deleteNote, shell } = setup({ approvalGate: strict.gate, approvalGates: { delete_note: lenient.gate, shell: null } });
+      const { registry, deleteNote, shell } = setup({
+        approvalGate: strict.gate,
+        approvalGates: { delete_note: lenient.gate, shell: null },
+      });
       expect((await registry.call('delete_note', { id: 'n1' }, agent())).success).toBe(true);
       expect((await registry.call('shell', { command: 'rm x' }, agent())).success).toBe(true);
       expect(deleteNote).toHaveBeenCalledTimes(1);
@@ -178,9 +183,12 @@ describe('ToolRegistry', () => {
 
   describe('approve stage: fail-closed', () => {
     const failures: [string, () => unknown][] = [
-      ['throws', () => {
-        throw new Error('gate exploded with hunter2');
-      }],
+      [
+        'throws',
+        () => {
+          throw new Error('gate exploded with hunter2');
+        },
+      ],
       ['rejects', () => Promise.reject(new Error('gate exploded with hunter2'))],
       ['answers undefined', () => undefined],
       ['answers true', () => true],
@@ -218,7 +226,7 @@ describe('ToolRegistry', () => {
       expect(approvalAudits(logger)).toHaveLength(1);
     });
 
-    it('gives the gate the caller\'s signal so a waiting gate can stop', async () => {
+    it("gives the gate the caller's signal so a waiting gate can stop", async () => {
       const controller = new AbortController();
       const { gate, requests } = recordingGate();
       const { registry } = setup({ approvalGate: gate });
@@ -230,7 +238,10 @@ describe('ToolRegistry', () => {
   describe('constructor: approval options', () => {
     it.each([
       [{ approvalGate: {} as ApprovalGate }, 'approvalGate must have a check(request) function.'],
-      [{ approvalGates: { delete_note: { check: 1 } as unknown as ApprovalGate } }, "approvalGates['delete_note'] must have a check(request) function, or be null."],
+      [
+        { approvalGates: { delete_note: { check: 1 } as unknown as ApprovalGate } },
+        "approvalGates['delete_note'] must have a check(request) function, or be null.",
+      ],
       [{ approvalStore: { open: () => true } as never }, 'approvalStore must have open, get and redeem functions.'],
       [{ approvalTtlSeconds: 0 }, 'approvalTtlSeconds must be a whole number of seconds >= 1, got 0.'],
       [{ approvalTtlSeconds: 1.5 }, 'approvalTtlSeconds must be a whole number of seconds >= 1, got 1.5.'],

@@ -1,5 +1,5 @@
 import { EventDispatcher } from '@milpa/events';
-import { InterceptionSlot, ToolContext, Type, defineTool } from '@milpa/core';
+import { type InterceptionSlot, ToolContext, Type, defineTool } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
 import { RecordingLogger } from '../../test/support/recording-logger.js';
 import { InMemoryRateLimiter } from '../rate-limiting/in-memory-rate-limiter.js';
@@ -11,16 +11,36 @@ describe('ToolRegistry', () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'test_tool', description: 'd', handler: () => 'x' }));
-      await registry.call('test_tool', { q: 'hello' }, new ToolContext({ channel: 'telegram', principal: 'user:1', requestId: 'req-77', scopes: ['*'] }).with({ channel: 'cli' }));
-      expect(logger.messages('info')).toContainEqual(expect.stringMatching(/^\[ToolAudit\] req-77 \| cli \| test_tool \| user:1 \| \d+ms \| OK \| args=\{"q":"hello"\}$/));
+      await registry.call(
+        'test_tool',
+        { q: 'hello' },
+        new ToolContext({ channel: 'telegram', principal: 'user:1', requestId: 'req-77', scopes: ['*'] }).with({ channel: 'cli' }),
+      );
+      expect(logger.messages('info')).toContainEqual(
+        expect.stringMatching(/^\[ToolAudit\] req-77 \| cli \| test_tool \| user:1 \| \d+ms \| OK \| args=\{"q":"hello"\}$/),
+      );
     });
 
     it('writes one structured record for every terminal path', async () => {
       const logger = new RecordingLogger();
       const dispatcher = new EventDispatcher();
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher, rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 1 } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        logger,
+        dispatcher,
+        rateLimiter: new InMemoryRateLimiter(),
+        rateLimit: { maxTokens: 1 },
+      });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 1 }));
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new Error('x');
+          },
+        }),
+      );
       registry.register(defineTool({ name: 'strict', description: 'd', input: Type.Object({ a: Type.String() }), handler: () => 1 }));
       registry.register(defineTool({ name: 'scoped', description: 'd', scopes: ['s'], handler: () => 1 }));
       registry.register(defineTool({ name: 'confirm', description: 'd', requiresConfirmation: true, handler: () => 1 }));

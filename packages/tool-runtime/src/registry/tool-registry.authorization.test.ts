@@ -5,8 +5,7 @@ import { RecordingLogger } from '../../test/support/recording-logger.js';
 import { InMemoryRateLimiter } from '../rate-limiting/in-memory-rate-limiter.js';
 import { ToolRegistry } from './tool-registry.js';
 
-const tool = (name: string, extra: Record<string, unknown> = {}) =>
-  defineTool({ name, description: 'd', handler: () => 'ran', ...extra });
+const tool = (name: string, extra: Record<string, unknown> = {}) => defineTool({ name, description: 'd', handler: () => 'ran', ...extra });
 
 describe('ToolRegistry', () => {
   describe('call: authorize', () => {
@@ -62,7 +61,10 @@ describe('ToolRegistry', () => {
     });
 
     it('denies when an async rule provider rejects', async () => {
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), ruleProvider: { findMatchingRule: () => Promise.reject(new Error('timeout')) } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        ruleProvider: { findMatchingRule: () => Promise.reject(new Error('timeout')) },
+      });
       registry.register(tool('guarded'));
       const result = await registry.call('guarded', {}, ToolContext.web('user:1', []));
       expect(result.meta['code']).toBe('FORBIDDEN');
@@ -72,7 +74,11 @@ describe('ToolRegistry', () => {
       const ruleProvider: PolicyRuleProvider = {
         findMatchingRule: async () => ({ id: 7, effect: 'allow', requiresScopes: [], description: null }),
       };
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), ruleProvider, channelPolicies: { api: { block_mutating: true } } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        ruleProvider,
+        channelPolicies: { api: { block_mutating: true } },
+      });
       registry.register(tool('wipe', { mutating: true }));
       const result = await registry.call('wipe', {}, new ToolContext({ channel: 'api', principal: 'svc' }));
       expect(result.data).toBe('ran');
@@ -84,7 +90,9 @@ describe('ToolRegistry', () => {
       registry.register(tool('t'));
       const result = await registry.call('t', {}, new ToolContext({ channel: 'mystery-channel', principal: 'p', scopes: ['*'] }));
       expect(result.success).toBe(true);
-      expect(logger.messages('warn').filter((line) => line.startsWith("PolicyGate: channel 'mystery-channel' is not a registered channel"))).toHaveLength(1);
+      expect(
+        logger.messages('warn').filter((line) => line.startsWith("PolicyGate: channel 'mystery-channel' is not a registered channel")),
+      ).toHaveLength(1);
     });
 
     it('denies an unknown channel without a principal (fail-closed)', async () => {
@@ -121,7 +129,10 @@ describe('ToolRegistry', () => {
 
     it('consumes the key channel:principal:tool with the default cost, window and budget', async () => {
       const consume = vi.fn(() => RateLimitResult.allowed(99));
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        rateLimiter: { consume, getUsage: () => 0, reset: () => undefined },
+      });
       registry.register(tool('read'));
       registry.register(tool('write', { mutating: true }));
       await registry.call('read', {}, new ToolContext({ channel: 'web', principal: 'user:1' }));
@@ -130,9 +141,12 @@ describe('ToolRegistry', () => {
       expect(consume).toHaveBeenNthCalledWith(2, 'cli::write', 5, 60, 100);
     });
 
-    it('consumes each caller\'s own key when callers take turns on one tool', async () => {
+    it("consumes each caller's own key when callers take turns on one tool", async () => {
       const consume = vi.fn((_key: string) => RateLimitResult.allowed(99));
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        rateLimiter: { consume, getUsage: () => 0, reset: () => undefined },
+      });
       registry.register(tool('read'));
       const callers = [
         new ToolContext({ channel: 'web', principal: 'user:1' }),
@@ -169,7 +183,11 @@ describe('ToolRegistry', () => {
     });
 
     it('keeps budgets apart for callers whose naive keys would collide through ":"', async () => {
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 2 } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        rateLimiter: new InMemoryRateLimiter(),
+        rateLimit: { maxTokens: 2 },
+      });
       registry.register(tool('t'));
       const attacker = new ToolContext({ channel: 'web', principal: 'a:b', scopes: ['*'] });
       const victim = new ToolContext({ channel: 'web:a', principal: 'b', scopes: ['*'] });
@@ -220,7 +238,10 @@ describe('ToolRegistry', () => {
         },
         () => Promise.reject(new Error('redis down')),
       ]) {
-        const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } as RateLimiter });
+        const registry = new ToolRegistry({
+          defaultContext: () => ToolContext.cli(),
+          rateLimiter: { consume, getUsage: () => 0, reset: () => undefined } as RateLimiter,
+        });
         registry.register(defineTool({ name: 't', description: 'd', handler }));
         const result = await registry.call('t');
         expect(result.meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'rate_limit' });

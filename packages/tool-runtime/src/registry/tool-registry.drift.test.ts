@@ -3,7 +3,16 @@
 // listeners, the handler, the idempotency store, the logger), never through the plan itself — except tidy, the rules
 // stages, the result cap and the history exit, which have nothing to call here: their run() is observed.
 import { EventDispatcher } from '@milpa/events';
-import { ApprovalVerdict, RateLimitResult, ToolContext, Type, defineTool, type JsonSchema, type LogContext, type Logger } from '@milpa/core';
+import {
+  ApprovalVerdict,
+  RateLimitResult,
+  ToolContext,
+  Type,
+  defineTool,
+  type JsonSchema,
+  type LogContext,
+  type Logger,
+} from '@milpa/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store.js';
 import { InMemoryIdempotencyStore } from '../idempotency/in-memory-idempotency-store.js';
@@ -150,7 +159,9 @@ describe('ToolRegistry', () => {
       });
       const first = await registry.call('publish', { page: 40 });
       trace.length = 0;
-      const second = await registry.call('publish', { page: 40, confirm_token: first.getConfirmToken() }, undefined, { idempotencyKey: 'publish-40' });
+      const second = await registry.call('publish', { page: 40, confirm_token: first.getConfirmToken() }, undefined, {
+        idempotencyKey: 'publish-40',
+      });
       expect(second.meta['code']).toBe('INTERNAL_ERROR');
       const plan = registry.inspect('publish', ToolContext.cli());
       const planned = plan?.steps.map((step) => step.kind) ?? [];
@@ -162,13 +173,36 @@ describe('ToolRegistry', () => {
     it('stops right after plan_mode (then audits) in plan mode, never reaching confirm', async () => {
       const { registry, trace } = harness(() => 'ok');
       await registry.call('publish', { page: 4 }, ToolContext.cli().asPlan());
-      expect(trace).toEqual(['tidy', 'clamp', 'validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'cap_result', 'history', 'audit']);
+      expect(trace).toEqual([
+        'tidy',
+        'clamp',
+        'validate',
+        'authorize',
+        'rules',
+        'rate_limit',
+        'plan_mode',
+        'cap_result',
+        'history',
+        'audit',
+      ]);
     });
 
     it('stops at confirm (then audits) on the first call of a confirmable tool', async () => {
       const { registry, trace } = harness(() => 'ok');
       await registry.call('publish', { page: 4 });
-      expect(trace).toEqual(['tidy', 'clamp', 'validate', 'authorize', 'rules', 'rate_limit', 'plan_mode', 'confirm', 'cap_result', 'history', 'audit']);
+      expect(trace).toEqual([
+        'tidy',
+        'clamp',
+        'validate',
+        'authorize',
+        'rules',
+        'rate_limit',
+        'plan_mode',
+        'confirm',
+        'cap_result',
+        'history',
+        'audit',
+      ]);
     });
 
     it('resolves before anything else: an unknown tool reaches only the audit', async () => {

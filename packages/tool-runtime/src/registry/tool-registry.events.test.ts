@@ -2,9 +2,9 @@ import { EventDispatcher } from '@milpa/events';
 import {
   InterceptionSlot,
   ToolContext,
-  ToolExecutedEvent,
+  type ToolExecutedEvent,
   ToolExecutingEvent,
-  ToolFailedEvent,
+  type ToolFailedEvent,
   ToolResult,
   Type,
   defineTool,
@@ -61,17 +61,20 @@ describe('ToolRegistry', () => {
       expect(logger.messages('info').some((line) => line.includes('| get_report | user:reader |') && line.includes('| OK |'))).toBe(true);
     });
 
-    it.each([null, 0, 'cached text', { a: 1 }])('wraps a short-circuit value %j in ToolResult.success with standard meta', async (value) => {
-      const { dispatcher, registry } = reportRegistry();
-      dispatcher.subscribe('tool.executing', (_name, payload) => {
-        (payload['slot'] as InterceptionSlot).shortCircuit(value);
-      });
-      const context = ToolContext.web('user:reader', ['reports:read']);
-      const result = await registry.call('get_report', {}, context);
-      expect(result.success).toBe(true);
-      expect(result.data).toEqual(value);
-      expect(result.meta).toMatchObject({ tool: 'get_report', request_id: context.requestId, channel: 'web', principal: 'user:reader' });
-    });
+    it.each([null, 0, 'cached text', { a: 1 }])(
+      'wraps a short-circuit value %j in ToolResult.success with standard meta',
+      async (value) => {
+        const { dispatcher, registry } = reportRegistry();
+        dispatcher.subscribe('tool.executing', (_name, payload) => {
+          (payload['slot'] as InterceptionSlot).shortCircuit(value);
+        });
+        const context = ToolContext.web('user:reader', ['reports:read']);
+        const result = await registry.call('get_report', {}, context);
+        expect(result.success).toBe(true);
+        expect(result.data).toEqual(value);
+        expect(result.meta).toMatchObject({ tool: 'get_report', request_id: context.requestId, channel: 'web', principal: 'user:reader' });
+      },
+    );
 
     it('returns the veto result and emits no post event when a listener stops the slot without a result', async () => {
       const logger = new RecordingLogger();
@@ -133,7 +136,15 @@ describe('ToolRegistry', () => {
         payloads.push(payload);
       });
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
-      registry.register(defineTool({ name: 'page', description: 'd', input: Type.Object({ page: Type.Integer() }), clamps: { page: [1, 10] }, handler: () => 'x' }));
+      registry.register(
+        defineTool({
+          name: 'page',
+          description: 'd',
+          input: Type.Object({ page: Type.Integer() }),
+          clamps: { page: [1, 10] },
+          handler: () => 'x',
+        }),
+      );
       await registry.call('page', { page: 50 });
       const [executing, executed] = payloads;
       expect(Object.keys(executing ?? {}).sort()).toEqual(['event', 'slot']);
@@ -148,7 +159,12 @@ describe('ToolRegistry', () => {
       const dispatcher = new EventDispatcher();
       const executing = vi.fn();
       dispatcher.subscribe('tool.executing', executing);
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, rateLimiter: new InMemoryRateLimiter(), rateLimit: { maxTokens: 2 } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        dispatcher,
+        rateLimiter: new InMemoryRateLimiter(),
+        rateLimit: { maxTokens: 2 },
+      });
       registry.register(defineTool({ name: 'v', description: 'd', input: Type.Object({ a: Type.String() }), handler: () => 1 }));
       registry.register(defineTool({ name: 'c', description: 'd', requiresConfirmation: true, handler: () => 1 }));
       registry.register(defineTool({ name: 'r', description: 'd', handler: () => 1 }));
@@ -172,7 +188,15 @@ describe('ToolRegistry', () => {
       });
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher });
       const thrown = new Error('Something went wrong');
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw thrown; } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw thrown;
+          },
+        }),
+      );
       await registry.call('boom', { a: 1 });
       expect(failed).toHaveLength(1);
       expect(failed[0]?.error).toBe(thrown);
@@ -261,7 +285,15 @@ describe('ToolRegistry', () => {
       const dispatch = vi.spyOn(dispatcher, 'dispatch');
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new Error('x');
+          },
+        }),
+      );
       await registry.call('ok');
       await registry.call('boom');
       expect(dispatch).not.toHaveBeenCalled();
@@ -312,7 +344,15 @@ describe('ToolRegistry', () => {
       const dispatcher = new EventDispatcher();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher, logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 'fine' }));
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new Error('x');
+          },
+        }),
+      );
       const slow = async (): Promise<void> => {
         await new Promise((resolve) => setImmediate(resolve));
       };
@@ -342,7 +382,15 @@ describe('ToolRegistry', () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 1 }));
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new Error('x');
+          },
+        }),
+      );
       await registry.call('ok');
       await registry.call('boom');
       expect(logger.messages('info').filter((line) => line.includes('| ok |') && line.includes('| OK |'))).toHaveLength(1);

@@ -43,7 +43,12 @@ describe('ToolRegistry', () => {
     it('wraps a bare return value in ToolResult.success with standard meta', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
-        defineTool({ name: 'add', description: 'd', input: Type.Object({ a: Type.Number(), b: Type.Number() }), handler: ({ a, b }) => a + b }),
+        defineTool({
+          name: 'add',
+          description: 'd',
+          input: Type.Object({ a: Type.Number(), b: Type.Number() }),
+          handler: ({ a, b }) => a + b,
+        }),
       );
       const result = await registry.call('add', { a: 5, b: 3 });
       expect(result).toBeInstanceOf(ToolResult);
@@ -84,7 +89,15 @@ describe('ToolRegistry', () => {
     it('contains an Error as INTERNAL_ERROR with its message verbatim and logs it', async () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new RangeError('Something went wrong'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new RangeError('Something went wrong');
+          },
+        }),
+      );
       const result = await registry.call('boom');
       expect(result).toMatchObject({ success: false, error: 'Something went wrong' });
       expect(result.meta['code']).toBe('INTERNAL_ERROR');
@@ -99,7 +112,15 @@ describe('ToolRegistry', () => {
       ['a symbol', Symbol('s'), 'Symbol(s)'],
     ])('contains a thrown non-Error value (%s)', async (_label, thrown, message) => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
-      registry.register(defineTool({ name: 'weird', description: 'd', handler: () => { throw thrown; } }));
+      registry.register(
+        defineTool({
+          name: 'weird',
+          description: 'd',
+          handler: () => {
+            throw thrown;
+          },
+        }),
+      );
       const result = await registry.call('weird');
       expect(result.meta['code']).toBe('INTERNAL_ERROR');
       expect(result.error).toBe(message);
@@ -107,9 +128,29 @@ describe('ToolRegistry', () => {
 
     it('contains an async rejection and an object whose toString throws', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
-      const hostile = { toString: () => { throw new Error('no'); } };
-      registry.register(defineTool({ name: 'rejects', description: 'd', handler: async () => { throw new Error('async bad'); } }));
-      registry.register(defineTool({ name: 'hostile', description: 'd', handler: () => { throw hostile; } }));
+      const hostile = {
+        toString: () => {
+          throw new Error('no');
+        },
+      };
+      registry.register(
+        defineTool({
+          name: 'rejects',
+          description: 'd',
+          handler: async () => {
+            throw new Error('async bad');
+          },
+        }),
+      );
+      registry.register(
+        defineTool({
+          name: 'hostile',
+          description: 'd',
+          handler: () => {
+            throw hostile;
+          },
+        }),
+      );
       expect((await registry.call('rejects')).error).toBe('async bad');
       expect((await registry.call('hostile')).error).toBe('Unknown error');
     });
@@ -117,7 +158,15 @@ describe('ToolRegistry', () => {
     it('hides exception detail from the caller but logs it when exposeErrorMessages is false', async () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, exposeErrorMessages: false });
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('db at 10.0.0.7 refused'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new Error('db at 10.0.0.7 refused');
+          },
+        }),
+      );
       const result = await registry.call('boom', {}, ToolContext.cli('req-x'));
       expect(result.error).toBe("Tool 'boom' failed (request req-x)");
       expect(result.meta['code']).toBe('INTERNAL_ERROR');
@@ -127,7 +176,15 @@ describe('ToolRegistry', () => {
     it('never echoes a secret argument inside an exception message', async () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger });
-      registry.register(defineTool({ name: 'login', description: 'd', handler: (args) => { throw new Error(`bad credentials ${String(args['password'])} for ${String(args['user'])}`); } }));
+      registry.register(
+        defineTool({
+          name: 'login',
+          description: 'd',
+          handler: (args) => {
+            throw new Error(`bad credentials ${String(args['password'])} for ${String(args['user'])}`);
+          },
+        }),
+      );
       const result = await registry.call('login', { user: 'ana', password: 's3cr3t-value' });
       expect(result.error).toBe('bad credentials ***REDACTED*** for ana');
       expect(logger.dump()).not.toContain('s3cr3t-value');
@@ -153,7 +210,11 @@ describe('ToolRegistry', () => {
       expect(result.success).toBe(true);
       expect(result.data).toBe('late');
       expect(result.meta).toMatchObject({ timeout_exceeded: true, execution_time: 1.5, timeout_limit: 1 });
-      expect(logger.messages('warn').some((line) => line.startsWith('[ToolRuntime] Timeout exceeded |') && line.includes('execution=1.500s | limit=1s'))).toBe(true);
+      expect(
+        logger
+          .messages('warn')
+          .some((line) => line.startsWith('[ToolRuntime] Timeout exceeded |') && line.includes('execution=1.500s | limit=1s')),
+      ).toBe(true);
     });
 
     it('aborts the handler signal at the deadline while the soft timeout still waits for the result', async () => {

@@ -29,7 +29,14 @@ function pagesRegistry(stages: readonly HostStagePlacement[], trace: string[] = 
     return 'published';
   });
   registry.register(
-    defineTool({ name: 'publish_page', description: 'Publish a page', scopes: ['pages:write'], mutating: true, input: Type.Object({ site: Type.String(), page: Type.Integer() }), handler }),
+    defineTool({
+      name: 'publish_page',
+      description: 'Publish a page',
+      scopes: ['pages:write'],
+      mutating: true,
+      input: Type.Object({ site: Type.String(), page: Type.Integer() }),
+      handler,
+    }),
   );
   return { registry, handler, logger, trace };
 }
@@ -55,12 +62,18 @@ describe('ToolRegistry', () => {
       const trace: string[] = [];
       const first: HostStage = { name: 'first', check: () => void trace.push('first') };
       const second: HostStage = { name: 'second', check: () => void trace.push('second') };
-      const { registry } = pagesRegistry([{ after: 'rate_limit', stage: first }, { after: 'rate_limit', stage: second }], trace);
+      const { registry } = pagesRegistry(
+        [
+          { after: 'rate_limit', stage: first },
+          { after: 'rate_limit', stage: second },
+        ],
+        trace,
+      );
       await registry.call('publish_page', { site: 'home', page: 1 }, member);
       expect(trace).toEqual(['rate_limit', 'first', 'second', 'emit_executing', 'execute']);
     });
 
-    it('refuses the call with the stage\'s failed result, audited, and runs nothing after it', async () => {
+    it("refuses the call with the stage's failed result, audited, and runs nothing after it", async () => {
       const trace: string[] = [];
       const { registry, handler, logger } = pagesRegistry([{ before: 'rate_limit', stage: ownSite }], trace);
       const result = await registry.call('publish_page', { site: 'elsewhere', page: 1 }, member);
@@ -69,7 +82,9 @@ describe('ToolRegistry', () => {
       expect(result.meta).toMatchObject({ code: 'FORBIDDEN', stage: 'own_site', tool: 'publish_page', principal: 'u-1' });
       expect(handler).not.toHaveBeenCalled();
       expect(trace).toEqual([]);
-      const records = logger.lines.filter((line) => 'audit' in line.context).map((line) => line.context['audit'] as Record<string, unknown>);
+      const records = logger.lines
+        .filter((line) => 'audit' in line.context)
+        .map((line) => line.context['audit'] as Record<string, unknown>);
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ outcome: 'refused', code: 'FORBIDDEN', reason: 'Not your site' });
     });
@@ -92,7 +107,12 @@ describe('ToolRegistry', () => {
     });
 
     it.each([
-      ['throws', () => { throw new Error('tenant service down'); }],
+      [
+        'throws',
+        () => {
+          throw new Error('tenant service down');
+        },
+      ],
       ['rejects', () => Promise.reject(new Error('tenant service down'))],
     ])('refuses the call fail-closed, naming the stage, when the stage %s', async (_label, check) => {
       const { registry, handler } = pagesRegistry([{ before: 'authorize', stage: { name: 'tenant', check } as HostStage }]);
@@ -107,7 +127,9 @@ describe('ToolRegistry', () => {
       ['a string', 'no'],
       ['false', false],
     ])('refuses the call fail-closed when the stage answers %s', async (_label, answer) => {
-      const { registry, handler } = pagesRegistry([{ before: 'confirm', stage: { name: 'odd', check: () => answer } as unknown as HostStage }]);
+      const { registry, handler } = pagesRegistry([
+        { before: 'confirm', stage: { name: 'odd', check: () => answer } as unknown as HostStage },
+      ]);
       const result = await registry.call('publish_page', { site: 'home', page: 1 }, member);
       expect(result.meta['code']).toBe('INTERNAL_ERROR');
       expect(result.error).toContain("the host stage 'odd' failed");
@@ -115,7 +137,9 @@ describe('ToolRegistry', () => {
     });
 
     it('waits for an async stage and refuses with TIMEOUT when the caller aborts while it stalls', async () => {
-      const { registry, handler } = pagesRegistry([{ before: 'emit_executing', stage: { name: 'stall', check: () => new Promise(() => undefined) } }]);
+      const { registry, handler } = pagesRegistry([
+        { before: 'emit_executing', stage: { name: 'stall', check: () => new Promise(() => undefined) } },
+      ]);
       const controller = new AbortController();
       const pending = registry.call('publish_page', { site: 'home', page: 1 }, member, { signal: controller.signal });
       controller.abort();
@@ -168,7 +192,15 @@ describe('ToolRegistry', () => {
     });
 
     it('refuses two host stages with one name', () => {
-      expect(() => new ToolRegistry({ stages: [{ before: 'authorize', stage: ownSite }, { after: 'confirm', stage: ownSite }] })).toThrow(/already exists/);
+      expect(
+        () =>
+          new ToolRegistry({
+            stages: [
+              { before: 'authorize', stage: ownSite },
+              { after: 'confirm', stage: ownSite },
+            ],
+          }),
+      ).toThrow(/already exists/);
     });
   });
 });

@@ -6,7 +6,8 @@ import { InMemoryRateLimiter } from '../rate-limiting/in-memory-rate-limiter.js'
 import { ToolRegistry } from './tool-registry.js';
 import type { ToolRegistryOptions } from './tool-registry-options.js';
 
-const agent = (principal = 'agent:7', runId: string | null = null) => ToolContext.mcp(`req-${Math.random().toString(36).slice(2, 8)}`, principal, ['invoices:write']).with({ runId });
+const agent = (principal = 'agent:7', runId: string | null = null) =>
+  ToolContext.mcp(`req-${Math.random().toString(36).slice(2, 8)}`, principal, ['invoices:write']).with({ runId });
 
 function setup(options: ToolRegistryOptions = {}, handler?: (args: { amount: number }) => unknown) {
   const logger = new RecordingLogger();
@@ -23,7 +24,15 @@ function setup(options: ToolRegistryOptions = {}, handler?: (args: { amount: num
       handler: create,
     }),
   );
-  registry.register(defineTool({ name: 'void_invoice', description: 'Void an invoice', input: Type.Object({ amount: Type.Integer() }), mutating: true, handler: () => ({ voided: true }) }));
+  registry.register(
+    defineTool({
+      name: 'void_invoice',
+      description: 'Void an invoice',
+      input: Type.Object({ amount: Type.Integer() }),
+      mutating: true,
+      handler: () => ({ voided: true }),
+    }),
+  );
   return { registry, logger, create };
 }
 
@@ -51,7 +60,14 @@ describe('ToolRegistry', () => {
 
     it('treats arguments in another key order as the same call', async () => {
       const { registry, create } = setup({}, (args) => ({ ...args }));
-      registry.register(defineTool({ name: 'transfer', description: 't', input: Type.Object({ from: Type.String(), to: Type.String() }), handler: create as never }));
+      registry.register(
+        defineTool({
+          name: 'transfer',
+          description: 't',
+          input: Type.Object({ from: Type.String(), to: Type.String() }),
+          handler: create as never,
+        }),
+      );
       await registry.call('transfer', { from: 'a', to: 'b' }, agent(), { idempotencyKey: 'k' });
       const retry = await registry.call('transfer', { to: 'b', from: 'a' }, agent(), { idempotencyKey: 'k' });
       expect(retry.meta['idempotent_replay']).toBe(true);
@@ -84,7 +100,9 @@ describe('ToolRegistry', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
         return { invoice: 1, amount: args.amount };
       });
-      const results = await Promise.all(Array.from({ length: 50 }, () => registry.call('create_invoice', { amount: 5 }, agent(), { idempotencyKey: 'race' })));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => registry.call('create_invoice', { amount: 5 }, agent(), { idempotencyKey: 'race' })),
+      );
       expect(create).toHaveBeenCalledTimes(1);
       expect(results.every((result) => result.success)).toBe(true);
       expect(new Set(results.map((result) => JSON.stringify(result.data)))).toEqual(new Set([JSON.stringify({ invoice: 1, amount: 5 })]));
@@ -109,7 +127,10 @@ describe('ToolRegistry', () => {
     });
 
     it('frees the key when the first call was refused before running, so a retry runs', async () => {
-      const { registry, create } = setup({ rateLimiter: new InMemoryRateLimiter(), rateLimit: { windowSeconds: 60, maxTokens: 5, cost: 1, mutatingCost: 5 } });
+      const { registry, create } = setup({
+        rateLimiter: new InMemoryRateLimiter(),
+        rateLimit: { windowSeconds: 60, maxTokens: 5, cost: 1, mutatingCost: 5 },
+      });
       await registry.call('create_invoice', { amount: 1 }, agent());
       const limited = await registry.call('create_invoice', { amount: 9 }, agent(), { idempotencyKey: 'after-limit' });
       expect(limited.getCode()).toBe('RATE_LIMITED');
@@ -161,7 +182,7 @@ describe('ToolRegistry', () => {
       expect(consume.mock.calls.length).toBe(consumed);
     });
 
-    it('records a replay in the run\'s history as replayed, not as a second execution', async () => {
+    it("records a replay in the run's history as replayed, not as a second execution", async () => {
       const { registry } = setup();
       const runId = await registry.startRun();
       await registry.call('create_invoice', { amount: 9 }, agent('agent:7', runId), { idempotencyKey: 'run-key' });
@@ -223,7 +244,9 @@ describe('ToolRegistry', () => {
       const { registry, create } = setup({ idempotencyRetentionSeconds: 60 });
       await registry.call('create_invoice', { amount: 9 }, agent(), { idempotencyKey: 'short' });
       vi.setSystemTime(new Date('2026-12-01T10:00:59Z'));
-      expect((await registry.call('create_invoice', { amount: 9 }, agent(), { idempotencyKey: 'short' })).meta['idempotent_replay']).toBe(true);
+      expect((await registry.call('create_invoice', { amount: 9 }, agent(), { idempotencyKey: 'short' })).meta['idempotent_replay']).toBe(
+        true,
+      );
       vi.setSystemTime(new Date('2026-12-01T10:01:01Z'));
       const fresh = await registry.call('create_invoice', { amount: 9 }, agent(), { idempotencyKey: 'short' });
       expect(fresh.meta['idempotent_replay']).toBeUndefined();
@@ -239,9 +262,13 @@ describe('ToolRegistry', () => {
       });
 
       it.each([
-        ['throws', () => failing(() => {
-          throw new Error('connection refused');
-        })],
+        [
+          'throws',
+          () =>
+            failing(() => {
+              throw new Error('connection refused');
+            }),
+        ],
         ['rejects', () => failing(() => Promise.reject(new Error('timeout')))],
         ['answers garbage', () => failing(() => ({ status: 'maybe' }))],
         ['answers a replay without a result', () => failing(() => ({ status: 'replay' }))],
@@ -276,7 +303,9 @@ describe('ToolRegistry', () => {
     });
 
     it('rejects a store without the four operations at construction', () => {
-      expect(() => new ToolRegistry({ idempotencyStore: { begin: () => ({ status: 'started' }) } as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(() => new ToolRegistry({ idempotencyStore: { begin: () => ({ status: 'started' }) } as never })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+      );
       expect(() => new ToolRegistry({ idempotencyLeaseSeconds: 0 })).toThrow(/idempotencyLeaseSeconds/);
       expect(() => new ToolRegistry({ idempotencyRetentionSeconds: 1.5 })).toThrow(/idempotencyRetentionSeconds/);
     });

@@ -1,4 +1,4 @@
-import { MilpaError, ToolContext, Type, defineTool, type AnyToolDefinition, type JsonSchema } from '@milpa/core';
+import { type MilpaError, ToolContext, Type, defineTool, type AnyToolDefinition, type JsonSchema } from '@milpa/core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SchemaValidator, type CompiledValidator } from '../validation/schema-validator.js';
@@ -41,7 +41,12 @@ describe('ToolRegistry', () => {
 
     it('still throws INVALID_SCHEMA at registration when a schema is invalid', () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
-      const typo = defineTool({ name: 'typo', description: 'd', input: Type.Object({ a: Type.Unsafe<string>({ type: 'string', maxLenght: 3 }) }), handler: () => 1 });
+      const typo = defineTool({
+        name: 'typo',
+        description: 'd',
+        input: Type.Object({ a: Type.Unsafe<string>({ type: 'string', maxLenght: 3 }) }),
+        handler: () => 1,
+      });
       expect(() => registry.register(typo)).toThrow(expect.objectContaining({ code: 'INVALID_SCHEMA' }) as MilpaError);
       const dangling = { ...distinctTool(1), inputSchema: { type: 'object', properties: { id: { $ref: '#/$defs/missing' } } } };
       expect(() => registry.register(dangling)).toThrow(/can't resolve reference/);

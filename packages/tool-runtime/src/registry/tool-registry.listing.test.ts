@@ -6,12 +6,21 @@ import { ToolRegistry } from './tool-registry.js';
 const tool = (name: string, options: Partial<{ scopes: string[]; mutating: boolean }> = {}): AnyToolDefinition =>
   defineTool({ name, description: `${name} tool`, input: Type.Object({}), handler: () => name, ...options });
 
-const toolset = () => [tool('file_read'), tool('file_write', { mutating: true }), tool('file_edit', { mutating: true }), tool('shell_exec', { scopes: ['ops'] })];
+const toolset = () => [
+  tool('file_read'),
+  tool('file_write', { mutating: true }),
+  tool('file_edit', { mutating: true }),
+  tool('shell_exec', { scopes: ['ops'] }),
+];
 
 describe('ToolRegistry', () => {
   describe('deny', () => {
     it('never registers a denied tool: not listed, not callable, TOOL_NOT_FOUND as if absent', async () => {
-      const registry = new ToolRegistry({ deny: ['shell_exec', 'group:writes'], groups: { 'group:writes': ['file_write', 'file_edit'] }, tools: toolset() });
+      const registry = new ToolRegistry({
+        deny: ['shell_exec', 'group:writes'],
+        groups: { 'group:writes': ['file_write', 'file_edit'] },
+        tools: toolset(),
+      });
       expect(registry.getToolDefinitions().map((definition) => definition.name)).toEqual(['file_read']);
       expect(registry.has('file_write')).toBe(false);
       const result = await registry.call('file_write', {}, ToolContext.cli());
@@ -67,7 +76,11 @@ describe('ToolRegistry', () => {
       ['a group with no definition', { deny: ['group:nope'] }, /group:nope/],
       ['a non-string entry', { deny: [42 as unknown as string] }, /non-empty string/],
       ['an empty entry', { deny: [' '] }, /non-empty string/],
-      ['a group that is not a list of names', { deny: ['group:g'], groups: { 'group:g': 'file_write' as unknown as string[] } }, /group 'group:g'/],
+      [
+        'a group that is not a list of names',
+        { deny: ['group:g'], groups: { 'group:g': 'file_write' as unknown as string[] } },
+        /group 'group:g'/,
+      ],
       ['deny that is not an array', { deny: 'file_write' as unknown as string[] }, /must be an array/],
     ])('refuses %s at construction', (_label, options, message) => {
       expect(() => new ToolRegistry(options)).toThrow(message);
@@ -76,20 +89,34 @@ describe('ToolRegistry', () => {
 
   describe('listToolsFor', () => {
     it('lists exactly the tools authorization lets this caller use, in registration order', async () => {
-      const registry = new ToolRegistry({ tools: [...toolset(), tool('notes', { scopes: ['notes:read'] })], channelPolicies: { kiosk: { block_mutating: true } } });
+      const registry = new ToolRegistry({
+        tools: [...toolset(), tool('notes', { scopes: ['notes:read'] })],
+        channelPolicies: { kiosk: { block_mutating: true } },
+      });
       const names = async (context: ToolContext) => (await registry.listToolsFor(context)).map((definition) => definition.name);
       expect(await names(ToolContext.cli())).toEqual(['file_read', 'file_write', 'file_edit', 'shell_exec', 'notes']);
       expect(await names(ToolContext.web('u', ['notes:read']))).toEqual(['file_read', 'file_write', 'file_edit', 'notes']);
       expect(await names(ToolContext.web(null, ['*']))).toEqual([]);
-      expect(await names(new ToolContext({ principal: 'u', channel: 'kiosk', scopes: ['*'] }))).toEqual(['file_read', 'shell_exec', 'notes']);
+      expect(await names(new ToolContext({ principal: 'u', channel: 'kiosk', scopes: ['*'] }))).toEqual([
+        'file_read',
+        'shell_exec',
+        'notes',
+      ]);
     });
 
     it('waits for an async rule provider and lists only what it allows', async () => {
       const registry = new ToolRegistry({
         tools: toolset(),
-        ruleProvider: { findMatchingRule: async (_channel, _principal, name) => (name === 'file_read' ? { id: 1, effect: 'deny', requiresScopes: [], description: null } : null) },
+        ruleProvider: {
+          findMatchingRule: async (_channel, _principal, name) =>
+            name === 'file_read' ? { id: 1, effect: 'deny', requiresScopes: [], description: null } : null,
+        },
       });
-      expect((await registry.listToolsFor(ToolContext.cli())).map((definition) => definition.name)).toEqual(['file_write', 'file_edit', 'shell_exec']);
+      expect((await registry.listToolsFor(ToolContext.cli())).map((definition) => definition.name)).toEqual([
+        'file_write',
+        'file_edit',
+        'shell_exec',
+      ]);
     });
 
     it('logs the unknown-channel warning once per listing, never once per tool', async () => {
@@ -112,7 +139,10 @@ describe('ToolRegistry', () => {
       registry.getPolicyGate().setChannelPolicy('web', { block_mutating: true });
       const third = await registry.listToolsFor(context);
       expect(third.map((definition) => definition.name)).toEqual(['file_read', 'late']);
-      expect((await registry.listToolsFor(ToolContext.web('other', ['notes:read']))).map((definition) => definition.name)).toEqual(['file_read', 'late']);
+      expect((await registry.listToolsFor(ToolContext.web('other', ['notes:read']))).map((definition) => definition.name)).toEqual([
+        'file_read',
+        'late',
+      ]);
       expect((await registry.listToolsFor(ToolContext.web('u', ['ops']))).map((definition) => definition.name)).toContain('shell_exec');
     });
 
@@ -127,7 +157,9 @@ describe('ToolRegistry', () => {
     });
 
     it('refuses something that is not a ToolContext', async () => {
-      await expect(new ToolRegistry().listToolsFor({ channel: 'cli' } as unknown as ToolContext)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(new ToolRegistry().listToolsFor({ channel: 'cli' } as unknown as ToolContext)).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
     });
   });
 

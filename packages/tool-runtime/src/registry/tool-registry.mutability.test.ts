@@ -17,7 +17,16 @@ function setup(options: ToolRegistryOptions = {}, mutating: (args: ToolArgs) => 
     },
     ...options,
   });
-  registry.register(defineTool({ name: 'shell_exec', description: 'Run a command', input, clamps: { lines: [1, 10] }, mutating: spy as (args: ToolArgs) => boolean, handler }));
+  registry.register(
+    defineTool({
+      name: 'shell_exec',
+      description: 'Run a command',
+      input,
+      clamps: { lines: [1, 10] },
+      mutating: spy as (args: ToolArgs) => boolean,
+      handler,
+    }),
+  );
   return { registry, spy, handler };
 }
 
@@ -53,7 +62,9 @@ describe('ToolRegistry with a per-call mutating function', () => {
       const { registry, handler } = setup();
       const result = await registry.call('shell_exec', { command: 'rm x' }, api());
       expect(result.meta['code']).toBe('FORBIDDEN');
-      expect(result.error).toBe("Call to 'shell_exec' is blocked on channel 'api': its arguments make it mutating (block_mutating policy).");
+      expect(result.error).toBe(
+        "Call to 'shell_exec' is blocked on channel 'api': its arguments make it mutating (block_mutating policy).",
+      );
       expect(handler).not.toHaveBeenCalled();
     });
 
@@ -88,7 +99,9 @@ describe('ToolRegistry with a per-call mutating function', () => {
 
     it('asks the rule provider with the per-call answer', async () => {
       const seen: boolean[] = [];
-      const { registry } = setup({ ruleProvider: { findMatchingRule: (_channel, _principal, _tool, mutating) => (seen.push(mutating), null) } });
+      const { registry } = setup({
+        ruleProvider: { findMatchingRule: (_channel, _principal, _tool, mutating) => (seen.push(mutating), null) },
+      });
       await registry.call('shell_exec', { command: 'ls' }, api());
       await registry.call('shell_exec', { command: 'rm x' }, api());
       expect(seen).toEqual([false, true]);
@@ -110,8 +123,19 @@ describe('ToolRegistry with a per-call mutating function', () => {
 
     it('keeps a replay mutating when its own arguments read but the confirmed ones write', async () => {
       const seen: boolean[] = [];
-      const { registry, spy } = setup({ stages: [{ after: 'confirm', stage: { name: 'observe', check: (call) => (seen.push(call.mutating), undefined) } }] });
-      registry.register(defineTool({ name: 'always_confirm', description: 'd', input, requiresConfirmation: true, mutating: spy as (args: ToolArgs) => boolean, handler: (args) => args }));
+      const { registry, spy } = setup({
+        stages: [{ after: 'confirm', stage: { name: 'observe', check: (call) => (seen.push(call.mutating), undefined) } }],
+      });
+      registry.register(
+        defineTool({
+          name: 'always_confirm',
+          description: 'd',
+          input,
+          requiresConfirmation: true,
+          mutating: spy as (args: ToolArgs) => boolean,
+          handler: (args) => args,
+        }),
+      );
       const asked = await registry.call('always_confirm', { command: 'rm x' }, cli());
       spy.mockClear();
       // The replay's own arguments ('ls') read; the redeemed ones, which execute, write.
@@ -149,7 +173,9 @@ describe('ToolRegistry with a per-call mutating function', () => {
 
     it('gives host stages the same answer the gates used', async () => {
       const seen: boolean[] = [];
-      const { registry, spy } = setup({ stages: [{ before: 'emit_executing', stage: { name: 'observe', check: (call) => (seen.push(call.mutating), undefined) } }] });
+      const { registry, spy } = setup({
+        stages: [{ before: 'emit_executing', stage: { name: 'observe', check: (call) => (seen.push(call.mutating), undefined) } }],
+      });
       await registry.call('shell_exec', { command: 'ls' }, cli());
       await registry.call('shell_exec', { command: 'rm x' }, cli());
       expect(seen).toEqual([false, true]);
@@ -198,7 +224,10 @@ describe('ToolRegistry with a per-call mutating function', () => {
   describe('provider shapes', () => {
     it('announces a per-call tool to MCP clients as destructive', () => {
       const { registry } = setup();
-      expect(toProviderTool(registry.getDefinition('shell_exec')!, 'mcp').annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+      expect(toProviderTool(registry.getDefinition('shell_exec')!, 'mcp').annotations).toEqual({
+        readOnlyHint: false,
+        destructiveHint: true,
+      });
     });
   });
 });

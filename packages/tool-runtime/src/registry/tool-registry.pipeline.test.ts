@@ -65,7 +65,13 @@ describe('ToolRegistry', () => {
     it('reports FORBIDDEN, not VALIDATION_ERROR, when both validation and authorization would fail', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
-        defineTool({ name: 'needs_name', description: 'd', scopes: ['admin'], input: Type.Object({ name: Type.String() }), handler: () => 1 }),
+        defineTool({
+          name: 'needs_name',
+          description: 'd',
+          scopes: ['admin'],
+          input: Type.Object({ name: Type.String() }),
+          handler: () => 1,
+        }),
       );
       const result = await registry.call('needs_name', {}, ToolContext.web('u', []));
       expect(result.meta['code']).toBe('FORBIDDEN');
@@ -135,7 +141,15 @@ describe('ToolRegistry', () => {
       registry.register(defineTool({ name: 'strict', description: 'd', input: Type.Object({ n: Type.Integer() }), handler: () => 1 }));
       registry.register(defineTool({ name: 'scoped', description: 'd', scopes: ['s'], handler: () => 1 }));
       registry.register(defineTool({ name: 'limited', description: 'd', handler: () => 1 }));
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new Error('x');
+          },
+        }),
+      );
       const context = new ToolContext({ principal: 'p', channel: 'web', requestId: 'r-9' });
       const results = [
         await registry.call('nope', {}, context),
@@ -165,9 +179,20 @@ describe('ToolRegistry', () => {
       const throwing = () => {
         throw new Error('logger down');
       };
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger: { debug: throwing, info: throwing, warn: throwing, error: throwing } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        logger: { debug: throwing, info: throwing, warn: throwing, error: throwing },
+      });
       registry.register(defineTool({ name: 'ok', description: 'd', handler: () => 1 }));
-      registry.register(defineTool({ name: 'boom', description: 'd', handler: () => { throw new Error('x'); } }));
+      registry.register(
+        defineTool({
+          name: 'boom',
+          description: 'd',
+          handler: () => {
+            throw new Error('x');
+          },
+        }),
+      );
       await expect(registry.call('ok')).resolves.toMatchObject({ success: true, data: 1 });
       await expect(registry.call('boom')).resolves.toMatchObject({ success: false });
       await expect(registry.call('missing')).resolves.toMatchObject({ success: false });
@@ -177,7 +202,12 @@ describe('ToolRegistry', () => {
     it('resolves to VALIDATION_ERROR when args are not an object', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(defineTool({ name: 't', description: 'd', handler: () => 1 }));
-      for (const [args, type] of [[null, 'null'], [[1], 'array'], ['x', 'string'], [3, 'integer']] as const) {
+      for (const [args, type] of [
+        [null, 'null'],
+        [[1], 'array'],
+        ['x', 'string'],
+        [3, 'integer'],
+      ] as const) {
         const result = await registry.call('t', args);
         expect(result.meta['code']).toBe('VALIDATION_ERROR');
         expect(result.error).toBe(`Arguments must be an object, got ${type}`);

@@ -19,7 +19,15 @@ function setup(extra: Record<string, unknown> = {}) {
     defineTool({
       name: 'delete_item',
       description: 'Delete an item',
-      input: Type.Object({ id: Type.Integer(), force: Type.Optional(Type.Boolean()), note: Type.Optional(Type.Union([Type.String(), Type.Null()])), tags: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: false }),
+      input: Type.Object(
+        {
+          id: Type.Integer(),
+          force: Type.Optional(Type.Boolean()),
+          note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+          tags: Type.Optional(Type.Array(Type.String())),
+        },
+        { additionalProperties: false },
+      ),
       mutating: true,
       scopes: ['write'],
       handler,
@@ -105,7 +113,7 @@ describe('ToolRegistry', () => {
       expect(logger.messages('info').some((line) => line.startsWith('[ToolAudit] CONFIRMATION_REQUESTED |'))).toBe(true);
     });
 
-    it('executes with the first call\'s args when the token is replayed with other args', async () => {
+    it("executes with the first call's args when the token is replayed with other args", async () => {
       const { registry, handler } = setup({ requiresConfirmation: true });
       const first = await registry.call('delete_item', { id: 42 });
       const second = await registry.call('delete_item', { id: 99, confirm_token: first.getConfirmToken() });
@@ -162,7 +170,9 @@ describe('ToolRegistry', () => {
       const token = (await registry.call('delete_item', { id: 7 }, owner)).getConfirmToken();
       const thief = new ToolContext({ channel: 'telegram', principal: 'user:2', scopes: ['write'] });
       const otherChannel = new ToolContext({ channel: 'web', principal: 'user:1', scopes: ['write'] });
-      expect((await registry.call('delete_item', { id: 7, confirm_token: token }, thief)).error).toBe('Invalid or expired confirmation token');
+      expect((await registry.call('delete_item', { id: 7, confirm_token: token }, thief)).error).toBe(
+        'Invalid or expired confirmation token',
+      );
       expect((await registry.call('delete_item', { id: 7, confirm_token: token }, otherChannel)).error).toBe(
         'Invalid or expired confirmation token',
       );
@@ -183,7 +193,11 @@ describe('ToolRegistry', () => {
       const token = (await registry.call('delete_item', { id: 1 })).getConfirmToken();
       const invalid = await registry.call('delete_item', { id: 'x', confirm_token: token });
       expect(invalid.meta['code']).toBe('VALIDATION_ERROR');
-      const unauthorized = await registry.call('delete_item', { id: 1, confirm_token: token }, new ToolContext({ channel: 'cli', principal: 'cli', scopes: [] }));
+      const unauthorized = await registry.call(
+        'delete_item',
+        { id: 1, confirm_token: token },
+        new ToolContext({ channel: 'cli', principal: 'cli', scopes: [] }),
+      );
       expect(unauthorized.meta['code']).toBe('FORBIDDEN');
       expect((await registry.call('delete_item', { id: 1, confirm_token: token })).success).toBe(true);
     });
@@ -238,7 +252,10 @@ describe('ToolRegistry', () => {
       const handler = vi.fn();
       registry.register(defineTool({ name: 'c', description: 'd', requiresConfirmation: true, handler }));
       expect((await registry.call('c')).meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'confirmation' });
-      expect((await registry.call('c', { confirm_token: 'a'.repeat(32) })).meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'confirmation' });
+      expect((await registry.call('c', { confirm_token: 'a'.repeat(32) })).meta).toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        store: 'confirmation',
+      });
       expect(handler).not.toHaveBeenCalled();
     });
   });

@@ -67,7 +67,9 @@ describe('ToolRegistry', () => {
 
     it('rejects non-positive rate-limit settings in the constructor', () => {
       expect(() => new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimit: { maxTokens: 0 } })).toThrow(MilpaError);
-      expect(() => new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimit: { windowSeconds: Number.NaN } })).toThrow(MilpaError);
+      expect(() => new ToolRegistry({ defaultContext: () => ToolContext.cli(), rateLimit: { windowSeconds: Number.NaN } })).toThrow(
+        MilpaError,
+      );
     });
   });
 
@@ -198,7 +200,12 @@ describe('ToolRegistry', () => {
 
     it('reports a dispatcher only when one was passed to the constructor', () => {
       expect(new ToolRegistry({ defaultContext: () => ToolContext.cli() }).hasDispatcher()).toBe(false);
-      const dispatcher = { subscribe: () => () => undefined, dispatch: async () => undefined, hasSubscribers: () => false, getSubscribers: () => [] };
+      const dispatcher = {
+        subscribe: () => () => undefined,
+        dispatch: async () => undefined,
+        hasSubscribers: () => false,
+        getSubscribers: () => [],
+      };
       expect(new ToolRegistry({ defaultContext: () => ToolContext.cli(), dispatcher }).hasDispatcher()).toBe(true);
     });
 

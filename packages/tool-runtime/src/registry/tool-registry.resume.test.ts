@@ -3,7 +3,7 @@ import {
   InvocationDecision,
   ToolContext,
   invocationTarget,
-  ToolResult,
+  type ToolResult,
   Type,
   defineTool,
   type ApprovalGate,
@@ -27,7 +27,8 @@ function holdingGate() {
   };
   return {
     gate,
-    grant: (approvalId: string, changes: Readonly<Record<string, unknown>> | null = null) => decisions.set(approvalId, { status: 'granted', approvedBy: ['manager'], changes }),
+    grant: (approvalId: string, changes: Readonly<Record<string, unknown>> | null = null) =>
+      decisions.set(approvalId, { status: 'granted', approvedBy: ['manager'], changes }),
     reject: (approvalId: string, reason: string) => decisions.set(approvalId, { status: 'rejected', reason, rejectedBy: 'manager' }),
   };
 }
@@ -48,12 +49,23 @@ function setup(options: ToolRegistryOptions = {}) {
       handler: deleteNote,
     }),
   );
-  registry.register(defineTool({ name: 'archive_note', description: 'Archive a note', input: Type.Object({ id: Type.String() }), mutating: true, handler: archiveNote }));
+  registry.register(
+    defineTool({
+      name: 'archive_note',
+      description: 'Archive a note',
+      input: Type.Object({ id: Type.String() }),
+      mutating: true,
+      handler: archiveNote,
+    }),
+  );
   return { registry, logger, deleteNote, archiveNote, ...holding };
 }
 
 const agent = (overrides: Partial<{ principal: string; channel: 'mcp' | 'web'; runId: string | null }> = {}) => {
-  const base = overrides.channel === 'web' ? ToolContext.web(overrides.principal ?? 'agent:7', ['notes:write']) : ToolContext.mcp('req-1', overrides.principal ?? 'agent:7', ['notes:write']);
+  const base =
+    overrides.channel === 'web'
+      ? ToolContext.web(overrides.principal ?? 'agent:7', ['notes:write'])
+      : ToolContext.mcp('req-1', overrides.principal ?? 'agent:7', ['notes:write']);
   return base.with({ runId: overrides.runId === undefined ? 'run_1' : overrides.runId });
 };
 
@@ -81,25 +93,47 @@ describe('ToolRegistry', () => {
       expect(result.success).toBe(false);
       expect(result.meta['code']).toBe('APPROVAL_PENDING');
       const data = result.data as Record<string, unknown>;
-      expect(data).toEqual({ requires_approval: true, approval_id: expect.stringMatching(/^[0-9a-f]{32}$/), tool: 'delete_note', expires_at: '2030-05-01T10:10:00+00:00' });
-      expect(result.meta).toMatchObject({ approval_id: data['approval_id'], expires_at: '2030-05-01T10:10:00+00:00', type: 'approval_pending' });
+      expect(data).toEqual({
+        requires_approval: true,
+        approval_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        tool: 'delete_note',
+        expires_at: '2030-05-01T10:10:00+00:00',
+      });
+      expect(result.meta).toMatchObject({
+        approval_id: data['approval_id'],
+        expires_at: '2030-05-01T10:10:00+00:00',
+        type: 'approval_pending',
+      });
       expect(result.error).toContain('A manager must approve deletions.');
       expect(result.error).toContain(`approval_id "${String(data['approval_id'])}"`);
       expect(deleteNote).not.toHaveBeenCalled();
-      expect(logger.auditRecords()).toEqual([expect.objectContaining({ outcome: 'approval_pending', code: 'APPROVAL_PENDING', tool: 'delete_note' })]);
+      expect(logger.auditRecords()).toEqual([
+        expect.objectContaining({ outcome: 'approval_pending', code: 'APPROVAL_PENDING', tool: 'delete_note' }),
+      ]);
     });
 
     it('stores the held call bound to tool, arguments digest, principal, channel and run', async () => {
       const { registry } = setup();
       const approvalId = await hold(registry, { folder: 'inbox', id: 'n1' });
       const stored = (await registry.getApprovalStore().get(approvalId)) as PendingApproval;
-      expect(stored).toMatchObject({ approvalId, toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: 'run_1', requestId: 'req-1', redeemedAt: null });
+      expect(stored).toMatchObject({
+        approvalId,
+        toolName: 'delete_note',
+        principal: 'agent:7',
+        channel: 'mcp',
+        runId: 'run_1',
+        requestId: 'req-1',
+        redeemedAt: null,
+      });
       expect(stored.arguments).toEqual({ id: 'n1', folder: 'inbox' });
       expect(stored.argumentsDigest).toMatch(/^[0-9a-f]{64}$/);
     });
 
     it('denies, fail-closed, when the gate suspends with an expiry in the past', async () => {
-      const gate: ApprovalGate = { check: () => ApprovalVerdict.suspend({ expiresAt: new Date(Date.now() - 1000) }), getResolution: () => ({ status: 'pending' }) };
+      const gate: ApprovalGate = {
+        check: () => ApprovalVerdict.suspend({ expiresAt: new Date(Date.now() - 1000) }),
+        getResolution: () => ({ status: 'pending' }),
+      };
       const { registry, deleteNote } = setup({ approvalGate: gate });
       expect((await registry.call('delete_note', { id: 'n1' }, agent())).meta['code']).toBe('APPROVAL_DENIED');
       expect(deleteNote).not.toHaveBeenCalled();
@@ -146,7 +180,7 @@ describe('ToolRegistry', () => {
       expect(deleteNote).toHaveBeenCalledTimes(1);
     });
 
-    it('refuses a rejected call with APPROVAL_DENIED and the approver\'s reason', async () => {
+    it("refuses a rejected call with APPROVAL_DENIED and the approver's reason", async () => {
       const { registry, deleteNote, reject } = setup();
       const approvalId = await hold(registry);
       reject(approvalId, 'That note is evidence');
@@ -159,39 +193,60 @@ describe('ToolRegistry', () => {
 
   describe('resume: binding', () => {
     const mismatches: [string, (registry: ToolRegistry, approvalId: string) => Promise<ToolResult>, string][] = [
-      ['another principal', (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ principal: 'agent:8' })), 'principal_mismatch'],
-      ['another channel', (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ channel: 'web' })), 'channel_mismatch'],
-      ['another run', (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ runId: 'run_2' })), 'run_mismatch'],
+      [
+        'another principal',
+        (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ principal: 'agent:8' })),
+        'principal_mismatch',
+      ],
+      [
+        'another channel',
+        (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ channel: 'web' })),
+        'channel_mismatch',
+      ],
+      [
+        'another run',
+        (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ runId: 'run_2' })),
+        'run_mismatch',
+      ],
       ['no run', (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ runId: null })), 'run_mismatch'],
       ['another tool', (registry, id) => registry.call('archive_note', { id: 'n1', approval_id: id }, agent()), 'tool_mismatch'],
       ['changed arguments', (registry, id) => registry.call('delete_note', { id: 'n2', approval_id: id }, agent()), 'arguments_changed'],
-      ['an added argument', (registry, id) => registry.call('delete_note', { id: 'n1', folder: 'x', approval_id: id }, agent()), 'arguments_changed'],
+      [
+        'an added argument',
+        (registry, id) => registry.call('delete_note', { id: 'n1', folder: 'x', approval_id: id }, agent()),
+        'arguments_changed',
+      ],
       ['a guessed id', (registry) => registry.call('delete_note', { id: 'n1', approval_id: 'f'.repeat(32) }, agent()), 'not_found'],
       ['a malformed id', (registry) => registry.call('delete_note', { id: 'n1', approval_id: '../../etc' }, agent()), 'not_found'],
       ['a non-string id', (registry) => registry.call('delete_note', { id: 'n1', approval_id: { $ne: null } }, agent()), 'not_found'],
       ['a guessed id through resume()', (registry) => registry.resume('0'.repeat(32), agent()), 'not_found'],
     ];
 
-    it.each(mismatches)('refuses %s with its own message, runs nothing, and the requester can still resume', async (_label, attempt, refusal) => {
-      const { registry, deleteNote, archiveNote, grant, logger } = setup();
-      const approvalId = await hold(registry);
-      grant(approvalId);
-      const refused = await attempt(registry, approvalId);
-      expect(refused.success).toBe(false);
-      expect(refused.meta['code']).toBe('APPROVAL_INVALID');
-      expect(refusalOf(refused)).toBe(refusal);
-      expect(deleteNote).not.toHaveBeenCalled();
-      expect(archiveNote).not.toHaveBeenCalled();
-      expect(logger.auditRecords().at(-1)).toMatchObject({ outcome: 'approval_invalid' });
-      expect((await registry.resume(approvalId, agent())).success).toBe(true);
-      expect(deleteNote).toHaveBeenCalledTimes(1);
-    });
+    it.each(mismatches)(
+      'refuses %s with its own message, runs nothing, and the requester can still resume',
+      async (_label, attempt, refusal) => {
+        const { registry, deleteNote, archiveNote, grant, logger } = setup();
+        const approvalId = await hold(registry);
+        grant(approvalId);
+        const refused = await attempt(registry, approvalId);
+        expect(refused.success).toBe(false);
+        expect(refused.meta['code']).toBe('APPROVAL_INVALID');
+        expect(refusalOf(refused)).toBe(refusal);
+        expect(deleteNote).not.toHaveBeenCalled();
+        expect(archiveNote).not.toHaveBeenCalled();
+        expect(logger.auditRecords().at(-1)).toMatchObject({ outcome: 'approval_invalid' });
+        expect((await registry.resume(approvalId, agent())).success).toBe(true);
+        expect(deleteNote).toHaveBeenCalledTimes(1);
+      },
+    );
 
     it('gives each refusal its own message', async () => {
       const { registry, grant } = setup();
       const approvalId = await hold(registry);
       grant(approvalId);
-      const messages = await Promise.all(mismatches.slice(0, 8).map(([, attempt]) => attempt(registry, approvalId).then((result) => result.error)));
+      const messages = await Promise.all(
+        mismatches.slice(0, 8).map(([, attempt]) => attempt(registry, approvalId).then((result) => result.error)),
+      );
       expect(new Set(messages.slice(0, 3)).size).toBe(3);
       expect(messages[4]).toContain("another tool, not 'archive_note'");
       expect(messages[5]).toContain('arguments differ');
@@ -225,7 +280,7 @@ describe('ToolRegistry', () => {
     });
   });
 
-  describe('resume: the approver\'s changes', () => {
+  describe("resume: the approver's changes", () => {
     it('runs the approved arguments when the requester resumes with the ones it asked with', async () => {
       const { registry, deleteNote, grant } = setup();
       const approvalId = await hold(registry, { id: 'n1', folder: 'inbox' });
@@ -265,7 +320,11 @@ describe('ToolRegistry', () => {
       const { registry, deleteNote, grant } = setup();
       const approvalId = await hold(registry);
       grant(approvalId);
-      const result = await registry.call('delete_note', { id: 'n1', approval_id: approvalId }, ToolContext.mcp('req-2', 'agent:7', []).with({ runId: 'run_1' }));
+      const result = await registry.call(
+        'delete_note',
+        { id: 'n1', approval_id: approvalId },
+        ToolContext.mcp('req-2', 'agent:7', []).with({ runId: 'run_1' }),
+      );
       expect(result.meta['code']).toBe('FORBIDDEN');
       expect(deleteNote).not.toHaveBeenCalled();
     });
@@ -285,14 +344,26 @@ describe('ToolRegistry', () => {
       grant(approvalId, { folder: 'trash' });
       const result = await registry.resume(approvalId, agent());
       expect(result.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'notes.never_trash', reason: 'trash_is_kept' });
-      expect(seen).toEqual([{ id: 'n1', folder: 'inbox' }, { id: 'n1', folder: 'trash' }]);
+      expect(seen).toEqual([
+        { id: 'n1', folder: 'inbox' },
+        { id: 'n1', folder: 'trash' },
+      ]);
       expect(deleteNote).not.toHaveBeenCalled();
     });
 
     it('holds a confirmed call, and its resume runs without asking for a new token', async () => {
       const { registry, grant } = setup();
       const handler = vi.fn(() => 'published');
-      registry.register(defineTool({ name: 'publish', description: 'Publish', input: Type.Object({ page: Type.Integer() }), mutating: true, requiresConfirmation: true, handler }));
+      registry.register(
+        defineTool({
+          name: 'publish',
+          description: 'Publish',
+          input: Type.Object({ page: Type.Integer() }),
+          mutating: true,
+          requiresConfirmation: true,
+          handler,
+        }),
+      );
       const first = await registry.call('publish', { page: 3 }, agent());
       const held = await registry.call('publish', { page: 3, confirm_token: first.getConfirmToken() }, agent());
       expect(held.meta['code']).toBe('APPROVAL_PENDING');
@@ -311,7 +382,9 @@ describe('ToolRegistry', () => {
       grant(approvalId);
       const results = await Promise.all(
         Array.from({ length: 200 }, (_, index) =>
-          index % 2 === 0 ? registry.resume(approvalId, agent()) : registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent()),
+          index % 2 === 0
+            ? registry.resume(approvalId, agent())
+            : registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent()),
         ),
       );
       expect(deleteNote).toHaveBeenCalledTimes(1);
@@ -347,7 +420,14 @@ describe('ToolRegistry', () => {
     }
 
     it.each([
-      ['open throws', { open: () => { throw new Error('disk full'); } }],
+      [
+        'open throws',
+        {
+          open: () => {
+            throw new Error('disk full');
+          },
+        },
+      ],
       ['open rejects', { open: () => Promise.reject(new Error('disk full')) }],
       ['open answers false', { open: () => false }],
       ['open answers garbage', { open: () => 'ok' as never }],
@@ -362,15 +442,33 @@ describe('ToolRegistry', () => {
     });
 
     it.each([
-      ['get throws', { get: () => { throw new Error('timeout'); } }],
+      [
+        'get throws',
+        {
+          get: () => {
+            throw new Error('timeout');
+          },
+        },
+      ],
       ['get answers garbage', { get: () => ({ approvalId: 1 }) as never }],
-      ['redeem throws', { redeem: () => { throw new Error('timeout'); } }],
+      [
+        'redeem throws',
+        {
+          redeem: () => {
+            throw new Error('timeout');
+          },
+        },
+      ],
       ['redeem rejects', { redeem: () => Promise.reject(new Error('timeout')) }],
       ['redeem answers garbage', { redeem: () => ({ status: 'ok' }) as never }],
       ['redeem answers a redemption without the record', { redeem: () => ({ status: 'redeemed' }) as never }],
     ] as [string, Partial<ApprovalStore>][])('denies and audits a resume when the store %s, and runs nothing', async (_label, part) => {
       const inner = new InMemoryApprovalStore();
-      const store: ApprovalStore = { open: (approval) => inner.open(approval), get: (approvalId) => inner.get(approvalId), redeem: (approvalId, claim) => inner.redeem(approvalId, claim) };
+      const store: ApprovalStore = {
+        open: (approval) => inner.open(approval),
+        get: (approvalId) => inner.get(approvalId),
+        redeem: (approvalId, claim) => inner.redeem(approvalId, claim),
+      };
       const { registry, deleteNote, grant, logger } = setup({ approvalStore: store });
       const approvalId = await hold(registry);
       grant(approvalId);
@@ -383,14 +481,20 @@ describe('ToolRegistry', () => {
     });
 
     it('denies when resume() finds a store that throws', async () => {
-      const { registry, deleteNote, logger } = setup({ approvalStore: brokenStore({ get: () => { throw new Error('down'); } }) });
+      const { registry, deleteNote, logger } = setup({
+        approvalStore: brokenStore({
+          get: () => {
+            throw new Error('down');
+          },
+        }),
+      });
       const result = await registry.resume('a'.repeat(32), agent());
       expect(result.meta['code']).toBe('APPROVAL_DENIED');
       expect(deleteNote).not.toHaveBeenCalled();
       expect(logger.auditRecords().at(-1)).toMatchObject({ outcome: 'approval_denied' });
     });
 
-    it('denies when the store hangs on redeem past the caller\'s abort', async () => {
+    it("denies when the store hangs on redeem past the caller's abort", async () => {
       const inner = new InMemoryApprovalStore();
       const controller = new AbortController();
       const store: ApprovalStore = {
@@ -411,11 +515,16 @@ describe('ToolRegistry', () => {
     });
 
     it.each([
-      ['throws', () => { throw new Error('verifier down'); }],
+      [
+        'throws',
+        () => {
+          throw new Error('verifier down');
+        },
+      ],
       ['answers garbage', () => ({ status: 'approved' })],
       ['answers a grant without approvers', () => ({ status: 'granted', changes: null })],
       ['answers changes that are not an object', () => ({ status: 'granted', approvedBy: ['m'], changes: 'id=2' })],
-    ])('denies a resume when the gate\'s resolution %s', async (_label, getResolution) => {
+    ])("denies a resume when the gate's resolution %s", async (_label, getResolution) => {
       const gate: ApprovalGate = { check: () => ApprovalVerdict.suspend(), getResolution: getResolution as never };
       const { registry, deleteNote } = setup({ approvalGate: gate });
       const approvalId = await hold(registry);
@@ -425,7 +534,7 @@ describe('ToolRegistry', () => {
     });
   });
 
-  describe('resume: the run\'s invocation history', () => {
+  describe("resume: the run's invocation history", () => {
     const noteTarget = {
       resolve: ({ toolName, arguments: args }: { toolName: string; arguments: Readonly<Record<string, unknown>> }) =>
         toolName === 'delete_note' ? invocationTarget('note', String(args['id'])) : null,
@@ -438,7 +547,10 @@ describe('ToolRegistry', () => {
         requiresCompleteHistory: true,
         tools: ['delete_note'],
         evaluate: ({ history }) => {
-          histories.push({ complete: history.complete, outcomes: history.observations.map((observation) => `${observation.tool}:${observation.outcome}`) });
+          histories.push({
+            complete: history.complete,
+            outcomes: history.observations.map((observation) => `${observation.tool}:${observation.outcome}`),
+          });
           return InvocationDecision.allow();
         },
       };

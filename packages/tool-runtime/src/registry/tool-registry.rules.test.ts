@@ -34,19 +34,25 @@ function noteTools(registry: ToolRegistry, handler = vi.fn((args: { id: string }
       handler,
     }),
   );
-  registry.register(defineTool({ name: 'read_note', description: 'Read a note', input: Type.Object({ id: Type.String() }), handler: ({ id }) => ({ id }) }));
+  registry.register(
+    defineTool({ name: 'read_note', description: 'Read a note', input: Type.Object({ id: Type.String() }), handler: ({ id }) => ({ id }) }),
+  );
   return handler;
 }
 
 const noteResolver: TargetResolver = {
-  resolve: ({ toolName, arguments: args }) => (toolName.endsWith('_note') && typeof args['id'] === 'string' ? invocationTarget('note', args['id']) : null),
+  resolve: ({ toolName, arguments: args }) =>
+    toolName.endsWith('_note') && typeof args['id'] === 'string' ? invocationTarget('note', args['id']) : null,
 };
 
 const maxDeletions = (limit: number): InvocationRule => ({
   identifier: 'notes.max_deletions_per_run',
   requiresCompleteHistory: true,
   tools: ['delete_note'],
-  evaluate: ({ history }) => (history.count({ tool: 'delete_note', outcome: 'executed' }) >= limit ? InvocationDecision.deny('too_many_deletions') : InvocationDecision.allow()),
+  evaluate: ({ history }) =>
+    history.count({ tool: 'delete_note', outcome: 'executed' }) >= limit
+      ? InvocationDecision.deny('too_many_deletions')
+      : InvocationDecision.allow(),
 });
 
 function setup(options: ToolRegistryOptions = {}) {
@@ -113,11 +119,17 @@ describe('ToolRegistry', () => {
 
     it('refuses a rule without evaluate, a bad requiresCompleteHistory or tools, a resolver without resolve and a store without its methods', () => {
       expect(codeOf(() => new ToolRegistry({ rules: [{ identifier: 'x' } as unknown as InvocationRule] }))).toBe('INVALID_INVOCATION_RULE');
-      expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), requiresCompleteHistory: 'yes' } as unknown as InvocationRule] }))).toBe('INVALID_INVOCATION_RULE');
+      expect(
+        codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), requiresCompleteHistory: 'yes' } as unknown as InvocationRule] })),
+      ).toBe('INVALID_INVOCATION_RULE');
       expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), tools: [] }] }))).toBe('INVALID_INVOCATION_RULE');
-      expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), tools: 'delete_note' } as unknown as InvocationRule] }))).toBe('INVALID_INVOCATION_RULE');
+      expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), tools: 'delete_note' } as unknown as InvocationRule] }))).toBe(
+        'INVALID_INVOCATION_RULE',
+      );
       expect(codeOf(() => new ToolRegistry({ targetResolvers: [{} as TargetResolver] }))).toBe('INVALID_INVOCATION_RULE');
-      expect(codeOf(() => new ToolRegistry({ historyStore: { load: () => null } as unknown as InvocationHistoryStore }))).toBe('INVALID_INVOCATION_RULE');
+      expect(codeOf(() => new ToolRegistry({ historyStore: { load: () => null } as unknown as InvocationHistoryStore }))).toBe(
+        'INVALID_INVOCATION_RULE',
+      );
     });
   });
 
@@ -152,7 +164,9 @@ describe('ToolRegistry', () => {
 
     it('evaluates every rule and executes when all allow', async () => {
       const order: string[] = [];
-      const { registry, handler } = setup({ rules: ['a', 'b', 'c'].map((id) => ({ identifier: id, evaluate: () => (order.push(id), InvocationDecision.allow()) })) });
+      const { registry, handler } = setup({
+        rules: ['a', 'b', 'c'].map((id) => ({ identifier: id, evaluate: () => (order.push(id), InvocationDecision.allow()) })),
+      });
       expect((await registry.call('delete_note', { id: 'n1' }, web())).success).toBe(true);
       expect(order).toEqual(['a', 'b', 'c']);
       expect(handler).toHaveBeenCalledTimes(1);
@@ -191,7 +205,15 @@ describe('ToolRegistry', () => {
     it('sees the clamped, validated arguments, not the ones the caller sent', async () => {
       const seen: Invocation[] = [];
       const registry = new ToolRegistry({ rules: [allow('observe', seen)] });
-      registry.register(defineTool({ name: 'page', description: 'd', input: Type.Object({ n: Type.Integer() }), clamps: { n: [1, 10] }, handler: () => 'ok' }));
+      registry.register(
+        defineTool({
+          name: 'page',
+          description: 'd',
+          input: Type.Object({ n: Type.Integer() }),
+          clamps: { n: [1, 10] },
+          handler: () => 'ok',
+        }),
+      );
       await registry.call('page', { n: 500 }, web());
       expect(seen[0]?.arguments).toEqual({ n: 10 });
     });
@@ -216,20 +238,28 @@ describe('ToolRegistry', () => {
       const { registry, handler } = setup({
         rules: [
           { identifier: 'async_allow', evaluate: async () => InvocationDecision.allow() },
-          { identifier: 'async_deny', evaluate: async ({ arguments: args }) => (args['id'] === 'n2' ? InvocationDecision.deny('second_note') : InvocationDecision.allow()) },
+          {
+            identifier: 'async_deny',
+            evaluate: async ({ arguments: args }) =>
+              args['id'] === 'n2' ? InvocationDecision.deny('second_note') : InvocationDecision.allow(),
+          },
         ],
       });
       expect((await registry.call('delete_note', { id: 'n1' }, web())).success).toBe(true);
       expect((await registry.call('delete_note', { id: 'n2' }, web())).meta).toMatchObject({ rule: 'async_deny', reason: 'second_note' });
       expect(handler).toHaveBeenCalledTimes(1);
-      const rejecting = setup({ rules: [{ identifier: 'rejects', evaluate: () => Promise.reject(new Error(`lookup of ${SECRET_ID} failed`)) }] });
+      const rejecting = setup({
+        rules: [{ identifier: 'rejects', evaluate: () => Promise.reject(new Error(`lookup of ${SECRET_ID} failed`)) }],
+      });
       const result = await rejecting.registry.call('delete_note', { id: SECRET_ID }, web());
       expect(result.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'rejects', reason: 'rule_failed' });
       expect(JSON.stringify(result)).not.toContain(SECRET_ID);
     });
 
     it('refuses the call with TIMEOUT when the caller aborts while a rule never answers', async () => {
-      const { registry, handler } = setup({ rules: [{ identifier: 'stalls', evaluate: () => new Promise<InvocationDecision>(() => undefined) }] });
+      const { registry, handler } = setup({
+        rules: [{ identifier: 'stalls', evaluate: () => new Promise<InvocationDecision>(() => undefined) }],
+      });
       const controller = new AbortController();
       const pending = registry.call('delete_note', { id: 'n1' }, web(), { signal: controller.signal });
       controller.abort();
@@ -240,12 +270,18 @@ describe('ToolRegistry', () => {
 
   describe('rules: failures and reason codes', () => {
     const failing: [string, InvocationRule['evaluate']][] = [
-      ['throws', () => {
-        throw new Error(`cannot read ${SECRET_ID}`);
-      }],
-      ['throws a non-Error', () => {
-        throw SECRET_ID;
-      }],
+      [
+        'throws',
+        () => {
+          throw new Error(`cannot read ${SECRET_ID}`);
+        },
+      ],
+      [
+        'throws a non-Error',
+        () => {
+          throw SECRET_ID;
+        },
+      ],
       ['gives an invalid reason code', () => InvocationDecision.deny(`Note ${SECRET_ID} is outside`)],
       ['forges a denial with free text', () => ({ allowed: false, reason: `Note ${SECRET_ID}` }) as unknown as InvocationDecision],
       ['answers undefined', () => undefined as unknown as InvocationDecision],
@@ -270,9 +306,14 @@ describe('ToolRegistry', () => {
 
     it('logs which kind of error a failing rule threw, for the operator, but not its message', async () => {
       const { registry, logger } = setup({
-        rules: [{ identifier: 'typed', evaluate: () => {
-          throw new TypeError(SECRET_ID);
-        } }],
+        rules: [
+          {
+            identifier: 'typed',
+            evaluate: () => {
+              throw new TypeError(SECRET_ID);
+            },
+          },
+        ],
       });
       await registry.call('delete_note', { id: 'n1' }, web());
       const [line] = logger.matching("invocation rule 'typed' failed");
@@ -283,7 +324,10 @@ describe('ToolRegistry', () => {
 
   describe('rules: denials', () => {
     it('carries the rule and reason in meta, in tool.invocation_denied and in the audit line, never the arguments', async () => {
-      const { registry, logger, events } = setup({ rules: [{ identifier: 'notes.no_delete', evaluate: () => InvocationDecision.deny('read_only_run') }], targetResolvers: [noteResolver] });
+      const { registry, logger, events } = setup({
+        rules: [{ identifier: 'notes.no_delete', evaluate: () => InvocationDecision.deny('read_only_run') }],
+        targetResolvers: [noteResolver],
+      });
       const runId = await registry.startRun();
       const result = await registry.call('delete_note', { id: SECRET_ID, folder: 'private-folder' }, web(runId));
       expect(result.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'notes.no_delete', reason: 'read_only_run', tool: 'delete_note' });
@@ -292,7 +336,12 @@ describe('ToolRegistry', () => {
       expect(denied).toHaveLength(1);
       const event = denied[0]?.event as ToolInvocationDeniedEvent;
       expect(event).toBeInstanceOf(ToolInvocationDeniedEvent);
-      expect(event).toMatchObject({ name: 'delete_note', rule: 'notes.no_delete', reason: 'read_only_run', target: { kind: 'note', id: SECRET_ID } });
+      expect(event).toMatchObject({
+        name: 'delete_note',
+        rule: 'notes.no_delete',
+        reason: 'read_only_run',
+        target: { kind: 'note', id: SECRET_ID },
+      });
       expect(Object.keys(event)).not.toContain('args');
       expect(events.some((entry) => entry.name === 'tool.executing' || entry.name === 'tool.denied')).toBe(false);
       const audit = logger.auditRecords().find((record) => record.outcome === 'invocation_denied');
@@ -328,13 +377,19 @@ describe('ToolRegistry', () => {
 
     it('refuses a call two resolvers claim, as target_conflict, without running a rule', async () => {
       const rule = vi.fn(() => InvocationDecision.allow());
-      const { registry, handler, events } = setup({ rules: [{ identifier: 'r', evaluate: rule }], targetResolvers: [noteResolver, { resolve: () => invocationTarget('page', 1) }] });
+      const { registry, handler, events } = setup({
+        rules: [{ identifier: 'r', evaluate: rule }],
+        targetResolvers: [noteResolver, { resolve: () => invocationTarget('page', 1) }],
+      });
       const result = await registry.call('delete_note', { id: 'n1' }, web());
       expect(result.meta).toMatchObject({ code: 'FORBIDDEN', rule: null, reason: 'target_conflict' });
       expect(result.error).toBe("Call to 'delete_note' refused by target resolution (reason: target_conflict).");
       expect(rule).not.toHaveBeenCalled();
       expect(handler).not.toHaveBeenCalled();
-      expect(events.find((entry) => entry.name === GovernanceEvents.INVOCATION_DENIED)?.event).toMatchObject({ rule: null, reason: 'target_conflict' });
+      expect(events.find((entry) => entry.name === GovernanceEvents.INVOCATION_DENIED)?.event).toMatchObject({
+        rule: null,
+        reason: 'target_conflict',
+      });
     });
 
     it('refuses a conflict even when the claims arrive asynchronously', async () => {
@@ -346,9 +401,14 @@ describe('ToolRegistry', () => {
     });
 
     it.each([
-      ['throws', { resolve: () => {
-        throw new Error(SECRET_ID);
-      } }],
+      [
+        'throws',
+        {
+          resolve: () => {
+            throw new Error(SECRET_ID);
+          },
+        },
+      ],
       ['rejects', { resolve: () => Promise.reject(new Error(SECRET_ID)) }],
       ['answers a malformed target', { resolve: () => ({ kind: 'Note Kind', id: SECRET_ID }) as never }],
       ['answers an empty id', { resolve: () => ({ kind: 'note', id: '' }) as never }],
@@ -394,7 +454,8 @@ describe('ToolRegistry', () => {
       const { registry, handler } = setup({ rules: [maxDeletions(3)] });
       const run = await registry.startRun();
       const outcomes = [];
-      for (let index = 1; index <= 4; index++) outcomes.push((await registry.call('delete_note', { id: `n${index}` }, web(run))).meta['reason'] ?? 'ok');
+      for (let index = 1; index <= 4; index++)
+        outcomes.push((await registry.call('delete_note', { id: `n${index}` }, web(run))).meta['reason'] ?? 'ok');
       expect(outcomes).toEqual(['ok', 'ok', 'ok', 'too_many_deletions']);
       const other = await registry.startRun();
       expect((await registry.call('delete_note', { id: 'n5' }, web(other))).success).toBe(true);
@@ -463,7 +524,10 @@ describe('ToolRegistry', () => {
       expect((await registry.call('delete_note', { id: 'n1' }, web(runId))).success).toBe(true);
       expect((await registry.call('delete_note', { id: 'n2' }, web(runId))).meta['reason']).toBe('too_many_deletions');
 
-      const broken = setup({ historyStore: { ...asyncStore, load: () => Promise.reject(new Error('store offline')) }, rules: [maxDeletions(1)] });
+      const broken = setup({
+        historyStore: { ...asyncStore, load: () => Promise.reject(new Error('store offline')) },
+        rules: [maxDeletions(1)],
+      });
       const result = await broken.registry.call('delete_note', { id: 'n1' }, web(runId));
       expect(result.meta['code']).toBe('INTERNAL_ERROR');
       expect(broken.handler).not.toHaveBeenCalled();
@@ -486,13 +550,24 @@ describe('ToolRegistry', () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ logger, ...options });
       const handler = vi.fn((args: { id: string }) => ({ deleted: args.id }));
-      registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({ id: Type.String() }), mutating: true, requiresConfirmation: true, handler }));
+      registry.register(
+        defineTool({
+          name: 'delete_note',
+          description: 'd',
+          input: Type.Object({ id: Type.String() }),
+          mutating: true,
+          requiresConfirmation: true,
+          handler,
+        }),
+      );
       return { registry, handler };
     }
 
     it('evaluates the redeemed arguments right before execution, not the replay request', async () => {
       const seen: string[] = [];
-      const { registry, handler } = confirmable({ rules: [{ identifier: 'observe', evaluate: ({ arguments: args }) => (seen.push(String(args['id'])), InvocationDecision.allow()) }] });
+      const { registry, handler } = confirmable({
+        rules: [{ identifier: 'observe', evaluate: ({ arguments: args }) => (seen.push(String(args['id'])), InvocationDecision.allow()) }],
+      });
       const first = await registry.call('delete_note', { id: 'n1' }, web());
       expect(first.requiresConfirmation()).toBe(true);
       const replay = await registry.call('delete_note', { id: 'n-other', confirm_token: first.getConfirmToken() }, web());
@@ -564,20 +639,33 @@ describe('ToolRegistry', () => {
     });
 
     it('says block_mutating on a channel that blocks mutating tools', async () => {
-      expect(await deniedBy({ channelPolicies: { kiosk: { block_mutating: true } } }, new ToolContext({ principal: 'u', channel: 'kiosk' }), [], true)).toBe('block_mutating');
+      expect(
+        await deniedBy(
+          { channelPolicies: { kiosk: { block_mutating: true } } },
+          new ToolContext({ principal: 'u', channel: 'kiosk' }),
+          [],
+          true,
+        ),
+      ).toBe('block_mutating');
     });
 
     it('says rule_provider for a host policy rule, and rule_provider_failed when the provider throws', async () => {
       const deny = { findMatchingRule: () => ({ id: 1, effect: 'deny', requiresScopes: [], description: null }) };
       expect(await deniedBy({ ruleProvider: deny }, ToolContext.web('u'))).toBe('rule_provider');
-      const broken = { findMatchingRule: () => {
-        throw new Error('db down');
-      } };
+      const broken = {
+        findMatchingRule: () => {
+          throw new Error('db down');
+        },
+      };
       expect(await deniedBy({ ruleProvider: broken }, ToolContext.web('u'))).toBe('rule_provider_failed');
     });
 
     it('says rate_limited when the budget is spent', async () => {
-      const limiter = { consume: () => ({ allowed: false, remaining: 0, retryAfterSeconds: 3, reason: 'slow down' }), getUsage: () => 0, reset: () => undefined };
+      const limiter = {
+        consume: () => ({ allowed: false, remaining: 0, retryAfterSeconds: 3, reason: 'slow down' }),
+        getUsage: () => 0,
+        reset: () => undefined,
+      };
       expect(await deniedBy({ rateLimiter: limiter as never }, ToolContext.web('u'))).toBe('rate_limited');
     });
 
@@ -586,7 +674,9 @@ describe('ToolRegistry', () => {
       await registry.call('read_note', { id: 'n1' }, web());
       await registry.call('read_note', { id: 5 }, web());
       await registry.call('nope', {}, web());
-      expect(events.filter((entry) => entry.name.startsWith('tool.denied') || entry.name === GovernanceEvents.INVOCATION_DENIED)).toEqual([]);
+      expect(events.filter((entry) => entry.name.startsWith('tool.denied') || entry.name === GovernanceEvents.INVOCATION_DENIED)).toEqual(
+        [],
+      );
     });
   });
 });

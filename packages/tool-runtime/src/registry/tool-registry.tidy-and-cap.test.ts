@@ -14,7 +14,10 @@ function searchRegistry(options: ToolRegistryOptions = {}) {
     defineTool({
       name: 'search',
       description: 'Search notes',
-      input: Type.Object({ query: Type.String(), status: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })) }, { additionalProperties: false }),
+      input: Type.Object(
+        { query: Type.String(), status: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })) },
+        { additionalProperties: false },
+      ),
       clamps: { limit: [1, 10] },
       handler,
     }),
@@ -58,7 +61,15 @@ describe('ToolRegistry', () => {
     it('never moves a required id to the bound: the call is refused, no other record is touched', async () => {
       const handler = vi.fn(() => 'deleted');
       const registry = new ToolRegistry({ tidyArguments: true });
-      registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({ id: Type.Integer({ minimum: 1 }) }), mutating: true, handler }));
+      registry.register(
+        defineTool({
+          name: 'delete_note',
+          description: 'd',
+          input: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+          mutating: true,
+          handler,
+        }),
+      );
       const result = await registry.call('delete_note', { id: '0' }, cli());
       expect(result.meta['code']).toBe('VALIDATION_ERROR');
       expect(handler).not.toHaveBeenCalled();
@@ -78,9 +89,25 @@ describe('ToolRegistry', () => {
     function echo(options: ToolRegistryOptions = {}) {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ logger, ...options });
-      registry.register(defineTool({ name: 'dump', description: 'd', input: Type.Object({ size: Type.Integer() }), handler: ({ size }) => 'a'.repeat(size) }));
-      registry.register(defineTool({ name: 'rows', description: 'd', input: Type.Object({ count: Type.Integer() }), handler: ({ count }) => ({ rows: Array.from({ length: count }, (_, id) => ({ id, text: 'row text' })) }) }));
-      registry.register(defineTool({ name: 'fails', description: 'd', handler: () => ToolResult.failure('NOT_FOUND', 'b'.repeat(20_000)) }));
+      registry.register(
+        defineTool({
+          name: 'dump',
+          description: 'd',
+          input: Type.Object({ size: Type.Integer() }),
+          handler: ({ size }) => 'a'.repeat(size),
+        }),
+      );
+      registry.register(
+        defineTool({
+          name: 'rows',
+          description: 'd',
+          input: Type.Object({ count: Type.Integer() }),
+          handler: ({ count }) => ({ rows: Array.from({ length: count }, (_, id) => ({ id, text: 'row text' })) }),
+        }),
+      );
+      registry.register(
+        defineTool({ name: 'fails', description: 'd', handler: () => ToolResult.failure('NOT_FOUND', 'b'.repeat(20_000)) }),
+      );
       return { registry, logger };
     }
 
@@ -88,7 +115,7 @@ describe('ToolRegistry', () => {
       const { registry, logger } = echo();
       const result = await registry.call('dump', { size: 12_000 }, cli());
       expect(typeof result.data).toBe('string');
-      expect((result.data as string).startsWith('a'.repeat(10_000) + '\n\n[Result truncated')).toBe(true);
+      expect((result.data as string).startsWith(`${'a'.repeat(10_000)}\n\n[Result truncated`)).toBe(true);
       expect(result.data as string).toContain('Narrow the request, or page with offset');
       expect(result.meta).toMatchObject({ truncated: true, original_chars: 12_000, max_chars: 10_000, tool: 'dump' });
       const record = logger.auditRecords().find((entry) => entry['outcome'] === 'ok');

@@ -3,7 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { UNLIMITED } from '../routing/model-tool-budget.js';
 import { ToolRegistry } from './tool-registry.js';
 
-const TOPICS = ['invoice', 'customer', 'shipment', 'warehouse', 'refund', 'coupon', 'review', 'ticket', 'newsletter', 'payroll', 'calendar', 'backup'];
+const TOPICS = [
+  'invoice',
+  'customer',
+  'shipment',
+  'warehouse',
+  'refund',
+  'coupon',
+  'review',
+  'ticket',
+  'newsletter',
+  'payroll',
+  'calendar',
+  'backup',
+];
 
 function catalogue(): AnyToolDefinition[] {
   return TOPICS.map((topic) =>
@@ -24,14 +37,21 @@ describe('ToolRegistry', () => {
   describe('toolsFor', () => {
     it("narrows to the model's budget, keeps what the message is about, and sorts by name", async () => {
       const registry = new ToolRegistry({ tools: catalogue() });
-      const turn = await registry.toolsFor(user, { provider: 'openai', model: 'gpt-4o-mini', message: 'Please refund the coupon of my last invoice' });
+      const turn = await registry.toolsFor(user, {
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        message: 'Please refund the coupon of my last invoice',
+      });
       expect(turn.budget).toBe(8);
       expect(turn.profile).toBe('full');
       expect(turn.ranked).toBe(true);
       expect(turn.names).toHaveLength(8);
       for (const wanted of ['manage_refund', 'manage_coupon', 'manage_invoice']) expect(turn.names).toContain(wanted);
       expect([...turn.names]).toEqual([...turn.names].sort());
-      expect(turn.tools[0]).toEqual({ type: 'function', function: { name: turn.names[0], description: expect.any(String), parameters: expect.objectContaining({ type: 'object' }) } });
+      expect(turn.tools[0]).toEqual({
+        type: 'function',
+        function: { name: turn.names[0], description: expect.any(String), parameters: expect.objectContaining({ type: 'object' }) },
+      });
       expect(turn.excluded).toHaveLength(3);
     });
 
@@ -41,13 +61,22 @@ describe('ToolRegistry', () => {
       expect(turn.names).not.toContain('manage_payroll');
       expect(turn.names).not.toContain('manage_backup');
       expect(turn.names).toHaveLength(10);
-      expect(turn.tools[0]).toEqual({ name: 'manage_calendar', description: expect.any(String), input_schema: expect.objectContaining({ type: 'object' }) });
+      expect(turn.tools[0]).toEqual({
+        name: 'manage_calendar',
+        description: expect.any(String),
+        input_schema: expect.objectContaining({ type: 'object' }),
+      });
       expect(await registry.toolsFor(ToolContext.web(null), { provider: 'openai', model: 'gpt-4o' })).toMatchObject({ names: [] });
     });
 
     it('adds always-included tools on top of the budget', async () => {
       const registry = new ToolRegistry({ tools: catalogue() });
-      const turn = await registry.toolsFor(user, { provider: 'openai', model: 'claude-haiku-4', message: 'ticket', alwaysInclude: ['MANAGE_BACKUP', 'manage_calendar', 'no_such_tool'] });
+      const turn = await registry.toolsFor(user, {
+        provider: 'openai',
+        model: 'claude-haiku-4',
+        message: 'ticket',
+        alwaysInclude: ['MANAGE_BACKUP', 'manage_calendar', 'no_such_tool'],
+      });
       expect(turn.budget).toBe(6);
       expect(turn.names).toHaveLength(8);
       expect(turn.names).toContain('manage_backup');
@@ -63,7 +92,12 @@ describe('ToolRegistry', () => {
 
     it('sends first-line descriptions and fits the token budget on the minimal profile', async () => {
       const registry = new ToolRegistry({ tools: catalogue() });
-      const turn = await registry.toolsFor(user, { provider: 'ollama', model: 'llama3.1:8b', message: 'refund invoice', systemPrompt: 'x'.repeat(11_000) });
+      const turn = await registry.toolsFor(user, {
+        provider: 'ollama',
+        model: 'llama3.1:8b',
+        message: 'refund invoice',
+        systemPrompt: 'x'.repeat(11_000),
+      });
       expect(turn.profile).toBe('minimal');
       const descriptions = turn.tools.map((tool) => (tool as { function: { description: string } }).function.description);
       for (const description of descriptions) expect(description).not.toContain('\n');

@@ -60,7 +60,8 @@ function isEmptySchema(schema: JsonSchema): boolean {
 }
 
 function booleanOption(name: string, value: boolean): boolean {
-  if (typeof value !== 'boolean') throw new MilpaError(`ToolRegistry option ${name} must be a boolean, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+  if (typeof value !== 'boolean')
+    throw new MilpaError(`ToolRegistry option ${name} must be a boolean, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
   return value;
 }
 
@@ -126,8 +127,15 @@ export class ToolRegistry implements ToolRegistryContract {
     this.#telemetry = ToolCallTelemetry.from(options.telemetry);
     this.#deny = new DenyList(options.deny, options.groups);
     // Unknown models are warned about through the registry's logger, once per model id.
-    this.#estimator = new TokenEstimator({ logger, ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }) });
-    const invocation = new InvocationRuleSet(options.rules, options.targetResolvers, options.historyStore ?? new InMemoryInvocationHistoryStore());
+    this.#estimator = new TokenEstimator({
+      logger,
+      ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    });
+    const invocation = new InvocationRuleSet(
+      options.rules,
+      options.targetResolvers,
+      options.historyStore ?? new InMemoryInvocationHistoryStore(),
+    );
     const audit = new ToolAuditLogger(logger, { schemaOf: (name) => this.#tools.get(name)?.definition.inputSchema ?? null });
     for (const field of options.sensitiveFields ?? []) audit.addSensitiveField(field);
     this.#services = new PipelineServices({
@@ -358,7 +366,9 @@ export class ToolRegistry implements ToolRegistryContract {
     }
     const opened = await this.#services.invocation.store.startRun(runId);
     if (opened !== true) {
-      throw new MilpaError(`startRun: run '${runId}' already exists; a run is opened once and its history is never reset.`, { code: 'RUN_EXISTS' });
+      throw new MilpaError(`startRun: run '${runId}' already exists; a run is opened once and its history is never reset.`, {
+        code: 'RUN_EXISTS',
+      });
     }
     return runId;
   }
@@ -376,8 +386,13 @@ export class ToolRegistry implements ToolRegistryContract {
    * model is offered is what it may call.
    */
   getToolsWithinBudget(model: string, priorityTools: readonly string[], context: ToolContext): Promise<ToolsWithinBudget>;
-  getToolsWithinBudget(model: string, priorityTools: readonly string[] = [], context?: ToolContext): ToolsWithinBudget | Promise<ToolsWithinBudget> {
-    if (context !== undefined) return this.listToolsFor(context).then((definitions) => this.#withinBudget(definitions.map(summarizeTool), model, priorityTools));
+  getToolsWithinBudget(
+    model: string,
+    priorityTools: readonly string[] = [],
+    context?: ToolContext,
+  ): ToolsWithinBudget | Promise<ToolsWithinBudget> {
+    if (context !== undefined)
+      return this.listToolsFor(context).then((definitions) => this.#withinBudget(definitions.map(summarizeTool), model, priorityTools));
     return this.#withinBudget(this.getToolSummaries(), model, priorityTools);
   }
 
@@ -390,7 +405,11 @@ export class ToolRegistry implements ToolRegistryContract {
     if (selection.excluded.length > 0) {
       const shown = selection.excluded.slice(0, 5).join(', ');
       const more = selection.excluded.length > 5 ? '...' : '';
-      this.#services.safeLog('warn', { excluded_count: selection.excluded.length, model }, `[ToolRegistry] Token budget exceeded. Excluded ${selection.excluded.length} tools: ${shown}${more}`);
+      this.#services.safeLog(
+        'warn',
+        { excluded_count: selection.excluded.length, model },
+        `[ToolRegistry] Token budget exceeded. Excluded ${selection.excluded.length} tools: ${shown}${more}`,
+      );
     }
     return {
       tools: selection.selected,
@@ -514,7 +533,10 @@ export class ToolRegistry implements ToolRegistryContract {
     try {
       callContext = resolveCallContext(context, this.#defaultContext);
     } catch (error) {
-      const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, { tool: nameOf(name), took_ms: 0 });
+      const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, {
+        tool: nameOf(name),
+        took_ms: 0,
+      });
       return this.#withoutContext(span, startedAt, invalid);
     }
     if (callContext === null) return this.#withoutContext(span, startedAt, this.#contextRequired(name));
@@ -553,12 +575,30 @@ export class ToolRegistry implements ToolRegistryContract {
       try {
         held = await this.#services.approvals.store.get(approvalId);
       } catch (error) {
-        return this.#resumeRefused(context, ToolErrorCode.APPROVAL_DENIED, 'Resume refused: the approval store failed (fail-closed).', 'approval_denied', messageOf(error));
+        return this.#resumeRefused(
+          context,
+          ToolErrorCode.APPROVAL_DENIED,
+          'Resume refused: the approval store failed (fail-closed).',
+          'approval_denied',
+          messageOf(error),
+        );
       }
     }
     const record = held as { toolName?: unknown; arguments?: unknown } | null;
-    if (record === null || typeof record !== 'object' || typeof record.toolName !== 'string' || typeof record.arguments !== 'object' || record.arguments === null) {
-      return this.#resumeRefused(context, ToolErrorCode.APPROVAL_INVALID, 'Unknown approval_id: no call is held under it.', 'approval_invalid', null);
+    if (
+      record === null ||
+      typeof record !== 'object' ||
+      typeof record.toolName !== 'string' ||
+      typeof record.arguments !== 'object' ||
+      record.arguments === null
+    ) {
+      return this.#resumeRefused(
+        context,
+        ToolErrorCode.APPROVAL_INVALID,
+        'Unknown approval_id: no call is held under it.',
+        'approval_invalid',
+        null,
+      );
     }
     // The held call's own tool and arguments, through the whole pipeline: the approve stage checks
     // the binding, the decision and the one use, and the rules run again before it executes.
@@ -566,15 +606,23 @@ export class ToolRegistry implements ToolRegistryContract {
   }
 
   /** A resume refused before it could name a tool: audited, and a typed result. */
-  #resumeRefused(context: ToolContext | undefined, code: ToolErrorCode, message: string, outcome: 'approval_invalid' | 'approval_denied', failure: string | null): ToolResult {
+  #resumeRefused(
+    context: ToolContext | undefined,
+    code: ToolErrorCode,
+    message: string,
+    outcome: 'approval_invalid' | 'approval_denied',
+    failure: string | null,
+  ): ToolResult {
     let callContext: ToolContext | null;
     try {
       callContext = resolveCallContext(context, this.#defaultContext);
     } catch {
       callContext = null;
     }
-    if (failure !== null) this.#services.safeLog('error', { error: failure }, `[ToolRegistry] the approval store failed on resume: ${failure}`);
-    const caller = callContext === null ? {} : { request_id: callContext.requestId, channel: callContext.channel, principal: callContext.principal };
+    if (failure !== null)
+      this.#services.safeLog('error', { error: failure }, `[ToolRegistry] the approval store failed on resume: ${failure}`);
+    const caller =
+      callContext === null ? {} : { request_id: callContext.requestId, channel: callContext.channel, principal: callContext.principal };
     if (callContext !== null) this.#services.audit.logOutcome(outcome, callContext, '(approval)', null, 0, message);
     const refusal = outcome === 'approval_invalid' ? { approval_refusal: 'not_found' } : {};
     return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller, ...refusal });

@@ -21,7 +21,9 @@ describe('ToolRegistry', () => {
       dispatcher.subscribe('tool.*', listener);
       const handler = vi.fn();
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger, dispatcher });
-      registry.register(defineTool({ name: 'greet', description: 'd', scopes: ['x'], input: Type.Object({ name: Type.String() }), handler }));
+      registry.register(
+        defineTool({ name: 'greet', description: 'd', scopes: ['x'], input: Type.Object({ name: Type.String() }), handler }),
+      );
       const result = await registry.call('greet', {}, ToolContext.web('u', ['x']));
       expect(result.meta['code']).toBe('VALIDATION_ERROR');
       expect(result.error).toContain('Missing required field: name');
@@ -35,7 +37,12 @@ describe('ToolRegistry', () => {
     it('accepts a present null for a required nullable field', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(
-        defineTool({ name: 'n', description: 'd', input: Type.Object({ name: Type.Union([Type.String(), Type.Null()]) }), handler: ({ name }) => name }),
+        defineTool({
+          name: 'n',
+          description: 'd',
+          input: Type.Object({ name: Type.Union([Type.String(), Type.Null()]) }),
+          handler: ({ name }) => name,
+        }),
       );
       expect((await registry.call('n', { name: null })).success).toBe(true);
     });

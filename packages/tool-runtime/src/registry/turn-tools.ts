@@ -82,8 +82,16 @@ export class TurnTools {
   build<P extends ProviderName>(allowed: readonly AnyToolDefinition[], options: ToolsForOptions<P>): ToolsForResult<P> {
     checkOptions(options);
     const profile = resolveToolProfile(options.provider, options.model);
-    const budget = resolveToolBudget({ ...(options.maxTools === undefined ? {} : { explicit: options.maxTools }), profile, model: options.model });
-    const selection = this.#router.route(allowed, options.message ?? '', { budget, profile, ...(options.alwaysInclude === undefined ? {} : { alwaysInclude: options.alwaysInclude }) });
+    const budget = resolveToolBudget({
+      ...(options.maxTools === undefined ? {} : { explicit: options.maxTools }),
+      profile,
+      model: options.model,
+    });
+    const selection = this.#router.route(allowed, options.message ?? '', {
+      budget,
+      profile,
+      ...(options.alwaysInclude === undefined ? {} : { alwaysInclude: options.alwaysInclude }),
+    });
     const descriptions = profileDescriptionStyle(profile);
     const byName = new Map(selection.tools.map((definition) => [definition.name, definition] as const));
     const shaped = new Map<string, ProviderToolFor<P>>();

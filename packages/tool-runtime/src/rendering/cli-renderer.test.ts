@@ -27,13 +27,11 @@ const listResult = ToolResult.paginated(
   'Clientes',
 );
 
-const detailResult = new ToolResult(
-  true,
-  { nombre: 'Ana', activo: true, baja: false, notas: null, tags: ['a'] },
-  'ficha completa',
-  null,
-  { type: 'detail', entity: 'Cliente', actions: [{ label: 'Editar', action: 'clients.edit' }, 'clients.delete'] },
-);
+const detailResult = new ToolResult(true, { nombre: 'Ana', activo: true, baja: false, notas: null, tags: ['a'] }, 'ficha completa', null, {
+  type: 'detail',
+  entity: 'Cliente',
+  actions: [{ label: 'Editar', action: 'clients.edit' }, 'clients.delete'],
+});
 
 const tokenResult = new ToolResult(
   true,
@@ -46,7 +44,15 @@ const tokenResult = new ToolResult(
 const replay = `To confirm, call 'delete_note' again with confirm_token "abc123" before 2026-08-15T14:08:11+00:00; the first call's arguments are replayed. To cancel, let the token expire.`;
 
 const planResult = ToolResult.success({
-  plan: { tool: 'publish', mutating: true, requires_confirmation: false, scopes_required: ['write'], timeout: 30, timeout_ms: 30000, args: { value: 42 } },
+  plan: {
+    tool: 'publish',
+    mutating: true,
+    requires_confirmation: false,
+    scopes_required: ['write'],
+    timeout: 30,
+    timeout_ms: 30000,
+    args: { value: 42 },
+  },
 });
 
 const contentBlocks: ContentBlock[] = [
@@ -161,7 +167,9 @@ describe('CliRenderer', () => {
     });
 
     it("names the entity 'Item' and omits the message when neither is given", () => {
-      expect(plain.render(new ToolResult(true, { a: 1 }, null, null, { type: 'detail' }))).toBe(`Item\n${'='.repeat(40)}\n  A:              1\n`);
+      expect(plain.render(new ToolResult(true, { a: 1 }, null, null, { type: 'detail' }))).toBe(
+        `Item\n${'='.repeat(40)}\n  A:              1\n`,
+      );
     });
   });
 
@@ -246,7 +254,7 @@ describe('CliRenderer', () => {
       );
     });
 
-    it("never offers a yes/no prompt, which could not redeem the token", () => {
+    it('never offers a yes/no prompt, which could not redeem the token', () => {
       expect(plain.render(tokenResult)).not.toContain("Type 'yes'");
     });
   });
@@ -305,11 +313,21 @@ describe('CliRenderer', () => {
       new ToolResult(false, null, null, evil),
       ToolResult.blocked(evil, evil),
       ToolResult.paginated([{ id: evil, name: evil, available: true }], 1, 1, 1, evil),
-      new ToolResult(true, { [evil]: [evil] }, evil, null, { type: 'detail', entity: evil, actions: [evil, { label: evil, action: evil }] }),
+      new ToolResult(true, { [evil]: [evil] }, evil, null, {
+        type: 'detail',
+        entity: evil,
+        actions: [evil, { label: evil, action: evil }],
+      }),
       ToolResult.confirmation(evil, { [evil]: evil }, 'a', 't', 1),
       new ToolResult(true, { confirm_token: evil, action_summary: evil, expires_at: evil }, evil, null, { tool: evil }),
       ToolResult.success({ plan: { tool: evil, args: { [evil]: evil } } }),
-      ToolResult.content([{ type: 'text', text: evil }, { type: 'resource_link', uri: evil, name: evil }], evil),
+      ToolResult.content(
+        [
+          { type: 'text', text: evil },
+          { type: 'resource_link', uri: evil, name: evil },
+        ],
+        evil,
+      ),
     ];
 
     it('never lets a control character through in plain text', () => {

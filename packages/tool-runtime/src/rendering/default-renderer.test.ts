@@ -19,7 +19,11 @@ describe('DefaultRenderer', () => {
 
     it('renders each list item as #id: name with the page footer when the result is paginated', () => {
       const result = ToolResult.paginated(
-        [{ id: 3, nombre: 'Ana' }, { id: 4, name: 'Beto' }, { id: 5, title: 'Caro' }],
+        [
+          { id: 3, nombre: 'Ana' },
+          { id: 4, name: 'Beto' },
+          { id: 5, title: 'Caro' },
+        ],
         1,
         9,
         3,
@@ -100,7 +104,12 @@ describe('DefaultRenderer', () => {
     it('shows the token, its expiry and how to replay the call', () => {
       const result = new ToolResult(
         true,
-        { requires_confirmation: true, confirm_token: 'abc123', action_summary: 'delete_note(id=42)', expires_at: '2026-08-15T14:08:11+00:00' },
+        {
+          requires_confirmation: true,
+          confirm_token: 'abc123',
+          action_summary: 'delete_note(id=42)',
+          expires_at: '2026-08-15T14:08:11+00:00',
+        },
         'delete_note(id=42)',
         null,
         { tool: 'delete_note', type: 'confirmation', requires_confirmation: true },
@@ -127,7 +136,16 @@ describe('DefaultRenderer', () => {
   describe('render: plan mode', () => {
     it('says nothing was executed and lists the plan when the call ran in plan mode', () => {
       const result = ToolResult.success(
-        { plan: { tool: 'publish', mutating: true, requires_confirmation: false, scopes_required: ['write'], timeout: 30, args: { value: 42 } } },
+        {
+          plan: {
+            tool: 'publish',
+            mutating: true,
+            requires_confirmation: false,
+            scopes_required: ['write'],
+            timeout: 30,
+            args: { value: 42 },
+          },
+        },
         null,
         { tool: 'publish', took_ms: 1 },
       );

@@ -47,7 +47,8 @@ export class DefaultRenderer implements ChannelRenderer<string> {
     if (!result.success) {
       let output = `Error: ${result.error ?? 'Unknown error'}`;
       const suggestion = result.meta['suggestion'];
-      if (result.isBlocked() && suggestion !== null && suggestion !== undefined) output += `\n\nSuggestion: ${describeValue(suggestion).text}`;
+      if (result.isBlocked() && suggestion !== null && suggestion !== undefined)
+        output += `\n\nSuggestion: ${describeValue(suggestion).text}`;
       return output;
     }
     const shape = readRuntimeResultShape(result);

@@ -9,7 +9,9 @@ function rendererFor(channel: string, output: string): ChannelRenderer<string> {
 describe('RendererRegistry', () => {
   describe('render', () => {
     it('uses the renderer that claims the context channel when several are added', () => {
-      const registry = new RendererRegistry().addRenderer(rendererFor('telegram', 'from telegram')).addRenderer(rendererFor('cli', 'from cli'));
+      const registry = new RendererRegistry()
+        .addRenderer(rendererFor('telegram', 'from telegram'))
+        .addRenderer(rendererFor('cli', 'from cli'));
       expect(registry.render(ToolResult.success(), new ToolContext({ channel: 'cli' }))).toBe('from cli');
     });
 
@@ -25,7 +27,9 @@ describe('RendererRegistry', () => {
     });
 
     it('falls back to the default renderer when no renderer claims the channel', () => {
-      const registry = new RendererRegistry().addRenderer(rendererFor('telegram', 'from telegram')).setDefaultRenderer(rendererFor('any', 'fallback'));
+      const registry = new RendererRegistry()
+        .addRenderer(rendererFor('telegram', 'from telegram'))
+        .setDefaultRenderer(rendererFor('any', 'fallback'));
       expect(registry.render(ToolResult.success(), ToolContext.mcp('r1'))).toBe('fallback');
     });
 

@@ -2,7 +2,12 @@ import { MilpaError, type ChannelRenderer, type ToolContext, type ToolResult } f
 
 function checkRenderer(method: string, renderer: unknown): void {
   const candidate = renderer as Partial<ChannelRenderer> | null;
-  if (typeof candidate !== 'object' || candidate === null || typeof candidate.supports !== 'function' || typeof candidate.render !== 'function') {
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.supports !== 'function' ||
+    typeof candidate.render !== 'function'
+  ) {
     throw new MilpaError(`RendererRegistry.${method}() needs a renderer with supports(channel) and render(result, context).`, {
       code: 'INVALID_ARGUMENT',
     });

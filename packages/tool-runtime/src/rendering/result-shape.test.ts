@@ -6,13 +6,28 @@ import { readRuntimeResultShape } from './result-shape.js';
 // The shapes the registry writes: a confirm-token request and a plan-mode result.
 const tokenRequest = new ToolResult(
   true,
-  { requires_confirmation: true, confirm_token: 'f'.repeat(32), action_summary: 'publish(value=42)', expires_at: '2026-08-15T14:08:11+00:00' },
+  {
+    requires_confirmation: true,
+    confirm_token: 'f'.repeat(32),
+    action_summary: 'publish(value=42)',
+    expires_at: '2026-08-15T14:08:11+00:00',
+  },
   'publish(value=42)',
   null,
   { tool: 'publish', took_ms: 0, type: 'confirmation', requires_confirmation: true },
 );
 const planResult = ToolResult.success(
-  { plan: { tool: 'publish', mutating: true, requires_confirmation: true, scopes_required: [], timeout: 30, timeout_ms: 30000, args: { value: 42 } } },
+  {
+    plan: {
+      tool: 'publish',
+      mutating: true,
+      requires_confirmation: true,
+      scopes_required: [],
+      timeout: 30,
+      timeout_ms: 30000,
+      args: { value: 42 },
+    },
+  },
   null,
   { tool: 'publish', took_ms: 0 },
 );
@@ -39,8 +54,22 @@ describe('readRuntimeResultShape', () => {
 
   it('reads the deadline from timeout_ms when only that key is present, and keeps odd values as they are', () => {
     const plan = (fields: Record<string, unknown>) => readRuntimeResultShape(ToolResult.success({ plan: { tool: 'publish', ...fields } }));
-    expect(plan({ timeout_ms: 1500, args: {} })).toMatchObject({ plan: { fields: [['timeout', '1.5 s'], ['args', {}]] } });
-    expect(plan({ timeout: 'soon', args: {} })).toMatchObject({ plan: { fields: [['timeout', 'soon'], ['args', {}]] } });
+    expect(plan({ timeout_ms: 1500, args: {} })).toMatchObject({
+      plan: {
+        fields: [
+          ['timeout', '1.5 s'],
+          ['args', {}],
+        ],
+      },
+    });
+    expect(plan({ timeout: 'soon', args: {} })).toMatchObject({
+      plan: {
+        fields: [
+          ['timeout', 'soon'],
+          ['args', {}],
+        ],
+      },
+    });
   });
 
   it('recognises content blocks', () => {

@@ -12,7 +12,9 @@ describe('capResultData', () => {
     const capped = capResultData('y'.repeat(150), 100);
     expect(capped?.originalChars).toBe(150);
     expect(capped?.data.startsWith('y'.repeat(100))).toBe(true);
-    expect(capped?.data.slice(100)).toBe('\n\n[Result truncated: it was 150 characters, over the limit of 100. Narrow the request, or page with offset to read the rest.]');
+    expect(capped?.data.slice(100)).toBe(
+      '\n\n[Result truncated: it was 150 characters, over the limit of 100. Narrow the request, or page with offset to read the rest.]',
+    );
   });
 
   it('cuts the JSON text of structured data that is over the cap', () => {
@@ -25,7 +27,7 @@ describe('capResultData', () => {
 
   it('never splits a surrogate pair at the cut', () => {
     const capped = capResultData(`${'a'.repeat(9)}😀tail`, 10);
-    expect(capped?.data.startsWith('a'.repeat(9) + '\n')).toBe(true);
+    expect(capped?.data.startsWith(`${'a'.repeat(9)}\n`)).toBe(true);
   });
 
   it('handles a cyclic object without looping', () => {

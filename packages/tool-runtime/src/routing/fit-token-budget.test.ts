@@ -16,7 +16,12 @@ describe('fitTokenBudget', () => {
   });
 
   it('drops nothing without a token budget, however large the request', () => {
-    const fit = fitTokenBudget({ tools: tools(['a', 5000], ['b', 5000]), systemPromptLength: 100_000, historyLength: 0, tokenBudget: null });
+    const fit = fitTokenBudget({
+      tools: tools(['a', 5000], ['b', 5000]),
+      systemPromptLength: 100_000,
+      historyLength: 0,
+      tokenBudget: null,
+    });
 
     expect(names(fit.tools)).toEqual(['a', 'b']);
   });
@@ -42,7 +47,12 @@ describe('fitTokenBudget', () => {
   });
 
   it('keeps at least one routed tool, even when the request still does not fit', () => {
-    const fit = fitTokenBudget({ tools: tools(['best', 500], ['next', 500]), systemPromptLength: 0, historyLength: 40_000, tokenBudget: 3000 });
+    const fit = fitTokenBudget({
+      tools: tools(['best', 500], ['next', 500]),
+      systemPromptLength: 0,
+      historyLength: 40_000,
+      tokenBudget: 3000,
+    });
 
     expect(names(fit.tools)).toEqual(['best']);
     expect(fit).toMatchObject({ dropped: ['next'], estimatedTokens: 10_500, fits: false });
@@ -106,24 +116,36 @@ describe('fitTokenBudget', () => {
   it('keeps a prefix of the routed tools and every always-included tool, and fits whenever dropping could make it fit', () => {
     const entry = fc.record({ tokens: fc.nat(500), always: fc.boolean() });
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 12 }), fc.nat(4000), fc.nat(4000), fc.option(fc.nat(3000)), (entries, system, history, budget) => {
-        const list = entries.map((item, index) => ({ name: `t${index}`, tokens: item.tokens }));
-        const alwaysIncluded = entries.flatMap((item, index) => (item.always ? [`t${index}`] : []));
-        const fit = fitTokenBudget({ tools: list, alwaysIncluded, systemPromptLength: system, historyLength: history, tokenBudget: budget });
-        const routed = list.filter((item) => !alwaysIncluded.includes(item.name));
-        const keptRouted = fit.tools.filter((item) => !alwaysIncluded.includes(item.name));
+      fc.property(
+        fc.array(entry, { maxLength: 12 }),
+        fc.nat(4000),
+        fc.nat(4000),
+        fc.option(fc.nat(3000)),
+        (entries, system, history, budget) => {
+          const list = entries.map((item, index) => ({ name: `t${index}`, tokens: item.tokens }));
+          const alwaysIncluded = entries.flatMap((item, index) => (item.always ? [`t${index}`] : []));
+          const fit = fitTokenBudget({
+            tools: list,
+            alwaysIncluded,
+            systemPromptLength: system,
+            historyLength: history,
+            tokenBudget: budget,
+          });
+          const routed = list.filter((item) => !alwaysIncluded.includes(item.name));
+          const keptRouted = fit.tools.filter((item) => !alwaysIncluded.includes(item.name));
 
-        expect(keptRouted).toEqual(routed.slice(0, keptRouted.length));
-        expect(names(fit.tools)).toEqual(expect.arrayContaining(alwaysIncluded));
-        if (routed.length > 0) expect(keptRouted.length).toBeGreaterThanOrEqual(1);
-        expect(fit.estimatedTokens).toBe(Math.ceil((system + history) / 4) + fit.tools.reduce((sum, item) => sum + item.tokens, 0));
-        if (!fit.fits) expect(keptRouted.length).toBeLessThanOrEqual(1);
-        if (fit.dropped.length > 0 && fit.fits) {
-          // Dropping stopped as soon as the request fitted: the last tool dropped was needed.
-          const lastDropped = list.find((item) => item.name === fit.dropped.at(-1)) as TokenBudgetTool;
-          expect(fit.estimatedTokens + lastDropped.tokens).toBeGreaterThan(budget as number);
-        }
-      }),
+          expect(keptRouted).toEqual(routed.slice(0, keptRouted.length));
+          expect(names(fit.tools)).toEqual(expect.arrayContaining(alwaysIncluded));
+          if (routed.length > 0) expect(keptRouted.length).toBeGreaterThanOrEqual(1);
+          expect(fit.estimatedTokens).toBe(Math.ceil((system + history) / 4) + fit.tools.reduce((sum, item) => sum + item.tokens, 0));
+          if (!fit.fits) expect(keptRouted.length).toBeLessThanOrEqual(1);
+          if (fit.dropped.length > 0 && fit.fits) {
+            // Dropping stopped as soon as the request fitted: the last tool dropped was needed.
+            const lastDropped = list.find((item) => item.name === fit.dropped.at(-1)) as TokenBudgetTool;
+            expect(fit.estimatedTokens + lastDropped.tokens).toBeGreaterThan(budget as number);
+          }
+        },
+      ),
     );
   });
 });

@@ -75,8 +75,7 @@ export function fitTokenBudget<T extends TokenBudgetTool>(request: TokenBudgetRe
   if (!Array.isArray(tools)) throw invalid('tools must be an array.');
   if (tokenBudget !== null) checkLength('tokenBudget', tokenBudget);
   const textTokens = Math.ceil(
-    (checkLength('systemPromptLength', request.systemPromptLength) + checkLength('historyLength', request.historyLength)) /
-      CHARS_PER_TOKEN,
+    (checkLength('systemPromptLength', request.systemPromptLength) + checkLength('historyLength', request.historyLength)) / CHARS_PER_TOKEN,
   );
   let estimatedTokens = textTokens;
   for (const tool of tools) estimatedTokens += checkLength(`tokens of '${String(tool.name)}'`, tool.tokens);

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MODEL_TOOL_BUDGET,
-  MODEL_TOOL_BUDGETS,
-  UNLIMITED,
-  resolveToolBudget,
-  toolBudgetForModel,
-} from './model-tool-budget.js';
+import { DEFAULT_MODEL_TOOL_BUDGET, MODEL_TOOL_BUDGETS, UNLIMITED, resolveToolBudget, toolBudgetForModel } from './model-tool-budget.js';
 
 describe('MODEL_TOOL_BUDGETS', () => {
   it('lists the fragments in the order they are tried', () => {

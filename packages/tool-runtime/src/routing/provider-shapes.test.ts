@@ -105,7 +105,13 @@ describe('toProviderTool', () => {
     });
 
     it('derives destructive MCP hints for a tool whose mutability depends on its arguments', () => {
-      const shell = defineTool({ name: 'shell_exec', description: 'Runs a command.', input: Type.Object({ command: Type.String() }), mutating: ({ command }) => command !== 'ls', handler: () => '' });
+      const shell = defineTool({
+        name: 'shell_exec',
+        description: 'Runs a command.',
+        input: Type.Object({ command: Type.String() }),
+        mutating: ({ command }) => command !== 'ls',
+        handler: () => '',
+      });
       expect(toProviderTool(shell, 'mcp').annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
     });
 
@@ -191,7 +197,9 @@ describe('toProviderTool', () => {
     });
 
     it('throws INVALID_ARGUMENT when descriptions is neither full nor first-line', () => {
-      expect(() => toProviderTool(ping, 'openai', { descriptions: 'short' as never })).toThrow(/descriptions must be 'full' or 'first-line'/);
+      expect(() => toProviderTool(ping, 'openai', { descriptions: 'short' as never })).toThrow(
+        /descriptions must be 'full' or 'first-line'/,
+      );
     });
   });
 
@@ -227,7 +235,11 @@ describe('ProviderToolShapes', () => {
       const openAi = shapes.list(tools, 'openai');
       expect(shapes.list(tools, 'Groq')[0]).toBe(openAi[0]);
       const anthropic = shapes.list(tools, 'anthropic');
-      expect(anthropic[0]).toEqual({ name: 'tool_0', description: 'Tool 0.\nMore detail.', input_schema: { type: 'object', properties: {} } });
+      expect(anthropic[0]).toEqual({
+        name: 'tool_0',
+        description: 'Tool 0.\nMore detail.',
+        input_schema: { type: 'object', properties: {} },
+      });
       const short = shapes.list(tools, 'anthropic', { descriptions: 'first-line' });
       expect(short[0]?.description).toBe('Tool 0.');
       expect(shapes.list(tools, 'anthropic')[0]).toBe(anthropic[0]);
@@ -262,7 +274,9 @@ describe('ProviderToolShapes', () => {
       const shapes = new ProviderToolShapes();
       for (const provider of ['openai', 'anthropic', 'mcp', 'mistral', 'unknown']) {
         for (const descriptions of ['full', 'first-line'] as const) {
-          expect(shapes.list(tools, provider, { descriptions })).toEqual(tools.map((tool) => toProviderTool(tool, provider, { descriptions })));
+          expect(shapes.list(tools, provider, { descriptions })).toEqual(
+            tools.map((tool) => toProviderTool(tool, provider, { descriptions })),
+          );
         }
       }
     });

@@ -186,14 +186,21 @@ function wireInputSchema(schema: JsonSchema): JsonSchema {
 
 function annotationsOf(source: ProviderToolSource, title: string | undefined): McpToolAnnotations | undefined {
   if (source.annotations !== undefined) return Object.freeze({ ...source.annotations });
-  if (typeof source.mutating !== 'boolean' && typeof source.mutating !== 'function') return title === undefined ? undefined : Object.freeze({ title });
+  if (typeof source.mutating !== 'boolean' && typeof source.mutating !== 'function')
+    return title === undefined ? undefined : Object.freeze({ title });
   // A tool whose mutability depends on its arguments is announced as mutating: a client cannot
   // know the arguments in advance, so the conservative hints apply.
-  const hints: McpToolAnnotations = mutabilityOf(source as MutabilitySubject) === 'read_only' ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: true };
+  const hints: McpToolAnnotations =
+    mutabilityOf(source as MutabilitySubject) === 'read_only' ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: true };
   return Object.freeze(title === undefined ? hints : { ...hints, title });
 }
 
-function shapeTool(source: ProviderToolSource, shape: ProviderToolShape, descriptions: ProviderToolDescriptions, inputSchema: JsonSchema): ProviderTool {
+function shapeTool(
+  source: ProviderToolSource,
+  shape: ProviderToolShape,
+  descriptions: ProviderToolDescriptions,
+  inputSchema: JsonSchema,
+): ProviderTool {
   const description = wireDescription(source.description, descriptions);
   if (shape === 'openai') {
     return Object.freeze({ type: 'function', function: Object.freeze({ name: source.name, description, parameters: inputSchema }) });
@@ -226,7 +233,11 @@ function shapeTool(source: ProviderToolSource, shape: ProviderToolShape, descrip
  * toProviderTool({ name: 'ping', description: 'Checks a host.', inputSchema: { type: 'object' } }, 'openai');
  * // { type: 'function', function: { name: 'ping', description: 'Checks a host.', parameters: { type: 'object', properties: {} } } }
  */
-export function toProviderTool<P extends ProviderName>(source: ProviderToolSource, provider: P, options: ProviderToolOptions = {}): ProviderToolFor<P> {
+export function toProviderTool<P extends ProviderName>(
+  source: ProviderToolSource,
+  provider: P,
+  options: ProviderToolOptions = {},
+): ProviderToolFor<P> {
   const shape = resolveProviderShape(provider);
   const descriptions = checkDescriptions(options);
   checkSource(source);
@@ -304,7 +315,11 @@ export class ProviderToolShapes {
    * Every tool in `provider`'s shape, in the order given.
    * @throws MilpaError `INVALID_ARGUMENT` when `sources` is not an array, or as {@link toProviderTool} does.
    */
-  list<P extends ProviderName>(sources: readonly ProviderToolSource[], provider: P, options: ProviderToolOptions = {}): ProviderToolFor<P>[] {
+  list<P extends ProviderName>(
+    sources: readonly ProviderToolSource[],
+    provider: P,
+    options: ProviderToolOptions = {},
+  ): ProviderToolFor<P>[] {
     if (!Array.isArray(sources)) throw invalid('tools must be an array.');
     const shape = resolveProviderShape(provider);
     const descriptions = checkDescriptions(options);

@@ -11,11 +11,7 @@ describe('routingTerms', () => {
   });
 
   it('drops stop words', () => {
-    expect(routingTerms('Could you please show me all of the notes that were archived')).toEqual([
-      'show',
-      'note',
-      'archived',
-    ]);
+    expect(routingTerms('Could you please show me all of the notes that were archived')).toEqual(['show', 'note', 'archived']);
   });
 
   it('keeps request verbs, which intents are made of', () => {
@@ -77,7 +73,14 @@ describe('countRoutingTerms', () => {
     expect(countRoutingTerms(text)).toEqual(
       routingTerms(text).reduce((counts, term) => counts.set(term, (counts.get(term) ?? 0) + 1), new Map<string, number>()),
     );
-    expect(countRoutingTerms(text)).toEqual(new Map([['note', 4], ['old', 1], ['delete', 1], ['category', 1]]));
+    expect(countRoutingTerms(text)).toEqual(
+      new Map([
+        ['note', 4],
+        ['old', 1],
+        ['delete', 1],
+        ['category', 1],
+      ]),
+    );
   });
 
   it('returns an empty map for a text without words', () => {

@@ -31,7 +31,9 @@ describe('ToolNameIndex', () => {
 
     it('answers as ToolNameMentions.names does for every name', () => {
       const segment = fc.constantFrom('note', 'notes', 'delete', 'shell', 'exec', 'ls', 'a', 'v2', 'Tool', 'HTTP');
-      const name = fc.array(segment, { minLength: 1, maxLength: 3 }).chain((parts) => fc.constantFrom('_', '.', '-', '').map((separator) => parts.join(separator)));
+      const name = fc
+        .array(segment, { minLength: 1, maxLength: 3 })
+        .chain((parts) => fc.constantFrom('_', '.', '-', '').map((separator) => parts.join(separator)));
       const message = fc.array(fc.oneof(segment, name), { maxLength: 8 }).map((parts) => parts.join(' '));
       fc.assert(
         fc.property(fc.uniqueArray(name, { maxLength: 12 }), message, (list, text) => {

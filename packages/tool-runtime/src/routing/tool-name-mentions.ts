@@ -16,11 +16,7 @@ const CLASS_SUFFIX = '_tool';
  * turned into `_`, so `DeleteNote`, `delete-note` and `delete.note` all become `delete_note`.
  */
 export function canonicalToolName(name: string): string {
-  return name
-    .replace(LOWER_THEN_UPPER, '$1_$2')
-    .replace(ACRONYM_THEN_WORD, '$1_$2')
-    .toLowerCase()
-    .replace(SEPARATORS, '_');
+  return name.replace(LOWER_THEN_UPPER, '$1_$2').replace(ACRONYM_THEN_WORD, '$1_$2').toLowerCase().replace(SEPARATORS, '_');
 }
 
 // A name inside a longer identifier counts only as whole segments: `shell_exec` in

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toProviderTool } from './provider-shapes.js';
-import {
-  profileDescriptionStyle,
-  profileMaxTools,
-  profileTokenBudget,
-  resolveToolProfile,
-  type ToolProfile,
-} from './tool-profile.js';
+import { profileDescriptionStyle, profileMaxTools, profileTokenBudget, resolveToolProfile, type ToolProfile } from './tool-profile.js';
 
 describe('resolveToolProfile', () => {
   it.each([

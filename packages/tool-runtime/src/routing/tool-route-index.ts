@@ -76,14 +76,22 @@ function markCarriers(words: readonly number[], postingStart: Int32Array, postin
  * factor, summed in the tool's own word order (as the router always summed, so the float result
  * is the same), rounded. Position order keeps the reads of the word tables in sequence.
  */
-function sumScores(marked: Uint8Array, toolStart: Int32Array, toolTerms: Int32Array, toolWeights: Float64Array, factor: Float64Array, scores: Float64Array): number[] {
+function sumScores(
+  marked: Uint8Array,
+  toolStart: Int32Array,
+  toolTerms: Int32Array,
+  toolWeights: Float64Array,
+  factor: Float64Array,
+  scores: Float64Array,
+): number[] {
   const hits: number[] = [];
   for (let position = 0; position < marked.length; position++) {
     if (marked[position] === 0) continue;
     hits.push(position);
     const end = toolStart[position + 1] as number;
     let score = 0;
-    for (let at = toolStart[position] as number; at < end; at++) score += (toolWeights[at] as number) * (factor[toolTerms[at] as number] as number);
+    for (let at = toolStart[position] as number; at < end; at++)
+      score += (toolWeights[at] as number) * (factor[toolTerms[at] as number] as number);
     scores[position] = Math.round(score * SCORE_PRECISION) / SCORE_PRECISION;
   }
   return hits;
@@ -281,7 +289,9 @@ export class ToolRouteIndex<T extends NamedTool> {
    */
   score(counts: ReadonlyMap<string, number>, always: readonly number[], weigher: ToolWeigher): MessageScores {
     // A list routed once is scored tool by tool, which costs less than building the word tables.
-    return this.#terms === undefined && !this.#worthIndexing ? this.#scoreEach(counts, always, weigher) : this.#scoreHits(counts, always, weigher);
+    return this.#terms === undefined && !this.#worthIndexing
+      ? this.#scoreEach(counts, always, weigher)
+      : this.#scoreHits(counts, always, weigher);
   }
 
   /** `score` from the word tables: only the tools carrying a word of the message are visited. */

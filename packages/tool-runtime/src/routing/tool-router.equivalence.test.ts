@@ -7,11 +7,54 @@ import { ToolRouter, type RoutableTool, type ToolRouteOptions, type ToolSelectio
 // Words that exercise the term rules: plurals and `ies`, `status`, stop words, short words,
 // numbers, camelCase, acronyms and words shared by many tools (rarity).
 const WORDS = [
-  'note', 'notes', 'delete', 'archive', 'invoice', 'invoices', 'report', 'status', 'editor', 'editors',
-  'category', 'categories', 'search', 'ledger', 'bank', 'the', 'which', 'db', 'id', '123', '2024',
-  'deleteNote', 'HTTPRequest', 'ShellTool', 'notesArchive', 'List', 'FIND', 'café', 'Ünïcode',
+  'note',
+  'notes',
+  'delete',
+  'archive',
+  'invoice',
+  'invoices',
+  'report',
+  'status',
+  'editor',
+  'editors',
+  'category',
+  'categories',
+  'search',
+  'ledger',
+  'bank',
+  'the',
+  'which',
+  'db',
+  'id',
+  '123',
+  '2024',
+  'deleteNote',
+  'HTTPRequest',
+  'ShellTool',
+  'notesArchive',
+  'List',
+  'FIND',
+  'café',
+  'Ünïcode',
 ] as const;
-const SEGMENTS = ['note', 'notes', 'delete', 'shell', 'exec', 'list', 'file', 'read', 'edit', 'a', 'ls', 'v2', 'x9', 'Tool', 'HTTP', 'Request'] as const;
+const SEGMENTS = [
+  'note',
+  'notes',
+  'delete',
+  'shell',
+  'exec',
+  'list',
+  'file',
+  'read',
+  'edit',
+  'a',
+  'ls',
+  'v2',
+  'x9',
+  'Tool',
+  'HTTP',
+  'Request',
+] as const;
 const SEPARATORS = ['_', '.', '-', '', '__'] as const;
 const PUNCTUATION = [' ', ' ', ' ', ', ', '. ', '\n', ': ', ' `', '` ', '(', ') ', ' e.g. ', ' — '] as const;
 
@@ -41,26 +84,30 @@ const name = fc
     return id < 20 ? `${cased.join(separator)}${separator === '' ? '' : separator}${id}` : cased.join(separator);
   });
 
-const toolsArbitrary = fc.uniqueArray(name, { minLength: 0, maxLength: 40 }).chain((names) =>
-  fc.tuple(
-    ...names.map((toolName) =>
-      fc.record({ routing, description: fc.oneof(text, fc.constant(undefined as unknown as string)) }).map(
-        ({ routing: toolRouting, description }) => ({ name: toolName, description, routing: toolRouting }) as RoutableTool,
+const toolsArbitrary = fc
+  .uniqueArray(name, { minLength: 0, maxLength: 40 })
+  .chain((names) =>
+    fc.tuple(
+      ...names.map((toolName) =>
+        fc
+          .record({ routing, description: fc.oneof(text, fc.constant(undefined as unknown as string)) })
+          .map(({ routing: toolRouting, description }) => ({ name: toolName, description, routing: toolRouting }) as RoutableTool),
       ),
     ),
-  ),
-);
+  );
 
 /** How a message mentions a tool: as written, canonical, camelCase, class-style, partial, extended. */
 function mention(toolName: string, form: number, cut: number): string {
-  const parts = toolName.split(/[_.\-]+/).filter((part) => part !== '');
+  const parts = toolName.split(/[_.-]+/).filter((part) => part !== '');
   switch (form % 7) {
     case 0:
       return toolName;
     case 1:
       return parts.join('_').toLowerCase();
     case 2:
-      return parts.map((part, index) => (index === 0 ? part.toLowerCase() : `${part.charAt(0).toUpperCase()}${part.slice(1).toLowerCase()}`)).join('');
+      return parts
+        .map((part, index) => (index === 0 ? part.toLowerCase() : `${part.charAt(0).toUpperCase()}${part.slice(1).toLowerCase()}`))
+        .join('');
     case 3:
       return `${parts.map((part) => `${part.charAt(0).toUpperCase()}${part.slice(1).toLowerCase()}`).join('')}Tool`;
     case 4:
@@ -77,16 +124,16 @@ function messageFor(tools: readonly RoutableTool[]) {
     { weight: 6, arbitrary: word },
     {
       weight: tools.length === 0 ? 0 : 2,
-      arbitrary: fc.tuple(fc.nat(), fc.nat(6), fc.nat()).map(([pick, form, cut]) => mention((tools[pick % tools.length] as RoutableTool).name, form, cut)),
+      arbitrary: fc
+        .tuple(fc.nat(), fc.nat(6), fc.nat())
+        .map(([pick, form, cut]) => mention((tools[pick % tools.length] as RoutableTool).name, form, cut)),
     },
   );
-  return fc
-    .tuple(fc.array(fc.tuple(piece, fc.constantFrom(...PUNCTUATION)), { maxLength: 30 }), fc.nat(4))
-    .map(([pieces, repeat]) => {
-      const once = pieces.map(([said, after]) => `${said}${after}`).join('');
-      // A pasted document repeats its words: repeats damp a word's weight.
-      return Array.from({ length: repeat + 1 }, () => once).join(repeat % 2 === 0 ? ' ' : '\n');
-    });
+  return fc.tuple(fc.array(fc.tuple(piece, fc.constantFrom(...PUNCTUATION)), { maxLength: 30 }), fc.nat(4)).map(([pieces, repeat]) => {
+    const once = pieces.map(([said, after]) => `${said}${after}`).join('');
+    // A pasted document repeats its words: repeats damp a word's weight.
+    return Array.from({ length: repeat + 1 }, () => once).join(repeat % 2 === 0 ? ' ' : '\n');
+  });
 }
 
 function optionsFor(tools: readonly RoutableTool[]) {
@@ -127,14 +174,22 @@ function observe(run: () => ToolSelection): unknown {
       ranked: selection.ranked,
       pinned: [...selection.pinned],
       alwaysIncluded: [...selection.alwaysIncluded],
-      frozen: [selection, selection.tools, selection.ranking, selection.pinned, selection.alwaysIncluded].every((part) => Object.isFrozen(part)),
+      frozen: [selection, selection.tools, selection.ranking, selection.pinned, selection.alwaysIncluded].every((part) =>
+        Object.isFrozen(part),
+      ),
     };
   } catch (error) {
     return { threw: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown }).code };
   }
 }
 
-function expectSameSelections(fast: ToolRouter, oracle: ToolRouterOracle, tools: readonly RoutableTool[], message: string, options: ToolRouteOptions): void {
+function expectSameSelections(
+  fast: ToolRouter,
+  oracle: ToolRouterOracle,
+  tools: readonly RoutableTool[],
+  message: string,
+  options: ToolRouteOptions,
+): void {
   const expected = observe(() => oracle.route(tools, message, options));
   const actual = observe(() => fast.route(tools, message, options));
   expect(actual).toEqual(expected);
@@ -180,7 +235,8 @@ describe('ToolRouter', () => {
             expectSameSelections(fast, oracle, list, message, options);
             const at = (pick + turn) % Math.max(1, list.length);
             if (turn % 3 === 0) list.pop();
-            else if (turn % 3 === 1 && list.length > 0) list[at] = Object.freeze({ name: `swapped_${turn}`, description: 'note archive', routing: { intents: ['note'] } });
+            else if (turn % 3 === 1 && list.length > 0)
+              list[at] = Object.freeze({ name: `swapped_${turn}`, description: 'note archive', routing: { intents: ['note'] } });
             else list.push(Object.freeze({ name: `added_${turn}`, description: 'ledger', routing: { tags: ['invoice'] } }));
           }
         }),
@@ -230,13 +286,18 @@ describe('ToolRouter', () => {
 
     it('throws the reference error for duplicate or missing names', () => {
       fc.assert(
-        fc.property(scenario, fc.nat(), fc.constantFrom<unknown>('duplicate', null, { description: 'x' }, 7), ({ tools, turns }, pick, odd) => {
-          fc.pre(tools.length > 0);
-          const bad = [...tools];
-          bad.splice(pick % (tools.length + 1), 0, (odd === 'duplicate' ? tools[pick % tools.length] : odd) as RoutableTool);
-          const [{ message, options }] = turns as [(typeof turns)[number]];
-          expectSameSelections(new ToolRouter(), new ToolRouterOracle(), bad, message, options);
-        }),
+        fc.property(
+          scenario,
+          fc.nat(),
+          fc.constantFrom<unknown>('duplicate', null, { description: 'x' }, 7),
+          ({ tools, turns }, pick, odd) => {
+            fc.pre(tools.length > 0);
+            const bad = [...tools];
+            bad.splice(pick % (tools.length + 1), 0, (odd === 'duplicate' ? tools[pick % tools.length] : odd) as RoutableTool);
+            const [{ message, options }] = turns as [(typeof turns)[number]];
+            expectSameSelections(new ToolRouter(), new ToolRouterOracle(), bad, message, options);
+          },
+        ),
         { numRuns: 100 },
       );
     });

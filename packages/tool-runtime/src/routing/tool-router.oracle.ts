@@ -210,7 +210,9 @@ export class ToolRouterOracle {
         : (candidates[left] as T).name < (candidates[right] as T).name;
     const pinned: number[] = [];
     const others: number[] = [];
-    weighed.forEach((tool, index) => (mentions.namesCanonical(tool.canonicalName) ? pinned : others).push(index));
+    weighed.forEach((tool, index) => {
+      (mentions.namesCanonical(tool.canonicalName) ? pinned : others).push(index);
+    });
     pinned.sort((left, right) => (before(left, right) ? -1 : 1));
     // Only the best `slots` of the others can be offered: keep those, not a sort of every tool.
     const slots = Math.max(0, options.budget - pinned.length);
@@ -247,5 +249,4 @@ export class ToolRouterOracle {
     if (Object.isFrozen(tool)) this.#weighed.set(tool, weighed);
     return weighed;
   }
-
 }

@@ -336,9 +336,7 @@ describe('ToolRouter', () => {
       ['alwaysInclude that is not a list of names', { budget: 2, profile: 'full', alwaysInclude: [1] }],
       ['no options', null],
     ])('throws INVALID_ARGUMENT for %s', (_case, options) => {
-      expect(() => route(fillers(3), 'hello', options as ToolRouteOptions)).toThrow(
-        expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
-      );
+      expect(() => route(fillers(3), 'hello', options as ToolRouteOptions)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     });
 
     it('throws INVALID_ARGUMENT for two tools with one name, naming it', () => {
@@ -348,7 +346,11 @@ describe('ToolRouter', () => {
     });
 
     it('ignores hints that are not lists of text in a hand-built tool', () => {
-      const odd = { name: 'odd', description: 'alpha', routing: { intents: 'alpha', tags: [42, null, 'alpha'] } } as unknown as RoutableTool;
+      const odd = {
+        name: 'odd',
+        description: 'alpha',
+        routing: { intents: 'alpha', tags: [42, null, 'alpha'] },
+      } as unknown as RoutableTool;
       const tagged = tool('tagged', { tags: ['alpha'] });
 
       expect(route([odd, tagged, tool('plain')], 'alpha', full(1)).ranking).toEqual(['odd']);
@@ -370,13 +372,17 @@ describe('ToolRouter', () => {
     const words = fc.array(word, { maxLength: 3 });
     const routing = fc.record({ intents: words, domains: words, tags: words, examples: words }, { requiredKeys: [] });
     const toolsArbitrary = fc
-      .uniqueArray(fc.tuple(word, word, fc.nat(99)), { minLength: 1, maxLength: 14, selector: ([first, second, id]) => `${first}_${second}_${id}` })
+      .uniqueArray(fc.tuple(word, word, fc.nat(99)), {
+        minLength: 1,
+        maxLength: 14,
+        selector: ([first, second, id]) => `${first}_${second}_${id}`,
+      })
       .chain((keys) =>
         fc.tuple(
           ...keys.map(([first, second, id]) =>
-            fc.record({ routing, description: fc.array(word, { maxLength: 4 }).map((list) => list.join(' ')) }).map(
-              ({ routing: hints, description }): RoutableTool => ({ name: `${first}_${second}_${id}`, description, routing: hints }),
-            ),
+            fc
+              .record({ routing, description: fc.array(word, { maxLength: 4 }).map((list) => list.join(' ')) })
+              .map(({ routing: hints, description }): RoutableTool => ({ name: `${first}_${second}_${id}`, description, routing: hints })),
           ),
         ),
       );

@@ -203,7 +203,10 @@ export class ToolRouter {
     if (options.budget === UNLIMITED || tools.length - always.length <= options.budget) {
       return Object.freeze({
         tools: index.sortedTools(),
-        ranking: always.length === 0 ? index.registeredNames() : Object.freeze(index.registeredNames().filter((_, position) => !isAlways.has(position))),
+        ranking:
+          always.length === 0
+            ? index.registeredNames()
+            : Object.freeze(index.registeredNames().filter((_, position) => !isAlways.has(position))),
         ranked: false,
         pinned: Object.freeze([]),
         alwaysIncluded,
@@ -242,7 +245,10 @@ export class ToolRouter {
     const others =
       scoring >= slots
         ? hitOthers
-        : [...hitOthers, ...index.firstByName(slots, (position) => isHit[position] === 1 || isPinned[position] === 1 || isAlways.has(position))];
+        : [
+            ...hitOthers,
+            ...index.firstByName(slots, (position) => isHit[position] === 1 || isPinned[position] === 1 || isAlways.has(position)),
+          ];
     let best = selectBest(others, slots, before);
     if (options.profile === 'minimal' && best.length > 0) {
       const floor = (scores[best[0] as number] as number) * MINIMAL_PROFILE_CUTOFF;
@@ -264,7 +270,7 @@ export class ToolRouter {
   /** The index of `tools`: the kept one while the list holds the same frozen tools, else a new one. */
   #indexOf<T extends RoutableTool>(tools: readonly T[]): ToolRouteIndex<T> {
     const kept = this.#indexes.get(tools) as ToolRouteIndex<T> | undefined;
-    if (kept !== undefined && kept.holds(tools)) return kept.use();
+    if (kept?.holds(tools)) return kept.use();
     const index = new ToolRouteIndex(tools).use();
     if (index.reusable) this.#indexes.set(tools, index);
     else this.#indexes.delete(tools);

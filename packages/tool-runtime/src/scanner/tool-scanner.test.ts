@@ -22,7 +22,14 @@ class ItemService {
     return ToolResult.success({ description }, 'Created');
   }
 
-  @tool({ name: 'delete_item', description: 'Delete', input: Type.Object({ id: Type.Integer() }), mutating: true, timeoutMs: 5000, scopes: ['items:write'] })
+  @tool({
+    name: 'delete_item',
+    description: 'Delete',
+    input: Type.Object({ id: Type.Integer() }),
+    mutating: true,
+    timeoutMs: 5000,
+    scopes: ['items:write'],
+  })
   deleteItem({ id }: { id: number }) {
     this.deleted.push(id);
     return this.deleted;
@@ -49,7 +56,12 @@ describe('ToolScanner', () => {
     it('registers every decorated method and returns the count', () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       expect(new ToolScanner(registry).scan(new ItemService())).toBe(4);
-      expect(registry.getToolDefinitions().map((definition) => definition.name)).toEqual(['list_items', 'create_item', 'delete_item', 'whoami']);
+      expect(registry.getToolDefinitions().map((definition) => definition.name)).toEqual([
+        'list_items',
+        'create_item',
+        'delete_item',
+        'whoami',
+      ]);
       expect(registry.has('helper')).toBe(false);
     });
 

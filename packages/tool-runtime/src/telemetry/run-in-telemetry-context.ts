@@ -7,7 +7,12 @@ import type { AnyToolDefinition, ToolArgs, ToolInvocation } from '@milpa/core';
  * before the handler starts costs only the nesting: the handler then runs outside it, exactly
  * once. What the handler throws is thrown on, unchanged.
  */
-export function runInTelemetryContext(telemetryContext: Context, tool: AnyToolDefinition, args: ToolArgs, invocation: ToolInvocation): unknown {
+export function runInTelemetryContext(
+  telemetryContext: Context,
+  tool: AnyToolDefinition,
+  args: ToolArgs,
+  invocation: ToolInvocation,
+): unknown {
   let invoked = false;
   let threw = false;
   let thrown: unknown;

@@ -110,7 +110,9 @@ describe('ToolCallTelemetry', () => {
       const registry = notesRegistry(undefined);
       trace.setGlobalTracerProvider(telemetry.tracerProvider);
       await registry.call('list_notes', {});
-      expect(telemetry.spans().map((span) => [span.name, span.instrumentationScope.name])).toEqual([['execute_tool list_notes', '@milpa/tool-runtime']]);
+      expect(telemetry.spans().map((span) => [span.name, span.instrumentationScope.name])).toEqual([
+        ['execute_tool list_notes', '@milpa/tool-runtime'],
+      ]);
       expect((await telemetry.points('milpa.tool.calls')).map((point) => point.value)).toEqual([1]);
     });
 
@@ -140,7 +142,12 @@ describe('ToolCallTelemetry', () => {
 
   describe('containment', () => {
     it('keeps the call working when the tracer throws', async () => {
-      const tracer = { startSpan: () => { throw new Error('tracer broke'); }, startActiveSpan: () => undefined } as unknown as Tracer;
+      const tracer = {
+        startSpan: () => {
+          throw new Error('tracer broke');
+        },
+        startActiveSpan: () => undefined,
+      } as unknown as Tracer;
       const result = await notesRegistry({ tracer, meter: telemetry.options.meter }).call('list_notes', {});
       expect(result.data).toEqual(['a note']);
       expect(await telemetry.points('milpa.tool.calls')).toHaveLength(1);
@@ -154,11 +161,23 @@ describe('ToolCallTelemetry', () => {
     });
 
     it('keeps the registry and its calls working when the meter throws', async () => {
-      const creating = { createCounter: () => { throw new Error('meter broke'); } } as unknown as Meter;
+      const creating = {
+        createCounter: () => {
+          throw new Error('meter broke');
+        },
+      } as unknown as Meter;
       expect((await notesRegistry({ meter: creating }).call('list_notes', {})).success).toBe(true);
       const recording = {
-        createCounter: () => ({ add: () => { throw new Error('counter broke'); } }),
-        createHistogram: () => ({ record: () => { throw new Error('histogram broke'); } }),
+        createCounter: () => ({
+          add: () => {
+            throw new Error('counter broke');
+          },
+        }),
+        createHistogram: () => ({
+          record: () => {
+            throw new Error('histogram broke');
+          },
+        }),
       } as unknown as Meter;
       expect((await notesRegistry({ meter: recording, tracer: telemetry.options.tracer }).call('list_notes', {})).success).toBe(true);
       expect(telemetry.spans()).toHaveLength(1);

@@ -115,7 +115,11 @@ export class ToolCallTelemetry {
       if (option?.tracer !== undefined) return new ToolCallTelemetry(option.tracer, meter);
       // The global proxy's tracer follows an SDK registered after the registry was built.
       const provider = trace.getTracerProvider();
-      return new ToolCallTelemetry(provider.getTracer(TELEMETRY_NAMES.scope), meter, provider instanceof ProxyTracerProvider ? provider : null);
+      return new ToolCallTelemetry(
+        provider.getTracer(TELEMETRY_NAMES.scope),
+        meter,
+        provider instanceof ProxyTracerProvider ? provider : null,
+      );
     } catch {
       // A provider that throws while handing out a tracer or meter leaves the registry uninstrumented.
       return null;
@@ -133,7 +137,10 @@ export class ToolCallTelemetry {
       this.#calls = null;
       this.#duration = null;
     } else {
-      this.#calls = meter.createCounter(TELEMETRY_NAMES.metrics.calls, { description: 'Tool calls, by tool, outcome and channel.', unit: '{call}' });
+      this.#calls = meter.createCounter(TELEMETRY_NAMES.metrics.calls, {
+        description: 'Tool calls, by tool, outcome and channel.',
+        unit: '{call}',
+      });
       this.#duration = meter.createHistogram(TELEMETRY_NAMES.metrics.duration, {
         description: 'Duration of a tool call, from call() to its final result.',
         unit: 's',
@@ -149,7 +156,10 @@ export class ToolCallTelemetry {
       if (proxy !== null && proxy.getDelegate() === NOOP_TRACER_PROVIDER) return null;
       const definition = tools.get(name)?.definition;
       // An unknown name stays out of the span name: span names must keep a bounded cardinality.
-      const span = this.#tracer.startSpan(definition === undefined ? TELEMETRY_NAMES.operation : `${TELEMETRY_NAMES.operation} ${definition.name}`, START_OPTIONS);
+      const span = this.#tracer.startSpan(
+        definition === undefined ? TELEMETRY_NAMES.operation : `${TELEMETRY_NAMES.operation} ${definition.name}`,
+        START_OPTIONS,
+      );
       if (span.isRecording()) {
         if (definition === undefined) {
           span.setAttribute(NAMES.toolName, nameOf(name).slice(0, MAX_UNKNOWN_NAME_LENGTH));
@@ -183,13 +193,25 @@ export class ToolCallTelemetry {
     if (span === null && this.#calls === null) return;
     const toolName = call.entry === null ? null : call.entry.definition.name;
     const outcome = call.outcome ?? 'internal_error';
-    this.#report(span, result, call.startedAt, { toolName, requestId: call.context.requestId, channel: call.context.channel, outcome, cacheHit: call.cacheServed }, outcome === 'failed' ? call : null);
+    this.#report(
+      span,
+      result,
+      call.startedAt,
+      { toolName, requestId: call.context.requestId, channel: call.context.channel, outcome, cacheHit: call.cacheServed },
+      outcome === 'failed' ? call : null,
+    );
   }
 
   /** Ends the span and records the metrics of a call refused before its context was known. */
   finishWithoutContext(span: Span | null, result: ToolResult, startedAt: number): void {
     if (span === null && this.#calls === null) return;
-    this.#report(span, result, startedAt, { toolName: null, requestId: undefined, channel: undefined, outcome: 'validation_failed', cacheHit: false }, null);
+    this.#report(
+      span,
+      result,
+      startedAt,
+      { toolName: null, requestId: undefined, channel: undefined, outcome: 'validation_failed', cacheHit: false },
+      null,
+    );
   }
 
   #report(span: Span | null, result: ToolResult, startedAt: number, report: CallReport, failedCall: PipelineCall | null): void {

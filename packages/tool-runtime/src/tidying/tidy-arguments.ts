@@ -119,5 +119,7 @@ export function tidyArguments(args: Readonly<Record<string, unknown>>, schema: J
       changes.push({ field, action: 'bounded' });
     }
   }
-  return tidied === null ? { args, changes: NO_CHANGES } : { args: tidied, changes: Object.freeze(changes.map((change) => Object.freeze(change))) };
+  return tidied === null
+    ? { args, changes: NO_CHANGES }
+    : { args: tidied, changes: Object.freeze(changes.map((change) => Object.freeze(change))) };
 }

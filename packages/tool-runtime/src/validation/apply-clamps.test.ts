@@ -155,8 +155,18 @@ describe('applyClamps', () => {
       expect(clamped).not.toBe(args);
       expect(clamped['nested']).toBe(nested);
       expect(args).toEqual({ page: 500, text: 'abcdef', nested, other: 'kept' });
-      expect(Object.getOwnPropertyDescriptor(clamped, 'page')).toEqual({ value: 100, writable: true, enumerable: true, configurable: true });
-      expect(Object.getOwnPropertyDescriptor(clamped, 'text')).toEqual({ value: 'ab', writable: true, enumerable: true, configurable: true });
+      expect(Object.getOwnPropertyDescriptor(clamped, 'page')).toEqual({
+        value: 100,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+      expect(Object.getOwnPropertyDescriptor(clamped, 'text')).toEqual({
+        value: 'ab',
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     });
 
     it('clamps every clamped field, not only the first that changes', () => {

@@ -99,7 +99,10 @@ function describe(error: ErrorObject, path: string, value: unknown, branches: re
     }
     case 'dependentRequired': {
       const field = childPath(path, String(params['missingProperty']));
-      return { path: field, message: `Missing required field: ${field} (required when ${childPath(path, String(params['property']))} is present)` };
+      return {
+        path: field,
+        message: `Missing required field: ${field} (required when ${childPath(path, String(params['property']))} is present)`,
+      };
     }
     case 'additionalProperties': {
       const field = childPath(path, String(params['additionalProperty']));
@@ -118,12 +121,7 @@ function describe(error: ErrorObject, path: string, value: unknown, branches: re
   }
 }
 
-function describeConstraint(
-  error: ErrorObject,
-  params: Record<string, unknown>,
-  value: unknown,
-  branches: readonly ErrorObject[],
-): string {
+function describeConstraint(error: ErrorObject, params: Record<string, unknown>, value: unknown, branches: readonly ErrorObject[]): string {
   switch (error.keyword) {
     case 'type':
       return `Expected ${joinAlternatives(typeList(params))}, got ${jsonTypeName(value)}`;
@@ -182,10 +180,7 @@ function describeConstraint(
 
 function isWithin(inner: ErrorObject, outer: ErrorObject): boolean {
   const path = outer.instancePath;
-  return (
-    inner.schemaPath.startsWith(`${outer.schemaPath}/`) &&
-    (inner.instancePath === path || inner.instancePath.startsWith(`${path}/`))
-  );
+  return inner.schemaPath.startsWith(`${outer.schemaPath}/`) && (inner.instancePath === path || inner.instancePath.startsWith(`${path}/`));
 }
 
 function schemaAt(schema: unknown, key: string): unknown {
@@ -222,7 +217,8 @@ function rankOf(error: ErrorObject, rootSchema: unknown, args: unknown): number[
     if (Array.isArray(value)) {
       rank.push(1, Number(segment));
       const prefixItems = schemaAt(schema, 'prefixItems');
-      schema = Array.isArray(prefixItems) && Number(segment) < prefixItems.length ? prefixItems[Number(segment)] : schemaAt(schema, 'items');
+      schema =
+        Array.isArray(prefixItems) && Number(segment) < prefixItems.length ? prefixItems[Number(segment)] : schemaAt(schema, 'items');
     } else {
       rank.push(1, propertyRank(schema, value, segment));
       schema = schemaAt(schemaAt(schema, 'properties'), segment);

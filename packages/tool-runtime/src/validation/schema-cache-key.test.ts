@@ -41,7 +41,6 @@ describe('schemaCacheKey', () => {
       ['NaN', { type: 'number', maximum: Number.NaN }],
       ['Infinity', { type: 'number', maximum: Number.POSITIVE_INFINITY }],
       ['a bigint', { const: 1n }],
-      // eslint-disable-next-line no-sparse-arrays
       ['an array hole', { enum: [1, , 3] }],
       ['an undefined array item', { enum: [1, undefined, 3] }],
       ['a Date', { const: new Date(0) }],

@@ -51,4 +51,3 @@ export function toInvalidSchemaError(error: unknown, schema: JsonSchema): Invali
   }
   return new InvalidSchemaError(`Invalid input schema: ${text}`, { cause: error });
 }
-

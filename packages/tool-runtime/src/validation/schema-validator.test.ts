@@ -225,7 +225,10 @@ describe('SchemaValidator', () => {
     it('throws exactly when compile() throws, with the same message, for generated schemas', () => {
       // Valid and invalid keywords and values mixed at every depth.
       const leaf = fc.oneof(
-        fc.record({ type: fc.constantFrom('string', 'integer', 'number', 'boolean', 'null', 'object', 'array', 'strin') }, { requiredKeys: [] }),
+        fc.record(
+          { type: fc.constantFrom('string', 'integer', 'number', 'boolean', 'null', 'object', 'array', 'strin') },
+          { requiredKeys: [] },
+        ),
         fc.record({ minLength: fc.constantFrom(0, 3, -1, 'x'), maxLength: fc.constantFrom(5, 1.5) }, { requiredKeys: [] }),
         fc.record({ pattern: fc.constantFrom('^a+$', '([a-z', '\\p{L}', '\\Z') }),
         fc.record({ format: fc.constantFrom('email', 'uri', 'date-time', 'emial', 'regex') }),
@@ -242,7 +245,10 @@ describe('SchemaValidator', () => {
         node: fc.oneof(
           { depthSize: 'small', withCrossShrink: true },
           leaf,
-          fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 }) }, { requiredKeys: ['properties'] }),
+          fc.record(
+            { type: fc.constant('object'), properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 }) },
+            { requiredKeys: ['properties'] },
+          ),
           fc.record({ anyOf: fc.array(tie('node'), { minLength: 0, maxLength: 3 }) }),
           fc.record({ items: tie('node'), minItems: fc.constantFrom(0, 2) }, { requiredKeys: ['items'] }),
           fc.record({ not: tie('node'), additionalProperties: tie('node') }, { requiredKeys: [] }),
@@ -314,9 +320,7 @@ describe('SchemaValidator', () => {
   describe('validate', () => {
     describe('required', () => {
       it('reports a missing required field', () => {
-        expect(errorsOf({}, props({ name: { type: 'string' } }, { required: ['name'] }))).toEqual([
-          'Missing required field: name',
-        ]);
+        expect(errorsOf({}, props({ name: { type: 'string' } }, { required: ['name'] }))).toEqual(['Missing required field: name']);
       });
 
       it('counts a key present with value null as present', () => {
@@ -332,9 +336,7 @@ describe('SchemaValidator', () => {
 
       it('does not let an inherited property satisfy required', () => {
         const args = Object.create({ name: 'from the prototype' }) as Record<string, unknown>;
-        expect(errorsOf(args, props({ name: { type: 'string' } }, { required: ['name'] }))).toEqual([
-          'Missing required field: name',
-        ]);
+        expect(errorsOf(args, props({ name: { type: 'string' } }, { required: ['name'] }))).toEqual(['Missing required field: name']);
       });
     });
 
@@ -371,16 +373,12 @@ describe('SchemaValidator', () => {
       });
 
       it('rejects a numeric string for number (JSON Schema semantics: no type coercion)', () => {
-        expect(errorsOf({ price: '99.99' }, props({ price: { type: 'number' } }))).toEqual([
-          'price: Expected number, got string',
-        ]);
+        expect(errorsOf({ price: '99.99' }, props({ price: { type: 'number' } }))).toEqual(['price: Expected number, got string']);
       });
 
       it('rejects NaN and Infinity for number', () => {
         expect(errorsOf({ n: Number.NaN }, props({ n: { type: 'number' } }))).toEqual(['n: Expected number, got NaN']);
-        expect(errorsOf({ n: Number.POSITIVE_INFINITY }, props({ n: { type: 'number' } }))).toEqual([
-          'n: Expected number, got Infinity',
-        ]);
+        expect(errorsOf({ n: Number.POSITIVE_INFINITY }, props({ n: { type: 'number' } }))).toEqual(['n: Expected number, got Infinity']);
       });
 
       it('names every allowed type of a type union', () => {
@@ -457,9 +455,7 @@ describe('SchemaValidator', () => {
         expect(errorsOf({ email: 'nope' }, props({ email: { type: 'string', format: 'email' } }))).toEqual([
           'email: Invalid format (expected: email)',
         ]);
-        expect(validator.validate({ email: 'ada@example.com' }, props({ email: { type: 'string', format: 'email' } })).valid).toBe(
-          true,
-        );
+        expect(validator.validate({ email: 'ada@example.com' }, props({ email: { type: 'string', format: 'email' } })).valid).toBe(true);
       });
 
       it('skips format checks when formats are turned off', () => {
@@ -521,9 +517,7 @@ describe('SchemaValidator', () => {
 
       it('reports an own __proto__ key as an ordinary unknown property', () => {
         const args = JSON.parse('{"__proto__": {"polluted": true}, "a": "x"}') as Record<string, unknown>;
-        expect(errorsOf(args, props({ a: { type: 'string' } }, { additionalProperties: false }))).toEqual([
-          'Unknown property: __proto__',
-        ]);
+        expect(errorsOf(args, props({ a: { type: 'string' } }, { additionalProperties: false }))).toEqual(['Unknown property: __proto__']);
         expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       });
 

@@ -37,9 +37,29 @@ const DEFAULT_META_SCHEMA = 'https://json-schema.org/draft/2020-12/schema';
  * (under the options below): annotations and plain constraints. Checking them needs no compile.
  */
 const SETTLED_BY_META_SCHEMA: ReadonlySet<string> = new Set([
-  'type', 'title', 'description', 'default', 'examples', 'readOnly', 'writeOnly', 'deprecated', '$comment',
-  'required', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+  'type',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  '$comment',
+  'required',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
 ]);
 
 /** Keywords holding one subschema. */
@@ -220,7 +240,10 @@ export class SchemaValidator {
       return { ok: true, value: this.compile(schema) };
     } catch (error) {
       if (error instanceof InvalidSchemaError) return { ok: false, error };
-      return { ok: false, error: new InvalidSchemaError(`Invalid input schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error }) };
+      return {
+        ok: false,
+        error: new InvalidSchemaError(`Invalid input schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
+      };
     }
   }
 
@@ -238,10 +261,7 @@ export class SchemaValidator {
    * `maxLength` characters (code points); absent or null fields are untouched. Returns `args` itself
    * when nothing changes, otherwise a shallow copy.
    */
-  applyClamps(
-    args: Readonly<Record<string, unknown>>,
-    clamps: Readonly<Record<string, ClampRule>>,
-  ): Readonly<Record<string, unknown>> {
+  applyClamps(args: Readonly<Record<string, unknown>>, clamps: Readonly<Record<string, ClampRule>>): Readonly<Record<string, unknown>> {
     return applyClamps(args, clamps);
   }
 
@@ -285,7 +305,8 @@ export class SchemaValidator {
         if (ONE_SUBSCHEMA.has(key)) {
           if (!this.#isSettledWithoutCompile(value, depth + 1, ancestors)) return false;
         } else if (SUBSCHEMA_LIST.has(key)) {
-          if (!Array.isArray(value) || !value.every((child: unknown) => this.#isSettledWithoutCompile(child, depth + 1, ancestors))) return false;
+          if (!Array.isArray(value) || !value.every((child: unknown) => this.#isSettledWithoutCompile(child, depth + 1, ancestors)))
+            return false;
         } else if (key === 'properties') {
           if (!isPlainObject(value) || Object.hasOwn(value, '__proto__')) return false;
           for (const name in value) if (!this.#isSettledWithoutCompile(value[name], depth + 1, ancestors)) return false;

@@ -62,7 +62,9 @@ function hostileRegistry(logger: Logger): ToolRegistry {
     }),
   );
   registry.register(defineTool({ name: 'mutate', description: 'Mutating', mutating: true, input: open, handler: () => 'done' }));
-  registry.register(defineTool({ name: 'confirm', description: 'Confirmed', requiresConfirmation: true, input: open, handler: () => 'ok' }));
+  registry.register(
+    defineTool({ name: 'confirm', description: 'Confirmed', requiresConfirmation: true, input: open, handler: () => 'ok' }),
+  );
   registry.register(defineTool({ name: 'scoped', description: 'Scoped', scopes: ['admin'], input: open, handler: () => 'admin' }));
   registry.register(
     defineTool({
@@ -80,7 +82,7 @@ function hostileRegistry(logger: Logger): ToolRegistry {
       description: 'Throws a value whose message and toString both throw',
       input: open,
       handler: () => {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error -- hostile on purpose
+        // Hostile on purpose.
         throw {
           get message(): string {
             throw new Error('unreadable message');
@@ -130,7 +132,8 @@ describe('ToolRegistry', () => {
         { numRuns: 1_500 },
       );
       // The generators must reach the interesting outcomes, or the property says little.
-      for (const expected of ['TOOL_NOT_FOUND', 'VALIDATION_ERROR', 'FORBIDDEN', 'INTERNAL_ERROR', 'TIMEOUT']) expect(codes).toContain(expected);
+      for (const expected of ['TOOL_NOT_FOUND', 'VALIDATION_ERROR', 'FORBIDDEN', 'INTERNAL_ERROR', 'TIMEOUT'])
+        expect(codes).toContain(expected);
       expect(logger.lines).toBeGreaterThan(0);
     }, 60_000);
   });

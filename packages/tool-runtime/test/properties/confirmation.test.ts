@@ -44,10 +44,12 @@ function scheduledStore(inner: ConfirmationStore, schedule: <T>(value: T) => Pro
 // principal, and mcp, web and an unregistered channel need one.
 const caller = fc.oneof(
   fc.constant(ToolContext.cli()),
-  fc.record({
-    channel: fc.constantFrom('mcp', 'web', 'telegram', 'kiosk', 'web:admin'),
-    principal: fc.constantFrom('alice', 'Alice', 'alice ', 'alice:admin', 'bob', '0', 'chat:1'),
-  }).map((init) => new ToolContext({ ...init, scopes: ['*'] })),
+  fc
+    .record({
+      channel: fc.constantFrom('mcp', 'web', 'telegram', 'kiosk', 'web:admin'),
+      principal: fc.constantFrom('alice', 'Alice', 'alice ', 'alice:admin', 'bob', '0', 'chat:1'),
+    })
+    .map((init) => new ToolContext({ ...init, scopes: ['*'] })),
 );
 
 function bindingOf(context: ToolContext): ConfirmationBinding {
@@ -60,7 +62,7 @@ describe('ToolRegistry', () => {
   });
 
   describe('call (property: confirmation tokens)', () => {
-    it('executes exactly once, with the first call\'s args, when N replays of one token race', async () => {
+    it("executes exactly once, with the first call's args, when N replays of one token race", async () => {
       await fc.assert(
         fc.asyncProperty(
           fc.scheduler(),
@@ -68,7 +70,9 @@ describe('ToolRegistry', () => {
           fc.integer({ min: 0, max: 10 }),
           fc.array(fc.record({ id: fc.integer({ min: 0, max: 10 }), note: fc.string({ maxLength: 5 }) }), { minLength: 2, maxLength: 40 }),
           async (scheduler, context, id, replays) => {
-            const { registry, runs } = confirmRegistry(scheduledStore(new ConfirmationTokenStore(), (value) => scheduler.schedule(Promise.resolve(value))));
+            const { registry, runs } = confirmRegistry(
+              scheduledStore(new ConfirmationTokenStore(), (value) => scheduler.schedule(Promise.resolve(value))),
+            );
             const token = (await scheduler.waitFor(registry.call('delete_note', { id }, context))).getConfirmToken();
             expect(token).toMatch(/^[0-9a-f]{32}$/);
 

@@ -1,6 +1,6 @@
 import { EventDispatcher } from '@milpa/events';
 import {
-  RateLimitResult,
+  type RateLimitResult,
   ToolContext,
   ToolResult,
   Type,
@@ -23,8 +23,23 @@ import { quietLogger, settleWithin } from './settle-within.js';
 import { trackUnhandledRejections } from './unhandled-rejections.js';
 
 /** How a faulty collaborator misbehaves. */
-type Fault = 'throw_error' | 'throw_string' | 'throw_undefined' | 'throw_unprintable' | 'throw_symbol' | 'reject_error' | 'reject_unprintable';
-const FAULTS: readonly Fault[] = ['throw_error', 'throw_string', 'throw_undefined', 'throw_unprintable', 'throw_symbol', 'reject_error', 'reject_unprintable'];
+type Fault =
+  | 'throw_error'
+  | 'throw_string'
+  | 'throw_undefined'
+  | 'throw_unprintable'
+  | 'throw_symbol'
+  | 'reject_error'
+  | 'reject_unprintable';
+const FAULTS: readonly Fault[] = [
+  'throw_error',
+  'throw_string',
+  'throw_undefined',
+  'throw_unprintable',
+  'throw_symbol',
+  'reject_error',
+  'reject_unprintable',
+];
 const fault = fc.constantFrom(...FAULTS);
 // Each collaborator is healthy more often than not, so runs where only one or two fail are common.
 const healthy = { arbitrary: fc.constant(null), weight: 3 };
@@ -46,16 +61,13 @@ function misbehave(kind: Fault): Promise<never> {
     case 'throw_error':
       throw new Error('collaborator failed');
     case 'throw_string':
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- non-Error throws are the point
+      // Non-Error throws are the point.
       throw 'collaborator failed';
     case 'throw_undefined':
-      // eslint-disable-next-line @typescript-eslint/only-throw-error
       throw undefined;
     case 'throw_unprintable':
-      // eslint-disable-next-line @typescript-eslint/only-throw-error
       throw unprintable();
     case 'throw_symbol':
-      // eslint-disable-next-line @typescript-eslint/only-throw-error
       throw Symbol('collaborator failed');
     case 'reject_error':
       return Promise.reject(new Error('collaborator failed'));
@@ -93,9 +105,17 @@ const argsValue = (kind: MalformedArgs): unknown => ({ undefined, string: 'args'
 const plan = fc.record({
   logger: maybeFault,
   ruleProvider: maybeFault,
-  rateLimiter: fc.oneof(healthy, { arbitrary: fault, weight: 1 }, { arbitrary: malformedVerdict.map((kind) => ({ malformed: kind })), weight: 1 }),
+  rateLimiter: fc.oneof(
+    healthy,
+    { arbitrary: fault, weight: 1 },
+    { arbitrary: malformedVerdict.map((kind) => ({ malformed: kind })), weight: 1 },
+  ),
   storeCreate: maybeFault,
-  storeConsume: fc.oneof(healthy, { arbitrary: fault, weight: 1 }, { arbitrary: malformedArgs.map((kind) => ({ malformed: kind })), weight: 1 }),
+  storeConsume: fc.oneof(
+    healthy,
+    { arbitrary: fault, weight: 1 },
+    { arbitrary: malformedArgs.map((kind) => ({ malformed: kind })), weight: 1 },
+  ),
   dispatcher: fc.constantFrom('event_dispatcher', 'custom', 'none'),
   executingListener: maybeFault,
   executedListener: maybeFault,
@@ -168,7 +188,10 @@ function faultyRegistry(setup: Plan): { registry: ToolRegistry; handled: () => n
   if (setup.dispatcher === 'custom') dispatcher = faultyDispatcher(setup);
   if (setup.dispatcher === 'event_dispatcher') {
     const events = new EventDispatcher({ logger: setup.logger === null ? quietLogger : faultyLogger(setup.logger) });
-    const listener = (kind: Fault | null): EventListener => () => (kind === null ? undefined : misbehave(kind));
+    const listener =
+      (kind: Fault | null): EventListener =>
+      () =>
+        kind === null ? undefined : misbehave(kind);
     events.subscribe('tool.executing', listener(setup.executingListener));
     events.subscribe('tool.executed', listener(setup.executedListener));
     events.subscribe('tool.failed', listener(setup.failedListener));
@@ -213,7 +236,8 @@ function expectedOutcome(setup: Plan, phase: 'ask' | 'redeem'): { code: string |
   if (setup.confirmed && setup.storeConsume !== null) {
     return typeof setup.storeConsume === 'object' ? { code: 'VALIDATION_ERROR', runs: false } : { code: 'STORE_UNAVAILABLE', runs: false };
   }
-  if (setup.dispatcher === 'custom' && (setup.hasSubscribers !== null || setup.dispatchExecuting !== null)) return { code: 'INTERNAL_ERROR', runs: false };
+  if (setup.dispatcher === 'custom' && (setup.hasSubscribers !== null || setup.dispatchExecuting !== null))
+    return { code: 'INTERNAL_ERROR', runs: false };
   // A failing tool.executing listener is isolated by the dispatcher: the call goes on.
   if (setup.handler === 'never_settles') return { code: 'TIMEOUT', runs: true };
   if (setup.handler !== null) return { code: 'INTERNAL_ERROR', runs: true };
@@ -287,7 +311,18 @@ describe('ToolRegistry', () => {
       );
       expect(await unhandledRejections()).toEqual([]);
       expect([...reached].sort()).toEqual(
-        ['ask:FORBIDDEN', 'ask:INTERNAL_ERROR', 'ask:STORE_UNAVAILABLE', 'ask:TIMEOUT', 'ask:null', 'redeem:INTERNAL_ERROR', 'redeem:STORE_UNAVAILABLE', 'redeem:TIMEOUT', 'redeem:VALIDATION_ERROR', 'redeem:null'].sort(),
+        [
+          'ask:FORBIDDEN',
+          'ask:INTERNAL_ERROR',
+          'ask:STORE_UNAVAILABLE',
+          'ask:TIMEOUT',
+          'ask:null',
+          'redeem:INTERNAL_ERROR',
+          'redeem:STORE_UNAVAILABLE',
+          'redeem:TIMEOUT',
+          'redeem:VALIDATION_ERROR',
+          'redeem:null',
+        ].sort(),
       );
     }, 60_000);
   });

@@ -29,18 +29,12 @@ const key = fc.oneof(
   { arbitrary: fc.constantFrom('name', 'count', 'pin', 'recovery', 'note', '_ctx', '__proto__', 'extra'), weight: 3 },
   { arbitrary: fc.string({ maxLength: 6 }), weight: 1 },
 );
-const primitive = fc.oneof(
-  fc.string({ maxLength: 8 }),
-  fc.integer(),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.constant(undefined),
-);
+const primitive = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined));
 const flatArgs = fc.dictionary(key, primitive, { maxKeys: 8 }).map((entries) => {
   // Own `__proto__` keys, as JSON.parse makes them, and a null-prototype object now and then.
   const target: Record<string, unknown> = Object.keys(entries).length % 3 === 0 ? Object.create(null) : {};
-  for (const [name, value] of Object.entries(entries)) Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of Object.entries(entries))
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
   return target;
 });
 

@@ -28,10 +28,9 @@ export function sharedDiamonds(levels: number): Record<string, unknown> {
 
 /** A record whose own keys include the prototype-polluting names, built so they stay own data fields. */
 export function withPrototypeKeys(payload: unknown): Record<string, unknown> {
-  const parsed = JSON.parse('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}') as Record<
-    string,
-    unknown
-  >;
+  const parsed = JSON.parse(
+    '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}',
+  ) as Record<string, unknown>;
   parsed['payload'] = payload;
   return parsed;
 }
@@ -72,20 +71,11 @@ export function hostileToolName(registered: readonly string[]): fc.Arbitrary<unk
     { arbitrary: fc.string({ maxLength: 20 }), weight: 2 },
     { arbitrary: fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', '', ' ', 'echo ', 'ECHO'), weight: 2 },
     {
-      arbitrary: fc.constantFrom<unknown>(
-        undefined,
-        null,
-        42,
-        Symbol('tool'),
-        ['echo'],
-        { toString: () => 'echo' },
-        Object.create(null),
-        {
-          toString() {
-            throw new Error('name toString exploded');
-          },
+      arbitrary: fc.constantFrom<unknown>(undefined, null, 42, Symbol('tool'), ['echo'], { toString: () => 'echo' }, Object.create(null), {
+        toString() {
+          throw new Error('name toString exploded');
         },
-      ),
+      }),
       weight: 1,
     },
   );
@@ -109,7 +99,11 @@ const scopes = fc.oneof(
 /** A value that is a ToolContext by prototype but was never constructed (no validation ran). */
 const forgedContext = fc
   .record(
-    { channel, principal: fc.constantFrom<unknown>(undefined, 42, null, 'user:42'), scopes: fc.constantFrom<unknown>(undefined, ['*'], 'admin') },
+    {
+      channel,
+      principal: fc.constantFrom<unknown>(undefined, 42, null, 'user:42'),
+      scopes: fc.constantFrom<unknown>(undefined, ['*'], 'admin'),
+    },
     { requiredKeys: [] },
   )
   .map((fields) => {

@@ -170,7 +170,9 @@ describe('ToolRegistry', () => {
               expect(ran).toEqual({ listener: 2, handler: 1 });
               expect(result.data).toBe('ran');
             }
-            outcomes.add(!authorized ? 'authorization' : !validBefore ? 'validation' : limited ? 'rate_limit' : ran.handler > 0 ? 'executed' : 'held');
+            outcomes.add(
+              !authorized ? 'authorization' : !validBefore ? 'validation' : limited ? 'rate_limit' : ran.handler > 0 ? 'executed' : 'held',
+            );
           }
         }),
         { numRuns: 600 },

@@ -78,7 +78,9 @@ function buildRegistry(moods: Map<string, PlannedCall['ruleMood']>) {
     targetResolvers: [{ resolve: ({ toolName }) => (toolName.endsWith('_note') ? invocationTarget('note', toolName.length) : null) }],
   });
   const input = Type.Object({ id: Type.String({ maxLength: 40 }) }, { additionalProperties: false });
-  registry.register(defineTool({ name: 'delete_note', description: 'd', input, mutating: true, handler: ({ id }) => ({ deleted: id.length }) }));
+  registry.register(
+    defineTool({ name: 'delete_note', description: 'd', input, mutating: true, handler: ({ id }) => ({ deleted: id.length }) }),
+  );
   registry.register(defineTool({ name: 'read_note', description: 'd', input, handler: () => 'text' }));
   registry.register(defineTool({ name: 'admin_purge', description: 'd', input, scopes: ['admin'], handler: () => 'purged' }));
   registry.register(

@@ -38,12 +38,23 @@ describe('listing (properties)', () => {
           channelPolicies: { kiosk: { block_mutating: true } },
           ruleProvider: {
             findMatchingRule: (_channel, _principal, name) => {
-              if (ruleDenies.includes(name as (typeof NAMES)[number])) return { id: 1, effect: 'deny', requiresScopes: [], description: null };
-              if (ruleAllows.includes(name as (typeof NAMES)[number])) return { id: 2, effect: 'allow', requiresScopes: ['notes:read'], description: null };
+              if (ruleDenies.includes(name as (typeof NAMES)[number]))
+                return { id: 1, effect: 'deny', requiresScopes: [], description: null };
+              if (ruleAllows.includes(name as (typeof NAMES)[number]))
+                return { id: 2, effect: 'allow', requiresScopes: ['notes:read'], description: null };
               return null;
             },
           },
-          tools: tools.map((spec, index) => defineTool({ name: NAMES[index]!, description: 'd', input, scopes: spec.scopes, mutating: spec.mutating === 'per_call' ? (args) => args.write === true : spec.mutating, handler: () => 'ok' })),
+          tools: tools.map((spec, index) =>
+            defineTool({
+              name: NAMES[index]!,
+              description: 'd',
+              input,
+              scopes: spec.scopes,
+              mutating: spec.mutating === 'per_call' ? (args) => args.write === true : spec.mutating,
+              handler: () => 'ok',
+            }),
+          ),
         });
         const context = new ToolContext({ principal, channel, scopes });
         const listed = new Set((await registry.listToolsFor(context)).map((definition) => definition.name));

@@ -42,7 +42,8 @@ function limitedRegistry(limiter: RateLimiter, budget: number, windowSeconds: nu
 /** A limiter whose answers land when the scheduler says, so calls interleave in every order fast-check tries. */
 function scheduledLimiter(inner: InMemoryRateLimiter, pause: () => Promise<unknown>): RateLimiter {
   return {
-    consume: (key, cost, windowSeconds, maxTokens): Promise<RateLimitResult> => pause().then(() => inner.consume(key, cost, windowSeconds, maxTokens)),
+    consume: (key, cost, windowSeconds, maxTokens): Promise<RateLimitResult> =>
+      pause().then(() => inner.consume(key, cost, windowSeconds, maxTokens)),
     getUsage: (key) => inner.getUsage(key),
     reset: (key) => inner.reset(key),
   };
@@ -62,27 +63,36 @@ describe('ToolRegistry', () => {
     it('executes exactly min(calls, budget / cost) per caller key, however concurrent calls interleave', async () => {
       let saturated = 0;
       await fc.assert(
-        fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 12 }), fc.array(call, { minLength: 1, maxLength: 60 }), async (scheduler, budget, calls) => {
-          const pause = (): Promise<unknown> => scheduler.schedule(Promise.resolve());
-          const { registry, executions } = limitedRegistry(scheduledLimiter(new InMemoryRateLimiter(), pause), budget, 3_600, pause);
-          const pending = Promise.all(calls.map(({ channel: on, principal: who, tool }) => registry.call(tool, {}, new ToolContext({ channel: on, principal: who }))));
-          const results = await settleWithin(scheduler.waitFor(pending), 5_000, 'the concurrent calls');
+        fc.asyncProperty(
+          fc.scheduler(),
+          fc.integer({ min: 1, max: 12 }),
+          fc.array(call, { minLength: 1, maxLength: 60 }),
+          async (scheduler, budget, calls) => {
+            const pause = (): Promise<unknown> => scheduler.schedule(Promise.resolve());
+            const { registry, executions } = limitedRegistry(scheduledLimiter(new InMemoryRateLimiter(), pause), budget, 3_600, pause);
+            const pending = Promise.all(
+              calls.map(({ channel: on, principal: who, tool }) =>
+                registry.call(tool, {}, new ToolContext({ channel: on, principal: who })),
+              ),
+            );
+            const results = await settleWithin(scheduler.waitFor(pending), 5_000, 'the concurrent calls');
 
-          const demand = new Map<string, { calls: number; cost: number }>();
-          for (const { channel: on, principal: who, tool } of calls) {
-            const key = JSON.stringify([on, who, tool]);
-            demand.set(key, { calls: (demand.get(key)?.calls ?? 0) + 1, cost: COSTS[tool] });
-          }
-          for (const [key, { calls: count, cost }] of demand) {
-            // Every (channel, principal, tool) is its own bucket: a collision would make one key get less.
-            const expected = Math.min(count, Math.floor(budget / cost));
-            expect(executions.get(key) ?? 0, key).toBe(expected);
-            if (count > expected) saturated += 1;
-          }
-          const refused = results.filter((result) => !result.success);
-          expect(refused.every((result) => result.meta['code'] === 'RATE_LIMITED')).toBe(true);
-          expect(refused).toHaveLength(calls.length - [...executions.values()].reduce((sum, count) => sum + count, 0));
-        }),
+            const demand = new Map<string, { calls: number; cost: number }>();
+            for (const { channel: on, principal: who, tool } of calls) {
+              const key = JSON.stringify([on, who, tool]);
+              demand.set(key, { calls: (demand.get(key)?.calls ?? 0) + 1, cost: COSTS[tool] });
+            }
+            for (const [key, { calls: count, cost }] of demand) {
+              // Every (channel, principal, tool) is its own bucket: a collision would make one key get less.
+              const expected = Math.min(count, Math.floor(budget / cost));
+              expect(executions.get(key) ?? 0, key).toBe(expected);
+              if (count > expected) saturated += 1;
+            }
+            const refused = results.filter((result) => !result.success);
+            expect(refused.every((result) => result.meta['code'] === 'RATE_LIMITED')).toBe(true);
+            expect(refused).toHaveLength(calls.length - [...executions.values()].reduce((sum, count) => sum + count, 0));
+          },
+        ),
         { numRuns: 250 },
       );
       expect(saturated).toBeGreaterThan(50);
@@ -95,32 +105,37 @@ describe('ToolRegistry', () => {
         { arbitrary: call.map((each) => ({ call: each }) as const), weight: 4 },
       );
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 5 }), fc.array(step, { minLength: 1, maxLength: 80 }), async (budget, windowSeconds, steps) => {
-          vi.setSystemTime(Date.UTC(2026, 7, 15, 14, 0, 0));
-          const { registry } = limitedRegistry(new InMemoryRateLimiter(), budget, windowSeconds, () => Promise.resolve());
-          // The reference model: a fixed window opens at the first call after the last one closed.
-          const windows = new Map<string, { start: number; used: number }>();
-          for (const each of steps) {
-            if ('advance' in each) {
-              vi.setSystemTime(Date.now() + each.advance);
-              continue;
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 8 }),
+          fc.integer({ min: 1, max: 5 }),
+          fc.array(step, { minLength: 1, maxLength: 80 }),
+          async (budget, windowSeconds, steps) => {
+            vi.setSystemTime(Date.UTC(2026, 7, 15, 14, 0, 0));
+            const { registry } = limitedRegistry(new InMemoryRateLimiter(), budget, windowSeconds, () => Promise.resolve());
+            // The reference model: a fixed window opens at the first call after the last one closed.
+            const windows = new Map<string, { start: number; used: number }>();
+            for (const each of steps) {
+              if ('advance' in each) {
+                vi.setSystemTime(Date.now() + each.advance);
+                continue;
+              }
+              const { channel: on, principal: who, tool } = each.call;
+              const key = JSON.stringify([on, who, tool]);
+              const now = Date.now();
+              let window = windows.get(key);
+              if (window === undefined || now - window.start >= windowSeconds * 1000) {
+                window = { start: now, used: 0 };
+                windows.set(key, window);
+              }
+              const allowed = window.used + COSTS[tool] <= budget;
+              const result = await registry.call(tool, {}, new ToolContext({ channel: on, principal: who }));
+              expect(result.success, `${key} at +${now - window.start} ms`).toBe(allowed);
+              if (allowed) window.used += COSTS[tool];
+              expect(window.used).toBeLessThanOrEqual(budget);
+              if (!allowed) expect(result.meta['retry_after_seconds']).toBeGreaterThanOrEqual(1);
             }
-            const { channel: on, principal: who, tool } = each.call;
-            const key = JSON.stringify([on, who, tool]);
-            const now = Date.now();
-            let window = windows.get(key);
-            if (window === undefined || now - window.start >= windowSeconds * 1000) {
-              window = { start: now, used: 0 };
-              windows.set(key, window);
-            }
-            const allowed = window.used + COSTS[tool] <= budget;
-            const result = await registry.call(tool, {}, new ToolContext({ channel: on, principal: who }));
-            expect(result.success, `${key} at +${now - window.start} ms`).toBe(allowed);
-            if (allowed) window.used += COSTS[tool];
-            expect(window.used).toBeLessThanOrEqual(budget);
-            if (!allowed) expect(result.meta['retry_after_seconds']).toBeGreaterThanOrEqual(1);
-          }
-        }),
+          },
+        ),
         { numRuns: 300 },
       );
     });

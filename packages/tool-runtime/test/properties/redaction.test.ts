@@ -27,11 +27,17 @@ const PUBLIC_LETTERS = ['α', 'β', 'γ', 'δ', 'ε', 'ζ'];
 const ESCAPED_TAIL = ['"', '\\', '\n', '\t'];
 
 const secretText = fc
-  .tuple(fc.string({ unit: fc.constantFrom(...SECRET_LETTERS), minLength: 2, maxLength: 12 }), fc.string({ unit: fc.constantFrom(...ESCAPED_TAIL), maxLength: 2 }))
+  .tuple(
+    fc.string({ unit: fc.constantFrom(...SECRET_LETTERS), minLength: 2, maxLength: 12 }),
+    fc.string({ unit: fc.constantFrom(...ESCAPED_TAIL), maxLength: 2 }),
+  )
   .map(([core, tail]) => core + tail);
 const publicText = fc.string({ unit: fc.constantFrom(...PUBLIC_LETTERS), minLength: 3, maxLength: 10 });
 // Public keys never normalize to a sensitive name (checked by the last test below).
-const publicKey = fc.oneof(fc.constantFrom('note', 'title', 'items', 'meta', 'account', 'list', 'user', 'details'), fc.string({ unit: fc.constantFrom('q', 'w', 'x', 'y', 'z'), minLength: 1, maxLength: 6 }));
+const publicKey = fc.oneof(
+  fc.constantFrom('note', 'title', 'items', 'meta', 'account', 'list', 'user', 'details'),
+  fc.string({ unit: fc.constantFrom('q', 'w', 'x', 'y', 'z'), minLength: 1, maxLength: 6 }),
+);
 
 /** The words of each sensitive name, for re-spelling it in every casing and separator style. */
 const SENSITIVE_WORDS: readonly (readonly string[])[] = [
@@ -65,32 +71,29 @@ const sensitiveKey = fc
         return words.join('_').toUpperCase();
       default:
         // Any casing per letter, with any run of '-' and '_' between letters: all normalize away.
-        return [...words.join('')].map((letter, index) => {
-          const [upper, separator] = noise[index] ?? [false, ''];
-          return (upper ? letter.toUpperCase() : letter) + separator;
-        }).join('');
+        return [...words.join('')]
+          .map((letter, index) => {
+            const [upper, separator] = noise[index] ?? [false, ''];
+            return (upper ? letter.toUpperCase() : letter) + separator;
+          })
+          .join('');
     }
   });
 
-/** A value under a sensitive key: all of it is secret, whatever its shape. */
-const secretValue: fc.Arbitrary<unknown> = fc.oneof(
-  { arbitrary: secretText, weight: 4 },
-  { arbitrary: fc.array(secretText, { minLength: 1, maxLength: 3 }), weight: 1 },
-  { arbitrary: fc.dictionary(publicKey, secretText, { minKeys: 1, maxKeys: 3 }), weight: 1 },
-);
-
-const argsTree = fc.letrec((tie) => ({
-  tree: fc.dictionary(
-    fc.oneof({ arbitrary: publicKey, weight: 3 }, { arbitrary: sensitiveKey, weight: 2 }),
-    fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      { arbitrary: publicText, weight: 3 },
-      { arbitrary: tie('tree'), weight: 2 },
-      { arbitrary: fc.array(fc.oneof(publicText, tie('tree')), { maxLength: 3 }), weight: 1 },
+const argsTree = fc
+  .letrec((tie) => ({
+    tree: fc.dictionary(
+      fc.oneof({ arbitrary: publicKey, weight: 3 }, { arbitrary: sensitiveKey, weight: 2 }),
+      fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        { arbitrary: publicText, weight: 3 },
+        { arbitrary: tie('tree'), weight: 2 },
+        { arbitrary: fc.array(fc.oneof(publicText, tie('tree')), { maxLength: 3 }), weight: 1 },
+      ),
+      { minKeys: 1, maxKeys: 5 },
     ),
-    { minKeys: 1, maxKeys: 5 },
-  ),
-})).tree.map((tree) => settleSecrets(tree, false) as Record<string, unknown>);
+  }))
+  .tree.map((tree) => settleSecrets(tree, false) as Record<string, unknown>);
 
 /**
  * Every value under a sensitive key becomes secret material (generated public text there would be
@@ -98,7 +101,8 @@ const argsTree = fc.letrec((tie) => ({
  * exact — public text appears, secret text never does.
  */
 function settleSecrets(value: unknown, secret: boolean): unknown {
-  if (typeof value === 'string') return secret ? [...value].map((letter) => SECRET_LETTERS[PUBLIC_LETTERS.indexOf(letter)] ?? letter).join('') : value;
+  if (typeof value === 'string')
+    return secret ? [...value].map((letter) => SECRET_LETTERS[PUBLIC_LETTERS.indexOf(letter)] ?? letter).join('') : value;
   if (Array.isArray(value)) return value.map((item) => settleSecrets(item, secret));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
@@ -126,8 +130,29 @@ function publicValues(value: unknown, into: string[] = []): string[] {
 /** The same arguments plus a secret nested under the schema's write-only and x-milpa-secret fields. */
 const schemaSecrets = fc.record({ pin: secretText, recovery: secretText });
 
-type Scenario = 'executed' | 'handler_error' | 'handler_string' | 'validation' | 'auth_denied' | 'rate_limited' | 'confirmation' | 'invalid_token' | 'plan' | 'store_failure';
-const SCENARIOS: readonly Scenario[] = ['executed', 'handler_error', 'handler_string', 'validation', 'auth_denied', 'rate_limited', 'confirmation', 'invalid_token', 'plan', 'store_failure'];
+type Scenario =
+  | 'executed'
+  | 'handler_error'
+  | 'handler_string'
+  | 'validation'
+  | 'auth_denied'
+  | 'rate_limited'
+  | 'confirmation'
+  | 'invalid_token'
+  | 'plan'
+  | 'store_failure';
+const SCENARIOS: readonly Scenario[] = [
+  'executed',
+  'handler_error',
+  'handler_string',
+  'validation',
+  'auth_denied',
+  'rate_limited',
+  'confirmation',
+  'invalid_token',
+  'plan',
+  'store_failure',
+];
 
 const secretFields = {
   profile: Type.Optional(Type.Object({ pin: Type.Optional(Type.String({ writeOnly: true })) }, { additionalProperties: true })),
@@ -143,7 +168,8 @@ function quote(args: ToolArgs): string {
 
 function redactionRegistry(sink: RecordingLogger, storeFails: boolean): ToolRegistry {
   const denyLimited: RateLimiter = {
-    consume: (key) => (key.endsWith(':limited') ? RateLimitResult.denied(`Rate limit exceeded for '${key}'`, 30) : RateLimitResult.allowed(99)),
+    consume: (key) =>
+      key.endsWith(':limited') ? RateLimitResult.denied(`Rate limit exceeded for '${key}'`, 30) : RateLimitResult.allowed(99),
     getUsage: () => 0,
     reset: () => undefined,
   };
@@ -163,7 +189,9 @@ function redactionRegistry(sink: RecordingLogger, storeFails: boolean): ToolRegi
     sensitiveFields: ['credit_card'],
   });
   const tool = (name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {}): void => {
-    registry.register(defineTool({ name, description: name, input: secretSchema, handler: () => 'ok', ...extra } as Parameters<typeof defineTool>[0]));
+    registry.register(
+      defineTool({ name, description: name, input: secretSchema, handler: () => 'ok', ...extra } as Parameters<typeof defineTool>[0]),
+    );
   };
   tool('executed');
   tool('handler_error', {
@@ -173,13 +201,11 @@ function redactionRegistry(sink: RecordingLogger, storeFails: boolean): ToolRegi
   });
   tool('handler_string', {
     handler: (args: ToolArgs) => {
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a non-Error throw on purpose
+      // A non-Error throw on purpose.
       throw quote(args);
     },
   });
-  registry.register(
-    defineTool({ name: 'validation', description: 'strict', input: strictSchema, handler: () => 'ok' }),
-  );
+  registry.register(defineTool({ name: 'validation', description: 'strict', input: strictSchema, handler: () => 'ok' }));
   tool('auth_denied', { scopes: ['admin'] });
   tool('limited');
   tool('confirmation', { requiresConfirmation: true });

@@ -41,9 +41,16 @@ describe('ToolRegistry', () => {
       vi.setSystemTime(Date.UTC(2026, 7, 15, 14, 0, 0));
       const store = new ConfirmationTokenStore({ ttlSeconds: TTL_SECONDS });
       const limiter = new InMemoryRateLimiter();
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), confirmationStore: store, rateLimiter: limiter, rateLimit: { windowSeconds: WINDOW_SECONDS, maxTokens: 20 } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        confirmationStore: store,
+        rateLimiter: limiter,
+        rateLimit: { windowSeconds: WINDOW_SECONDS, maxTokens: 20 },
+      });
       let executed = 0;
-      registry.register(defineTool({ name: 'read_note', description: 'Reads', input: Type.Object({ id: Type.Integer() }), handler: ({ id }) => id }));
+      registry.register(
+        defineTool({ name: 'read_note', description: 'Reads', input: Type.Object({ id: Type.Integer() }), handler: ({ id }) => id }),
+      );
       registry.register(
         defineTool({
           name: 'delete_note',
@@ -73,10 +80,12 @@ describe('ToolRegistry', () => {
           const context = call % 8 === 3 ? hot : contexts[(call * 7919) % contexts.length]!;
           if (call % 4 === 0) {
             // Mint a token; most are never redeemed and must expire and be swept.
-            pending.push(registry.call('delete_note', { id: call }, context).then((result) => {
-              if (minted.length < 64) minted.push({ token: result.getConfirmToken(), context });
-              return result;
-            }));
+            pending.push(
+              registry.call('delete_note', { id: call }, context).then((result) => {
+                if (minted.length < 64) minted.push({ token: result.getConfirmToken(), context });
+                return result;
+              }),
+            );
           } else if (call % 16 === 1 && minted.length > 0) {
             const { token, context: owner } = minted.shift()!;
             pending.push(registry.call('delete_note', { id: 0, confirm_token: token }, owner));

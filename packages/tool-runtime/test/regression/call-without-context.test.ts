@@ -6,7 +6,14 @@ import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { RecordingLogger } from '../support/recording-logger.js';
 
 function adminTool(handler = vi.fn(() => 'done')) {
-  return defineTool({ name: 'drop_table', description: 'd', scopes: ['admin'], mutating: true, input: Type.Object({ table: Type.String() }), handler });
+  return defineTool({
+    name: 'drop_table',
+    description: 'd',
+    scopes: ['admin'],
+    mutating: true,
+    input: Type.Object({ table: Type.String() }),
+    handler,
+  });
 }
 
 describe('ToolRegistry', () => {
@@ -29,7 +36,9 @@ describe('ToolRegistry', () => {
 
     it('runs with the defaultContext the registry was built with, and only with it', async () => {
       const handler = vi.fn((_args: unknown, { context }: { context: ToolContext }) => context.principal);
-      const registry = new ToolRegistry({ defaultContext: new ToolContext({ principal: 'script:nightly', channel: 'cli', scopes: ['admin'] }) });
+      const registry = new ToolRegistry({
+        defaultContext: new ToolContext({ principal: 'script:nightly', channel: 'cli', scopes: ['admin'] }),
+      });
       registry.register(adminTool(handler as never));
       const result = await registry.call('drop_table', { table: 'tmp' });
       expect(result.success).toBe(true);

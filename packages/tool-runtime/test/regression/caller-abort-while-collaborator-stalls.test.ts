@@ -9,7 +9,11 @@ import type { ToolRegistryOptions } from '../../src/registry/tool-registry-optio
 
 const never = <T>() => new Promise<T>(() => undefined);
 
-async function abortedWhileStalled(options: ToolRegistryOptions, args: Record<string, unknown> = {}, configure?: (registry: ToolRegistry) => void) {
+async function abortedWhileStalled(
+  options: ToolRegistryOptions,
+  args: Record<string, unknown> = {},
+  configure?: (registry: ToolRegistry) => void,
+) {
   const registry = new ToolRegistry(options);
   const handler = vi.fn(() => 'ran');
   registry.register(defineTool({ name: 'guarded', description: 'd', requiresConfirmation: 'confirm_token' in args, handler }));
@@ -37,7 +41,11 @@ describe('regression: caller abort while a collaborator stalls', () => {
 
   it('refuses with TIMEOUT when the confirmation store never answers a redemption', async () => {
     const real = new ConfirmationTokenStore();
-    const confirmationStore: ConfirmationStore = { create: (...params) => real.create(...params), consume: () => never(), isValid: () => false };
+    const confirmationStore: ConfirmationStore = {
+      create: (...params) => real.create(...params),
+      consume: () => never(),
+      isValid: () => false,
+    };
     const { result, handler } = await abortedWhileStalled({ confirmationStore }, { confirm_token: 'a'.repeat(32) });
     expect(result.meta['code']).toBe('TIMEOUT');
     expect(handler).not.toHaveBeenCalled();

@@ -12,7 +12,10 @@ function refundRegistry(listener: (event: ToolExecutingEvent) => void) {
   const dispatcher = new EventDispatcher({ logger });
   dispatcher.subscribe('tool.executing', (_name, payload) => listener(payload['event'] as ToolExecutingEvent));
   const registry = new ToolRegistry({ dispatcher, logger });
-  const handler = vi.fn((args: { amount: number; order: { id: string; lines: number[] } }) => ({ refunded: args.amount, order: args.order.id }));
+  const handler = vi.fn((args: { amount: number; order: { id: string; lines: number[] } }) => ({
+    refunded: args.amount,
+    order: args.order.id,
+  }));
   registry.register(
     defineTool({
       name: 'refund',
@@ -39,7 +42,12 @@ describe('ToolRegistry', () => {
       expect(result.success).toBe(true);
       expect(handler.mock.calls[0]?.[0]).toEqual({ amount: 40, order: { id: 'o-1', lines: [1, 2] } });
       // The listener's write threw (frozen object); the dispatcher isolated and logged it.
-      expect(logger.messages('error').concat(logger.messages('warn')).some((line) => line.includes('tool.executing'))).toBe(true);
+      expect(
+        logger
+          .messages('error')
+          .concat(logger.messages('warn'))
+          .some((line) => line.includes('tool.executing')),
+      ).toBe(true);
     });
 
     it('keeps nested values and arrays unchangeable by a listener', async () => {
@@ -90,7 +98,15 @@ describe('ToolRegistry', () => {
       });
       const registry = new ToolRegistry({ dispatcher });
       const handler = vi.fn();
-      registry.register(defineTool({ name: 'wipe', description: 'd', input: Type.Object({ ids: Type.Array(Type.Integer()) }), requiresConfirmation: true, handler }));
+      registry.register(
+        defineTool({
+          name: 'wipe',
+          description: 'd',
+          input: Type.Object({ ids: Type.Array(Type.Integer()) }),
+          requiresConfirmation: true,
+          handler,
+        }),
+      );
       const cli = ToolContext.cli();
       const ask = await registry.call('wipe', { ids: [1, 2] }, cli);
       await registry.call('wipe', { ids: [9], confirm_token: ask.getConfirmToken() }, cli);

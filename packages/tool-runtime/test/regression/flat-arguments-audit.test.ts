@@ -36,7 +36,12 @@ describe('ToolRegistry', () => {
       expect(dump).toContain('ada');
       for (const secret of SECRETS) expect(dump).not.toContain(secret);
       expect(logger.auditRecords()).toHaveLength(1);
-      expect(logger.auditRecords()[0]?.['args']).toEqual({ user: 'ada', Pass_Word: '***REDACTED***', 'API-KEY': '***REDACTED***', pin: '***REDACTED***' });
+      expect(logger.auditRecords()[0]?.['args']).toEqual({
+        user: 'ada',
+        Pass_Word: '***REDACTED***',
+        'API-KEY': '***REDACTED***',
+        pin: '***REDACTED***',
+      });
     });
 
     it('scrubs secrets a throwing handler echoes in its message from the result and every line', async () => {

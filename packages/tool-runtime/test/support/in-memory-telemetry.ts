@@ -26,7 +26,11 @@ export class InMemoryTelemetry {
   readonly tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(this.spanExporter)] });
   readonly metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
   // Exported only on forceFlush: the interval never elapses within a test.
-  readonly metricReader = new PeriodicExportingMetricReader({ exporter: this.metricExporter, exportIntervalMillis: 3_600_000, exportTimeoutMillis: 1_000 });
+  readonly metricReader = new PeriodicExportingMetricReader({
+    exporter: this.metricExporter,
+    exportIntervalMillis: 3_600_000,
+    exportTimeoutMillis: 1_000,
+  });
   readonly meterProvider = new MeterProvider({ readers: [this.metricReader] });
 
   /** The registry option that sends spans and metrics here. */
@@ -46,7 +50,10 @@ export class InMemoryTelemetry {
     const latest = batches[batches.length - 1];
     const metrics: MetricData[] = latest?.scopeMetrics.flatMap((scope) => scope.metrics) ?? [];
     const metric = metrics.find((candidate) => candidate.descriptor.name === name);
-    return (metric?.dataPoints ?? []).map((point: DataPoint<unknown>) => ({ attributes: point.attributes, value: point.value as number | Histogram }));
+    return (metric?.dataPoints ?? []).map((point: DataPoint<unknown>) => ({
+      attributes: point.attributes,
+      value: point.value as number | Histogram,
+    }));
   }
 
   /** Stops both providers. */

@@ -40,7 +40,10 @@ export function validatePaging(args: ToolArgs, bounds: PagingBounds): ToolResult
   }
   const offset = args['offset'];
   if (offset !== undefined && (!Number.isInteger(offset) || (offset as number) < minOffset || (offset as number) > bounds.maxOffset)) {
-    return failure('INVALID_OFFSET', `offset must be a whole number from ${minOffset} to ${bounds.maxOffset}, got ${JSON.stringify(offset)}.`);
+    return failure(
+      'INVALID_OFFSET',
+      `offset must be a whole number from ${minOffset} to ${bounds.maxOffset}, got ${JSON.stringify(offset)}.`,
+    );
   }
   return null;
 }

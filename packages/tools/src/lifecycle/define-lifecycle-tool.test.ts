@@ -68,7 +68,9 @@ describe('defineLifecycleTool', () => {
     it('finishes early with its result, never calling perform or complete, when it returns { result }', async () => {
       const perform = vi.fn(() => 'x');
       const complete = vi.fn(() => success('x'));
-      const registry = registryWith(lookupTool({ plan: () => ({ result: failure('EMPTY_KEY', 'key must not be empty') }), perform, complete }));
+      const registry = registryWith(
+        lookupTool({ plan: () => ({ result: failure('EMPTY_KEY', 'key must not be empty') }), perform, complete }),
+      );
 
       const result = await registry.call('lookup', { key: '' });
 
@@ -122,21 +124,24 @@ describe('defineLifecycleTool', () => {
   });
 
   describe('recover', () => {
-    it.each([0, 1, 2, 4])('runs perform exactly maxRecoveryAttempts + 1 times when it always fails and recover retries (%i)', async (attempts) => {
-      const perform = vi.fn((): string => {
-        throw recoverable();
-      });
-      const recover = vi.fn(() => 'retry' as const);
-      const registry = registryWith(lookupTool({ perform, recover, maxRecoveryAttempts: attempts }));
+    it.each([0, 1, 2, 4])(
+      'runs perform exactly maxRecoveryAttempts + 1 times when it always fails and recover retries (%i)',
+      async (attempts) => {
+        const perform = vi.fn((): string => {
+          throw recoverable();
+        });
+        const recover = vi.fn(() => 'retry' as const);
+        const registry = registryWith(lookupTool({ perform, recover, maxRecoveryAttempts: attempts }));
 
-      const result = await registry.call('lookup', { key: 'a' });
+        const result = await registry.call('lookup', { key: 'a' });
 
-      expect(perform).toHaveBeenCalledTimes(attempts + 1);
-      expect(recover).toHaveBeenCalledTimes(attempts);
-      expect(recover.mock.calls.map((call) => (call as unknown[])[1])).toEqual([...Array(attempts).keys()]);
-      expect(result.success).toBe(false);
-      expect(result.meta['code']).toBe('INDEX_UNAVAILABLE');
-    });
+        expect(perform).toHaveBeenCalledTimes(attempts + 1);
+        expect(recover).toHaveBeenCalledTimes(attempts);
+        expect(recover.mock.calls.map((call) => (call as unknown[])[1])).toEqual([...Array(attempts).keys()]);
+        expect(result.success).toBe(false);
+        expect(result.meta['code']).toBe('INDEX_UNAVAILABLE');
+      },
+    );
 
     it('retries once by default', async () => {
       const perform = vi.fn((): string => {

@@ -1,6 +1,6 @@
 import {
   MilpaError,
-  ToolResult,
+  type ToolResult,
   defineTool,
   type Static,
   type TObject,
@@ -75,9 +75,15 @@ export function defineLifecycleTool<I extends TObject = TObject, TInput = Static
 ): ToolDefinition<Static<I>> {
   const { plan, perform, verify, complete, recover, maxRecoveryAttempts = 1, ...toolOptions } = options;
   if (!Number.isInteger(maxRecoveryAttempts) || maxRecoveryAttempts < 0) {
-    throw new MilpaError(`maxRecoveryAttempts must be a whole number ≥ 0, got ${String(maxRecoveryAttempts)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`maxRecoveryAttempts must be a whole number ≥ 0, got ${String(maxRecoveryAttempts)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
-  for (const [step, value] of [['plan', plan], ['perform', perform], ['complete', complete]] as const) {
+  for (const [step, value] of [
+    ['plan', plan],
+    ['perform', perform],
+    ['complete', complete],
+  ] as const) {
     if (typeof value !== 'function') {
       throw new MilpaError(`Lifecycle tool '${String(options.name)}' needs a ${step} function.`, { code: 'INVALID_ARGUMENT' });
     }

@@ -20,9 +20,12 @@ describe('sensitivePathReason', () => {
     expect(sensitivePathReason(path)).toContain(reason);
   });
 
-  it.each([['src/env.ts'], ['environment.md'], ['.envelope'], ['docs/ssh.md'], ['README.md'], ['pem'], ['.']])('returns null for %s', (path) => {
-    expect(sensitivePathReason(path)).toBeNull();
-  });
+  it.each([['src/env.ts'], ['environment.md'], ['.envelope'], ['docs/ssh.md'], ['README.md'], ['pem'], ['.']])(
+    'returns null for %s',
+    (path) => {
+      expect(sensitivePathReason(path)).toBeNull();
+    },
+  );
 });
 
 describe('buildPathReason', () => {

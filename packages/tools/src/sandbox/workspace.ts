@@ -63,7 +63,9 @@ export class Workspace {
     }
     if (!statSync(real).isDirectory()) throw new MilpaError(`workspaceRoot ${root} is not a folder.`, { code: 'INVALID_ARGUMENT' });
     if (parse(real).root === real) {
-      throw new MilpaError('workspaceRoot must not be the filesystem root: give the tools a project or data folder.', { code: 'INVALID_ARGUMENT' });
+      throw new MilpaError('workspaceRoot must not be the filesystem root: give the tools a project or data folder.', {
+        code: 'INVALID_ARGUMENT',
+      });
     }
     return new Workspace(real);
   }
@@ -161,7 +163,11 @@ export class Workspace {
     const existing = await lstat(path.absolute).catch(() => null);
     if (existing !== null && !existing.isFile()) throw new ToolError('NOT_A_FILE', `'${path.relative}' is not a regular file.`);
     const temporary = join(folder, `.${parse(path.absolute).base}.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, existing?.mode ?? 0o644);
+    const handle = await open(
+      temporary,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      existing?.mode ?? 0o644,
+    );
     let renamed = false;
     try {
       await this.#verifyOpened(handle, { absolute: temporary, relative: this.relativeOf(temporary), exists: true });

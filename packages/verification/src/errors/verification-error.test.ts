@@ -31,7 +31,9 @@ describe('VerificationError', () => {
 
   describe('isVerificationError', () => {
     it('returns true for a VerificationError and false for other errors', () => {
-      expect(VerificationError.isVerificationError(new VerificationError('x', { code: 'FORBIDDEN', kind: 'self_approval', requestId: 'a' }))).toBe(true);
+      expect(
+        VerificationError.isVerificationError(new VerificationError('x', { code: 'FORBIDDEN', kind: 'self_approval', requestId: 'a' })),
+      ).toBe(true);
       expect(VerificationError.isVerificationError(new MilpaError('x', { code: 'CONFLICT' }))).toBe(false);
       expect(VerificationError.isVerificationError(Object.assign(new Error('x'), { kind: 'not_found', requestId: 'a' }))).toBe(false);
       expect(VerificationError.isVerificationError(null)).toBe(false);

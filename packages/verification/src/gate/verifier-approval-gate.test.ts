@@ -20,7 +20,11 @@ function setup(options: VerifierApprovalGateOptions = {}, verifierOptions: Const
       name: 'delete_note',
       description: 'Delete a note',
       input: Type.Object(
-        { id: Type.String({ minLength: 2 }), folder: Type.Optional(Type.String()), token: Type.Optional(Type.String({ 'x-milpa-secret': true })) },
+        {
+          id: Type.String({ minLength: 2 }),
+          folder: Type.Optional(Type.String()),
+          token: Type.Optional(Type.String({ 'x-milpa-secret': true })),
+        },
         { additionalProperties: false },
       ),
       mutating: true,
@@ -36,7 +40,13 @@ function approvalIdOf(result: ToolResult): string {
   return (result.data as { approval_id: string }).approval_id;
 }
 
-async function resolve(registry: ToolRegistry, context: ToolContext, approvalId: string, decision: 'grant' | 'reject', extra: Record<string, unknown> = {}): Promise<ToolResult> {
+async function resolve(
+  registry: ToolRegistry,
+  context: ToolContext,
+  approvalId: string,
+  decision: 'grant' | 'reject',
+  extra: Record<string, unknown> = {},
+): Promise<ToolResult> {
   return registry.call('resolve_verification', { request_id: approvalId, decision, principal: context.principal, ...extra }, context);
 }
 
@@ -49,7 +59,7 @@ describe('verifierApprovalGate', () => {
     const { verifier, registry, deleteNote } = setup();
     const held = await registry.call('delete_note', { id: 'n1', token: 'hunter2' }, agent);
     const approvalId = approvalIdOf(held);
-    expect(held.error).toContain("waits for approval by someone other than the caller");
+    expect(held.error).toContain('waits for approval by someone other than the caller');
 
     const record = await verifier.store.get(approvalId);
     expect(record?.request).toMatchObject({ subject: 'approval:delete_note', policy: 'single', requestedBy: 'agent:7' });
@@ -179,7 +189,9 @@ describe('verifierApprovalGate', () => {
   });
 
   it('refuses a policy that is not one of the approval policies', () => {
-    expect(() => verifierApprovalGate(new HumanVerifier(), { policy: 'everyone' as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => verifierApprovalGate(new HumanVerifier(), { policy: 'everyone' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
   });
 
   it('denies a call when the policy function answers garbage', async () => {
@@ -193,7 +205,16 @@ describe('verifierApprovalGate', () => {
     const registry = new ToolRegistry({ approvalGate: verifierApprovalGate(verifier) });
     new VerificationTool(verifier).register(registry);
     const deleteNote = vi.fn((args: { id: string }) => ({ deleted: args.id }));
-    registry.register(defineTool({ name: 'delete_note', description: 'Delete a note', input: Type.Object({ id: Type.String() }), mutating: true, scopes: ['notes:write'], handler: deleteNote }));
+    registry.register(
+      defineTool({
+        name: 'delete_note',
+        description: 'Delete a note',
+        input: Type.Object({ id: Type.String() }),
+        mutating: true,
+        scopes: ['notes:write'],
+        handler: deleteNote,
+      }),
+    );
 
     const approvalId = approvalIdOf(await registry.call('delete_note', { id: 'n1' }, agent));
     // Ana's grant runs at once instead of waiting for an approval of its own.

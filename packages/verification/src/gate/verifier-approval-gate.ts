@@ -35,13 +35,20 @@ function subjectOf(toolName: string): string {
 function policyOf(options: VerifierApprovalGateOptions, request: ApprovalRequest): ApprovalPolicy {
   const policy = typeof options.policy === 'function' ? options.policy(request) : (options.policy ?? 'single');
   if (!ApprovalPolicy.isApprovalPolicy(policy)) {
-    throw new MilpaError(`verifierApprovalGate policy must be one of ${ApprovalPolicy.values.join(', ')}, got ${String(policy)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`verifierApprovalGate policy must be one of ${ApprovalPolicy.values.join(', ')}, got ${String(policy)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return policy;
 }
 
 function defaultMessage(request: ApprovalRequest, policy: ApprovalPolicy): string {
-  const who = policy === 'single' ? 'someone other than the caller' : policy === 'dual' ? 'two people other than the caller' : 'a quorum of people other than the caller';
+  const who =
+    policy === 'single'
+      ? 'someone other than the caller'
+      : policy === 'dual'
+        ? 'two people other than the caller'
+        : 'a quorum of people other than the caller';
   return `Call to '${request.toolName}' waits for approval by ${who}.`;
 }
 
@@ -72,7 +79,9 @@ function defaultMessage(request: ApprovalRequest, policy: ApprovalPolicy): strin
  */
 export function verifierApprovalGate(verifier: HumanVerifier, options: VerifierApprovalGateOptions = {}): ApprovalGate {
   if (options.policy !== undefined && typeof options.policy !== 'function' && !ApprovalPolicy.isApprovalPolicy(options.policy)) {
-    throw new MilpaError(`verifierApprovalGate policy must be one of ${ApprovalPolicy.values.join(', ')}, got ${String(options.policy)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`verifierApprovalGate policy must be one of ${ApprovalPolicy.values.join(', ')}, got ${String(options.policy)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return {
     async check(request: ApprovalRequest): Promise<ApprovalVerdict> {
@@ -95,7 +104,8 @@ export function verifierApprovalGate(verifier: HumanVerifier, options: VerifierA
 
     async getResolution(approval: PendingApproval): Promise<ApprovalResolution> {
       const record = await verifier.store.get(approval.approvalId);
-      if (record === null) return { status: 'rejected', reason: 'the approval request is no longer known (expired or removed)', rejectedBy: null };
+      if (record === null)
+        return { status: 'rejected', reason: 'the approval request is no longer known (expired or removed)', rejectedBy: null };
       if (record.request.subject !== subjectOf(approval.toolName) || record.request.requestedBy !== approval.principal) {
         return { status: 'rejected', reason: 'the approval request does not belong to this call', rejectedBy: null };
       }
@@ -110,8 +120,13 @@ export function verifierApprovalGate(verifier: HumanVerifier, options: VerifierA
         const approvals = record.approvals;
         return { status: 'granted', approvedBy: approvals.map((grant) => grant.principal), changes: approvals.at(-1)?.changes ?? null };
       }
-      if (result.status === VerificationStatus.FAILED) return { status: 'rejected', reason: result.reason ?? 'rejected', rejectedBy: result.principal };
-      return { status: 'rejected', reason: `the approval request ended as '${result.status}', which is not an approval`, rejectedBy: result.principal };
+      if (result.status === VerificationStatus.FAILED)
+        return { status: 'rejected', reason: result.reason ?? 'rejected', rejectedBy: result.principal };
+      return {
+        status: 'rejected',
+        reason: `the approval request ended as '${result.status}', which is not an approval`,
+        rejectedBy: result.principal,
+      };
     },
   };
 }

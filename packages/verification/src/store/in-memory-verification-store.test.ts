@@ -146,14 +146,22 @@ describe('InMemoryVerificationStore', () => {
         vi.spyOn(Map.prototype, Symbol.iterator),
       ];
       for (let index = 0; index < 20_000; index++) store.open(record(`r${index}`, after(index)));
-      store.decide('r0', { kind: 'reject', principal: 'agent:reviewer', reason: null, at: after(20_000), subject: null, result: VerificationResult.fail('no') });
+      store.decide('r0', {
+        kind: 'reject',
+        principal: 'agent:reviewer',
+        reason: null,
+        at: after(20_000),
+        subject: null,
+        result: VerificationResult.fail('no'),
+      });
       for (const walk of walks) expect(walk).not.toHaveBeenCalled();
       expect(store.size).toBe(20_000);
     });
 
     it('removes a bounded number of expired records per operation after a mass expiry, and all of them over later ones', () => {
       const store = new InMemoryVerificationStore({ retentionMs: HOUR });
-      for (let index = 0; index < 5_000; index++) store.open(record(`done${index}`, T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
+      for (let index = 0; index < 5_000; index++)
+        store.open(record(`done${index}`, T0, { result: VerificationResult.pass(), resolvedAt: T0 }));
       store.open(record('first-after', after(HOUR + 1)));
       // One open (a lookup and an insert, each sweeping up to 256) never visits all 5,000...
       expect(store.size).toBe(5_000 - 2 * 256 + 1);
@@ -253,7 +261,11 @@ describe('InMemoryVerificationStore', () => {
       const store = new InMemoryVerificationStore({ retentionMs: HOUR });
       store.open(record('a', T0, { expiresAt: after(1_000) }));
       expect(store.decide('a', { ...decision, at: after(2_000) })).toMatchObject({ status: 'refused', refusal: 'expired' });
-      expect(store.decide('a', { ...decision, at: after(1_000 + HOUR + 1) })).toEqual({ status: 'refused', refusal: 'not_found', record: null });
+      expect(store.decide('a', { ...decision, at: after(1_000 + HOUR + 1) })).toEqual({
+        status: 'refused',
+        refusal: 'not_found',
+        record: null,
+      });
     });
 
     it('changes nothing when the decision is refused', () => {

@@ -74,9 +74,12 @@ export class InMemoryVerificationStore implements VerificationStore {
     const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
     // Stryker disable next-line ConditionalExpression: a value that is not a number is neither an integer nor Infinity, so the typeof check only narrows the type.
     if (typeof maxPending !== 'number' || !(Number.isInteger(maxPending) || maxPending === Number.POSITIVE_INFINITY) || maxPending < 1) {
-      throw new MilpaError(`InMemoryVerificationStore maxPending must be a whole number of at least 1 or Infinity, got ${String(maxPending)}.`, {
-        code: 'INVALID_ARGUMENT',
-      });
+      throw new MilpaError(
+        `InMemoryVerificationStore maxPending must be a whole number of at least 1 or Infinity, got ${String(maxPending)}.`,
+        {
+          code: 'INVALID_ARGUMENT',
+        },
+      );
     }
     this.#maxPending = maxPending;
   }

@@ -1,4 +1,4 @@
-import { ToolContext, ToolResult } from '@milpa/core';
+import { ToolContext, type ToolResult } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { describe, expect, it, vi } from 'vitest';
 import { recordVerificationEvents } from '../../test/record-verification-events.js';
@@ -29,7 +29,12 @@ describe('VerificationTool through a ToolRegistry', () => {
       expect(request.success).toBe(true);
       expect(request.data).toEqual({ subject: 'gate:report.publish', policy: 'single', request_id: expect.any(String) });
       expect(request.getConfirmToken()).toBeNull();
-      expect(request.meta).toMatchObject({ type: 'confirmation', requires_confirmation: true, action: 'verify', tool: 'request_verification' });
+      expect(request.meta).toMatchObject({
+        type: 'confirmation',
+        requires_confirmation: true,
+        action: 'verify',
+        tool: 'request_verification',
+      });
 
       const resolved = await registry.call(
         'resolve_verification',
@@ -76,7 +81,11 @@ describe('VerificationTool through a ToolRegistry', () => {
       expect(request.success).toBe(true);
       const requestId = requestIdOf(request);
 
-      const denied = await registry.call('resolve_verification', { request_id: requestId, decision: 'grant', principal: 'agent:worker' }, worker);
+      const denied = await registry.call(
+        'resolve_verification',
+        { request_id: requestId, decision: 'grant', principal: 'agent:worker' },
+        worker,
+      );
       expect(denied.success).toBe(false);
       expect(denied.getCode()).toBe('FORBIDDEN');
       expect(denied.error).toBe(
@@ -84,7 +93,11 @@ describe('VerificationTool through a ToolRegistry', () => {
       );
       expect(resolveSpy).not.toHaveBeenCalled();
 
-      const granted = await registry.call('resolve_verification', { request_id: requestId, decision: 'grant', principal: 'agent:reviewer' }, reviewer);
+      const granted = await registry.call(
+        'resolve_verification',
+        { request_id: requestId, decision: 'grant', principal: 'agent:reviewer' },
+        reviewer,
+      );
       expect(granted.success).toBe(true);
       expect(granted.data).toMatchObject({ status: 'passed', principal: 'agent:reviewer' });
     });
@@ -92,7 +105,11 @@ describe('VerificationTool through a ToolRegistry', () => {
     it('refuses a reviewer resolving in another principal name with FORBIDDEN', async () => {
       const { registry } = setup(['verification:resolve']);
       const requestId = requestIdOf(await registry.call('request_verification', { subject: 'gate:x' }, worker));
-      const result = await registry.call('resolve_verification', { request_id: requestId, decision: 'grant', principal: 'agent:boss' }, reviewer);
+      const result = await registry.call(
+        'resolve_verification',
+        { request_id: requestId, decision: 'grant', principal: 'agent:boss' },
+        reviewer,
+      );
       expect(result.getCode()).toBe('FORBIDDEN');
       expect(result.data).toEqual({ field: 'principal', message: result.error });
       expect(result.meta).toMatchObject({ tool: 'resolve_verification', principal: 'agent:reviewer' });
@@ -102,18 +119,30 @@ describe('VerificationTool through a ToolRegistry', () => {
       const { registry } = setup(['verification:resolve']);
       const both = ToolContext.mcp('req-b', 'agent:worker', ['tasks:write', 'verification:resolve']);
       const requestId = requestIdOf(await registry.call('request_verification', { subject: 'gate:x' }, both));
-      const result = await registry.call('resolve_verification', { request_id: requestId, decision: 'grant', principal: 'agent:worker' }, both);
+      const result = await registry.call(
+        'resolve_verification',
+        { request_id: requestId, decision: 'grant', principal: 'agent:worker' },
+        both,
+      );
       expect(result.getCode()).toBe('FORBIDDEN');
       expect(result.error).toBe(`Principal 'agent:worker' opened verification request '${requestId}' and cannot grant it.`);
     });
 
     it('returns NOT_FOUND for an unknown request_id and CONFLICT for a second resolution', async () => {
       const { registry } = setup(['verification:resolve']);
-      const unknown = await registry.call('resolve_verification', { request_id: 'r-1', decision: 'grant', principal: 'agent:reviewer' }, reviewer);
+      const unknown = await registry.call(
+        'resolve_verification',
+        { request_id: 'r-1', decision: 'grant', principal: 'agent:reviewer' },
+        reviewer,
+      );
       expect(unknown.getCode()).toBe('NOT_FOUND');
       const requestId = requestIdOf(await registry.call('request_verification', { subject: 'gate:x' }, worker));
       await registry.call('resolve_verification', { request_id: requestId, decision: 'reject', principal: 'agent:reviewer' }, reviewer);
-      const again = await registry.call('resolve_verification', { request_id: requestId, decision: 'grant', principal: 'agent:reviewer' }, reviewer);
+      const again = await registry.call(
+        'resolve_verification',
+        { request_id: requestId, decision: 'grant', principal: 'agent:reviewer' },
+        reviewer,
+      );
       expect(again.getCode()).toBe('CONFLICT');
     });
   });
@@ -141,7 +170,11 @@ describe('VerificationTool through a ToolRegistry', () => {
       expect(resolveGate.getConfirmToken()).toMatch(/^[0-9a-f]{32}$/);
       expect(resolveSpy).not.toHaveBeenCalled();
 
-      const resolved = await registry.call('resolve_verification', { ...resolveArgs, confirm_token: resolveGate.getConfirmToken() }, approver);
+      const resolved = await registry.call(
+        'resolve_verification',
+        { ...resolveArgs, confirm_token: resolveGate.getConfirmToken() },
+        approver,
+      );
       expect(resolved.data).toMatchObject({ status: 'passed', principal: 'tg:luis' });
       expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.granted']);
     });
@@ -171,7 +204,10 @@ describe('VerificationTool through a ToolRegistry', () => {
       const record = (_context: unknown, message: string) => {
         lines.push(message);
       };
-      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), logger: { debug: record, info: record, warn: record, error: record } });
+      const registry = new ToolRegistry({
+        defaultContext: () => ToolContext.cli(),
+        logger: { debug: record, info: record, warn: record, error: record },
+      });
       new VerificationTool(new HumanVerifier()).register(registry);
       const result = await registry.call('request_verification', { subject: '   ' }, ToolContext.cli());
       expect(result.success).toBe(false);

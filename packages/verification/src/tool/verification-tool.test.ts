@@ -1,6 +1,6 @@
 import {
   ToolContext,
-  ToolResult,
+  type ToolResult,
   VerificationRejectedEvent,
   VerificationGrantedEvent,
   VerificationRequestedEvent,
@@ -221,8 +221,18 @@ describe('VerificationTool', () => {
     it('returns VALIDATION_ERROR when an argument is not a string', async () => {
       const { tool } = setup();
       expectFailure(await tool.handleRequest({ subject: 42 }), 'VALIDATION_ERROR', 'subject', 'subject must be a string');
-      expectFailure(await tool.handleRequest({ subject: 'x', requested_by: 7 }), 'VALIDATION_ERROR', 'requested_by', 'requested_by must be a string');
-      expectFailure(await tool.handleRequest({ subject: 'x', request_id: ['a'] }), 'VALIDATION_ERROR', 'request_id', 'request_id must be a string');
+      expectFailure(
+        await tool.handleRequest({ subject: 'x', requested_by: 7 }),
+        'VALIDATION_ERROR',
+        'requested_by',
+        'requested_by must be a string',
+      );
+      expectFailure(
+        await tool.handleRequest({ subject: 'x', request_id: ['a'] }),
+        'VALIDATION_ERROR',
+        'request_id',
+        'request_id must be a string',
+      );
     });
 
     it('returns VALIDATION_ERROR when request_id is blank or padded', async () => {
@@ -284,7 +294,7 @@ describe('VerificationTool', () => {
   });
 
   describe('handleResolve', () => {
-    it('passes a grant\'s changes to the verifier and returns them in the verdict', async () => {
+    it("passes a grant's changes to the verifier and returns them in the verdict", async () => {
       const { tool, verifier } = setup();
       const id = await requestId(tool);
       const result = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', changes: { amount: 90 } });
@@ -295,9 +305,24 @@ describe('VerificationTool', () => {
     it('refuses changes with a reject, and changes that are not an object, as VALIDATION_ERROR on changes', async () => {
       const { tool, verifier } = setup();
       const id = await requestId(tool);
-      expectFailure(await tool.handleResolve({ request_id: id, decision: 'reject', principal: 'agent:reviewer', changes: { amount: 1 } }), 'VALIDATION_ERROR', 'changes', 'changes can only come with decision=grant');
-      expectFailure(await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', changes: [1] }), 'VALIDATION_ERROR', 'changes', 'changes must be an object of field name → new value');
-      const invalid = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', changes: { at: new Date(0) } });
+      expectFailure(
+        await tool.handleResolve({ request_id: id, decision: 'reject', principal: 'agent:reviewer', changes: { amount: 1 } }),
+        'VALIDATION_ERROR',
+        'changes',
+        'changes can only come with decision=grant',
+      );
+      expectFailure(
+        await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', changes: [1] }),
+        'VALIDATION_ERROR',
+        'changes',
+        'changes must be an object of field name → new value',
+      );
+      const invalid = await tool.handleResolve({
+        request_id: id,
+        decision: 'grant',
+        principal: 'agent:reviewer',
+        changes: { at: new Date(0) },
+      });
       expect(invalid.getCode()).toBe('VALIDATION_ERROR');
       expect(invalid.data).toMatchObject({ field: 'changes' });
       expect((await verifier.store.get(id))?.result).toBeNull();
@@ -320,7 +345,12 @@ describe('VerificationTool', () => {
     it('names the request_id in the message and dispatches the stored request when rejecting without a subject', async () => {
       const { tool, events } = setup();
       const id = await requestId(tool, { policy: 'dual' });
-      const result = await tool.handleResolve({ request_id: id, decision: 'reject', principal: 'agent:reviewer', reason: 'insufficient evidence' });
+      const result = await tool.handleResolve({
+        request_id: id,
+        decision: 'reject',
+        principal: 'agent:reviewer',
+        reason: 'insufficient evidence',
+      });
       expect((result.data as { status: string }).status).toBe('failed');
       expect((result.data as { reason: string }).reason).toBe('insufficient evidence');
       expect(result.message).toBe(`Verification rejected for '${id}'.`);
@@ -336,7 +366,12 @@ describe('VerificationTool', () => {
     it('names the subject in the message and the granted event when a subject is given', async () => {
       const { tool, events } = setup();
       const id = await requestId(tool);
-      const result = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer', subject: 'gate:report.publish' });
+      const result = await tool.handleResolve({
+        request_id: id,
+        decision: 'grant',
+        principal: 'agent:reviewer',
+        subject: 'gate:report.publish',
+      });
       expect(result.message).toBe("Verification granted for 'gate:report.publish'.");
       const event = eventOf(events[1], VerificationGrantedEvent);
       expect(event.getRequest().subject).toBe('gate:report.publish');
@@ -359,11 +394,36 @@ describe('VerificationTool', () => {
 
     it('checks request_id, then decision, then principal', async () => {
       const { tool } = setup();
-      expectFailure(await tool.handleResolve({ request_id: '  ', decision: 'nope', principal: '' }), 'VALIDATION_ERROR', 'request_id', 'request_id is required');
-      expectFailure(await tool.handleResolve({ request_id: 'r-1', decision: 'nope', principal: '' }), 'VALIDATION_ERROR', 'decision', 'decision must be grant|reject');
-      expectFailure(await tool.handleResolve({ request_id: 'r-1', principal: 'a' }), 'VALIDATION_ERROR', 'decision', 'decision must be grant|reject');
-      expectFailure(await tool.handleResolve({ request_id: 'r-1', decision: 'grant', principal: '   ' }), 'VALIDATION_ERROR', 'principal', 'principal is required');
-      expectFailure(await tool.handleResolve({ request_id: 'r-1', decision: 'grant', principal: 5 }), 'VALIDATION_ERROR', 'principal', 'principal must be a string');
+      expectFailure(
+        await tool.handleResolve({ request_id: '  ', decision: 'nope', principal: '' }),
+        'VALIDATION_ERROR',
+        'request_id',
+        'request_id is required',
+      );
+      expectFailure(
+        await tool.handleResolve({ request_id: 'r-1', decision: 'nope', principal: '' }),
+        'VALIDATION_ERROR',
+        'decision',
+        'decision must be grant|reject',
+      );
+      expectFailure(
+        await tool.handleResolve({ request_id: 'r-1', principal: 'a' }),
+        'VALIDATION_ERROR',
+        'decision',
+        'decision must be grant|reject',
+      );
+      expectFailure(
+        await tool.handleResolve({ request_id: 'r-1', decision: 'grant', principal: '   ' }),
+        'VALIDATION_ERROR',
+        'principal',
+        'principal is required',
+      );
+      expectFailure(
+        await tool.handleResolve({ request_id: 'r-1', decision: 'grant', principal: 5 }),
+        'VALIDATION_ERROR',
+        'principal',
+        'principal must be a string',
+      );
     });
 
     it('accepts a decision surrounded by whitespace', async () => {
@@ -464,7 +524,14 @@ describe('VerificationTool', () => {
         const first = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'user:ana' });
         expect(first.toJSON()).toEqual({
           success: true,
-          data: { status: 'pending', reason: null, verifier: 'human_verifier', principal: null, missing: [], metadata: { approvals: 1, required: 2 } },
+          data: {
+            status: 'pending',
+            reason: null,
+            verifier: 'human_verifier',
+            principal: null,
+            missing: [],
+            metadata: { approvals: 1, required: 2 },
+          },
           message: `Verification for '${id}' has 1 of 2 required approvals; it stays pending.`,
           error: null,
           meta: { verification_status: 'pending' },
@@ -518,7 +585,9 @@ describe('VerificationTool', () => {
       };
       const tool = new VerificationTool(new HumanVerifier({ store }));
       const id = await requestId(tool);
-      await expect(tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer' })).rejects.toThrow('store unavailable');
+      await expect(tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer' })).rejects.toThrow(
+        'store unavailable',
+      );
     });
   });
 });

@@ -11,7 +11,7 @@ import {
   type ToolRegistry,
 } from '@milpa/core';
 import { VerificationError, type VerificationErrorKind } from '../errors/verification-error.js';
-import { HumanVerifier } from '../verifier/human-verifier.js';
+import type { HumanVerifier } from '../verifier/human-verifier.js';
 
 /** Options of {@link VerificationTool}. */
 export interface VerificationToolOptions {
@@ -41,8 +41,7 @@ export interface VerificationRequestData {
 
 const REQUEST_DESCRIPTION =
   'Open a verification request for a subject. Returns a pending confirmation carrying the request_id needed to resolve it later via resolve_verification.';
-const RESOLVE_DESCRIPTION =
-  'Resolve a pending verification request by request_id with a grant|reject decision from a principal.';
+const RESOLVE_DESCRIPTION = 'Resolve a pending verification request by request_id with a grant|reject decision from a principal.';
 
 const POLICY_MESSAGE = `Value must be one of: ${ApprovalPolicy.values.join(', ')}`;
 
@@ -69,7 +68,7 @@ const resolveInput = Type.Object({
   changes: Type.Optional(
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'Only with decision=grant, on a request that holds a tool call for approval: replacements of the call\'s input fields (field name → new value). They are checked against the tool\'s input schema before the call runs.',
+        "Only with decision=grant, on a request that holds a tool call for approval: replacements of the call's input fields (field name → new value). They are checked against the tool's input schema before the call runs.",
     }),
   ),
 });
@@ -236,7 +235,8 @@ export class VerificationTool {
     if (reason instanceof ToolResult) return reason;
     const changes = args['changes'];
     if (changes !== undefined && changes !== null) {
-      if (typeof changes !== 'object' || Array.isArray(changes)) return invalid('changes', 'changes must be an object of field name → new value');
+      if (typeof changes !== 'object' || Array.isArray(changes))
+        return invalid('changes', 'changes must be an object of field name → new value');
       if (decision !== 'grant') return invalid('changes', 'changes can only come with decision=grant');
     }
 
@@ -246,14 +246,15 @@ export class VerificationTool {
     const subject = subjectArg !== null && subjectArg.trim() !== '' ? subjectArg.trim() : null;
     // Only the id (and the subject, when given, as a guard) reach the verifier; the store holds the
     // real subject, policy and requester, so nothing here is fabricated.
-    const request = subject !== null
-      ? new VerificationRequest(subject, 'single', {}, null, requestId)
-      : VerificationRequest.forResolution(requestId);
+    const request =
+      subject !== null ? new VerificationRequest(subject, 'single', {}, null, requestId) : VerificationRequest.forResolution(requestId);
     let verdict;
     try {
       verdict =
         decision === 'grant'
-          ? await this.#verifier.grant(request, principal, reason, { changes: (changes ?? null) as Readonly<Record<string, unknown>> | null })
+          ? await this.#verifier.grant(request, principal, reason, {
+              changes: (changes ?? null) as Readonly<Record<string, unknown>> | null,
+            })
           : await this.#verifier.reject(request, principal, reason ?? 'rejected');
     } catch (error) {
       return refusal(error);
@@ -289,12 +290,7 @@ function readString(args: ToolArgs, key: string): string | null | ToolResult {
  * Without a context there is no caller to compare with (direct use). Otherwise `claimed` must be the
  * context's own principal unless the context holds `'*'`: a caller may not speak for someone else.
  */
-function checkCaller(
-  context: ToolContext | undefined,
-  claimed: string | null,
-  field: string,
-  action: string,
-): ToolResult | null {
+function checkCaller(context: ToolContext | undefined, claimed: string | null, field: string, action: string): ToolResult | null {
   if (context === undefined || claimed === null) return null;
   if (claimed === context.principal || context.scopes.includes('*')) return null;
   return failure(

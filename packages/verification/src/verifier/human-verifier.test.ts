@@ -15,7 +15,12 @@ import { VerificationError } from '../errors/verification-error.js';
 import { InMemoryVerificationStore } from '../store/in-memory-verification-store.js';
 import { HumanVerifier } from './human-verifier.js';
 
-function open(subject = 'gate:report.publish', policy: VerificationRequest['policy'] = 'single', requestedBy: string | null = 'agent:worker', id = 'req-1') {
+function open(
+  subject = 'gate:report.publish',
+  policy: VerificationRequest['policy'] = 'single',
+  requestedBy: string | null = 'agent:worker',
+  id = 'req-1',
+) {
   return new VerificationRequest(subject, policy, {}, requestedBy, id);
 }
 
@@ -246,7 +251,12 @@ describe('HumanVerifier', () => {
         ['an undefined value', { amount: undefined }],
         ['a function', { run: () => 1 }],
         ['NaN', { amount: Number.NaN }],
-        ['a class instance', new (class Changes { amount = 1 })()],
+        [
+          'a class instance',
+          new (class Changes {
+            amount = 1;
+          })(),
+        ],
       ])('refuses %s as changes with VALIDATION_ERROR (invalid_changes) and records nothing', async (_label, changes) => {
         const verifier = new HumanVerifier();
         await verifier.verify(open());

@@ -143,9 +143,7 @@ export class HumanVerifier implements Verifier {
       );
     }
     const stored =
-      request.requestedBy === null && (context?.principal ?? null) !== null
-        ? withRequester(request, context?.principal ?? null)
-        : request;
+      request.requestedBy === null && (context?.principal ?? null) !== null ? withRequester(request, context?.principal ?? null) : request;
     const automatic = ApprovalPolicy.isAutomatic(stored.policy);
     const now = new Date(Date.now());
     const result = automatic ? VerificationResult.pass(HumanVerifier.NAME) : VerificationResult.pending(HumanVerifier.NAME);
@@ -193,7 +191,12 @@ export class HumanVerifier implements Verifier {
    *   `VALIDATION_ERROR` a request without an id, a blank principal, or changes that are not a
    *   plain object of JSON data.
    */
-  async grant(request: VerificationRequest, principal: string, reason: string | null = null, options: HumanVerifierGrantOptions = {}): Promise<VerificationResult> {
+  async grant(
+    request: VerificationRequest,
+    principal: string,
+    reason: string | null = null,
+    options: HumanVerifierGrantOptions = {},
+  ): Promise<VerificationResult> {
     const id = requireId(request);
     requirePrincipal(id, principal);
     const changes = readChanges(id, options.changes);
@@ -201,7 +204,15 @@ export class HumanVerifier implements Verifier {
     principal = principal.trim();
     const metadata = { ...(reason !== null ? { reason } : {}), ...(changes !== null ? { changes } : {}) };
     const result = VerificationResult.pass(HumanVerifier.NAME, principal, metadata);
-    const record = await this.#decide(id, { kind: 'grant', principal, reason, at: new Date(Date.now()), subject: request.subject, result, ...(changes !== null ? { changes } : {}) });
+    const record = await this.#decide(id, {
+      kind: 'grant',
+      principal,
+      reason,
+      at: new Date(Date.now()),
+      subject: request.subject,
+      result,
+      ...(changes !== null ? { changes } : {}),
+    });
     if (record.result === null) {
       return VerificationResult.pending(HumanVerifier.NAME, {
         approvals: record.approvals.length,
@@ -225,7 +236,14 @@ export class HumanVerifier implements Verifier {
     requirePrincipal(id, principal);
     principal = principal.trim();
     const result = VerificationResult.fail(reason, [], HumanVerifier.NAME, {}, principal);
-    const record = await this.#decide(id, { kind: 'reject', principal, reason, at: new Date(Date.now()), subject: request.subject, result });
+    const record = await this.#decide(id, {
+      kind: 'reject',
+      principal,
+      reason,
+      at: new Date(Date.now()),
+      subject: request.subject,
+      result,
+    });
     await this.#dispatcher?.dispatch(VerificationEvents.REJECTED, { event: new VerificationRejectedEvent(record.request, result) });
     return result;
   }
@@ -265,11 +283,14 @@ function requireId(request: VerificationRequest): string {
 function readChanges(id: string, changes: Readonly<Record<string, unknown>> | null | undefined): Readonly<Record<string, unknown>> | null {
   if (changes === undefined || changes === null) return null;
   const invalid = (): VerificationError =>
-    new VerificationError(`The changes granted on verification request '${id}' must be a plain object of JSON data (field name → new value).`, {
-      code: 'VALIDATION_ERROR',
-      kind: 'invalid_changes',
-      requestId: id,
-    });
+    new VerificationError(
+      `The changes granted on verification request '${id}' must be a plain object of JSON data (field name → new value).`,
+      {
+        code: 'VALIDATION_ERROR',
+        kind: 'invalid_changes',
+        requestId: id,
+      },
+    );
   if (typeof changes !== 'object' || Array.isArray(changes)) throw invalid();
   const prototype: unknown = Object.getPrototypeOf(changes);
   if (prototype !== Object.prototype && prototype !== null) throw invalid();
@@ -288,13 +309,17 @@ function readChanges(id: string, changes: Readonly<Record<string, unknown>> | nu
 function isSameJson(copy: unknown, value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return copy === value;
   if (typeof value === 'number') return Number.isFinite(value) && copy === value;
-  if (Array.isArray(value)) return Array.isArray(copy) && copy.length === value.length && value.every((item, index) => isSameJson(copy[index], item));
+  if (Array.isArray(value))
+    return Array.isArray(copy) && copy.length === value.length && value.every((item, index) => isSameJson(copy[index], item));
   if (typeof value !== 'object') return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return false;
   if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) return false;
   const keys = Object.keys(value);
-  return keys.length === Object.keys(copy).length && keys.every((key) => isSameJson((copy as Record<string, unknown>)[key], (value as Record<string, unknown>)[key]));
+  return (
+    keys.length === Object.keys(copy).length &&
+    keys.every((key) => isSameJson((copy as Record<string, unknown>)[key], (value as Record<string, unknown>)[key]))
+  );
 }
 
 function requirePrincipal(id: string, principal: string): void {

@@ -1,9 +1,4 @@
-import {
-  ToolContext,
-  VerificationRequest,
-  type VerificationResult,
-  type VerificationStore,
-} from '@milpa/core';
+import { ToolContext, VerificationRequest, type VerificationResult, type VerificationStore } from '@milpa/core';
 import { SchemaValidator, ToolRegistry } from '@milpa/tool-runtime';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -86,25 +81,39 @@ describe('HumanVerifier', () => {
         ),
         { numRuns: 400 },
       );
-      expect([...seen].sort()).toEqual(['dual:passed', 'dual:pending', 'quorum:passed', 'quorum:pending', 'single:passed', 'single:pending']);
+      expect([...seen].sort()).toEqual([
+        'dual:passed',
+        'dual:pending',
+        'quorum:passed',
+        'quorum:pending',
+        'single:passed',
+        'single:pending',
+      ]);
     });
 
-    it('never passes a dual request on one principal\'s repeated grants, however many and however raced', async () => {
+    it("never passes a dual request on one principal's repeated grants, however many and however raced", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.scheduler(), fc.constantFrom('user:ana', 'user:luis'), fc.integer({ min: 1, max: 12 }), async (scheduler, principal, repeats) => {
-          const inner = new InMemoryVerificationStore();
-          const pause = (): Promise<unknown> => scheduler.schedule(Promise.resolve());
-          const verifier = new HumanVerifier({ store: scheduledStore(inner, pause) });
-          await scheduler.waitFor(verifier.verify(new VerificationRequest('gate:deploy', 'dual', {}, REQUESTER, 'req-1')));
-          const grants = Array.from({ length: repeats }, () => outcomeOf(verifier.grant(VerificationRequest.forResolution('req-1'), principal)));
-          const outcomes = await scheduler.waitFor(Promise.all(grants));
-          expect(outcomes.filter((outcome) => outcome === 'pending')).toHaveLength(1);
-          expect(outcomes.filter((outcome) => outcome === 'duplicate_approval')).toHaveLength(repeats - 1);
-          expect(inner.get('req-1')!.result).toBeNull();
-          // A second, different principal is what completes it.
-          const other = principal === 'user:ana' ? 'user:luis' : 'user:ana';
-          expect(await scheduler.waitFor(outcomeOf(verifier.grant(VerificationRequest.forResolution('req-1'), other)))).toBe('passed');
-        }),
+        fc.asyncProperty(
+          fc.scheduler(),
+          fc.constantFrom('user:ana', 'user:luis'),
+          fc.integer({ min: 1, max: 12 }),
+          async (scheduler, principal, repeats) => {
+            const inner = new InMemoryVerificationStore();
+            const pause = (): Promise<unknown> => scheduler.schedule(Promise.resolve());
+            const verifier = new HumanVerifier({ store: scheduledStore(inner, pause) });
+            await scheduler.waitFor(verifier.verify(new VerificationRequest('gate:deploy', 'dual', {}, REQUESTER, 'req-1')));
+            const grants = Array.from({ length: repeats }, () =>
+              outcomeOf(verifier.grant(VerificationRequest.forResolution('req-1'), principal)),
+            );
+            const outcomes = await scheduler.waitFor(Promise.all(grants));
+            expect(outcomes.filter((outcome) => outcome === 'pending')).toHaveLength(1);
+            expect(outcomes.filter((outcome) => outcome === 'duplicate_approval')).toHaveLength(repeats - 1);
+            expect(inner.get('req-1')!.result).toBeNull();
+            // A second, different principal is what completes it.
+            const other = principal === 'user:ana' ? 'user:luis' : 'user:ana';
+            expect(await scheduler.waitFor(outcomeOf(verifier.grant(VerificationRequest.forResolution('req-1'), other)))).toBe('passed');
+          },
+        ),
         { numRuns: 200 },
       );
     });
@@ -127,7 +136,9 @@ describe('VerificationTool through a ToolRegistry', () => {
           const requestId = (opened.data as { request_id: string }).request_id;
           const ana = ToolContext.web('user:ana', ['verify']);
           const results = await Promise.all(
-            principals.map((principal) => registry.call('resolve_verification', { request_id: requestId, decision: 'grant', principal }, ana)),
+            principals.map((principal) =>
+              registry.call('resolve_verification', { request_id: requestId, decision: 'grant', principal }, ana),
+            ),
           );
           expect(results.some((result) => (result.data as { status?: string } | null)?.status === 'passed')).toBe(false);
           // Padded spellings of the caller's own principal are the caller; every other claim is refused.

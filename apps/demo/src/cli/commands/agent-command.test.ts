@@ -3,7 +3,12 @@ import { runCli } from '../run-cli.js';
 
 function capture() {
   const out = { stdout: '', stderr: '' };
-  const io = { stdout: (text: string) => (out.stdout += text), stderr: (text: string) => (out.stderr += text), stdoutIsTTY: false, env: {} };
+  const io = {
+    stdout: (text: string) => (out.stdout += text),
+    stderr: (text: string) => (out.stderr += text),
+    stdoutIsTTY: false,
+    env: {},
+  };
   return { out, io };
 }
 

@@ -102,7 +102,7 @@ export function addCallCommand(program: Command, io: CliIo, setExitCode: (code: 
     .option('--args <json>', 'the arguments, as a JSON object', '{}');
   const withFlags = addCallerOptions(command)
     .option('--json', 'print the ToolResult as JSON ({success, data, message, error, meta})')
-    .option('--confirm', "answer a confirmation request with yes: replay the call with its confirm_token, as the same caller")
+    .option('--confirm', 'answer a confirmation request with yes: replay the call with its confirm_token, as the same caller')
     .option('--audit', 'print the audit lines of the call on stderr')
     .option('--request-id <id>', 'the request id (default: generated)')
     .option('--trace', "print the call's OpenTelemetry spans (name, duration, attributes, events) after the result")
@@ -137,7 +137,9 @@ async function callOnce(
     stores,
     supervisedPrincipals: [SUPERVISED_AGENT],
     ...(recorder === null ? {} : { telemetry: recorder.telemetry }),
-    ...(flags.approve === true ? { approvalGate: terminalApprovalGate({ input: io.stdin ?? NO_TERMINAL, output: { write: io.stderr } }) } : {}),
+    ...(flags.approve === true
+      ? { approvalGate: terminalApprovalGate({ input: io.stdin ?? NO_TERMINAL, output: { write: io.stderr } }) }
+      : {}),
   });
   requireTool(demo.registry, name);
   const runId = await openOrContinueRun(io, demo, flags.run);
@@ -148,7 +150,9 @@ async function callOnce(
   if (flags.confirm === true && token !== null) {
     if (flags.json !== true) {
       show(io, demo, result, context);
-      io.stdout(`\n--confirm: replaying '${name}' with its confirm_token as ${context.principal ?? '(anonymous)'} on ${context.channel}\n\n`);
+      io.stdout(
+        `\n--confirm: replaying '${name}' with its confirm_token as ${context.principal ?? '(anonymous)'} on ${context.channel}\n\n`,
+      );
     }
     result = await demo.registry.call(name, { ...args, confirm_token: token }, context);
   }
@@ -173,13 +177,18 @@ async function openOrContinueRun(io: CliIo, demo: DemoRuntime, run: string | und
     return runId;
   }
   if (run.trim() === '' || run.length > 256) {
-    throw new DemoUsageError('--run needs a run id of 1 to 256 characters', "pass 'new' to open a run, or the id a 'new' run printed", 'INVALID_OPTION');
+    throw new DemoUsageError(
+      '--run needs a run id of 1 to 256 characters',
+      "pass 'new' to open a run, or the id a 'new' run printed",
+      'INVALID_OPTION',
+    );
   }
   return run;
 }
 
 /** The one-line hint after a refusal for an incomplete history. */
 function incompleteHistoryHint(runId: string | null, stores: SqliteStores): string {
-  if (runId === null) return "hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.";
+  if (runId === null)
+    return 'hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.';
   return `hint: run '${runId}' was not opened with --run new in ${stores.path} (or its history was forgotten or trimmed), so its history is incomplete: open one with --run new.`;
 }

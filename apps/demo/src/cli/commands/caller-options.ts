@@ -39,4 +39,3 @@ export function addCallerOptions(command: Command, settings: CallerOptionsSettin
 export function toCallerOptions(flags: CallerFlags, requestId?: string): CallerOptions {
   return { channel: flags.channel, actor: flags.actor, scopes: flags.scope, requestId, plan: flags.plan === true };
 }
-

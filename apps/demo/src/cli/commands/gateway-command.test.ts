@@ -22,7 +22,12 @@ afterAll(() => {
 async function run(argv: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), stdoutIsTTY: false, env: { [STATE_DIR_ENV]: stateDir, ...env } });
+  const code = await runCli(argv, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stdoutIsTTY: false,
+    env: { [STATE_DIR_ENV]: stateDir, ...env },
+  });
   return { code, stdout, stderr };
 }
 
@@ -39,14 +44,22 @@ describe('pnpm demo gateway', () => {
   it('refuses --http without its token, naming the variable', async () => {
     const result = await run(['gateway', '--http', '0']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: server\.tokens\[0\]\.tokenEnv: environment variable MILPA_DEMO_GATEWAY_TOKEN is not set\nhint: /);
+    expect(result.stderr).toMatch(
+      /^error: server\.tokens\[0\]\.tokenEnv: environment variable MILPA_DEMO_GATEWAY_TOKEN is not set\nhint: /,
+    );
   });
 
   it("serves the demo MCP server's read tools on stdio, prefixed, and never its mutating ones", async () => {
-    if (!existsSync(MAIN)) throw new Error('dist/main.js is missing: run `pnpm turbo run build --filter=@milpa/demo` (pnpm test at the root builds first).');
+    if (!existsSync(MAIN))
+      throw new Error('dist/main.js is missing: run `pnpm turbo run build --filter=@milpa/demo` (pnpm test at the root builds first).');
     const client = new Client({ name: 'demo-gateway-test', version: '1.0.0' });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [MAIN, 'gateway'], env: { ...getDefaultEnvironment(), [STATE_DIR_ENV]: stateDir }, stderr: 'ignore' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, 'gateway'],
+        env: { ...getDefaultEnvironment(), [STATE_DIR_ENV]: stateDir },
+        stderr: 'ignore',
+      }),
     );
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);

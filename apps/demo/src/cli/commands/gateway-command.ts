@@ -117,7 +117,8 @@ export function addGatewayCommand(program: Command, io: CliIo): Command {
       const gateway = await createGateway(parsed, { logger: stderrLogger(io), env: io.env });
       try {
         const server = await gateway.serve();
-        if (server.transport === 'http') io.stderr(`Demo gateway at ${server.url} (Authorization: Bearer $${TOKEN_VARIABLE}); Ctrl-C stops it.\n`);
+        if (server.transport === 'http')
+          io.stderr(`Demo gateway at ${server.url} (Authorization: Bearer $${TOKEN_VARIABLE}); Ctrl-C stops it.\n`);
         await new Promise<void>((resolve) => {
           process.once('SIGINT', () => resolve());
           process.once('SIGTERM', () => resolve());

@@ -25,6 +25,8 @@ export function addListCommand(program: Command, io: CliIo): Command {
       }
       const gate = registry.getPolicyGate();
       const confirming = CALLER_CHANNELS.filter((channel) => gate.channelPolicy(channel).require_confirmation_for_mutating === true);
-      io.stdout(formatToolList(registry.getToolDefinitions(), createTerminalStyle(shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env)), confirming));
+      io.stdout(
+        formatToolList(registry.getToolDefinitions(), createTerminalStyle(shouldUseColor({ isTTY: io.stdoutIsTTY }, io.env)), confirming),
+      );
     });
 }

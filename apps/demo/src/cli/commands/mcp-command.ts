@@ -48,31 +48,33 @@ per minute. Tokens, budgets, verifications, held calls and runs live in the stat
  * addMcpCommand(program, io); // MILPA_DEMO_MCP_TOKEN=… pnpm demo mcp --http 3000
  */
 export function addMcpCommand(program: Command, io: CliIo): Command {
-  return program
-    .command('mcp')
-    .description('serve the demo registry over the Model Context Protocol (stdio, or Streamable HTTP with --http)')
-    .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio (0: any free port)', parsePort)
-    .option('--host <host>', 'the interface to bind with --http', '127.0.0.1')
-    // Hidden, and refused: a token in argv shows in `ps` and in the shell history.
-    .addOption(new Option('--token <token>').hideHelp())
-    .option('--actor <principal>', 'the principal calls run as (stdio) or the token stands for (HTTP)')
-    .option('--scope <scope>', 'a scope of that principal; repeat it or give a comma list', collectScopes)
-    .option('--db <path>', "the SQLite file holding the demo's state (default: <tmp>/milpa-demo/state.db)")
-    .addHelpText('after', MCP_HELP)
-    .action(async (flags: McpFlags) => {
-      if (flags.token !== undefined) {
-        throw new DemoUsageError(
-          '--token is not accepted: a token on the command line shows in ps and in the shell history',
-          "put the token in MILPA_DEMO_MCP_TOKEN instead; run 'pnpm demo mcp --help' for an example",
-          'INVALID_OPTION',
-        );
-      }
-      const { serveDemoMcp } = await import('../../mcp/serve-demo-mcp.js');
-      const stores = openCommandStores(flags, io);
-      try {
-        await serveDemoMcp({ httpPort: flags.http, host: flags.host, actor: flags.actor, scopes: flags.scope, stores }, io);
-      } finally {
-        stores.close();
-      }
-    });
+  return (
+    program
+      .command('mcp')
+      .description('serve the demo registry over the Model Context Protocol (stdio, or Streamable HTTP with --http)')
+      .option('--http <port>', 'serve Streamable HTTP on this port instead of stdio (0: any free port)', parsePort)
+      .option('--host <host>', 'the interface to bind with --http', '127.0.0.1')
+      // Hidden, and refused: a token in argv shows in `ps` and in the shell history.
+      .addOption(new Option('--token <token>').hideHelp())
+      .option('--actor <principal>', 'the principal calls run as (stdio) or the token stands for (HTTP)')
+      .option('--scope <scope>', 'a scope of that principal; repeat it or give a comma list', collectScopes)
+      .option('--db <path>', "the SQLite file holding the demo's state (default: <tmp>/milpa-demo/state.db)")
+      .addHelpText('after', MCP_HELP)
+      .action(async (flags: McpFlags) => {
+        if (flags.token !== undefined) {
+          throw new DemoUsageError(
+            '--token is not accepted: a token on the command line shows in ps and in the shell history',
+            "put the token in MILPA_DEMO_MCP_TOKEN instead; run 'pnpm demo mcp --help' for an example",
+            'INVALID_OPTION',
+          );
+        }
+        const { serveDemoMcp } = await import('../../mcp/serve-demo-mcp.js');
+        const stores = openCommandStores(flags, io);
+        try {
+          await serveDemoMcp({ httpPort: flags.http, host: flags.host, actor: flags.actor, scopes: flags.scope, stores }, io);
+        } finally {
+          stores.close();
+        }
+      })
+  );
 }

@@ -26,7 +26,10 @@ State (--db):
  * @example
  * addStateOption(program.command('call'), 'the state file (default: <tmp>/milpa-demo/state.db)');
  */
-export function addStateOption(command: Command, description = 'the SQLite file holding the demo\'s state (default: <tmp>/milpa-demo/state.db)'): Command {
+export function addStateOption(
+  command: Command,
+  description = "the SQLite file holding the demo's state (default: <tmp>/milpa-demo/state.db)",
+): Command {
   return command.option('--db <path>', description);
 }
 

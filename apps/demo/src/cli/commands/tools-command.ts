@@ -42,16 +42,27 @@ export function addToolsCommand(program: Command, io: CliIo): Command {
     .requiredOption('--model <model>', 'the model id, e.g. gpt-4o-mini, claude-sonnet-4, llama3.1:8b')
     .option('--message <text>', "the user's message this turn; the router ranks tools by it and pins the ones it names");
   return addCallerOptions(command, { plan: false })
-    .option('--json', "print the whole answer as JSON (tools in the provider's shape, names, profile, budget, pinned, excluded, estimatedTokens)")
+    .option(
+      '--json',
+      "print the whole answer as JSON (tools in the provider's shape, names, profile, budget, pinned, excluded, estimatedTokens)",
+    )
     .addHelpText('after', `${TOOLS_HELP}\n${CALLER_HELP}`)
     .action(async (flags: ToolsFlags) => {
       const { registry } = await createDemoRuntime();
       const context = buildCallerContext(toCallerOptions(flags));
       const turn = await registry
-        .toolsFor(context, { provider: flags.provider, model: flags.model, ...(flags.message === undefined ? {} : { message: flags.message }) })
+        .toolsFor(context, {
+          provider: flags.provider,
+          model: flags.model,
+          ...(flags.message === undefined ? {} : { message: flags.message }),
+        })
         .catch((error: unknown) => {
           if (MilpaError.isInstance(error) && error.code === 'INVALID_ARGUMENT') {
-            throw new DemoUsageError(error.message.replace(/^toolsFor: /, '--'), 'give a non-empty --provider and --model, e.g. --provider openai --model gpt-4o-mini.', 'INVALID_OPTION');
+            throw new DemoUsageError(
+              error.message.replace(/^toolsFor: /, '--'),
+              'give a non-empty --provider and --model, e.g. --provider openai --model gpt-4o-mini.',
+              'INVALID_OPTION',
+            );
           }
           throw error;
         });
@@ -68,6 +79,8 @@ export function addToolsCommand(program: Command, io: CliIo): Command {
       }
       const order = registry.getToolDefinitions().map((definition) => definition.name);
       io.stdout(formatTurnOffers([{ label: 'offered', turn }], order, { header: style.bold }));
-      io.stdout(`${style.dim(`  ${turn.names.length} offered, ${turn.pinned.length} pinned, ${turn.excluded.length} left out${turn.ranked ? '' : ' (within budget: nothing ranked)'}.`)}\n`);
+      io.stdout(
+        `${style.dim(`  ${turn.names.length} offered, ${turn.pinned.length} pinned, ${turn.excluded.length} left out${turn.ranked ? '' : ' (within budget: nothing ranked)'}.`)}\n`,
+      );
     });
 }

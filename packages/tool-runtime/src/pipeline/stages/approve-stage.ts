@@ -1,4 +1,11 @@
-import { ApprovalVerdict, generateRandomId, mutabilityOf, type ApprovalGate, type ApprovalRequest, type PendingApproval } from '@milpa/core';
+import {
+  ApprovalVerdict,
+  generateRandomId,
+  mutabilityOf,
+  type ApprovalGate,
+  type ApprovalRequest,
+  type PendingApproval,
+} from '@milpa/core';
 import { digestArguments } from '../../approval/digest-arguments.js';
 import { approvalFailed, askApproval, denyApproval, pendingApproval } from '../approval-outcomes.js';
 import { describeStep } from '../describe-step.js';
@@ -14,7 +21,8 @@ const CONSULTED =
 function hold(call: PipelineCall, request: ApprovalRequest, verdict: ApprovalVerdict): StageVerdict {
   const now = Date.now();
   const expiresAt = verdict.expiresAt ?? new Date(now + call.services.approvals.ttlMs);
-  if (expiresAt.getTime() <= now) return approvalFailed(call, 'gate', new RangeError('the gate suspended the call with an expiry in the past'));
+  if (expiresAt.getTime() <= now)
+    return approvalFailed(call, 'gate', new RangeError('the gate suspended the call with an expiry in the past'));
   const approval: PendingApproval = Object.freeze({
     approvalId: request.approvalId,
     toolName: request.toolName,
@@ -28,19 +36,28 @@ function hold(call: PipelineCall, request: ApprovalRequest, verdict: ApprovalVer
     expiresAt,
     redeemedAt: null,
   });
-  return askApproval(call, 'store', () => call.services.approvals.store.open(approval), (opened) => {
-    if (opened !== true) return approvalFailed(call, 'store', new Error('the store did not hold the call'));
-    call.approval = approval;
-    return pendingApproval(call, approval, verdict.message);
-  });
+  return askApproval(
+    call,
+    'store',
+    () => call.services.approvals.store.open(approval),
+    (opened) => {
+      if (opened !== true) return approvalFailed(call, 'store', new Error('the store did not hold the call'));
+      call.approval = approval;
+      return pendingApproval(call, approval, verdict.message);
+    },
+  );
 }
 
 function decide(call: PipelineCall, gate: ApprovalGate, request: ApprovalRequest, verdict: unknown): StageVerdict {
-  if (!ApprovalVerdict.isApprovalVerdict(verdict)) return approvalFailed(call, 'gate', new TypeError('the gate answered something that is not an ApprovalVerdict'));
+  if (!ApprovalVerdict.isApprovalVerdict(verdict))
+    return approvalFailed(call, 'gate', new TypeError('the gate answered something that is not an ApprovalVerdict'));
   if (verdict.kind === 'allow') return undefined;
   if (verdict.kind === 'deny') return denyApproval(call, `Call to '${call.toolName}' was not approved: ${String(verdict.reason)}`);
   if (typeof gate.getResolution !== 'function') {
-    return denyApproval(call, `Call to '${call.toolName}' was not approved: its approval gate cannot hold calls for a later decision, so the call cannot wait.`);
+    return denyApproval(
+      call,
+      `Call to '${call.toolName}' was not approved: its approval gate cannot hold calls for a later decision, so the call cannot wait.`,
+    );
   }
   return hold(call, request, verdict);
 }
@@ -63,7 +80,12 @@ function checkCall(call: PipelineCall, gate: ApprovalGate): StageVerdict {
     approvalId: generateRandomId(),
     signal: call.options?.signal ?? null,
   });
-  return askApproval(call, 'gate', () => gate.check(request), (verdict) => decide(call, gate, request, verdict));
+  return askApproval(
+    call,
+    'gate',
+    () => gate.check(request),
+    (verdict) => decide(call, gate, request, verdict),
+  );
 }
 
 /**
@@ -89,14 +111,35 @@ export const approveStage: Stage = {
     return checkCall(call, gate);
   },
   describe({ tool, wiring }) {
-    if (!wiring.hasApprovalGate(tool.name)) return [describeStep('approve', 'branch', 'skipped', false, false, 'no approval gate is configured for this tool')];
+    if (!wiring.hasApprovalGate(tool.name))
+      return [describeStep('approve', 'branch', 'skipped', false, false, 'no approval gate is configured for this tool')];
     const mutability = mutabilityOf(tool);
     if (mutability === 'read_only') {
-      return [describeStep('approve', 'branch', 'dormant', false, false, 'an approval gate is configured, but mutating=false: the gate is never asked')];
+      return [
+        describeStep(
+          'approve',
+          'branch',
+          'dormant',
+          false,
+          false,
+          'an approval gate is configured, but mutating=false: the gate is never asked',
+        ),
+      ];
     }
     if (mutability === 'depends_on_arguments') {
-      return [describeStep('approve', 'branch', 'conditional', true, false, `tool.mutating depends on arguments: the approval gate is asked for every call whose arguments make it mutating; ${CONSULTED}`)];
+      return [
+        describeStep(
+          'approve',
+          'branch',
+          'conditional',
+          true,
+          false,
+          `tool.mutating depends on arguments: the approval gate is asked for every call whose arguments make it mutating; ${CONSULTED}`,
+        ),
+      ];
     }
-    return [describeStep('approve', 'branch', 'active', true, false, `the approval gate is asked for every call (tool.mutating); ${CONSULTED}`)];
+    return [
+      describeStep('approve', 'branch', 'active', true, false, `the approval gate is asked for every call (tool.mutating); ${CONSULTED}`),
+    ];
   },
 };

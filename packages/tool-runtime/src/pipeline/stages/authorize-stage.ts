@@ -14,7 +14,9 @@ function describeSource({ tool, context, channelPolicy, policy }: StageSubject):
     parts.push('tool.mutating depends on arguments: block_mutating refuses the calls whose arguments make it mutating');
   }
   if (allowAll) {
-    parts.push('allow_all only skips the final channel-policy step (block_mutating); require_auth, scopes, rules and confirmation still apply');
+    parts.push(
+      'allow_all only skips the final channel-policy step (block_mutating); require_auth, scopes, rules and confirmation still apply',
+    );
   }
   parts.push(tool.scopes.length > 0 ? `tool requires one of the scopes: ${tool.scopes.join(', ')}` : 'tool has no declared scopes');
   parts.push(policy.hasRuleProvider() ? 'rule provider: present, consulted' : 'rule provider: absent, rules skipped');

@@ -60,7 +60,14 @@ export const clampStage: Stage = {
     const clamped = Object.keys(tool.clamps).length > 0;
     return [
       clamped
-        ? describeStep('clamp', 'transform', 'active', false, true, `tool clamps: ${describeClamps(tool.clamps)}; applied before validation, they coerce and never reject`)
+        ? describeStep(
+            'clamp',
+            'transform',
+            'active',
+            false,
+            true,
+            `tool clamps: ${describeClamps(tool.clamps)}; applied before validation, they coerce and never reject`,
+          )
         : describeStep('clamp', 'transform', 'skipped', false, false, 'tool declares no clamps'),
     ];
   },

@@ -1,4 +1,12 @@
-import { ToolErrorCode, ToolResult, isMutatingCall, mutabilityOf, type ConfirmationBinding, type ConfirmationToken, type ToolArgs } from '@milpa/core';
+import {
+  ToolErrorCode,
+  ToolResult,
+  isMutatingCall,
+  mutabilityOf,
+  type ConfirmationBinding,
+  type ConfirmationToken,
+  type ToolArgs,
+} from '@milpa/core';
 import { formatExpiresAt } from '../../confirmation/format-expires-at.js';
 import type { ChannelPolicy } from '../../policy/channel-policy.js';
 import { describeActionSummary } from '../action-summary.js';
@@ -45,20 +53,55 @@ function redeemed(call: PipelineCall, args: ToolArgs | null | undefined): undefi
 
 function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): InvocationStepInit {
   if (tool.requiresConfirmation) {
-    return describeStep('confirm', 'branch', 'conditional', true, false, "tool.requiresConfirmation → a call without confirm_token returns a token instead of executing; the replay runs the first call's args");
+    return describeStep(
+      'confirm',
+      'branch',
+      'conditional',
+      true,
+      false,
+      "tool.requiresConfirmation → a call without confirm_token returns a token instead of executing; the replay runs the first call's args",
+    );
   }
   const forMutating = policy.require_confirmation_for_mutating === true;
   const mutability = mutabilityOf(tool);
   if (forMutating && mutability === 'depends_on_arguments') {
-    return describeStep('confirm', 'branch', 'conditional', true, false, 'channel policy require_confirmation_for_mutating + tool.mutating depends on arguments → a call whose arguments make it mutating, without confirm_token, returns a token instead of executing');
+    return describeStep(
+      'confirm',
+      'branch',
+      'conditional',
+      true,
+      false,
+      'channel policy require_confirmation_for_mutating + tool.mutating depends on arguments → a call whose arguments make it mutating, without confirm_token, returns a token instead of executing',
+    );
   }
   if (forMutating && mutability === 'mutating') {
-    return describeStep('confirm', 'branch', 'conditional', true, false, 'channel policy require_confirmation_for_mutating + tool.mutating → a call without confirm_token returns a token instead of executing (although the tool does not ask for it)');
+    return describeStep(
+      'confirm',
+      'branch',
+      'conditional',
+      true,
+      false,
+      'channel policy require_confirmation_for_mutating + tool.mutating → a call without confirm_token returns a token instead of executing (although the tool does not ask for it)',
+    );
   }
   if (forMutating) {
-    return describeStep('confirm', 'branch', 'dormant', false, false, 'channel policy require_confirmation_for_mutating exists, but mutating=false makes it impossible');
+    return describeStep(
+      'confirm',
+      'branch',
+      'dormant',
+      false,
+      false,
+      'channel policy require_confirmation_for_mutating exists, but mutating=false makes it impossible',
+    );
   }
-  return describeStep('confirm', 'branch', 'dormant', false, false, 'neither tool.requiresConfirmation nor channel policy require_confirmation_for_mutating applies');
+  return describeStep(
+    'confirm',
+    'branch',
+    'dormant',
+    false,
+    false,
+    'neither tool.requiresConfirmation nor channel policy require_confirmation_for_mutating applies',
+  );
 }
 
 /**

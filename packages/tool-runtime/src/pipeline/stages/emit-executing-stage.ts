@@ -40,7 +40,14 @@ export const emitExecutingStage: Stage = {
   describe({ wiring }) {
     return [
       wiring.hasDispatcher
-        ? describeStep('emit_executing', 'hook', 'active', true, false, 'host wiring: dispatcher present; tool.executing fires after every gate, and a listener may short-circuit (cache) or veto')
+        ? describeStep(
+            'emit_executing',
+            'hook',
+            'active',
+            true,
+            false,
+            'host wiring: dispatcher present; tool.executing fires after every gate, and a listener may short-circuit (cache) or veto',
+          )
         : describeStep('emit_executing', 'hook', 'skipped', true, false, 'host wiring: dispatcher absent; nothing can intercept the call'),
     ];
   },

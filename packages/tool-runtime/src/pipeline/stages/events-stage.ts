@@ -32,7 +32,8 @@ export const eventsStage: Stage = {
   refusesOnAbort: false,
   run(call: PipelineCall): StageVerdict {
     const outcome = call.outcome;
-    if (outcome !== 'executed' && outcome !== 'failed') return outcome === 'invocation_denied' || call.denial !== null ? governanceEvent(call) : undefined;
+    if (outcome !== 'executed' && outcome !== 'failed')
+      return outcome === 'invocation_denied' || call.denial !== null ? governanceEvent(call) : undefined;
     const services = call.services;
     const eventName = outcome === 'executed' ? ToolEvents.EXECUTED : ToolEvents.FAILED;
     if (services.auditsAlone(eventName)) return undefined;
@@ -57,7 +58,14 @@ export const eventsStage: Stage = {
             false,
             'host wiring: dispatcher present; tool.executed (result or cache answer) or tool.failed (handler threw) is dispatched, tool.denied for an authorization, rate-limit or approval refusal, tool.invocation_denied for an invocation-rule refusal; a listener that throws cannot change the result',
           )
-        : describeStep('events', 'hook', 'skipped', false, false, 'host wiring: dispatcher absent; no tool.executed, tool.failed or governance event (the call is still audited)'),
+        : describeStep(
+            'events',
+            'hook',
+            'skipped',
+            false,
+            false,
+            'host wiring: dispatcher absent; no tool.executed, tool.failed or governance event (the call is still audited)',
+          ),
     ];
   },
 };

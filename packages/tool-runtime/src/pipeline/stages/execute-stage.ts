@@ -31,7 +31,11 @@ function executed(call: PipelineCall, tool: AnyToolDefinition, value: unknown): 
 function failed(call: PipelineCall, tool: AnyToolDefinition, error: unknown): typeof STOP {
   const services = call.services;
   const detail = services.scrub(messageOf(error), call.args, tool.name);
-  services.safeLog('error', { tool: tool.name, request_id: call.context.requestId, error: detail }, `[ToolRegistry] ${tool.name} threw exception: ${detail}`);
+  services.safeLog(
+    'error',
+    { tool: tool.name, request_id: call.context.requestId, error: detail },
+    `[ToolRegistry] ${tool.name} threw exception: ${detail}`,
+  );
   const message = services.exposeErrorMessages ? detail : `Tool '${tool.name}' failed (request ${call.context.requestId})`;
   call.thrown = error;
   return call.end(ToolResult.error(message, null, { ...call.meta(), code: ToolErrorCode.INTERNAL_ERROR }), 'failed');
@@ -47,7 +51,12 @@ function hardTimeout(call: PipelineCall, tool: AnyToolDefinition): typeof STOP {
   return call.end(result, 'timeout');
 }
 
-function raceDeadline(pending: PromiseLike<unknown>, invocation: ToolInvocationState, timeoutMs: number, startedAt: number): Promise<unknown> {
+function raceDeadline(
+  pending: PromiseLike<unknown>,
+  invocation: ToolInvocationState,
+  timeoutMs: number,
+  startedAt: number,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => {
@@ -70,7 +79,12 @@ function raceDeadline(pending: PromiseLike<unknown>, invocation: ToolInvocationS
 }
 
 /** Awaits an asynchronous handler (racing the deadline for a hard timeout), contained. */
-async function settle(call: PipelineCall, tool: AnyToolDefinition, pending: PromiseLike<unknown>, invocation: ToolInvocationState): Promise<typeof STOP> {
+async function settle(
+  call: PipelineCall,
+  tool: AnyToolDefinition,
+  pending: PromiseLike<unknown>,
+  invocation: ToolInvocationState,
+): Promise<typeof STOP> {
   let value: unknown;
   try {
     value = tool.hardTimeout ? await raceDeadline(pending, invocation, tool.timeoutMs, call.startedAt) : await pending;
@@ -98,11 +112,20 @@ export const executeStage: Stage = {
     const tool = call.entry!.definition;
     const callerSignal = call.options?.signal;
     if (callerSignal?.aborted) return call.callerAborted();
-    const invocation = new ToolInvocationState(call.context, call.options?.caller ?? unsupportedCaller, call.startedAt, tool.timeoutMs, callerSignal);
+    const invocation = new ToolInvocationState(
+      call.context,
+      call.options?.caller ?? unsupportedCaller,
+      call.startedAt,
+      tool.timeoutMs,
+      callerSignal,
+    );
     let value: unknown;
     try {
       // Inside the tool span's context, so spans the handler starts nest under it.
-      value = call.telemetryContext === null ? tool.handler(call.args!, invocation) : runInTelemetryContext(call.telemetryContext, tool, call.args!, invocation);
+      value =
+        call.telemetryContext === null
+          ? tool.handler(call.args!, invocation)
+          : runInTelemetryContext(call.telemetryContext, tool, call.args!, invocation);
     } catch (error) {
       invocation.finish();
       return failed(call, tool, error);
@@ -119,7 +142,14 @@ export const executeStage: Stage = {
       ? `timeout ${tool.timeoutMs} ms, hard: TIMEOUT is returned at the deadline without waiting for the handler`
       : `timeout ${tool.timeoutMs} ms, soft: the signal aborts at the deadline and a late result carries meta.timeout_exceeded`;
     return [
-      describeStep('execute', 'execution', 'active', true, mutability !== 'read_only', `handler(args, { context, signal, caller }); no _ctx in args; ${timeout}${mutates}`),
+      describeStep(
+        'execute',
+        'execution',
+        'active',
+        true,
+        mutability !== 'read_only',
+        `handler(args, { context, signal, caller }); no _ctx in args; ${timeout}${mutates}`,
+      ),
       describeStep(
         'contain_exception',
         'boundary',

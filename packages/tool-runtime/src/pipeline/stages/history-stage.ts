@@ -33,8 +33,22 @@ export const historyStage: Stage = {
   describe({ context }) {
     return [
       context.runId === null
-        ? describeStep('history', 'outcome', 'skipped', false, false, 'the context has no run: the call is not recorded in any invocation history')
-        : describeStep('history', 'outcome', 'active', false, false, `records tool, outcome and target reference (never arguments or results) in run '${context.runId}'s invocation history`),
+        ? describeStep(
+            'history',
+            'outcome',
+            'skipped',
+            false,
+            false,
+            'the context has no run: the call is not recorded in any invocation history',
+          )
+        : describeStep(
+            'history',
+            'outcome',
+            'active',
+            false,
+            false,
+            `records tool, outcome and target reference (never arguments or results) in run '${context.runId}'s invocation history`,
+          ),
     ];
   },
 };

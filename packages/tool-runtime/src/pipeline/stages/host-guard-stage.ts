@@ -27,12 +27,27 @@ export function createHostGuardStage(host: HostStage): Stage {
     collaborator: `host stage '${name}'`,
     refusesOnAbort: true,
     run(call: PipelineCall): StageVerdict {
-      const answer = host.check({ tool: call.entry!.definition, args: call.args!, mutating: call.mutating, context: call.context, signal: call.options?.signal });
+      const answer = host.check({
+        tool: call.entry!.definition,
+        args: call.args!,
+        mutating: call.mutating,
+        context: call.context,
+        signal: call.options?.signal,
+      });
       if (isPromiseLike<HostStageAnswer>(answer)) return answer.then((settled) => answered(call, name, settled));
       return answered(call, name, answer);
     },
     describe() {
-      return [describeStep(`host:${name}`, 'guard', 'active', true, false, `host stage '${name}': ${description}; a failed result refuses the call, a throw refuses it fail-closed`)];
+      return [
+        describeStep(
+          `host:${name}`,
+          'guard',
+          'active',
+          true,
+          false,
+          `host stage '${name}': ${description}; a failed result refuses the call, a throw refuses it fail-closed`,
+        ),
+      ];
     },
   };
 }

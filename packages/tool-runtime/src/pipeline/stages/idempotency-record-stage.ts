@@ -16,7 +16,11 @@ function toStoredJson(result: ToolResult): ToolResultJson {
     return JSON.parse(JSON.stringify(result.toJSON())) as ToolResultJson;
   } catch {
     const { success, message, error, meta } = result;
-    return JSON.parse(JSON.stringify({ success, data: null, message, error, meta: { ...meta, replay_data_omitted: true } }, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))) as ToolResultJson;
+    return JSON.parse(
+      JSON.stringify({ success, data: null, message, error, meta: { ...meta, replay_data_omitted: true } }, (_key, value: unknown) =>
+        typeof value === 'bigint' ? value.toString() : value,
+      ),
+    ) as ToolResultJson;
   }
 }
 
@@ -50,7 +54,7 @@ export const idempotencyRecordStage: Stage = {
         'conditional',
         false,
         false,
-        "only for a call that claimed an idempotency key: keeps the result once the handler ran (a retry gets it back), frees the key when the call was refused before running",
+        'only for a call that claimed an idempotency key: keeps the result once the handler ran (a retry gets it back), frees the key when the call was refused before running',
       ),
     ];
   },

@@ -3,13 +3,12 @@ import { digestArguments } from '../../approval/digest-arguments.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { CALLER_ABORTED, isPromiseLike, untilCallerAborts } from '../settle.js';
-import { STOP, type Stage, type StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict } from '../stage.js';
 
 /** The longest idempotency key accepted, in characters. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 // Printable text only: a key is logged and may be a Redis key.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** How long a call waits between two looks at a key whose first call is in flight: from 10 ms, doubling, at most 250 ms. */
@@ -75,8 +74,16 @@ function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<v
 }
 
 /** Acts on the store's answer; `again` asks once more after a wait (the first call is in flight). */
-function decide(call: PipelineCall, key: string, owner: string, answer: unknown, again: (waitMs: number) => StageVerdict, waitMs: number): StageVerdict {
-  if (!isBeginAnswer(answer)) return call.failClosed('idempotency store', new TypeError('the store answered something that is not an idempotency answer'));
+function decide(
+  call: PipelineCall,
+  key: string,
+  owner: string,
+  answer: unknown,
+  again: (waitMs: number) => StageVerdict,
+  waitMs: number,
+): StageVerdict {
+  if (!isBeginAnswer(answer))
+    return call.failClosed('idempotency store', new TypeError('the store answered something that is not an idempotency answer'));
   switch (answer.status) {
     case 'started':
       call.idempotency = { key, owner };
@@ -93,14 +100,16 @@ function decide(call: PipelineCall, key: string, owner: string, answer: unknown,
     case 'abandoned':
       return call.refuse(
         ToolErrorCode.CONFLICT,
-        "The first call with this idempotency key never finished, so whether it ran is unknown; nothing ran again. Check the outcome, then use a new key.",
+        'The first call with this idempotency key never finished, so whether it ran is unknown; nothing ran again. Check the outcome, then use a new key.',
         'refused',
         { idempotency_refusal: 'outcome_unknown' },
       );
     case 'in_flight': {
       const signal = call.options?.signal;
       if (signal?.aborted === true) return call.callerAborted();
-      return sleep(waitMs, signal).then(() => (signal?.aborted === true ? call.callerAborted() : again(Math.min(waitMs * 2, LONGEST_WAIT_MS))));
+      return sleep(waitMs, signal).then(() =>
+        signal?.aborted === true ? call.callerAborted() : again(Math.min(waitMs * 2, LONGEST_WAIT_MS)),
+      );
     }
   }
 }

@@ -38,7 +38,14 @@ export const planModeStage: Stage = {
   },
   describe({ context }) {
     return [
-      describeStep('plan_mode', 'branch', 'conditional', false, false, `context.mode == 'plan'; actual: ${context.mode} (plan mode returns the plan before confirm and execute)`),
+      describeStep(
+        'plan_mode',
+        'branch',
+        'conditional',
+        false,
+        false,
+        `context.mode == 'plan'; actual: ${context.mode} (plan mode returns the plan before confirm and execute)`,
+      ),
     ];
   },
 };

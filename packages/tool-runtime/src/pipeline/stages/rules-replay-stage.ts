@@ -12,7 +12,8 @@ import { describeInvocationRules, runsRulesOnReplay } from './rules-stage.js';
 function authorizeThenEvaluate(call: PipelineCall): StageVerdict {
   const authorized = authorizeCall(call);
   if (authorized === STOP) return STOP;
-  if (isPromiseLike<undefined | typeof STOP>(authorized)) return Promise.resolve(authorized).then((verdict) => (verdict === STOP ? STOP : evaluateInvocation(call)));
+  if (isPromiseLike<undefined | typeof STOP>(authorized))
+    return Promise.resolve(authorized).then((verdict) => (verdict === STOP ? STOP : evaluateInvocation(call)));
   return evaluateInvocation(call);
 }
 
@@ -39,11 +40,23 @@ export const rulesReplayStage: Stage = {
       ? `on the resume of a held call, authorization runs again here, then the rules, over the approved arguments that will execute: ${presence === 'skipped' ? 'no invocation rule applies to this tool' : source}`
       : null;
     // A tool whose mutability depends on its arguments may be confirmed: only read-only never is.
-    const confirmable = subject.tool.requiresConfirmation || (mutabilityOf(subject.tool) !== 'read_only' && subject.channelPolicy.require_confirmation_for_mutating === true);
+    const confirmable =
+      subject.tool.requiresConfirmation ||
+      (mutabilityOf(subject.tool) !== 'read_only' && subject.channelPolicy.require_confirmation_for_mutating === true);
     if (presence === 'skipped' || !confirmable) {
       if (resume !== null) return [describeStep('rules_replay', 'guard', 'conditional', true, false, resume)];
-      if (presence === 'skipped') return [describeStep('rules_replay', 'guard', 'skipped', false, false, 'no invocation rule applies to this tool')];
-      return [describeStep('rules_replay', 'guard', 'dormant', false, false, 'this call is never confirmed, so the rules run once, after authorize')];
+      if (presence === 'skipped')
+        return [describeStep('rules_replay', 'guard', 'skipped', false, false, 'no invocation rule applies to this tool')];
+      return [
+        describeStep(
+          'rules_replay',
+          'guard',
+          'dormant',
+          false,
+          false,
+          'this call is never confirmed, so the rules run once, after authorize',
+        ),
+      ];
     }
     const replay = `on a confirmation replay the rules run here instead of after authorize, over the redeemed arguments that will execute: ${source}`;
     return [describeStep('rules_replay', 'guard', 'conditional', true, false, resume === null ? replay : `${replay}; ${resume}`)];

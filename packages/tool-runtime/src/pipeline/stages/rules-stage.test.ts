@@ -3,12 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../registry/tool-registry.js';
 import type { ToolRegistryOptions } from '../../registry/tool-registry-options.js';
 
-const allow = (identifier: string, extra: Partial<InvocationRule> = {}): InvocationRule => ({ identifier, evaluate: () => InvocationDecision.allow(), ...extra });
+const allow = (identifier: string, extra: Partial<InvocationRule> = {}): InvocationRule => ({
+  identifier,
+  evaluate: () => InvocationDecision.allow(),
+  ...extra,
+});
 const resolver = { resolve: () => invocationTarget('note', 'n1') };
 
 function stepsOf(options: ToolRegistryOptions, context: ToolContext, confirm = false) {
   const registry = new ToolRegistry(options);
-  registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), mutating: true, requiresConfirmation: confirm, handler: () => 'ok' }));
+  registry.register(
+    defineTool({
+      name: 'delete_note',
+      description: 'd',
+      input: Type.Object({}),
+      mutating: true,
+      requiresConfirmation: confirm,
+      handler: () => 'ok',
+    }),
+  );
   const plan = registry.inspect('delete_note', context)!;
   return { rules: plan.getStep('rules'), replay: plan.getStep('rules_replay') };
 }
@@ -45,7 +58,10 @@ describe('rulesStage', () => {
     });
 
     it('says a context without a run is refused by the rules that need a complete history', () => {
-      const { rules } = stepsOf({ rules: [allow('count', { requiresCompleteHistory: true })], targetResolvers: [resolver, resolver] }, web());
+      const { rules } = stepsOf(
+        { rules: [allow('count', { requiresCompleteHistory: true })], targetResolvers: [resolver, resolver] },
+        web(),
+      );
       expect(rules.source).toBe(
         'invocation rules, in order until one denies: count (requires complete history); ' +
           '2 target resolver(s); two claiming the call, or one that fails, refuse it; ' +
@@ -72,7 +88,11 @@ describe('rulesStage', () => {
       expect(never.source).toBe('this call is never confirmed, so the rules run once, after authorize');
       const confirmed = stepsOf({ rules: [allow('r')] }, web(), true).replay;
       expect(confirmed).toMatchObject({ presence: 'conditional', blocking: true });
-      expect(confirmed.source.startsWith('on a confirmation replay the rules run here instead of after authorize, over the redeemed arguments that will execute: invocation rules, in order until one denies: r;')).toBe(true);
+      expect(
+        confirmed.source.startsWith(
+          'on a confirmation replay the rules run here instead of after authorize, over the redeemed arguments that will execute: invocation rules, in order until one denies: r;',
+        ),
+      ).toBe(true);
       const telegram = stepsOf({ rules: [allow('r')] }, ToolContext.telegram(1, 'u')).replay;
       expect(telegram.presence).toBe('conditional');
     });
@@ -81,7 +101,9 @@ describe('rulesStage', () => {
   describe('run', () => {
     it('judges the first call of a confirmable tool before any token is minted', async () => {
       const registry = new ToolRegistry({ rules: [{ identifier: 'never', evaluate: () => InvocationDecision.deny('no') }] });
-      registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), requiresConfirmation: true, handler: () => 'ok' }));
+      registry.register(
+        defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), requiresConfirmation: true, handler: () => 'ok' }),
+      );
       const first = await registry.call('delete_note', {}, ToolContext.cli());
       expect(first.requiresConfirmation()).toBe(false);
       expect(first.meta).toMatchObject({ code: 'FORBIDDEN', rule: 'never', reason: 'no' });
@@ -90,9 +112,13 @@ describe('rulesStage', () => {
     it('names the invocation rules when they fail closed', async () => {
       const registry = new ToolRegistry({
         rules: [{ identifier: 'r', evaluate: () => InvocationDecision.allow() }],
-        historyStore: { startRun: () => true, append: () => undefined, load: () => {
-          throw new Error('store down');
-        } },
+        historyStore: {
+          startRun: () => true,
+          append: () => undefined,
+          load: () => {
+            throw new Error('store down');
+          },
+        },
       });
       registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), handler: () => 'ok' }));
       const result = await registry.call('delete_note', {}, ToolContext.cli().with({ runId: 'run-1' }));
@@ -101,7 +127,9 @@ describe('rulesStage', () => {
 
     it('runs the rules after authorize for a plan-mode call that carries a token, since confirm never redeems it', async () => {
       const registry = new ToolRegistry({ rules: [{ identifier: 'never', evaluate: () => InvocationDecision.deny('no') }] });
-      registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), requiresConfirmation: true, handler: () => 'ok' }));
+      registry.register(
+        defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), requiresConfirmation: true, handler: () => 'ok' }),
+      );
       const result = await registry.call('delete_note', { confirm_token: 'abc' }, ToolContext.cli().asPlan());
       expect(result.meta).toMatchObject({ rule: 'never', reason: 'no' });
     });

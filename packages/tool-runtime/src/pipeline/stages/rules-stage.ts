@@ -15,7 +15,9 @@ export function runsRulesOnReplay(call: PipelineCall): boolean {
 }
 
 function listRules(rules: StageSubject['wiring']['rules']): string {
-  return rules.map((rule) => (rule.requiresCompleteHistory ? `${rule.identifier} (requires complete history)` : rule.identifier)).join(', ');
+  return rules
+    .map((rule) => (rule.requiresCompleteHistory ? `${rule.identifier} (requires complete history)` : rule.identifier))
+    .join(', ');
 }
 
 /** What the rules and resolvers would do for this tool and caller; shared with the replay step. */
@@ -40,13 +42,17 @@ export function describeInvocationRules({ tool, context, wiring }: StageSubject)
   if (strict.length === 0) {
     parts.push('history completeness cannot refuse this call (no rule requires a complete history)');
   } else if (context.runId === null) {
-    parts.push(`history completeness refuses this call: the context has no run, so its history is incomplete and ${strict.join(', ')} refuse it (history_incomplete)`);
+    parts.push(
+      `history completeness refuses this call: the context has no run, so its history is incomplete and ${strict.join(', ')} refuse it (history_incomplete)`,
+    );
   } else {
     parts.push(
       `history completeness can refuse this call: ${strict.join(', ')} require a complete history, which run '${context.runId}' has only if the history store opened it and recorded every call since`,
     );
   }
-  parts.push('a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule and reason code, never arguments');
+  parts.push(
+    'a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule and reason code, never arguments',
+  );
   return { presence: 'active', source: parts.join('; ') };
 }
 

@@ -115,7 +115,9 @@ describe('validateStage', () => {
       expect(valid.meta['code']).toBe('FORBIDDEN');
       expect(invalid.meta['code']).toBe(valid.meta['code']);
       expect(invalid.error).toBe(valid.error);
-      expect(invalid.error).toBe("Missing required scope for tool 'transfer_funds'. Need one of: payments:write — context has: payments:read.");
+      expect(invalid.error).toBe(
+        "Missing required scope for tool 'transfer_funds'. Need one of: payments:write — context has: payments:read.",
+      );
       expect(refusalOf(invalid)).toEqual(refusalOf(valid));
       expect(visibleText(invalid)).not.toMatch(SCHEMA_DETAIL);
       expectNothingRan(harness);
@@ -142,7 +144,9 @@ describe('validateStage', () => {
 
     it('returns the rule provider denial, asking the provider once, when a host rule denies the caller', async () => {
       const findMatchingRule = vi.fn(() => ({ id: 9, effect: 'deny', requiresScopes: [], description: 'Transfers are closed tonight.' }));
-      const { invalid, valid, harness } = await callBoth(ToolContext.web('user:1', ['payments:write']), { ruleProvider: { findMatchingRule } });
+      const { invalid, valid, harness } = await callBoth(ToolContext.web('user:1', ['payments:write']), {
+        ruleProvider: { findMatchingRule },
+      });
       expect(invalid.error).toBe('Transfers are closed tonight.');
       expect(refusalOf(invalid)).toEqual(refusalOf(valid));
       expect(findMatchingRule).toHaveBeenCalledTimes(2); // once per call: the invalid one, then the valid one
@@ -178,10 +182,14 @@ describe('validateStage', () => {
       expect(records[0]).not.toHaveProperty('errors');
       const auditLines = harness.logger.messages().filter((message) => message.startsWith('[ToolAudit]'));
       expect(auditLines).toEqual(validHarness.logger.messages().filter((message) => message.startsWith('[ToolAudit]')));
-      expect(auditLines).toEqual([`[ToolAudit] AUTH_DENIED | req-leak | web | transfer_funds | user:1 | reason=${invalid.error as string}`]);
+      expect(auditLines).toEqual([
+        `[ToolAudit] AUTH_DENIED | req-leak | web | transfer_funds | user:1 | reason=${invalid.error as string}`,
+      ]);
       expect(harness.logger.matching('VALIDATION_FAILED')).toEqual([]);
 
-      const denied = harness.events.filter((entry) => entry.name === GovernanceEvents.DENIED).map((entry) => entry.event as ToolDeniedEvent);
+      const denied = harness.events
+        .filter((entry) => entry.name === GovernanceEvents.DENIED)
+        .map((entry) => entry.event as ToolDeniedEvent);
       expect(harness.events.map((entry) => entry.name)).toEqual([GovernanceEvents.DENIED]);
       expect(denied[0]).toBeInstanceOf(ToolDeniedEvent);
       expect(denied[0]).toMatchObject({ name: 'transfer_funds', reason: 'missing_scope', message: valid.error });
@@ -191,7 +199,9 @@ describe('validateStage', () => {
     it('writes the authorization debug lines once per call, with no validation detail', async () => {
       const logger = new RecordingLogger();
       const registry = new ToolRegistry({ logger });
-      registry.register(defineTool({ name: 'transfer_funds', description: 'd', scopes: ['payments:write'], input: transferInput, handler: () => 'sent' }));
+      registry.register(
+        defineTool({ name: 'transfer_funds', description: 'd', scopes: ['payments:write'], input: transferInput, handler: () => 'sent' }),
+      );
       const result = await registry.call('transfer_funds', INVALID_ARGS, ToolContext.web('user:1'));
       expect(logger.messages('debug').filter((message) => message.startsWith('[ToolRegistry] Auth'))).toEqual([
         '[ToolRegistry] Authorizing transfer_funds for principal=user:1, channel=web',
@@ -217,7 +227,10 @@ describe('validateStage', () => {
     it('returns the refusal, not the compiler failure, when the schema cannot compile for a refused caller', async () => {
       class FailingValidator extends SchemaValidator {
         override safeCompile(): ReturnType<SchemaValidator['safeCompile']> {
-          return { ok: false, error: new InvalidSchemaError('Invalid input schema at #/properties/account_iban: unknown keyword "ibanFormat"') };
+          return {
+            ok: false,
+            error: new InvalidSchemaError('Invalid input schema at #/properties/account_iban: unknown keyword "ibanFormat"'),
+          };
         }
       }
       const { registry } = setup({ validator: new FailingValidator() });
@@ -226,7 +239,9 @@ describe('validateStage', () => {
       expect(visibleText(refused)).not.toMatch(/account_iban|schema validator/);
       const allowed = await registry.call('transfer_funds', VALID_ARGS, ToolContext.web('user:1', ['payments:write']));
       expect(allowed.meta['code']).toBe('INTERNAL_ERROR');
-      expect(allowed.error).toBe('Tool call refused: the schema validator failed (fail-closed): Invalid input schema at #/properties/account_iban: unknown keyword "ibanFormat"');
+      expect(allowed.error).toBe(
+        'Tool call refused: the schema validator failed (fail-closed): Invalid input schema at #/properties/account_iban: unknown keyword "ibanFormat"',
+      );
     });
   });
 
@@ -271,7 +286,9 @@ describe('validateStage', () => {
   describe('run: a tool on the deny list', () => {
     it('returns the same TOOL_NOT_FOUND for invalid arguments as for valid ones', async () => {
       const registry = new ToolRegistry({ deny: ['transfer_funds'] });
-      registry.register(defineTool({ name: 'transfer_funds', description: 'd', scopes: ['payments:write'], input: transferInput, handler: () => 'sent' }));
+      registry.register(
+        defineTool({ name: 'transfer_funds', description: 'd', scopes: ['payments:write'], input: transferInput, handler: () => 'sent' }),
+      );
       const context = ToolContext.web('user:1', ['payments:write']);
       const invalid = await registry.call('transfer_funds', INVALID_ARGS, context);
       const valid = await registry.call('transfer_funds', VALID_ARGS, context);
@@ -285,7 +302,9 @@ describe('validateStage', () => {
     it('says a refused caller gets the authorization refusal, and keeps validate right before authorize', () => {
       const { registry } = setup();
       const plan = registry.inspect('transfer_funds', ToolContext.web(null))!;
-      expect(plan.getStep('validate').source).toContain('a caller it would refuse gets the authorization refusal instead, with no argument details');
+      expect(plan.getStep('validate').source).toContain(
+        'a caller it would refuse gets the authorization refusal instead, with no argument details',
+      );
       const kinds = plan.steps.map((step) => step.kind);
       expect(kinds.indexOf('authorize') - kinds.indexOf('validate')).toBe(1);
     });

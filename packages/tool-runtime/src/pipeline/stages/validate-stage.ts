@@ -7,7 +7,16 @@ import type { PipelineCall } from '../pipeline-call.js';
 import type { STOP, Stage, StageVerdict } from '../stage.js';
 
 // Keywords that describe a schema without constraining the arguments.
-const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(['type', '$schema', '$id', '$comment', 'title', 'description', 'examples', 'default']);
+const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'examples',
+  'default',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -44,7 +53,8 @@ function accept(call: PipelineCall, args: ToolArgs): undefined {
   const mutating = isMutatingCall(tool, args);
   call.mutating = mutating;
   // A boolean flag already decided confirmation in clamp; only a per-call answer can narrow it.
-  call.needsConfirmation = call.confirmable && (typeof tool.mutating !== 'function' || call.services.gate.requiresConfirmation(call.context, tool, mutating));
+  call.needsConfirmation =
+    call.confirmable && (typeof tool.mutating !== 'function' || call.services.gate.requiresConfirmation(call.context, tool, mutating));
   return undefined;
 }
 
@@ -112,8 +122,22 @@ export const validateStage: Stage = {
   describe({ tool }) {
     return [
       hasConstraints(tool.inputSchema)
-        ? describeStep('validate', 'guard', 'active', true, false, 'tool inputSchema (JSON Schema 2020-12); a failure returns VALIDATION_ERROR with meta.errors to a caller authorize would allow, while a caller it would refuse gets the authorization refusal instead, with no argument details; what passes is frozen, so nothing later can change it')
-        : describeStep('validate', 'guard', 'skipped', true, false, 'tool inputSchema is empty (no properties, required or constraints): nothing to validate'),
+        ? describeStep(
+            'validate',
+            'guard',
+            'active',
+            true,
+            false,
+            'tool inputSchema (JSON Schema 2020-12); a failure returns VALIDATION_ERROR with meta.errors to a caller authorize would allow, while a caller it would refuse gets the authorization refusal instead, with no argument details; what passes is frozen, so nothing later can change it',
+          )
+        : describeStep(
+            'validate',
+            'guard',
+            'skipped',
+            true,
+            false,
+            'tool inputSchema is empty (no properties, required or constraints): nothing to validate',
+          ),
     ];
   },
 };

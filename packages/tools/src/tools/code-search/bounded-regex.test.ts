@@ -29,7 +29,10 @@ describe('BoundedRegex', () => {
     it('returns the matching line indexes and columns of each file', () => {
       const regex = BoundedRegex.compile('b+c', LIMITS);
       expect(regex.matchFiles([['abbc', 'xyz', 'bc'], [], ['nothing']])).toEqual([
-        [{ index: 0, column: 1 }, { index: 2, column: 0 }],
+        [
+          { index: 0, column: 1 },
+          { index: 2, column: 0 },
+        ],
         [],
         [],
       ]);

@@ -44,7 +44,10 @@ let matcherContext: Context | null = null;
 
 function contextOf(): Context {
   if (matcherContext === null) {
-    const context = createContext(Object.create(null) as object, { name: 'code-search-matcher', codeGeneration: { strings: false, wasm: false } });
+    const context = createContext(Object.create(null) as object, {
+      name: 'code-search-matcher',
+      codeGeneration: { strings: false, wasm: false },
+    });
     context['matchLines'] = new Script(MATCHER_SOURCE, { filename: 'code-search-matcher.js' }).runInContext(context) as unknown;
     matcherContext = context;
   }
@@ -95,7 +98,10 @@ export class BoundedRegex {
       new RegExp(source);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ToolError('INVALID_REGEX', `pattern is not a valid JavaScript regular expression: ${reason}. Fix it, or set is_regex to false to search the text literally.`);
+      throw new ToolError(
+        'INVALID_REGEX',
+        `pattern is not a valid JavaScript regular expression: ${reason}. Fix it, or set is_regex to false to search the text literally.`,
+      );
     }
     return new BoundedRegex(source, limits);
   }

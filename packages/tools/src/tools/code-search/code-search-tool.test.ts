@@ -1,11 +1,17 @@
-import { ToolContext, ToolResult, unsupportedCaller, type ToolDefinition } from '@milpa/core';
+import { ToolContext, type ToolResult, unsupportedCaller, type ToolDefinition } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Workspace } from '../../sandbox/workspace.js';
-import { codeSearchTool, type CodeSearchArgs, type CodeSearchData, type CodeSearchMatch, type CodeSearchToolOptions } from './code-search-tool.js';
+import {
+  codeSearchTool,
+  type CodeSearchArgs,
+  type CodeSearchData,
+  type CodeSearchMatch,
+  type CodeSearchToolOptions,
+} from './code-search-tool.js';
 
 let root: string;
 let outside: string;
@@ -21,8 +27,14 @@ function makeTool(options: Partial<CodeSearchToolOptions> = {}): ToolDefinition<
   return codeSearchTool({ workspace: Workspace.at(root), ...options });
 }
 
-function invoke(tool: ToolDefinition<CodeSearchArgs>, args: Record<string, unknown>, signal = new AbortController().signal): Promise<ToolResult> {
-  return Promise.resolve(tool.handler(args as unknown as CodeSearchArgs, { context: ToolContext.cli(), signal, caller: unsupportedCaller })) as Promise<ToolResult>;
+function invoke(
+  tool: ToolDefinition<CodeSearchArgs>,
+  args: Record<string, unknown>,
+  signal = new AbortController().signal,
+): Promise<ToolResult> {
+  return Promise.resolve(
+    tool.handler(args as unknown as CodeSearchArgs, { context: ToolContext.cli(), signal, caller: unsupportedCaller }),
+  ) as Promise<ToolResult>;
 }
 
 function dataOf(result: ToolResult): CodeSearchData {
@@ -141,7 +153,10 @@ describe('codeSearchTool', () => {
     it('handles CRLF line endings and a byte-order mark', async () => {
       await writeTree(root, { 'w.txt': '\uFEFFfirst hit\r\nsecond\r\nthird hit\r\n' });
       const found = await search({ pattern: 'hit' });
-      expect(found.matches.map((match) => [match.line, match.text])).toEqual([[1, 'first hit'], [3, 'third hit']]);
+      expect(found.matches.map((match) => [match.line, match.text])).toEqual([
+        [1, 'first hit'],
+        [3, 'third hit'],
+      ]);
     });
   });
 
@@ -149,7 +164,9 @@ describe('codeSearchTool', () => {
     it('returns the lines before and after each match', async () => {
       await writeTree(root, { 'a.ts': 'one\ntwo\nthree hit\nfour\nfive\nsix\n' });
       const found = await search({ pattern: 'hit', context_lines: 2 });
-      expect(found.matches).toEqual([{ file: 'a.ts', line: 3, text: 'three hit', context: { before: ['one', 'two'], after: ['four', 'five'] } }]);
+      expect(found.matches).toEqual([
+        { file: 'a.ts', line: 3, text: 'three hit', context: { before: ['one', 'two'], after: ['four', 'five'] } },
+      ]);
     });
 
     it('returns fewer context lines at the edges of a file', async () => {
@@ -174,7 +191,8 @@ describe('codeSearchTool', () => {
     it('walks every row exactly once by following next_offset', async () => {
       const files: Record<string, string> = {};
       for (let file = 0; file < 12; file += 1) {
-        files[`src/f${String(file).padStart(2, '0')}.ts`] = `${Array.from({ length: 10 }, (_, line) => `match ${file}-${line}`).join('\nfiller\n')}\n`;
+        files[`src/f${String(file).padStart(2, '0')}.ts`] =
+          `${Array.from({ length: 10 }, (_, line) => `match ${file}-${line}`).join('\nfiller\n')}\n`;
       }
       await writeTree(root, files);
       const everything = await search({ pattern: 'match', limit: 200 });
@@ -335,7 +353,9 @@ describe('codeSearchTool', () => {
 
   describe('through a ToolRegistry', () => {
     it('searches, clamps context_lines and refuses an invalid regex through the governed pipeline', async () => {
-      await writeTree(root, { 'src/a.ts': `${Array.from({ length: 12 }, (_, index) => (index === 6 ? 'needle' : `line ${index}`)).join('\n')}\n` });
+      await writeTree(root, {
+        'src/a.ts': `${Array.from({ length: 12 }, (_, index) => (index === 6 ? 'needle' : `line ${index}`)).join('\n')}\n`,
+      });
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(makeTool());
       const ok = await registry.call('code_search', { pattern: 'needle', context_lines: 9 });
@@ -352,7 +372,11 @@ describe('codeSearchTool', () => {
       await writeTree(root, { 'a.txt': 'needle\n' });
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(makeTool());
-      const denied = await registry.call('code_search', { pattern: 'needle' }, new ToolContext({ channel: 'web', principal: 'user:1', scopes: ['http:request'] }));
+      const denied = await registry.call(
+        'code_search',
+        { pattern: 'needle' },
+        new ToolContext({ channel: 'web', principal: 'user:1', scopes: ['http:request'] }),
+      );
       expect(denied.success).toBe(false);
       expect(denied.meta['code']).toBe('FORBIDDEN');
     });

@@ -124,12 +124,39 @@ const BINARY_PROBE_BYTES = 8192;
 
 const INPUT = Type.Object(
   {
-    pattern: Type.String({ minLength: 1, maxLength: MAX_LITERAL_LENGTH, description: 'The text to find (literal, case-sensitive), or a JavaScript regular expression when is_regex is true.' }),
-    is_regex: Type.Optional(Type.Boolean({ description: 'Treat pattern as a JavaScript regular expression (no slashes, no flags). Default false.' })),
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: "A folder or file to search, relative to the workspace root, e.g. 'src' or 'src/app.ts'. Default: the whole workspace." })),
-    context_lines: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CONTEXT_LINES, description: `Lines of context before and after each match, 0 to ${MAX_CONTEXT_LINES}. Default 0.` })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ROWS, description: 'Rows to skip: pass the next_offset of the previous page. Default 0.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `The most rows in one page, 1 to ${MAX_LIMIT}. Default ${DEFAULT_LIMIT}.` })),
+    pattern: Type.String({
+      minLength: 1,
+      maxLength: MAX_LITERAL_LENGTH,
+      description: 'The text to find (literal, case-sensitive), or a JavaScript regular expression when is_regex is true.',
+    }),
+    is_regex: Type.Optional(
+      Type.Boolean({ description: 'Treat pattern as a JavaScript regular expression (no slashes, no flags). Default false.' }),
+    ),
+    path: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description:
+          "A folder or file to search, relative to the workspace root, e.g. 'src' or 'src/app.ts'. Default: the whole workspace.",
+      }),
+    ),
+    context_lines: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_CONTEXT_LINES,
+        description: `Lines of context before and after each match, 0 to ${MAX_CONTEXT_LINES}. Default 0.`,
+      }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_ROWS, description: 'Rows to skip: pass the next_offset of the previous page. Default 0.' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIMIT,
+        description: `The most rows in one page, 1 to ${MAX_LIMIT}. Default ${DEFAULT_LIMIT}.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -241,7 +268,9 @@ function pageOf(window: readonly CodeSearchMatch[]): CodeSearchMatch[] {
  */
 export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<CodeSearchArgs> {
   if (!(options?.workspace instanceof Workspace)) {
-    throw new MilpaError('codeSearchTool: workspace must be a Workspace (Workspace.at(folder)): the search reads nowhere else.', { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError('codeSearchTool: workspace must be a Workspace (Workspace.at(folder)): the search reads nowhere else.', {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   const workspace = options.workspace;
   const regexTimeoutMs = positiveInteger('regexTimeoutMs', options.regexTimeoutMs, 1000);
@@ -270,7 +299,10 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
     let batchCharacters = 0;
 
     const flush = (): void => {
-      const found = planned.regex === null ? batch.map((file) => literalHits(file.lines, planned.pattern)) : planned.regex.matchFiles(batch.map((file) => file.lines));
+      const found =
+        planned.regex === null
+          ? batch.map((file) => literalHits(file.lines, planned.pattern))
+          : planned.regex.matchFiles(batch.map((file) => file.lines));
       batch.forEach((file, position) => {
         for (const hit of found[position] ?? []) {
           if (capped) return;
@@ -281,7 +313,11 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
           // Only the requested window is built in full; the other rows are only counted.
           if (total >= planned.offset && total < windowEnd) {
             const line = file.lines[hit.index] ?? '';
-            const row: { -readonly [K in keyof CodeSearchMatch]: CodeSearchMatch[K] } = { file: file.path.relative, line: hit.index + 1, text: cut(line, hit.column) };
+            const row: { -readonly [K in keyof CodeSearchMatch]: CodeSearchMatch[K] } = {
+              file: file.path.relative,
+              line: hit.index + 1,
+              text: cut(line, hit.column),
+            };
             if (planned.contextLines > 0) {
               const from = Math.max(0, hit.index - planned.contextLines);
               row.context = {
@@ -344,16 +380,24 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
       const paging = validatePaging(args, { maxLimit: MAX_LIMIT, maxOffset: MAX_ROWS });
       if (paging !== null) return { result: paging };
       const { pattern } = args;
-      if (typeof pattern !== 'string' || pattern === '') return { result: failure('INVALID_PATTERN', 'pattern must be a non-empty string.') };
+      if (typeof pattern !== 'string' || pattern === '')
+        return { result: failure('INVALID_PATTERN', 'pattern must be a non-empty string.') };
       if (pattern.length > MAX_LITERAL_LENGTH) {
-        return { result: failure('PATTERN_TOO_LONG', `pattern is ${pattern.length} characters long; at most ${MAX_LITERAL_LENGTH} are accepted.`) };
+        return {
+          result: failure('PATTERN_TOO_LONG', `pattern is ${pattern.length} characters long; at most ${MAX_LITERAL_LENGTH} are accepted.`),
+        };
       }
       if (args.is_regex !== undefined && typeof args.is_regex !== 'boolean') {
         return { result: failure('INVALID_ARGUMENT', `is_regex must be true or false, got ${JSON.stringify(args.is_regex)}.`) };
       }
       const contextLines = args.context_lines ?? 0;
       if (!Number.isInteger(contextLines)) {
-        return { result: failure('INVALID_ARGUMENT', `context_lines must be a whole number from 0 to ${MAX_CONTEXT_LINES}, got ${JSON.stringify(contextLines)}.`) };
+        return {
+          result: failure(
+            'INVALID_ARGUMENT',
+            `context_lines must be a whole number from 0 to ${MAX_CONTEXT_LINES}, got ${JSON.stringify(contextLines)}.`,
+          ),
+        };
       }
       let start: WorkspacePath;
       if (args.path === undefined) {
@@ -361,11 +405,17 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
       } else {
         start = await workspace.resolve(args.path, { mustExist: true });
         const reason = sensitivePathReason(start.relative) ?? sensitivePathReason(args.path);
-        if (reason !== null) return { result: failure('SENSITIVE_PATH', `'${args.path}' cannot be searched: ${reason}.`, { path: args.path }) };
+        if (reason !== null)
+          return { result: failure('SENSITIVE_PATH', `'${args.path}' cannot be searched: ${reason}.`, { path: args.path }) };
       }
-      const regex = args.is_regex === true
-        ? BoundedRegex.compile(pattern, { maxPatternLength: MAX_REGEX_LENGTH, maxLineLength: MAX_REGEX_LINE_LENGTH, timeoutMs: regexTimeoutMs })
-        : null;
+      const regex =
+        args.is_regex === true
+          ? BoundedRegex.compile(pattern, {
+              maxPatternLength: MAX_REGEX_LENGTH,
+              maxLineLength: MAX_REGEX_LINE_LENGTH,
+              timeoutMs: regexTimeoutMs,
+            })
+          : null;
       return {
         input: {
           pattern,
@@ -394,9 +444,11 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
       const warnings: string[] = [];
       if (more) warnings.push(`Showing rows ${planned.offset + 1}–${end} of ${found.total}: call again with offset ${end} for more.`);
       if (found.capped) warnings.push(`The scan stopped at ${MAX_ROWS} matching rows: narrow path or the pattern to see the rest.`);
-      if (found.outOfTime) warnings.push(`The scan stopped after ${timeBudgetMs} ms, so results are incomplete: narrow path or the pattern.`);
+      if (found.outOfTime)
+        warnings.push(`The scan stopped after ${timeBudgetMs} ms, so results are incomplete: narrow path or the pattern.`);
       if (found.filesTruncated) warnings.push(`Only the first ${MAX_FILES} files were listed: narrow path to search the rest.`);
-      if (planned.offset > 0 && planned.offset >= found.total) warnings.push(`offset ${planned.offset} is past the last row (${found.total} found).`);
+      if (planned.offset > 0 && planned.offset >= found.total)
+        warnings.push(`offset ${planned.offset} is past the last row (${found.total} found).`);
       return success(
         data,
         {

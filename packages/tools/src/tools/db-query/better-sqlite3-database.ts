@@ -35,7 +35,7 @@ export interface BetterSqlite3Like {
  */
 export function betterSqlite3Database(db: BetterSqlite3Like): SqlDatabase {
   if (db.readonly !== true) {
-    throw new MilpaError("db_query needs a read-only connection: open it with new Database(file, { readonly: true }).", {
+    throw new MilpaError('db_query needs a read-only connection: open it with new Database(file, { readonly: true }).', {
       code: 'INVALID_ARGUMENT',
     });
   }
@@ -48,7 +48,8 @@ export function betterSqlite3Database(db: BetterSqlite3Like): SqlDatabase {
         throw new ToolError('QUERY_FAILED', `SQLite refused the query: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (!statement.reader) throw new ToolError('NOT_A_SELECT', 'The statement returns no rows: only SELECT queries are run.');
-      if (!statement.readonly) throw new ToolError('NOT_A_SELECT', 'SQLite reports that the statement writes: only read-only queries are run.');
+      if (!statement.readonly)
+        throw new ToolError('NOT_A_SELECT', 'SQLite reports that the statement writes: only read-only queries are run.');
       const rows: SqlRow[] = [];
       const iterator = statement.iterate();
       try {

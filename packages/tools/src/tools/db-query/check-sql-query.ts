@@ -27,7 +27,14 @@ export type SqlRefusalCode =
 /** The outcome of {@link checkSqlQuery}: accepted, or refused with a code and a message for the model. */
 export type SqlCheck = { readonly ok: true } | { readonly ok: false; readonly code: SqlRefusalCode; readonly message: string };
 
-const PRIORITY: readonly SqlRefusalCode[] = ['NOT_A_SELECT', 'SELECT_INTO', 'LOCKING_CLAUSE', 'FORBIDDEN_FUNCTION', 'SYSTEM_CATALOG', 'SECRET_NAME'];
+const PRIORITY: readonly SqlRefusalCode[] = [
+  'NOT_A_SELECT',
+  'SELECT_INTO',
+  'LOCKING_CLAUSE',
+  'FORBIDDEN_FUNCTION',
+  'SYSTEM_CATALOG',
+  'SECRET_NAME',
+];
 const FORBIDDEN_FUNCTIONS: ReadonlySet<string> = new Set(SQL_FORBIDDEN_FUNCTIONS);
 const SYSTEM_SCHEMAS: ReadonlySet<string> = new Set(SQL_SYSTEM_SCHEMAS);
 const LOCKING_KEYS = ['locking_read', 'for_update', 'lock', 'locking'] as const;
@@ -91,13 +98,22 @@ export async function checkSqlQuery(sql: string, dialect: SqlDialect): Promise<S
   if (finding !== null) {
     switch (finding.kind) {
       case 'comment':
-        return refuse('SQL_COMMENT', `Comments are not accepted (found '${finding.marker}' at character ${finding.offset + 1}): remove them and send the query alone.`);
+        return refuse(
+          'SQL_COMMENT',
+          `Comments are not accepted (found '${finding.marker}' at character ${finding.offset + 1}): remove them and send the query alone.`,
+        );
       case 'statement-separator':
-        return refuse('MULTIPLE_STATEMENTS', `Only one statement is accepted, but text follows the ';' at character ${finding.offset + 1}. ${ONLY_SELECT}`);
+        return refuse(
+          'MULTIPLE_STATEMENTS',
+          `Only one statement is accepted, but text follows the ';' at character ${finding.offset + 1}. ${ONLY_SELECT}`,
+        );
       case 'unterminated':
         return refuse('SQL_PARSE_ERROR', `The ${finding.quote} opened at character ${finding.offset + 1} is never closed.`);
       case 'control-character':
-        return refuse('INVALID_SQL', `sql contains a control character at character ${finding.offset + 1}; only tabs and line breaks are accepted.`);
+        return refuse(
+          'INVALID_SQL',
+          `sql contains a control character at character ${finding.offset + 1}; only tabs and line breaks are accepted.`,
+        );
     }
   }
 
@@ -110,7 +126,8 @@ export async function checkSqlQuery(sql: string, dialect: SqlDialect): Promise<S
     return refuse('SQL_PARSE_ERROR', `The query could not be parsed as ${dialect} SQL, so it is not run (${detail}). ${ONLY_SELECT}`);
   }
   const statements = Array.isArray(ast) ? ast : [ast];
-  if (statements.length !== 1) return refuse('MULTIPLE_STATEMENTS', `Only one statement is accepted, got ${statements.length}. ${ONLY_SELECT}`);
+  if (statements.length !== 1)
+    return refuse('MULTIPLE_STATEMENTS', `Only one statement is accepted, got ${statements.length}. ${ONLY_SELECT}`);
   const statement = statements[0];
   if (!isNode(statement) || statement['type'] !== 'select') {
     return refuse('NOT_A_SELECT', `${describeStatement(statement)} is not a SELECT. ${ONLY_SELECT}`);
@@ -227,10 +244,45 @@ function checkNode(node: Node, findings: Finding[]): void {
 
 // Statement types of node-sql-parser's grammars other than `select`.
 const STATEMENT_TYPES: ReadonlySet<string> = new Set([
-  'insert', 'replace', 'update', 'delete', 'create', 'drop', 'alter', 'truncate', 'rename', 'use', 'set', 'lock',
-  'unlock', 'grant', 'revoke', 'call', 'exec', 'execute', 'attach', 'detach', 'transaction', 'show', 'explain',
-  'load_data', 'declare', 'deallocate', 'prepare', 'comment', 'analyze', 'vacuum', 'pragma', 'copy', 'merge', 'upsert',
-  'reindex', 'refresh', 'listen', 'notify', 'do',
+  'insert',
+  'replace',
+  'update',
+  'delete',
+  'create',
+  'drop',
+  'alter',
+  'truncate',
+  'rename',
+  'use',
+  'set',
+  'lock',
+  'unlock',
+  'grant',
+  'revoke',
+  'call',
+  'exec',
+  'execute',
+  'attach',
+  'detach',
+  'transaction',
+  'show',
+  'explain',
+  'load_data',
+  'declare',
+  'deallocate',
+  'prepare',
+  'comment',
+  'analyze',
+  'vacuum',
+  'pragma',
+  'copy',
+  'merge',
+  'upsert',
+  'reindex',
+  'refresh',
+  'listen',
+  'notify',
+  'do',
 ]);
 
 function isStatementType(type: unknown): boolean {

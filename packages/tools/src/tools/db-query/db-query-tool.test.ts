@@ -65,7 +65,12 @@ describe('dbQueryTool', () => {
     });
 
     it('takes other scopes and a schema summary when given', () => {
-      const custom = dbQueryTool({ database: betterSqlite3Database(reader), dialect: 'sqlite', scopes: ['shop:read'], schemaSummary: 'items(id, name, note)' });
+      const custom = dbQueryTool({
+        database: betterSqlite3Database(reader),
+        dialect: 'sqlite',
+        scopes: ['shop:read'],
+        schemaSummary: 'items(id, name, note)',
+      });
       expect(custom.scopes).toEqual(['shop:read']);
       expect(custom.description).toContain('Tables: items(id, name, note)');
     });

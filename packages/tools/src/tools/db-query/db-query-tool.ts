@@ -71,7 +71,9 @@ export function dbQueryTool(options: DbQueryToolOptions): ToolDefinition<{ sql: 
     throw new MilpaError('dbQueryTool needs a database with a query(sql, options) function.', { code: 'INVALID_ARGUMENT' });
   }
   if (!SQL_DIALECTS.includes(dialect)) {
-    throw new MilpaError(`dbQueryTool dialect must be one of ${SQL_DIALECTS.join(', ')}, got ${JSON.stringify(dialect)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`dbQueryTool dialect must be one of ${SQL_DIALECTS.join(', ')}, got ${JSON.stringify(dialect)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
 
   const description = [
@@ -165,7 +167,11 @@ async function presentRows(returned: readonly SqlRow[], spillDirectory: string |
     warnings.push(
       `The rows take ${bytes} bytes, over the ${DB_QUERY_MAX_BYTES}-byte limit: only the first ${preview} are shown, and the rest could not be written to a file (${error instanceof Error ? error.message : String(error)}).`,
     );
-    return success<DbQueryData>({ columns, rows: previewRows, row_count: rows.length, truncated }, { ...meta, preview_rows: preview }, warnings);
+    return success<DbQueryData>(
+      { columns, rows: previewRows, row_count: rows.length, truncated },
+      { ...meta, preview_rows: preview },
+      warnings,
+    );
   }
   warnings.push(
     `The rows take ${bytes} bytes, over the ${DB_QUERY_MAX_BYTES}-byte limit: the first ${preview} are shown, and all ${rows.length} are in the JSON Lines file at spill_path.`,

@@ -91,15 +91,22 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
     throw new MilpaError('fileEditTool needs a workspace (Workspace.at(root)).', { code: 'INVALID_ARGUMENT' });
   }
   if (!(ledger instanceof ReadLedger)) {
-    throw new MilpaError('fileEditTool needs the ReadLedger its file_read tool notes reads in (or use fileTools()).', { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError('fileEditTool needs the ReadLedger its file_read tool notes reads in (or use fileTools()).', {
+      code: 'INVALID_ARGUMENT',
+    });
   }
 
   const input = Type.Object(
     {
-      path: Type.String({ minLength: 1, maxLength: 4096, description: "The file's path relative to the workspace root, e.g. 'src/index.ts'. Read it with file_read first." }),
+      path: Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: "The file's path relative to the workspace root, e.g. 'src/index.ts'. Read it with file_read first.",
+      }),
       old_str: Type.String({
         minLength: 1,
-        description: 'The exact text to replace, copied from the file text only (never the "N<tab>" line-number prefix of file_read), with enough surrounding lines to occur exactly once.',
+        description:
+          'The exact text to replace, copied from the file text only (never the "N<tab>" line-number prefix of file_read), with enough surrounding lines to occur exactly once.',
       }),
       new_str: Type.String({ description: 'The text to put in place of old_str (empty to delete it).' }),
     },
@@ -110,7 +117,7 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
     name: 'file_edit',
     description: [
       'Replace exactly one occurrence of old_str with new_str in a text file of the workspace.',
-      "path is relative to the workspace root. Read the file with file_read in this run first; edits of files not read are refused.",
+      'path is relative to the workspace root. Read the file with file_read in this run first; edits of files not read are refused.',
       'Copy old_str from the file text only: never include the line-number prefix ("12<tab>") that file_read adds with line_numbers.',
       'old_str must match exactly once, whitespace included: add surrounding lines when it occurs more than once.',
       `Files up to ${FILE_EDIT_MAX_BYTES} bytes. Secrets (.env, keys), build and lock files, .git and CI folders are refused.`,
@@ -131,7 +138,8 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
         return { result: failure('INVALID_ARGUMENT', 'old_str must be the non-empty text to replace.') };
       }
       if (typeof args.new_str !== 'string') return { result: failure('INVALID_ARGUMENT', 'new_str must be a string.') };
-      if (args.old_str === args.new_str) return { result: failure('NO_CHANGE', 'old_str and new_str are the same: there is nothing to change.') };
+      if (args.old_str === args.new_str)
+        return { result: failure('NO_CHANGE', 'old_str and new_str are the same: there is nothing to change.') };
       const runId = invocation.context.runId;
       if (runId === null) {
         return {
@@ -148,7 +156,10 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       if (resolved !== null) return { result: resolved };
       if (!ledger.has(runId, path.relative)) {
         return {
-          result: failure('NOT_READ_IN_RUN', `'${path.relative}' has not been read in this run. Read it with file_read first, then copy old_str from what it returns.`),
+          result: failure(
+            'NOT_READ_IN_RUN',
+            `'${path.relative}' has not been read in this run. Read it with file_read first, then copy old_str from what it returns.`,
+          ),
         };
       }
       return { input: { path, runId, oldText: args.old_str, newText: args.new_str } };
@@ -160,7 +171,10 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       try {
         const read = await readUpTo(file.handle, FILE_EDIT_MAX_BYTES);
         if (read.more) {
-          throw new ToolError('FILE_TOO_LARGE', `'${path.relative}' is larger than ${FILE_EDIT_MAX_BYTES} bytes (2 MiB); file_edit changes smaller files only.`);
+          throw new ToolError(
+            'FILE_TOO_LARGE',
+            `'${path.relative}' is larger than ${FILE_EDIT_MAX_BYTES} bytes (2 MiB); file_edit changes smaller files only.`,
+          );
         }
         bytes = read.bytes;
       } finally {
@@ -172,7 +186,10 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
         if (binary !== null) throw new Error(binary);
         text = strictUtf8.decode(bytes);
       } catch (error) {
-        throw new ToolError('BINARY_FILE', `'${path.relative}' is not a text file (${(error as Error).message}); file_edit changes UTF-8 text only.`);
+        throw new ToolError(
+          'BINARY_FILE',
+          `'${path.relative}' is not a text file (${(error as Error).message}); file_edit changes UTF-8 text only.`,
+        );
       }
       const matches = occurrencesOf(text, oldText, 50);
       if (matches.length === 0) {
@@ -193,7 +210,10 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       const edited = text.slice(0, at) + newText + text.slice(at + oldText.length);
       const size = Buffer.byteLength(edited, 'utf8');
       if (size > FILE_EDIT_MAX_BYTES) {
-        throw new ToolError('FILE_TOO_LARGE', `The edit would make '${path.relative}' ${size} bytes, over the ${FILE_EDIT_MAX_BYTES}-byte limit of file_edit.`);
+        throw new ToolError(
+          'FILE_TOO_LARGE',
+          `The edit would make '${path.relative}' ${size} bytes, over the ${FILE_EDIT_MAX_BYTES}-byte limit of file_edit.`,
+        );
       }
       // A change made by someone else since the read above would be lost by the write: refuse it.
       const now = await lstat(path.absolute).catch(() => null);

@@ -173,7 +173,10 @@ describe('fileReadTool', () => {
 
       expect(result.data.content).toBe(`${count - 1}\tline ${count - 1}\n${count}\tline ${count}\n`);
       expect(result.data.next_offset).toBeNull();
-      expect((await read({ path: 'large.txt', offset: 123_456, limit: 1 })).data).toMatchObject({ content: 'line 123456\n', next_offset: 123_457 });
+      expect((await read({ path: 'large.txt', offset: 123_456, limit: 1 })).data).toMatchObject({
+        content: 'line 123456\n',
+        next_offset: 123_457,
+      });
     });
 
     it('returns the same slices as splitting the whole text, for lines crossing read chunks', async () => {
@@ -257,14 +260,18 @@ describe('fileReadTool', () => {
       expect((await read({ path: 'notes.txt' })).meta['code']).toBe('SENSITIVE_PATH');
     });
 
-    it.each([['../outside/secret.txt'], ['src/../../outside/secret.txt'], ['/etc/passwd'], ['%2e%2e%2foutside/secret.txt'], ['..\\outside\\secret.txt'], ['~/secret.txt']])(
-      'refuses %s with PATH_OUTSIDE_WORKSPACE',
-      async (path) => {
-        const result = await read({ path });
-        expect(result.meta['code']).toBe('PATH_OUTSIDE_WORKSPACE');
-        expect(JSON.stringify(result)).not.toContain(OUTSIDE);
-      },
-    );
+    it.each([
+      ['../outside/secret.txt'],
+      ['src/../../outside/secret.txt'],
+      ['/etc/passwd'],
+      ['%2e%2e%2foutside/secret.txt'],
+      ['..\\outside\\secret.txt'],
+      ['~/secret.txt'],
+    ])('refuses %s with PATH_OUTSIDE_WORKSPACE', async (path) => {
+      const result = await read({ path });
+      expect(result.meta['code']).toBe('PATH_OUTSIDE_WORKSPACE');
+      expect(JSON.stringify(result)).not.toContain(OUTSIDE);
+    });
 
     it('refuses symlinks pointing outside (file, folder, dangling) with PATH_OUTSIDE_WORKSPACE', async () => {
       await symlink(join(outsideDir, 'secret.txt'), join(root, 'file-link.txt'));

@@ -99,10 +99,18 @@ export function fileReadTool(options: FileReadToolOptions): ToolDefinition<FileR
 
   const input = Type.Object(
     {
-      path: Type.String({ minLength: 1, maxLength: 4096, description: "The file's path relative to the workspace root, with '/' between folders, e.g. 'src/index.ts'." }),
-      offset: Type.Optional(Type.Number({ description: 'The first line to return, counting from 1. Give it (or limit) to read a large file in slices.' })),
+      path: Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: "The file's path relative to the workspace root, with '/' between folders, e.g. 'src/index.ts'.",
+      }),
+      offset: Type.Optional(
+        Type.Number({ description: 'The first line to return, counting from 1. Give it (or limit) to read a large file in slices.' }),
+      ),
       limit: Type.Optional(Type.Number({ description: `How many lines to return (1 to ${FILE_READ_MAX_LIMIT}).` })),
-      line_numbers: Type.Optional(Type.Boolean({ description: 'Prefix each line with its number and a tab ("12\\t…"). The prefix is not part of the file.' })),
+      line_numbers: Type.Optional(
+        Type.Boolean({ description: 'Prefix each line with its number and a tab ("12\\t…"). The prefix is not part of the file.' }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -166,7 +174,8 @@ export function fileReadTool(options: FileReadToolOptions): ToolDefinition<FileR
       if (ledger !== undefined && runId !== null) ledger.record(runId, path.relative);
       const data: FileReadData =
         slice === null ? { path: path.relative, content, truncated } : { path: path.relative, content, truncated, next_offset: nextOffset };
-      const meta = slice === null ? { path: path.relative, bytes, truncated } : { path: path.relative, bytes, truncated, next_offset: nextOffset };
+      const meta =
+        slice === null ? { path: path.relative, bytes, truncated } : { path: path.relative, bytes, truncated, next_offset: nextOffset };
       return success(data, meta, warnings);
     },
   });

@@ -151,14 +151,20 @@ describe('fileWriteTool', () => {
       expect(await readFile(join(root, 'package.json'), 'utf8')).toBe('{}');
     });
 
-    it.each([['../outside/new.txt'], ['../outside/secret.txt'], ['docs/../../outside/new.txt'], ['/tmp/new.txt'], ['C:/new.txt'], ['docs\\..\\..\\x.txt'], ['%2e%2e/x.txt'], ['x\0.txt']])(
-      'refuses %s with PATH_OUTSIDE_WORKSPACE and writes nothing outside',
-      async (path) => {
-        const result = await write({ path, content: 'PAYLOAD', create_folders: true });
-        expect(result.meta['code']).toBe('PATH_OUTSIDE_WORKSPACE');
-        await expectOutsideUntouched();
-      },
-    );
+    it.each([
+      ['../outside/new.txt'],
+      ['../outside/secret.txt'],
+      ['docs/../../outside/new.txt'],
+      ['/tmp/new.txt'],
+      ['C:/new.txt'],
+      ['docs\\..\\..\\x.txt'],
+      ['%2e%2e/x.txt'],
+      ['x\0.txt'],
+    ])('refuses %s with PATH_OUTSIDE_WORKSPACE and writes nothing outside', async (path) => {
+      const result = await write({ path, content: 'PAYLOAD', create_folders: true });
+      expect(result.meta['code']).toBe('PATH_OUTSIDE_WORKSPACE');
+      await expectOutsideUntouched();
+    });
 
     it('refuses symlinks pointing outside (file, folder, dangling) and writes nothing outside', async () => {
       await symlink(join(outsideDir, 'secret.txt'), join(root, 'file-link.txt'));

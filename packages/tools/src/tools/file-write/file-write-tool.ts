@@ -73,9 +73,15 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
 
   const input = Type.Object(
     {
-      path: Type.String({ minLength: 1, maxLength: 4096, description: "The file's path relative to the workspace root, with '/' between folders, e.g. 'docs/notes.md'." }),
+      path: Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: "The file's path relative to the workspace root, with '/' between folders, e.g. 'docs/notes.md'.",
+      }),
       content: Type.String({ description: 'The whole new text of the file (it replaces any existing content).' }),
-      create_folders: Type.Optional(Type.Boolean({ description: 'Create missing parent folders; default false (a missing folder is refused).' })),
+      create_folders: Type.Optional(
+        Type.Boolean({ description: 'Create missing parent folders; default false (a missing folder is refused).' }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -104,7 +110,13 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
       if (typeof args.content !== 'string') return { result: failure('INVALID_ARGUMENT', 'content must be a string.') };
       const bytes = Buffer.byteLength(args.content, 'utf8');
       if (bytes > FILE_WRITE_MAX_BYTES) {
-        return { result: failure('FILE_TOO_LARGE', `content is ${bytes} bytes; file_write writes at most ${FILE_WRITE_MAX_BYTES} bytes (10 MiB).`, { bytes, max_bytes: FILE_WRITE_MAX_BYTES }) };
+        return {
+          result: failure(
+            'FILE_TOO_LARGE',
+            `content is ${bytes} bytes; file_write writes at most ${FILE_WRITE_MAX_BYTES} bytes (10 MiB).`,
+            { bytes, max_bytes: FILE_WRITE_MAX_BYTES },
+          ),
+        };
       }
       const given = refuseProtectedPath(String(args.path), 'write', true);
       if (given !== null) return { result: given };
@@ -121,7 +133,11 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
       return { path: path.relative, bytes, created: !path.exists };
     },
     complete: (written) =>
-      success(written, { path: written.path, bytes: written.bytes }, written.created ? [] : [`'${written.path}' existed and was replaced.`]),
+      success(
+        written,
+        { path: written.path, bytes: written.bytes },
+        written.created ? [] : [`'${written.path}' existed and was replaced.`],
+      ),
   });
 }
 
@@ -152,7 +168,10 @@ async function ensureFolder(workspace: Workspace, path: WorkspacePath, create: b
     // Each level is checked as it is made: a level swapped for a symlink out of the root stops here.
     const stats = await lstat(current);
     if (stats.isSymbolicLink() || !workspace.contains(await realpath(current))) {
-      throw new ToolError(PATH_OUTSIDE_WORKSPACE, `'${path.relative}' is outside the workspace: only paths inside the workspace root can be used.`);
+      throw new ToolError(
+        PATH_OUTSIDE_WORKSPACE,
+        `'${path.relative}' is outside the workspace: only paths inside the workspace root can be used.`,
+      );
     }
     if (!stats.isDirectory()) throw new ToolError('NOT_A_FOLDER', `'${workspace.relativeOf(current)}' is not a folder.`);
   }

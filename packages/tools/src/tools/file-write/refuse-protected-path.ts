@@ -14,6 +14,7 @@ export function refuseProtectedPath(relativePath: string, action: 'write' | 'edi
     return failure('BUILD_FILE', `Refused to ${action} '${relativePath}': ${build}, which the file tools leave to people.`);
   }
   const executable = executables ? executablePathReason(relativePath) : null;
-  if (executable !== null) return failure('EXECUTABLE_FILE', `Refused to ${action} '${relativePath}': ${executable}, which file_write never creates.`);
+  if (executable !== null)
+    return failure('EXECUTABLE_FILE', `Refused to ${action} '${relativePath}': ${executable}, which file_write never creates.`);
   return null;
 }

@@ -28,12 +28,20 @@ describe('AddressAllowList', () => {
   });
 
   describe('parse', () => {
-    it.each(['127.0.0.1', '127.0.0.0/8:80', '*:80', 'localhost:80', '127.0.0.1:0', '127.0.0.1:65536', '::1:80', '[127.0.0.1]:80', ' 127.0.0.1:80', 42])(
-      'throws INVALID_ARGUMENT for %j',
-      (entry) => {
-        expect(() => AddressAllowList.parse([entry as string])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-      },
-    );
+    it.each([
+      '127.0.0.1',
+      '127.0.0.0/8:80',
+      '*:80',
+      'localhost:80',
+      '127.0.0.1:0',
+      '127.0.0.1:65536',
+      '::1:80',
+      '[127.0.0.1]:80',
+      ' 127.0.0.1:80',
+      42,
+    ])('throws INVALID_ARGUMENT for %j', (entry) => {
+      expect(() => AddressAllowList.parse([entry as string])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    });
 
     it('keeps the entries as given', () => {
       expect(AddressAllowList.parse(['10.0.0.5:443']).entries).toEqual(['10.0.0.5:443']);

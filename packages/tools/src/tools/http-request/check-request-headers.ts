@@ -74,14 +74,25 @@ export function checkRequestHeaders(headers: unknown): Record<string, string> {
   let total = 0;
   for (const [name, value] of entries) {
     if (name.length > REQUEST_HEADER_LIMITS.maxNameLength || !TOKEN.test(name)) {
-      throw new ToolError('INVALID_HEADER', `Header name ${JSON.stringify(name.slice(0, 80))} is not a valid HTTP header name of at most ${REQUEST_HEADER_LIMITS.maxNameLength} characters.`);
+      throw new ToolError(
+        'INVALID_HEADER',
+        `Header name ${JSON.stringify(name.slice(0, 80))} is not a valid HTTP header name of at most ${REQUEST_HEADER_LIMITS.maxNameLength} characters.`,
+      );
     }
     const lower = name.toLowerCase();
     if (REFUSED.has(lower) || lower.startsWith('proxy-')) {
-      throw new ToolError('HEADER_NOT_ALLOWED', `Header '${name}' may not be set: the tool controls the host, the connection and the message framing.`, { details: { header: name } });
+      throw new ToolError(
+        'HEADER_NOT_ALLOWED',
+        `Header '${name}' may not be set: the tool controls the host, the connection and the message framing.`,
+        { details: { header: name } },
+      );
     }
     if (typeof value !== 'string' || value.length > REQUEST_HEADER_LIMITS.maxValueLength || !VALUE.test(value)) {
-      throw new ToolError('INVALID_HEADER', `Header '${name}' must be a string of at most ${REQUEST_HEADER_LIMITS.maxValueLength} printable ASCII characters (no line breaks).`, { details: { header: name } });
+      throw new ToolError(
+        'INVALID_HEADER',
+        `Header '${name}' must be a string of at most ${REQUEST_HEADER_LIMITS.maxValueLength} printable ASCII characters (no line breaks).`,
+        { details: { header: name } },
+      );
     }
     if (Object.hasOwn(checked, lower)) {
       throw new ToolError('INVALID_HEADER', `Header '${name}' is given more than once.`, { details: { header: name } });

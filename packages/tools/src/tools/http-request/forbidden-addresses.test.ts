@@ -46,16 +46,29 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason(address)).toContain(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '192.169.0.1', '198.20.0.1', '223.255.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e'])(
-    'returns null for the public address %s',
-    (address) => {
-      expect(forbiddenAddressReason(address)).toBeNull();
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '192.169.0.1',
+    '198.20.0.1',
+    '223.255.255.255',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82a::200e',
+  ])('returns null for the public address %s', (address) => {
+    expect(forbiddenAddressReason(address)).toBeNull();
+  });
+
+  it.each(['', 'localhost', '127.0.0.1:80', '[::1]', '2130706433', '0177.0.0.1', '1.2.3'])(
+    'refuses %j, which is not an IP address',
+    (value) => {
+      expect(forbiddenAddressReason(value)).toBe('not an IP address');
     },
   );
-
-  it.each(['', 'localhost', '127.0.0.1:80', '[::1]', '2130706433', '0177.0.0.1', '1.2.3'])('refuses %j, which is not an IP address', (value) => {
-    expect(forbiddenAddressReason(value)).toBe('not an IP address');
-  });
 });
 
 describe('FORBIDDEN_ADDRESS_RANGES', () => {

@@ -1,4 +1,4 @@
-import { ToolContext, ToolResult, unsupportedCaller } from '@milpa/core';
+import { ToolContext, type ToolResult, unsupportedCaller } from '@milpa/core';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
@@ -13,11 +13,29 @@ import { httpRequestTool, type HttpRequestArgs, type HttpResponseData } from './
 function makeCertificate(): { key: string; cert: string } | null {
   const directory = mkdtempSync(join(tmpdir(), 'milpa-http-tls-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=secure.test', '-addext', 'subjectAltName=DNS:secure.test,IP:127.0.0.1',
-      '-keyout', join(directory, 'key.pem'), '-out', join(directory, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=secure.test',
+        '-addext',
+        'subjectAltName=DNS:secure.test,IP:127.0.0.1',
+        '-keyout',
+        join(directory, 'key.pem'),
+        '-out',
+        join(directory, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(directory, 'key.pem'), 'utf8'), cert: readFileSync(join(directory, 'cert.pem'), 'utf8') };
   } catch {
     return null;
@@ -69,7 +87,9 @@ describe.skipIf(certificate === null)('httpRequestTool over https', () => {
     });
 
   const invoke = (args: HttpRequestArgs): Promise<ToolResult> =>
-    Promise.resolve(makeTool().handler(args, { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller })) as Promise<ToolResult>;
+    Promise.resolve(
+      makeTool().handler(args, { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller }),
+    ) as Promise<ToolResult>;
 
   it('verifies the certificate against the URL host name while connecting to the checked address', async () => {
     serverNames = [];
@@ -81,7 +101,10 @@ describe.skipIf(certificate === null)('httpRequestTool over https', () => {
 
   it('refuses a certificate from an untrusted authority', async () => {
     const tool = httpRequestTool({ allowedAddresses: [`127.0.0.1:${securePort}`] });
-    const result = (await tool.handler({ url: `https://127.0.0.1:${securePort}/` }, { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller })) as ToolResult;
+    const result = (await tool.handler(
+      { url: `https://127.0.0.1:${securePort}/` },
+      { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller },
+    )) as ToolResult;
     expect(result.meta['code']).toBe('REQUEST_FAILED');
   });
 

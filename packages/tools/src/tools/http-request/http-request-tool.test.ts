@@ -1,4 +1,4 @@
-import { ToolContext, ToolResult, isMutatingCall, mutabilityOf, unsupportedCaller, type ToolDefinition } from '@milpa/core';
+import { ToolContext, type ToolResult, isMutatingCall, mutabilityOf, unsupportedCaller, type ToolDefinition } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -65,8 +65,14 @@ function stubLookup(table: Record<string, readonly string[]>): HostLookup & { ca
   return Object.assign(lookup, { calls });
 }
 
-function invoke(tool: ToolDefinition<HttpRequestArgs>, args: Record<string, unknown>, signal = new AbortController().signal): Promise<ToolResult> {
-  return Promise.resolve(tool.handler(args as unknown as HttpRequestArgs, { context: ToolContext.cli(), signal, caller: unsupportedCaller })) as Promise<ToolResult>;
+function invoke(
+  tool: ToolDefinition<HttpRequestArgs>,
+  args: Record<string, unknown>,
+  signal = new AbortController().signal,
+): Promise<ToolResult> {
+  return Promise.resolve(
+    tool.handler(args as unknown as HttpRequestArgs, { context: ToolContext.cli(), signal, caller: unsupportedCaller }),
+  ) as Promise<ToolResult>;
 }
 
 function dataOf(result: ToolResult): HttpResponseData {
@@ -137,13 +143,24 @@ describe('httpRequestTool', () => {
         response.end('hello');
       };
       const data = dataOf(await invoke(makeTool(), { url: `${allowed.origin}/greeting?x=1#frag` }));
-      expect(data).toMatchObject({ status: 200, body: 'hello', truncated: false, redirects: [], url: `${allowed.origin}/greeting?x=1`, body_omitted: null });
+      expect(data).toMatchObject({
+        status: 200,
+        body: 'hello',
+        truncated: false,
+        redirects: [],
+        url: `${allowed.origin}/greeting?x=1`,
+        body_omitted: null,
+      });
       expect(data.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(data.headers).not.toHaveProperty('set-cookie');
       expect(data.headers).not.toHaveProperty('x-internal');
       const [received] = allowed.requests;
       expect(received).toMatchObject({ method: 'GET', url: '/greeting?x=1' });
-      expect(received?.headers).toMatchObject({ host: `127.0.0.1:${allowed.port}`, 'accept-encoding': 'identity', 'user-agent': 'milpa-http-request' });
+      expect(received?.headers).toMatchObject({
+        host: `127.0.0.1:${allowed.port}`,
+        'accept-encoding': 'identity',
+        'user-agent': 'milpa-http-request',
+      });
     });
 
     it('sends a POST body with its content type and length', async () => {
@@ -152,7 +169,9 @@ describe('httpRequestTool', () => {
         response.end(JSON.stringify({ received: body, type: request.headers['content-type'], length: request.headers['content-length'] }));
       };
       const body = JSON.stringify({ note: 'ünïcode' });
-      const data = dataOf(await invoke(makeTool(), { method: 'POST', url: `${allowed.origin}/notes`, headers: { 'Content-Type': 'application/json' }, body }));
+      const data = dataOf(
+        await invoke(makeTool(), { method: 'POST', url: `${allowed.origin}/notes`, headers: { 'Content-Type': 'application/json' }, body }),
+      );
       expect(JSON.parse(data.body ?? '')).toEqual({ received: body, type: 'application/json', length: String(Buffer.byteLength(body)) });
       expect(allowed.requests[0]?.method).toBe('POST');
     });
@@ -352,7 +371,10 @@ describe('httpRequestTool', () => {
       };
       const data = dataOf(await invoke(makeTool(), { method: 'POST', url: `${allowed.origin}/form`, body: 'a=1' }));
       expect(data.body).toBe('GET no type');
-      expect(allowed.requests.map((request) => `${request.method} ${request.url} ${request.body}`)).toEqual(['POST /form a=1', 'GET /result ']);
+      expect(allowed.requests.map((request) => `${request.method} ${request.url} ${request.body}`)).toEqual([
+        'POST /form a=1',
+        'GET /result ',
+      ]);
     });
 
     it('drops Authorization and Cookie when a redirect leaves the origin', async () => {
@@ -467,7 +489,9 @@ describe('httpRequestTool', () => {
       const closed = await startServer();
       const port = closed.port;
       await closed.close();
-      const result = await invoke(httpRequestTool({ allowedAddresses: [`127.0.0.1:${port}`], lookup }), { url: `http://127.0.0.1:${port}/` });
+      const result = await invoke(httpRequestTool({ allowedAddresses: [`127.0.0.1:${port}`], lookup }), {
+        url: `http://127.0.0.1:${port}/`,
+      });
       expect(result.meta['code']).toBe('REQUEST_FAILED');
       expect(result.error).toContain('ECONNREFUSED');
     });
@@ -489,7 +513,11 @@ describe('httpRequestTool', () => {
     it('denies a caller without the http:request scope before any request', async () => {
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(makeTool());
-      const denied = await registry.call('http_request', { url: `${allowed.origin}/r` }, new ToolContext({ channel: 'web', principal: 'user:1', scopes: ['files:read'] }));
+      const denied = await registry.call(
+        'http_request',
+        { url: `${allowed.origin}/r` },
+        new ToolContext({ channel: 'web', principal: 'user:1', scopes: ['files:read'] }),
+      );
       expect(denied.success).toBe(false);
       expect(denied.meta['code']).toBe('FORBIDDEN');
       expect(allowed.connections).toBe(0);

@@ -89,8 +89,17 @@ interface HttpExchange {
 const ARGUMENT_NAMES = ['method', 'url', 'headers', 'body'] as const;
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const RETURNED_HEADERS = [
-  'content-type', 'content-length', 'content-encoding', 'content-language', 'location',
-  'last-modified', 'etag', 'cache-control', 'expires', 'retry-after', 'date',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'location',
+  'last-modified',
+  'etag',
+  'cache-control',
+  'expires',
+  'retry-after',
+  'date',
 ] as const;
 // Credentials meant for one origin must not follow a redirect to another.
 const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie'] as const;
@@ -99,7 +108,9 @@ const INPUT = Type.Object(
   {
     method: Type.Optional(Type.Union([Type.Literal('GET'), Type.Literal('POST')], { description: 'GET (default) or POST.' })),
     url: Type.String({ minLength: 1, maxLength: 2048, description: 'An absolute http: or https: URL to a public host.' }),
-    headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Extra request headers, e.g. Accept or Authorization.' })),
+    headers: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'Extra request headers, e.g. Accept or Authorization.' }),
+    ),
     body: Type.Optional(Type.String({ description: 'The request body (POST only).' })),
   },
   { additionalProperties: false },
@@ -183,8 +194,13 @@ export function httpRequestTool(options: HttpRequestToolOptions = {}): ToolDefin
   const maxRequestBodyBytes = positiveInteger('maxRequestBodyBytes', options.maxRequestBodyBytes, 65_536);
   const maxRedirects = positiveInteger('maxRedirects', options.maxRedirects, 5, 0);
   const userAgent = options.userAgent ?? 'milpa-http-request';
-  const extraCa: readonly string[] = Object.freeze(options.extraCa === undefined ? [] : typeof options.extraCa === 'string' ? [options.extraCa] : [...options.extraCa]);
-  if (options.allowedHosts !== undefined && (!Array.isArray(options.allowedHosts) || options.allowedHosts.some((host) => typeof host !== 'string' || host === ''))) {
+  const extraCa: readonly string[] = Object.freeze(
+    options.extraCa === undefined ? [] : typeof options.extraCa === 'string' ? [options.extraCa] : [...options.extraCa],
+  );
+  if (
+    options.allowedHosts !== undefined &&
+    (!Array.isArray(options.allowedHosts) || options.allowedHosts.some((host) => typeof host !== 'string' || host === ''))
+  ) {
     throw new MilpaError('httpRequestTool: allowedHosts must be an array of non-empty host names.', { code: 'INVALID_ARGUMENT' });
   }
   const policy: RequestTargetPolicy = Object.freeze({
@@ -216,7 +232,11 @@ export function httpRequestTool(options: HttpRequestToolOptions = {}): ToolDefin
       if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return { response, url, redirects };
 
       if (redirects.length >= maxRedirects) {
-        throw new ToolError('TOO_MANY_REDIRECTS', `Stopped after ${maxRedirects} redirects; ${url.href} redirects again to ${location.slice(0, 200)}.`, { details: { redirects } });
+        throw new ToolError(
+          'TOO_MANY_REDIRECTS',
+          `Stopped after ${maxRedirects} redirects; ${url.href} redirects again to ${location.slice(0, 200)}.`,
+          { details: { redirects } },
+        );
       }
       const next = (() => {
         try {
@@ -237,7 +257,9 @@ export function httpRequestTool(options: HttpRequestToolOptions = {}): ToolDefin
         headers = rest;
       }
       if (next.origin !== url.origin) {
-        headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !(ORIGIN_BOUND_HEADERS as readonly string[]).includes(name)));
+        headers = Object.fromEntries(
+          Object.entries(headers).filter(([name]) => !(ORIGIN_BOUND_HEADERS as readonly string[]).includes(name)),
+        );
       }
       redirects.push(next.href);
       url = next;
@@ -280,7 +302,12 @@ export function httpRequestTool(options: HttpRequestToolOptions = {}): ToolDefin
         if (typeof args.body !== 'string') return { result: failure('INVALID_BODY', 'body must be a string.') };
         const size = Buffer.byteLength(args.body);
         if (size > maxRequestBodyBytes) {
-          return { result: failure('BODY_TOO_LARGE', `body is ${size} bytes; at most ${maxRequestBodyBytes} are allowed.`, { size, max: maxRequestBodyBytes }) };
+          return {
+            result: failure('BODY_TOO_LARGE', `body is ${size} bytes; at most ${maxRequestBodyBytes} are allowed.`, {
+              size,
+              max: maxRequestBodyBytes,
+            }),
+          };
         }
         body = args.body;
         headers['content-type'] ??= 'text/plain; charset=utf-8';
@@ -298,7 +325,9 @@ export function httpRequestTool(options: HttpRequestToolOptions = {}): ToolDefin
       } catch (error) {
         if (error instanceof ToolError) throw error;
         if (deadline.signal.aborted) {
-          throw new ToolError('REQUEST_TIMEOUT', `No complete response from ${progress.url.host} within ${timeoutMs} ms.`, { details: { timeout_ms: timeoutMs } });
+          throw new ToolError('REQUEST_TIMEOUT', `No complete response from ${progress.url.host} within ${timeoutMs} ms.`, {
+            details: { timeout_ms: timeoutMs },
+          });
         }
         if (invocation.signal.aborted) throw new ToolError('REQUEST_ABORTED', 'The request was aborted by the caller.');
         const code = (error as { code?: unknown } | null)?.code;

@@ -28,7 +28,10 @@ export function parseRequestUrl(raw: string, base?: URL): URL {
   }
   if (url.username !== '' || url.password !== '') {
     // Never echo the URL: it holds the credentials.
-    throw new ToolError('URL_CREDENTIALS_REFUSED', 'URLs with credentials (user:password@) are refused; send an Authorization header instead.');
+    throw new ToolError(
+      'URL_CREDENTIALS_REFUSED',
+      'URLs with credentials (user:password@) are refused; send an Authorization header instead.',
+    );
   }
   if (url.hostname === '') throw new ToolError('INVALID_URL', 'The URL has no host.');
   url.hash = '';

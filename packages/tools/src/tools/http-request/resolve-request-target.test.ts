@@ -3,9 +3,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { AddressAllowList } from './address-allow-list.js';
 import { resolveRequestTarget, type HostLookup, type RequestTargetPolicy } from './resolve-request-target.js';
 
-function policyWith(table: Record<string, readonly string[]>, options: Partial<RequestTargetPolicy> = {}): RequestTargetPolicy & { lookup: ReturnType<typeof vi.fn> } {
-  const lookup = vi.fn(async (hostname: string): Promise<readonly LookupAddress[]> =>
-    (table[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+function policyWith(
+  table: Record<string, readonly string[]>,
+  options: Partial<RequestTargetPolicy> = {},
+): RequestTargetPolicy & { lookup: ReturnType<typeof vi.fn> } {
+  const lookup = vi.fn(
+    async (hostname: string): Promise<readonly LookupAddress[]> =>
+      (table[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
   );
   return { allowedAddresses: AddressAllowList.parse([]), allowedHosts: null, ...options, lookup: lookup as HostLookup & typeof lookup };
 }
@@ -36,7 +40,10 @@ describe('resolveRequestTarget', () => {
 
   it('passes a forbidden address only on the exact allow-listed port', async () => {
     const policy = policyWith({ 'local.test': ['127.0.0.1'] }, { allowedAddresses: AddressAllowList.parse(['127.0.0.1:8080']) });
-    await expect(resolveRequestTarget(new URL('http://local.test:8080/'), policy)).resolves.toMatchObject({ address: '127.0.0.1', port: 8080 });
+    await expect(resolveRequestTarget(new URL('http://local.test:8080/'), policy)).resolves.toMatchObject({
+      address: '127.0.0.1',
+      port: 8080,
+    });
     await expect(resolveRequestTarget(new URL('http://local.test/'), policy)).rejects.toMatchObject({ code: 'ADDRESS_FORBIDDEN' });
   });
 
@@ -52,7 +59,10 @@ describe('resolveRequestTarget', () => {
   });
 
   it('matches allowedHosts exactly or by a *. entry for subdomains only', async () => {
-    const policy = policyWith({ 'api.example.test.': ['93.184.216.34'], 'a.b.example.test': ['93.184.216.34'] }, { allowedHosts: ['api.example.test', '*.b.example.test'] });
+    const policy = policyWith(
+      { 'api.example.test.': ['93.184.216.34'], 'a.b.example.test': ['93.184.216.34'] },
+      { allowedHosts: ['api.example.test', '*.b.example.test'] },
+    );
     await expect(resolveRequestTarget(new URL('http://API.example.test./'), policy)).resolves.toMatchObject({ address: '93.184.216.34' });
     await expect(resolveRequestTarget(new URL('http://a.b.example.test/'), policy)).resolves.toMatchObject({ address: '93.184.216.34' });
     await expect(resolveRequestTarget(new URL('http://b.example.test/'), policy)).rejects.toMatchObject({ code: 'HOST_NOT_ALLOWED' });

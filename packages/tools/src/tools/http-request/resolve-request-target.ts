@@ -50,8 +50,14 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
     const onAbort = (): void => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      (value) => { signal.removeEventListener('abort', onAbort); resolve(value); },
-      (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error); },
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
     );
   });
 }
@@ -80,7 +86,9 @@ export async function resolveRequestTarget(url: URL, policy: RequestTargetPolicy
     throw new ToolError('HOST_NOT_ALLOWED', `Refused ${url.href}: ${hostname} is a ${nameReason}.`, { details: { host: hostname } });
   }
   if (policy.allowedHosts !== null && !isAllowedHost(named, policy.allowedHosts)) {
-    throw new ToolError('HOST_NOT_ALLOWED', `Refused ${url.href}: ${hostname} is not among the allowed hosts.`, { details: { host: hostname } });
+    throw new ToolError('HOST_NOT_ALLOWED', `Refused ${url.href}: ${hostname} is not among the allowed hosts.`, {
+      details: { host: hostname },
+    });
   }
 
   const checkAddress = (address: string, via: string): void => {

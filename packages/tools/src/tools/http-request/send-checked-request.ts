@@ -104,7 +104,9 @@ export function sendCheckedRequest(target: RequestTarget, request: CheckedReques
         // Stop reading: the rest of the body never reaches memory.
         outgoing.destroy();
       });
-      response.on('end', () => finish(() => resolve({ status, headers: response.headers, body: Buffer.concat(chunks, size), truncated: false })));
+      response.on('end', () =>
+        finish(() => resolve({ status, headers: response.headers, body: Buffer.concat(chunks, size), truncated: false })),
+      );
       response.on('error', (error) => finish(() => reject(error)));
       response.on('close', () => finish(() => reject(new Error('The connection closed before the response body ended.'))));
     });

@@ -37,9 +37,13 @@ function matchesStem(fileName: string, stem: string): boolean {
 function dependencyEvidence(marker: ProjectMarker, manifest: PackageManifest | null): string[] {
   if (manifest === null) return [];
   const evidence: string[] = [];
-  for (const [field, label] of [['dependencies', 'dependency'], ['devDependencies', 'devDependency']] as const) {
+  for (const [field, label] of [
+    ['dependencies', 'dependency'],
+    ['devDependencies', 'devDependency'],
+  ] as const) {
     for (const [name, range] of Object.entries(manifest[field])) {
-      const named = marker.dependencies?.includes(name) === true || marker.dependencyPrefixes?.some((prefix) => name.startsWith(prefix)) === true;
+      const named =
+        marker.dependencies?.includes(name) === true || marker.dependencyPrefixes?.some((prefix) => name.startsWith(prefix)) === true;
       if (named) evidence.push(`${label} ${name} ${range}`.trim());
     }
   }
@@ -58,7 +62,9 @@ export function detectProjectStack(fileNames: readonly string[], manifest: Packa
   const frameworks: DetectedStackItem[] = [];
   const tools: DetectedStackItem[] = [];
   for (const marker of PROJECT_MARKERS) {
-    const files = names.filter((name) => marker.files?.includes(name) === true || marker.configStems?.some((stem) => matchesStem(name, stem)) === true);
+    const files = names.filter(
+      (name) => marker.files?.includes(name) === true || marker.configStems?.some((stem) => matchesStem(name, stem)) === true,
+    );
     const dependencies = dependencyEvidence(marker, manifest);
     const keys = (marker.manifestKeys ?? []).filter((key) => manifest?.keys.has(key) === true).map((key) => `package.json "${key}"`);
     const found = dependencies.length > 0 || (marker.requiresDependency !== true && (files.length > 0 || keys.length > 0));

@@ -1,4 +1,4 @@
-import { ToolContext, ToolResult, unsupportedCaller, type ToolDefinition } from '@milpa/core';
+import { ToolContext, type ToolResult, unsupportedCaller, type ToolDefinition } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,9 @@ function makeTool(options: Partial<ProjectInfoToolOptions> = {}): ToolDefinition
 }
 
 function invoke(tool: ToolDefinition<ProjectInfoArgs>, args: Record<string, unknown> = {}): Promise<ToolResult> {
-  return Promise.resolve(tool.handler(args as ProjectInfoArgs, { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller })) as Promise<ToolResult>;
+  return Promise.resolve(
+    tool.handler(args as ProjectInfoArgs, { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller }),
+  ) as Promise<ToolResult>;
 }
 
 function dataOf(result: ToolResult): ProjectInfoData {
@@ -33,7 +35,10 @@ function dataOf(result: ToolResult): ProjectInfoData {
   return result.data as ProjectInfoData;
 }
 
-async function describeProject(args: Record<string, unknown> = {}, options: Partial<ProjectInfoToolOptions> = {}): Promise<ProjectInfoData> {
+async function describeProject(
+  args: Record<string, unknown> = {},
+  options: Partial<ProjectInfoToolOptions> = {},
+): Promise<ProjectInfoData> {
   return dataOf(await invoke(makeTool(options), args));
 }
 
@@ -82,7 +87,11 @@ describe('projectInfoTool', () => {
       ['Remix', { 'remix.config.js': 'module.exports = {}' }, 'remix.config.js'],
       ['Remix', { 'package.json': manifest({ dependencies: { '@remix-run/node': '^2.0.0' } }) }, 'dependency @remix-run/node ^2.0.0'],
       ['Astro', { 'astro.config.mjs': 'export default {}' }, 'astro.config.mjs'],
-      ['SvelteKit', { 'svelte.config.js': 'export default {}', 'package.json': manifest({ devDependencies: { '@sveltejs/kit': '^2.0.0' } }) }, 'svelte.config.js'],
+      [
+        'SvelteKit',
+        { 'svelte.config.js': 'export default {}', 'package.json': manifest({ devDependencies: { '@sveltejs/kit': '^2.0.0' } }) },
+        'svelte.config.js',
+      ],
       ['Nuxt', { 'nuxt.config.ts': 'export default {}' }, 'nuxt.config.ts'],
     ];
 
@@ -94,7 +103,10 @@ describe('projectInfoTool', () => {
     });
 
     it('does not take a svelte.config.js without @sveltejs/kit for SvelteKit', async () => {
-      await writeTree(root, { 'svelte.config.js': 'export default {}', 'package.json': manifest({ devDependencies: { svelte: '^5.0.0' } }) });
+      await writeTree(root, {
+        'svelte.config.js': 'export default {}',
+        'package.json': manifest({ devDependencies: { svelte: '^5.0.0' } }),
+      });
       expect((await describeProject()).frameworks).toEqual([]);
     });
 
@@ -169,7 +181,9 @@ describe('projectInfoTool', () => {
     });
 
     it('keeps at most 100 dependencies and counts the rest', async () => {
-      const dependencies = Object.fromEntries(Array.from({ length: 130 }, (_, index) => [`dep-${String(index).padStart(3, '0')}`, '^1.0.0']));
+      const dependencies = Object.fromEntries(
+        Array.from({ length: 130 }, (_, index) => [`dep-${String(index).padStart(3, '0')}`, '^1.0.0']),
+      );
       await writeTree(root, { 'package.json': manifest({ dependencies }) });
       const result = await invoke(makeTool());
       const info = dataOf(result);
@@ -266,7 +280,10 @@ describe('projectInfoTool', () => {
     });
 
     it('stops at 300 entries and says so', async () => {
-      await writeTree(root, Object.fromEntries(Array.from({ length: 350 }, (_, index) => [`many/f${String(index).padStart(3, '0')}.ts`, ''])));
+      await writeTree(
+        root,
+        Object.fromEntries(Array.from({ length: 350 }, (_, index) => [`many/f${String(index).padStart(3, '0')}.ts`, ''])),
+      );
       const result = await invoke(makeTool());
       const info = dataOf(result);
       expect(info.tree.split('\n')).toHaveLength(301);
@@ -277,7 +294,10 @@ describe('projectInfoTool', () => {
 
   describe('folders', () => {
     it('describes a sub-project given as path', async () => {
-      await writeTree(root, { 'packages/web/package.json': manifest({ name: 'web', dependencies: { astro: '^5.0.0' } }), 'packages/web/src/a.ts': '' });
+      await writeTree(root, {
+        'packages/web/package.json': manifest({ name: 'web', dependencies: { astro: '^5.0.0' } }),
+        'packages/web/src/a.ts': '',
+      });
       const info = await describeProject({ path: 'packages/web' });
       expect(info.path).toBe('packages/web');
       expect(info.name).toBe('web');
@@ -304,7 +324,9 @@ describe('projectInfoTool', () => {
     });
 
     it('refuses the filesystem root as a workspace before any tool can be built', () => {
-      expect(() => Workspace.at(parse(root).root)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('filesystem root') }));
+      expect(() => Workspace.at(parse(root).root)).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('filesystem root') }),
+      );
     });
 
     it('returns PROJECT_ROOT_NOT_FOUND when the project root does not exist or has vanished', async () => {
@@ -336,7 +358,11 @@ describe('projectInfoTool', () => {
 
   describe('through a ToolRegistry', () => {
     it('describes the project and clamps depth through the governed pipeline', async () => {
-      await writeTree(root, { 'next.config.ts': '', 'a/b/c/d/e/f.ts': '', 'package.json': manifest({ dependencies: { next: '^15.0.0' } }) });
+      await writeTree(root, {
+        'next.config.ts': '',
+        'a/b/c/d/e/f.ts': '',
+        'package.json': manifest({ dependencies: { next: '^15.0.0' } }),
+      });
       const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli() });
       registry.register(makeTool());
       const deep = await registry.call('project_info', { depth: 9 });

@@ -83,8 +83,20 @@ const MAX_VALUE_LENGTH = 200;
 
 const INPUT = Type.Object(
   {
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: "A sub-project folder relative to the workspace root, e.g. 'packages/web'. Default: the project root." })),
-    depth: Type.Optional(Type.Integer({ minimum: MIN_DEPTH, maximum: MAX_DEPTH, description: `Levels of the file tree to print, ${MIN_DEPTH} to ${MAX_DEPTH}. Default ${DEFAULT_DEPTH}.` })),
+    path: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: "A sub-project folder relative to the workspace root, e.g. 'packages/web'. Default: the project root.",
+      }),
+    ),
+    depth: Type.Optional(
+      Type.Integer({
+        minimum: MIN_DEPTH,
+        maximum: MAX_DEPTH,
+        description: `Levels of the file tree to print, ${MIN_DEPTH} to ${MAX_DEPTH}. Default ${DEFAULT_DEPTH}.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -131,7 +143,9 @@ function limitRecord(record: Readonly<Record<string, string>>, max: number): { k
  */
 export function projectInfoTool(options: ProjectInfoToolOptions): ToolDefinition<ProjectInfoArgs> {
   if (!(options?.workspace instanceof Workspace)) {
-    throw new MilpaError('projectInfoTool: workspace must be a Workspace (Workspace.at(folder)): the tool reads nowhere else.', { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError('projectInfoTool: workspace must be a Workspace (Workspace.at(folder)): the tool reads nowhere else.', {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   const { workspace, projectRoot } = options;
   if (projectRoot !== undefined && (typeof projectRoot !== 'string' || projectRoot.trim() === '')) {
@@ -163,7 +177,9 @@ export function projectInfoTool(options: ProjectInfoToolOptions): ToolDefinition
       if (unknown !== null) return { result: unknown };
       const depth = args.depth ?? DEFAULT_DEPTH;
       if (typeof depth !== 'number' || !Number.isFinite(depth)) {
-        return { result: failure('INVALID_DEPTH', `depth must be a whole number from ${MIN_DEPTH} to ${MAX_DEPTH}, got ${JSON.stringify(depth)}.`) };
+        return {
+          result: failure('INVALID_DEPTH', `depth must be a whole number from ${MIN_DEPTH} to ${MAX_DEPTH}, got ${JSON.stringify(depth)}.`),
+        };
       }
       const folder = await resolveProjectRoot(workspace, projectRoot, args.path);
       // Clamped here too, for callers that run the handler without the pipeline's clamps.
@@ -175,7 +191,9 @@ export function projectInfoTool(options: ProjectInfoToolOptions): ToolDefinition
       try {
         names = await readdir(folder.absolute);
       } catch (error) {
-        throw new ToolError('PROJECT_UNREADABLE', `The project folder '${folder.relative}' could not be read.`, { details: { reason: (error as NodeJS.ErrnoException).code ?? 'unknown' } });
+        throw new ToolError('PROJECT_UNREADABLE', `The project folder '${folder.relative}' could not be read.`, {
+          details: { reason: (error as NodeJS.ErrnoException).code ?? 'unknown' },
+        });
       }
       const reading = await readPackageManifest(workspace, folder);
       const tree = await printFileTree(workspace, folder.absolute, depth, MAX_TREE_ENTRIES);
@@ -208,7 +226,8 @@ export function projectInfoTool(options: ProjectInfoToolOptions): ToolDefinition
       if (scripts.omitted > 0) warnings.push(`${scripts.omitted} more scripts not shown.`);
       if (dependencies.omitted > 0) warnings.push(`${dependencies.omitted} more dependencies not shown.`);
       if (devDependencies.omitted > 0) warnings.push(`${devDependencies.omitted} more devDependencies not shown.`);
-      if (tree.truncated) warnings.push(`The file tree stopped at ${MAX_TREE_ENTRIES} entries: pass a smaller depth or a sub-folder as path.`);
+      if (tree.truncated)
+        warnings.push(`The file tree stopped at ${MAX_TREE_ENTRIES} entries: pass a smaller depth or a sub-folder as path.`);
       return success(
         data,
         {

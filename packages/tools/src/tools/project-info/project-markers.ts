@@ -50,7 +50,17 @@ export const PROJECT_MARKERS: readonly ProjectMarker[] = Object.freeze([
   { name: 'Vitest', kind: 'tool', configStems: ['vitest.config', 'vitest.workspace'], dependencies: ['vitest'] },
   { name: 'Jest', kind: 'tool', configStems: ['jest.config'], dependencies: ['jest'], manifestKeys: ['jest'] },
   { name: 'ESLint', kind: 'tool', configStems: ['eslint.config', '.eslintrc'], dependencies: ['eslint'], manifestKeys: ['eslintConfig'] },
-  { name: 'Prettier', kind: 'tool', configStems: ['prettier.config', '.prettierrc'], dependencies: ['prettier'], manifestKeys: ['prettier'] },
+  {
+    name: 'Prettier',
+    kind: 'tool',
+    configStems: ['prettier.config', '.prettierrc'],
+    dependencies: ['prettier'],
+    manifestKeys: ['prettier'],
+  },
   { name: 'Biome', kind: 'tool', files: ['biome.json', 'biome.jsonc'], dependencies: ['@biomejs/biome'] },
-  { name: 'Docker', kind: 'tool', files: ['Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', 'compose.yml', 'compose.yaml', '.dockerignore'] },
+  {
+    name: 'Docker',
+    kind: 'tool',
+    files: ['Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', 'compose.yml', 'compose.yaml', '.dockerignore'],
+  },
 ] satisfies readonly ProjectMarker[]);

@@ -64,7 +64,8 @@ export async function readPackageManifest(workspace: Workspace, folder: Workspac
   }
   let text: string;
   try {
-    if (file.stats.size > MAX_MANIFEST_BYTES) return { manifest: null, problem: `package.json is larger than ${MAX_MANIFEST_BYTES} bytes and was not read.` };
+    if (file.stats.size > MAX_MANIFEST_BYTES)
+      return { manifest: null, problem: `package.json is larger than ${MAX_MANIFEST_BYTES} bytes and was not read.` };
     text = (await file.handle.readFile()).toString('utf8');
   } catch {
     return { manifest: null, problem: 'package.json could not be read.' };
@@ -77,7 +78,8 @@ export async function readPackageManifest(workspace: Workspace, folder: Workspac
   } catch (error) {
     return { manifest: null, problem: `package.json is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { manifest: null, problem: 'package.json does not hold a JSON object.' };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { manifest: null, problem: 'package.json does not hold a JSON object.' };
   const record = parsed as Record<string, unknown>;
   return {
     manifest: {

@@ -17,7 +17,11 @@ const isFilesystemRoot = (absolute: string): boolean => parse(absolute).root ===
  * @example
  * const folder = await resolveProjectRoot(workspace, undefined, 'packages/web');
  */
-export async function resolveProjectRoot(workspace: Workspace, projectRoot: string | undefined, path: string | undefined): Promise<WorkspacePath> {
+export async function resolveProjectRoot(
+  workspace: Workspace,
+  projectRoot: string | undefined,
+  path: string | undefined,
+): Promise<WorkspacePath> {
   const base = projectRoot ?? workspace.root;
   let folder: WorkspacePath;
   if (isAbsolute(base)) {

@@ -63,9 +63,12 @@ describe('ReadLedger', () => {
       expect(ledger.runCount).toBe(0);
     });
 
-    it.each([[{ maxRuns: 0 }], [{ maxPathsPerRun: 1.5 }], [{ ttlMs: -1 }], [{ maxRuns: Number.NaN }]])('throws INVALID_ARGUMENT for %o', (options) => {
-      expect(() => new ReadLedger(options)).toThrow(MilpaError);
-    });
+    it.each([[{ maxRuns: 0 }], [{ maxPathsPerRun: 1.5 }], [{ ttlMs: -1 }], [{ maxRuns: Number.NaN }]])(
+      'throws INVALID_ARGUMENT for %o',
+      (options) => {
+        expect(() => new ReadLedger(options)).toThrow(MilpaError);
+      },
+    );
   });
 
   describe('forgetRun', () => {

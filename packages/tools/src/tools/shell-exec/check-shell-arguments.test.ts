@@ -151,7 +151,9 @@ describe('checkShellArguments', () => {
 
     it('names the refused option and the allowed ones in the message', async () => {
       const [program = '', ...args] = tokenizeShellCommand('wc --files0-from=list.txt');
-      await expect(checkShellArguments(program, args, workspace)).rejects.toThrow(/'--files0-from=list.txt' is not allowed for wc.*Allowed options: -c -l -m -w -L/);
+      await expect(checkShellArguments(program, args, workspace)).rejects.toThrow(
+        /'--files0-from=list.txt' is not allowed for wc.*Allowed options: -c -l -m -w -L/,
+      );
     });
   });
 

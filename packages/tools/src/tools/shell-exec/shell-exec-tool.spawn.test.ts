@@ -53,7 +53,10 @@ describe('shellExecTool', () => {
       const controller = new AbortController();
       controller.abort();
       const definition = shellExecTool({ workspace: Workspace.at(root), allowlist: ['echo'] });
-      const result = (await definition.handler({ command: 'echo hi' }, { context: ToolContext.cli(), signal: controller.signal, caller: unsupportedCaller })) as {
+      const result = (await definition.handler(
+        { command: 'echo hi' },
+        { context: ToolContext.cli(), signal: controller.signal, caller: unsupportedCaller },
+      )) as {
         meta: Record<string, unknown>;
       };
       expect(result.meta['code']).toBe('COMMAND_ABORTED');

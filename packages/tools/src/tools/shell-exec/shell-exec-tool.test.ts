@@ -1,7 +1,15 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolContext, ToolResult, mutabilityOf, unsupportedCaller, type RateLimiter, type ToolDefinition, type ToolInvocation } from '@milpa/core';
+import {
+  ToolContext,
+  type ToolResult,
+  mutabilityOf,
+  unsupportedCaller,
+  type RateLimiter,
+  type ToolDefinition,
+  type ToolInvocation,
+} from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Workspace } from '../../sandbox/workspace.js';
@@ -29,14 +37,20 @@ function tool(options: Partial<ShellExecToolOptions> = {}): ToolDefinition<{ com
   return shellExecTool({ workspace, ...options });
 }
 
-async function run(definition: ToolDefinition<{ command: string }>, command: string, signal?: AbortSignal): Promise<ToolResult<ShellExecResult>> {
+async function run(
+  definition: ToolDefinition<{ command: string }>,
+  command: string,
+  signal?: AbortSignal,
+): Promise<ToolResult<ShellExecResult>> {
   return (await definition.handler({ command }, invocation(signal))) as ToolResult<ShellExecResult>;
 }
 
 describe('shellExecTool', () => {
   describe('construction', () => {
     it('throws BLOCKED_COMMAND_ALLOWED naming every blocked program on the allowlist', () => {
-      expect(() => tool({ allowlist: ['ls', 'rm', 'bash', 'python3.12'] })).toThrow(/names rm, bash, python3\.12, which shell_exec never runs/);
+      expect(() => tool({ allowlist: ['ls', 'rm', 'bash', 'python3.12'] })).toThrow(
+        /names rm, bash, python3\.12, which shell_exec never runs/,
+      );
       expect(() => tool({ allowlist: ['RM'] })).toThrow(expect.objectContaining({ code: 'BLOCKED_COMMAND_ALLOWED' }));
     });
 

@@ -73,7 +73,9 @@ interface PlannedCommand {
 function positiveInteger(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new MilpaError(`shellExecTool: ${name} must be a whole number from 1 to ${max}, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError(`shellExecTool: ${name} must be a whole number from 1 to ${max}, got ${String(value)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   return value;
 }
@@ -84,9 +86,12 @@ function checkAllowlist(allowlist: readonly string[]): readonly string[] {
   }
   const malformed = allowlist.filter((name) => typeof name !== 'string' || !PROGRAM_NAME.test(name));
   if (malformed.length > 0) {
-    throw new MilpaError(`shellExecTool: allowlist entries must be bare program names, got ${malformed.map((name) => JSON.stringify(name)).join(', ')}.`, {
-      code: 'INVALID_ARGUMENT',
-    });
+    throw new MilpaError(
+      `shellExecTool: allowlist entries must be bare program names, got ${malformed.map((name) => JSON.stringify(name)).join(', ')}.`,
+      {
+        code: 'INVALID_ARGUMENT',
+      },
+    );
   }
   const blocked = allowlist.filter((name) => isShellCommandBlocked(name));
   if (blocked.length > 0) {
@@ -109,7 +114,10 @@ function checkEnv(env: Readonly<Record<string, string>>): Readonly<Record<string
 function cutUtf8(text: string, maxBytes: number): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return text;
-  return bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD+$/, '');
+  return bytes
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 async function writeFullOutput(text: string): Promise<string> {
@@ -154,7 +162,9 @@ function describeCommand(allowlist: readonly string[], timeoutMs: number, maxStd
  */
 export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ command: string }> {
   if (!(options?.workspace instanceof Workspace)) {
-    throw new MilpaError('shellExecTool: workspace must be a Workspace (Workspace.at(folder)): commands run nowhere else.', { code: 'INVALID_ARGUMENT' });
+    throw new MilpaError('shellExecTool: workspace must be a Workspace (Workspace.at(folder)): commands run nowhere else.', {
+      code: 'INVALID_ARGUMENT',
+    });
   }
   const workspace = options.workspace;
   const allowlist = checkAllowlist(options.allowlist ?? DEFAULT_SHELL_ALLOWLIST);
@@ -190,7 +200,12 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
       intents: ['run', 'execute', 'list', 'count', 'inspect'],
       domains: ['shell', 'system', 'files'],
       tags: ['shell', 'command', 'terminal', 'sandboxed', 'allowlist'],
-      examples: ['list the files in src with their sizes', 'how much disk space is free', 'count the lines of README.md', 'what time is it on the server'],
+      examples: [
+        'list the files in src with their sizes',
+        'how much disk space is free',
+        'count the lines of README.md',
+        'what time is it on the server',
+      ],
     },
 
     plan: async (args) => {
@@ -198,25 +213,40 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
       if (unknown !== null) return { result: unknown };
       const [program = '', ...rest] = tokenizeShellCommand(args.command);
       if (program.includes('/')) {
-        throw new ToolError('PROGRAM_NOT_BARE', `'${program}' is a path: give the bare program name (e.g. 'ls'); programs are looked up on PATH only.`, { details: { program } });
+        throw new ToolError(
+          'PROGRAM_NOT_BARE',
+          `'${program}' is a path: give the bare program name (e.g. 'ls'); programs are looked up on PATH only.`,
+          { details: { program } },
+        );
       }
       if (isShellCommandBlocked(program)) {
-        throw new ToolError('COMMAND_BLOCKED', `'${program}' is never run by shell_exec: it can delete, change permissions, reach the network, or run other programs.`, {
+        throw new ToolError(
+          'COMMAND_BLOCKED',
+          `'${program}' is never run by shell_exec: it can delete, change permissions, reach the network, or run other programs.`,
+          {
+            details: { program },
+          },
+        );
+      }
+      if (!allowed.has(program)) {
+        throw new ToolError('COMMAND_NOT_ALLOWED', `'${program}' is not on the allowlist. Allowed programs: ${allowlist.join(', ')}.`, {
           details: { program },
         });
       }
-      if (!allowed.has(program)) {
-        throw new ToolError('COMMAND_NOT_ALLOWED', `'${program}' is not on the allowlist. Allowed programs: ${allowlist.join(', ')}.`, { details: { program } });
-      }
       await checkShellArguments(program, rest, workspace);
       const executable = await resolveShellProgram(program, searchPath, workspace);
-      if (executable === null) throw new ToolError('PROGRAM_NOT_FOUND', `'${program}' is not installed on this machine (not found on PATH).`, { details: { program } });
+      if (executable === null)
+        throw new ToolError('PROGRAM_NOT_FOUND', `'${program}' is not installed on this machine (not found on PATH).`, {
+          details: { program },
+        });
       return { input: { program, args: rest, executable } };
     },
 
     perform: async (command, invocation): Promise<ShellProcessOutcome> => {
       if (invocation.signal.aborted) {
-        throw new ToolError('COMMAND_ABORTED', `'${command.program}' was not started because the call was aborted.`, { details: { program: command.program } });
+        throw new ToolError('COMMAND_ABORTED', `'${command.program}' was not started because the call was aborted.`, {
+          details: { program: command.program },
+        });
       }
       try {
         return await runShellProcess({
@@ -231,7 +261,10 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
           killGraceMs: KILL_GRACE_MS,
         });
       } catch (error) {
-        throw new ToolError('SPAWN_FAILED', `'${command.program}' could not be started: ${(error as Error).message}`, { cause: error, details: { program: command.program } });
+        throw new ToolError('SPAWN_FAILED', `'${command.program}' could not be started: ${(error as Error).message}`, {
+          cause: error,
+          details: { program: command.program },
+        });
       }
     },
 
@@ -248,7 +281,9 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
         const stream = stdoutCut ? 'stdout' : 'stderr';
         const full = stdoutCut ? stdout : stderr;
         outputPath = await writeFullOutput(full);
-        warnings.push(`${stream} was cut at ${stdoutCut ? maxStdoutBytes : maxStderrBytes} of ${Buffer.byteLength(full)} bytes; the full ${stream} is in ${outputPath}.`);
+        warnings.push(
+          `${stream} was cut at ${stdoutCut ? maxStdoutBytes : maxStderrBytes} of ${Buffer.byteLength(full)} bytes; the full ${stream} is in ${outputPath}.`,
+        );
         if (stdoutCut && stderrCut) warnings.push(`stderr was cut at ${maxStderrBytes} bytes too.`);
       }
       const data: ShellExecResult = {
@@ -261,7 +296,10 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
       };
 
       if (outcome.stopped === 'timeout') {
-        return failure('COMMAND_TIMEOUT', `'${command.program}' did not finish within ${timeoutMs} ms and was stopped.`, { ...data, timeout_ms: timeoutMs });
+        return failure('COMMAND_TIMEOUT', `'${command.program}' did not finish within ${timeoutMs} ms and was stopped.`, {
+          ...data,
+          timeout_ms: timeoutMs,
+        });
       }
       if (outcome.stopped === 'aborted') {
         return failure('COMMAND_ABORTED', `'${command.program}' was stopped because the call was aborted.`, { ...data });

@@ -26,7 +26,7 @@ describe('tokenizeShellCommand', () => {
       expect(tokenizeShellCommand('grep --regexp="a b"c x.txt')).toEqual(['grep', '--regexp=a bc', 'x.txt']);
     });
 
-    it("keeps the other quote character literally inside quotes", () => {
+    it('keeps the other quote character literally inside quotes', () => {
       expect(tokenizeShellCommand(`echo "it's" 'say "hi"'`)).toEqual(['echo', "it's", 'say "hi"']);
     });
 

@@ -11,7 +11,27 @@ export const MAX_SHELL_ARGUMENTS = 64;
  * no shell to interpret them, and escaping them instead would only hide a mistaken expectation.
  */
 export const SHELL_METACHARACTERS: readonly string[] = Object.freeze([
-  ';', '&', '|', '$', '`', '>', '<', '(', ')', '{', '}', '*', '?', '[', ']', '~', '!', '#', '\\', '\n', '\r',
+  ';',
+  '&',
+  '|',
+  '$',
+  '`',
+  '>',
+  '<',
+  '(',
+  ')',
+  '{',
+  '}',
+  '*',
+  '?',
+  '[',
+  ']',
+  '~',
+  '!',
+  '#',
+  '\\',
+  '\n',
+  '\r',
 ]);
 
 const METACHARACTERS = new Set(SHELL_METACHARACTERS);
@@ -54,9 +74,13 @@ export function tokenizeShellCommand(command: string): string[] {
       );
     }
     if (CONTROL.test(character)) {
-      throw new ToolError('CONTROL_CHARACTER', `The command contains the control character U+${character.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} at position ${index}.`, {
-        details: { position: index },
-      });
+      throw new ToolError(
+        'CONTROL_CHARACTER',
+        `The command contains the control character U+${character.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} at position ${index}.`,
+        {
+          details: { position: index },
+        },
+      );
     }
   }
 
@@ -81,11 +105,16 @@ export function tokenizeShellCommand(command: string): string[] {
     }
   }
   if (quote !== null) {
-    throw new ToolError('UNBALANCED_QUOTE', `The quote ${quote} at position ${quoteStart} is never closed.`, { details: { position: quoteStart } });
+    throw new ToolError('UNBALANCED_QUOTE', `The quote ${quote} at position ${quoteStart} is never closed.`, {
+      details: { position: quoteStart },
+    });
   }
   if (current !== null) tokens.push(current);
   if (tokens.length - 1 > MAX_SHELL_ARGUMENTS) {
-    throw new ToolError('TOO_MANY_ARGUMENTS', `The command has ${tokens.length - 1} arguments; at most ${MAX_SHELL_ARGUMENTS} are accepted.`);
+    throw new ToolError(
+      'TOO_MANY_ARGUMENTS',
+      `The command has ${tokens.length - 1} arguments; at most ${MAX_SHELL_ARGUMENTS} are accepted.`,
+    );
   }
   return tokens;
 }

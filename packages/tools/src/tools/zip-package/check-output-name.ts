@@ -25,7 +25,8 @@ export function checkOutputName(value: unknown): string {
     throw invalid(`output_name ${JSON.stringify(value)} may only use letters, digits, '.', '_' and '-' (no folders, no spaces).`);
   }
   const name = value.toLowerCase().endsWith('.zip') ? value.slice(0, -'.zip'.length) : value;
-  if (/^\.*$/.test(name)) throw invalid(`output_name ${JSON.stringify(value)} needs a letter or digit: a name of dots alone is a folder reference.`);
+  if (/^\.*$/.test(name))
+    throw invalid(`output_name ${JSON.stringify(value)} needs a letter or digit: a name of dots alone is a folder reference.`);
   if (name.startsWith('-')) throw invalid(`output_name ${JSON.stringify(value)} must not start with '-'.`);
   return name;
 }

@@ -61,7 +61,10 @@ export async function collectPackageFiles(
     try {
       entries = await readdir(join(folder.absolute, inner), { withFileTypes: true });
     } catch (error) {
-      skipped.push({ path: workspacePathOf(folder, inner), reason: `the folder could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      skipped.push({
+        path: workspacePathOf(folder, inner),
+        reason: `the folder could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      });
       continue;
     }
     for (const entry of entries) {
@@ -77,7 +80,8 @@ export async function collectPackageFiles(
         continue;
       }
       if (entry.isDirectory()) {
-        if (isSkippedDirectory(entry.name)) skipped.push({ path: relative, reason: `'${entry.name}' is a dependency, version-control or editor folder` });
+        if (isSkippedDirectory(entry.name))
+          skipped.push({ path: relative, reason: `'${entry.name}' is a dependency, version-control or editor folder` });
         else pending.push(entryName);
         continue;
       }
@@ -104,11 +108,15 @@ export async function collectPackageFiles(
         continue;
       }
       if (files.length + 1 > limits.maxFiles) {
-        throw new ToolError('TOO_MANY_FILES', `The folder holds more than ${limits.maxFiles} files: zip a smaller folder.`, { details: { max_files: limits.maxFiles } });
+        throw new ToolError('TOO_MANY_FILES', `The folder holds more than ${limits.maxFiles} files: zip a smaller folder.`, {
+          details: { max_files: limits.maxFiles },
+        });
       }
       bytes += stats.size;
       if (bytes > limits.maxBytes) {
-        throw new ToolError('PACKAGE_TOO_LARGE', `The files add up to more than ${limits.maxBytes} bytes: zip a smaller folder.`, { details: { max_bytes: limits.maxBytes } });
+        throw new ToolError('PACKAGE_TOO_LARGE', `The files add up to more than ${limits.maxBytes} bytes: zip a smaller folder.`, {
+          details: { max_bytes: limits.maxBytes },
+        });
       }
       files.push({ path, entryName, size: stats.size, mtime: stats.mtime, mode: stats.mode & 0o777 });
     }

@@ -75,7 +75,11 @@ afterAll(() => {
 });
 
 async function run(args: Args, definition: ToolDefinition<Args> = tool): Promise<ToolResult> {
-  return (await definition.handler(args, { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller })) as ToolResult;
+  return (await definition.handler(args, {
+    context: ToolContext.cli(),
+    signal: new AbortController().signal,
+    caller: unsupportedCaller,
+  })) as ToolResult;
 }
 
 describe('zipPackageTool', () => {
@@ -105,7 +109,13 @@ describe('zipPackageTool', () => {
       expect(data.bytes).toBe(statSync(data.zip_path).size);
       expect(statSync(data.zip_path).mode & 0o777).toBe(0o600);
       const entries = readZip(data.zip_path);
-      expect([...entries.keys()]).toEqual(['bundle/README.md', 'bundle/Z.txt', 'bundle/notes.txt', 'bundle/src/main.ts', 'bundle/src/util/b.ts']);
+      expect([...entries.keys()]).toEqual([
+        'bundle/README.md',
+        'bundle/Z.txt',
+        'bundle/notes.txt',
+        'bundle/src/main.ts',
+        'bundle/src/util/b.ts',
+      ]);
       expect(entries.get('bundle/src/main.ts')).toBe('export const x = 1;');
       expect(data.files).toBe(5);
       expect(data.skipped.map((entry) => entry.path)).toEqual([
@@ -177,7 +187,10 @@ describe('zipPackageTool', () => {
       const before = readdirSync(output).length;
       const few = await run({ folder: 'app', output_name: 'few' }, zipPackageTool({ workspace, outputDirectory: output, maxFiles: 2 }));
       expect(few.meta['code']).toBe('TOO_MANY_FILES');
-      const small = await run({ folder: 'app', output_name: 'small' }, zipPackageTool({ workspace, outputDirectory: output, maxBytes: 10 }));
+      const small = await run(
+        { folder: 'app', output_name: 'small' },
+        zipPackageTool({ workspace, outputDirectory: output, maxBytes: 10 }),
+      );
       expect(small.meta['code']).toBe('PACKAGE_TOO_LARGE');
       expect(small.error).toMatch(/more than 10 bytes/);
       expect(readdirSync(output)).toHaveLength(before);
@@ -200,7 +213,11 @@ describe('zipPackageTool', () => {
       expect([...readZip((result.data as ZipPackageData).zip_path).keys()]).toEqual(['other/a.txt']);
       const traversal = await registry.call('zip_package', { folder: 'other', output_name: '../x' }, ToolContext.cli());
       expect(traversal.success).toBe(false);
-      const denied = await registry.call('zip_package', { folder: 'other', output_name: 'other' }, ToolContext.web('user:1', ['workspace:read']));
+      const denied = await registry.call(
+        'zip_package',
+        { folder: 'other', output_name: 'other' },
+        ToolContext.web('user:1', ['workspace:read']),
+      );
       expect(denied.success).toBe(false);
     });
   });

@@ -49,7 +49,13 @@ export interface ZipPackageData {
 }
 
 type ZipPlan = { readonly folder: WorkspacePath; readonly name: string };
-type ZipOutcome = { readonly zipPath: string; readonly files: number; readonly bytes: number; readonly sourceBytes: number; readonly skipped: readonly SkippedPath[] };
+type ZipOutcome = {
+  readonly zipPath: string;
+  readonly files: number;
+  readonly bytes: number;
+  readonly sourceBytes: number;
+  readonly skipped: readonly SkippedPath[];
+};
 
 /**
  * The `zip_package` tool: zips a workspace folder into `<output_name>.zip`, every file under a
@@ -70,8 +76,17 @@ type ZipOutcome = { readonly zipPath: string; readonly files: number; readonly b
  * // → { zip_path: '/tmp/milpa-zip-Xy12Ab/q1-reports.zip', files: 12, bytes: 48213, skipped: [...] }
  */
 export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{ folder: string; output_name: string }> {
-  const { workspace, outputDirectory, scopes = ['workspace:write'], maxFiles = ZIP_PACKAGE_MAX_FILES, maxBytes = ZIP_PACKAGE_MAX_BYTES } = options;
-  for (const [key, value] of [['maxFiles', maxFiles], ['maxBytes', maxBytes]] as const) {
+  const {
+    workspace,
+    outputDirectory,
+    scopes = ['workspace:write'],
+    maxFiles = ZIP_PACKAGE_MAX_FILES,
+    maxBytes = ZIP_PACKAGE_MAX_BYTES,
+  } = options;
+  for (const [key, value] of [
+    ['maxFiles', maxFiles],
+    ['maxBytes', maxBytes],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1) {
       throw new MilpaError(`zipPackageTool ${key} must be a whole number ≥ 1, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
     }
@@ -79,7 +94,11 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
 
   const input = Type.Object(
     {
-      folder: Type.String({ minLength: 1, maxLength: 4096, description: "The folder to zip, relative to the workspace root ('.' for the whole workspace)." }),
+      folder: Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: "The folder to zip, relative to the workspace root ('.' for the whole workspace).",
+      }),
       output_name: Type.String({
         minLength: 1,
         maxLength: OUTPUT_NAME_MAX_LENGTH,
@@ -140,7 +159,8 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
     },
     complete: (outcome) => {
       const warnings = outcome.skipped.slice(0, MAX_SKIP_WARNINGS).map((entry) => `Skipped '${entry.path}': ${entry.reason}.`);
-      if (outcome.skipped.length > MAX_SKIP_WARNINGS) warnings.push(`… and ${outcome.skipped.length - MAX_SKIP_WARNINGS} more skipped paths (see skipped).`);
+      if (outcome.skipped.length > MAX_SKIP_WARNINGS)
+        warnings.push(`… and ${outcome.skipped.length - MAX_SKIP_WARNINGS} more skipped paths (see skipped).`);
       if (outcome.files === 0) warnings.push('No files were zipped: the zip holds only its top-level folder.');
       return success<ZipPackageData>(
         { zip_path: outcome.zipPath, files: outcome.files, bytes: outcome.bytes, skipped: outcome.skipped },
