@@ -9,6 +9,31 @@ export { MilpaError, type MilpaErrorOptions } from './errors/milpa-error.js';
 export { ToolErrorCode, isToolErrorCode } from './result/tool-error-code.js';
 export { ToolResult, type ToolResultJson, type ToolResultMeta, type Pagination } from './result/tool-result.js';
 export {
+  CALL_OUTCOME_KINDS,
+  isWaitingForPerson,
+  outcomeKindOf,
+  type ApprovalPendingOutcome,
+  type CallOutcome,
+  type CallOutcomeKind,
+  type ConfirmationRequiredOutcome,
+  type ExecutedOutcome,
+  type FailedOutcome,
+  type PlannedOutcome,
+  type RefusalName,
+  type RefusedOutcome,
+  type ReplayedOutcome,
+} from './outcome/call-outcome.js';
+export {
+  IN_BAND_CONTROL_KEYS,
+  readInBandControls,
+  type InBandControlKey,
+  type InBandControlPolicy,
+  type InBandControlRefusal,
+  type InBandControls,
+  type InBandControlsRead,
+} from './control/in-band-controls.js';
+export type { GovernedCallOptions, GovernedPlan, GovernedPlanStep, GovernedToolRegistry } from './contracts/governed-tool-registry.js';
+export {
   isContentBlock,
   type ContentBlock,
   type TextContentBlock,

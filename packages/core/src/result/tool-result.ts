@@ -1,4 +1,5 @@
 import { MilpaError } from '../errors/milpa-error.js';
+import type { ApprovalPendingOutcome, CallOutcome, ConfirmationRequiredOutcome, RefusedOutcome } from '../outcome/call-outcome.js';
 import { isContentBlock, type ContentBlock } from './content-block.js';
 import type { ToolErrorCode } from './tool-error-code.js';
 
@@ -58,6 +59,12 @@ export class ToolResult<T = unknown> {
   readonly error: string | null;
   /** Metadata; never mutated after construction. */
   readonly meta: ToolResultMeta;
+  /**
+   * How the call ended, set by the pipeline where the call ended; null for a result that did not
+   * come out of a registry's `call` (one a handler builds, say). Not part of the JSON shape, and
+   * not enumerable, so results compare by their wire fields.
+   */
+  declare readonly outcome: CallOutcome | null;
 
   /**
    * Fields in wire order: `success, data, message, error, meta`. Prefer the static factories, which
@@ -69,12 +76,14 @@ export class ToolResult<T = unknown> {
     message: string | null = null,
     error: string | null = null,
     meta: ToolResultMeta = {},
+    outcome: CallOutcome | null = null,
   ) {
     this.success = success;
     this.data = data;
     this.message = message;
     this.error = error;
     this.meta = Object.isFrozen(meta) ? meta : Object.freeze({ ...meta });
+    Object.defineProperty(this, 'outcome', { value: outcome, enumerable: false });
     Object.freeze(this);
   }
 
@@ -232,9 +241,29 @@ export class ToolResult<T = unknown> {
     return this.getType() === 'content' && Array.isArray(this.data) ? (this.data as readonly ContentBlock[]) : null;
   }
 
-  /** A new result whose meta is this meta with `extra` merged over it; this one is unchanged. */
+  /** A new result whose meta is this meta with `extra` merged over it (the outcome kept); this one is unchanged. */
   withMeta(extra: ToolResultMeta): ToolResult<T> {
-    return new ToolResult(this.success, this.data, this.message, this.error, { ...this.meta, ...extra });
+    return new ToolResult(this.success, this.data, this.message, this.error, { ...this.meta, ...extra }, this.outcome);
+  }
+
+  /** The same result carrying `outcome`: the pipeline sets it once, where the call ends. */
+  withOutcome(outcome: CallOutcome): ToolResult<T> {
+    return new ToolResult(this.success, this.data, this.message, this.error, this.meta, outcome);
+  }
+
+  /** The held call's approval id and expiry when the call waits for an approval, else null. */
+  getPendingApproval(): ApprovalPendingOutcome | null {
+    return this.outcome?.kind === 'approval_pending' ? this.outcome : null;
+  }
+
+  /** The confirmation token, summary and expiry when the call waits for a confirmation, else null. */
+  getConfirmationRequest(): ConfirmationRequiredOutcome | null {
+    return this.outcome?.kind === 'confirmation_required' ? this.outcome : null;
+  }
+
+  /** The refusal's name, code and reason when a check refused the call, else null. */
+  getRefusal(): RefusedOutcome | null {
+    return this.outcome?.kind === 'refused' ? this.outcome : null;
   }
 
   /** Exactly `{success, data, message, error, meta}`. */
