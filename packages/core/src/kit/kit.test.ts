@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, deepFreeze, isRecord, messageOf } from './index.js';
+
+describe('canonicalJson', () => {
+  it('gives the same text when only the key order differs, at every depth', () => {
+    expect(canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] })).toBe('{"a":[2,{"c":4,"d":3}],"b":1}');
+    expect(canonicalJson({ a: { y: 1, x: 2 } })).toBe(canonicalJson({ a: { x: 2, y: 1 } }));
+  });
+
+  it('gives different text when a value differs', () => {
+    expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: '1' }));
+    expect(canonicalJson([1, 2])).not.toBe(canonicalJson([2, 1]));
+  });
+
+  it('leaves out undefined members as JSON does, and writes undefined array items as null', () => {
+    expect(canonicalJson({ a: undefined, b: 1 })).toBe('{"b":1}');
+    expect(canonicalJson([undefined])).toBe('[null]');
+  });
+
+  it('copies a __proto__ key as data, never as a prototype', () => {
+    const hostile = JSON.parse('{"__proto__":{"admin":true},"a":1}') as unknown;
+    expect(canonicalJson(hostile)).toBe('{"__proto__":{"admin":true},"a":1}');
+  });
+
+  it('returns null for a value JSON cannot hold', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    expect(canonicalJson(cycle)).toBeNull();
+    expect(canonicalJson({ n: 1n })).toBeNull();
+    expect(canonicalJson(undefined)).toBeNull();
+  });
+});
+
+describe('deepFreeze', () => {
+  it('freezes every nested object and array, even inside an already frozen shell', () => {
+    const inner = { id: 7 };
+    const value = Object.freeze({ user: inner, list: [{ x: 1 }] });
+    deepFreeze(value);
+    expect(Object.isFrozen(inner)).toBe(true);
+    expect(Object.isFrozen(value.list)).toBe(true);
+    expect(Object.isFrozen(value.list[0])).toBe(true);
+  });
+
+  it('handles cycles and leaves typed arrays writable instead of throwing', () => {
+    const cycle: Record<string, unknown> = { bytes: new Uint8Array([1, 2]) };
+    cycle['self'] = cycle;
+    expect(() => deepFreeze(cycle)).not.toThrow();
+    expect(Object.isFrozen(cycle)).toBe(true);
+  });
+});
+
+describe('isRecord', () => {
+  it('accepts objects and refuses null, arrays and primitives', () => {
+    expect(isRecord({})).toBe(true);
+    expect(isRecord(Object.create(null))).toBe(true);
+    expect(isRecord(null)).toBe(false);
+    expect(isRecord([])).toBe(false);
+    expect(isRecord('x')).toBe(false);
+  });
+});
+
+describe('messageOf', () => {
+  it('reads an error message, keeps a string, converts anything else without throwing', () => {
+    expect(messageOf(new Error('disk full'))).toBe('disk full');
+    expect(messageOf('plain')).toBe('plain');
+    expect(messageOf(42)).toBe('42');
+    const hostile = {
+      toString() {
+        throw new Error('no');
+      },
+    };
+    expect(messageOf(hostile)).toBe('an unprintable value');
+  });
+});
