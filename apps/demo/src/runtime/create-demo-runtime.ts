@@ -2,16 +2,14 @@ import type { ApprovalGate } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import { SqliteStores } from '@milpa/store-sqlite';
 import {
-  CliRenderer,
-  DefaultRenderer,
   InMemoryRateLimiter,
-  RendererRegistry,
   ToolRegistry,
   type ChannelPolicy,
   type RateLimitSettings,
   type ToolRegistryOptions,
   type ToolTelemetryOptions,
 } from '@milpa/tool-runtime';
+import { CliRenderer, DefaultRenderer, RendererRegistry } from '@milpa/tool-runtime/rendering';
 import { builtinTools } from '@milpa/tools';
 import { HumanVerifier, VerificationTool, verifierApprovalGate } from '@milpa/verification';
 import { supervisePrincipals } from '../approval/supervise-principals.js';

@@ -1,5 +1,6 @@
 import { ToolContext, type ToolResult } from '@milpa/core';
-import type { ProviderName, TidiedField } from '@milpa/tool-runtime';
+import type { TidiedField } from '@milpa/tool-runtime';
+import type { ProviderName } from '@milpa/tool-runtime/routing';
 import { formatPlan } from '../output/format-plan.js';
 import { formatTurnOffers, type TurnOffer } from '../output/format-turn-offers.js';
 import { createTerminalStyle } from '../output/terminal-style.js';
