@@ -1,5 +1,6 @@
 // @milpa/tool-runtime: the Milpa engine. One governed pipeline for every tool call:
 // resolve → clamp → validate → authorize → rate-limit → plan-mode → confirm → intercept → execute → audit.
+
 // Specialised parts live on subpaths: `/routing` (what a model is offered), `/inspection`, `/rendering`.
 
 // --- policy (shared) ---
