@@ -160,6 +160,14 @@ function splitDiagnostics(output) {
  * `HeadersInit`, so every program that type-checks the SDK needs it), once with the packages that
  * do not reach the SDK and no DOM, so they are known to need nothing beyond `@types/node`.
  */
+/** The import specifiers of a package's entry points: `name` for `.`, `name/x` for each `./x` subpath. */
+function entryPointsOf(name, manifest) {
+  const keys = typeof manifest.exports === 'object' && manifest.exports !== null ? Object.keys(manifest.exports) : ['.'];
+  return keys
+    .filter((key) => key === '.' || (key.startsWith('./') && key !== './package.json' && !key.includes('*')))
+    .map((key) => (key === '.' ? name : `${name}/${key.slice(2)}`));
+}
+
 function checkConsumerTypes(packed, workDir) {
   const consumer = join(workDir, 'consumer');
   const nodeModules = join(consumer, 'node_modules');
@@ -198,10 +206,12 @@ function checkConsumerTypes(packed, workDir) {
   const problems = [];
   for (const [index, { label, names, lib }] of programs.entries()) {
     const entry = `consumer-${index}.ts`;
-    const imports = names.map((name, position) => `import * as package${position} from '${name}';`);
+    // Every entry point a package opens (its main entry and each subpath), not only the main one.
+    const specifiers = names.flatMap((name) => entryPointsOf(name, packed.find((candidate) => candidate.name === name).manifest));
+    const imports = specifiers.map((specifier, position) => `import * as package${position} from '${specifier}';`);
     writeFileSync(
       join(consumer, entry),
-      `${imports.join('\n')}\n\nexport const loaded = [${names.map((_, position) => `package${position}`).join(', ')}];\n`,
+      `${imports.join('\n')}\n\nexport const loaded = [${specifiers.map((_, position) => `package${position}`).join(', ')}];\n`,
     );
     const tsconfig = join(consumer, `tsconfig-${index}.json`);
     const compilerOptions = {

@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineTool, type AnyToolDefinition } from '@milpa/core';
-import { ToolRouter, resolveToolBudget, type ToolRouteOptions } from '@milpa/tool-runtime';
+import { ToolRouter, resolveToolBudget, type ToolRouteOptions } from '@milpa/tool-runtime/routing';
 import { assertCheck } from './harness/assert-check.js';
 import type { CallRow } from './harness/call-row.js';
 import { measureRows, type MeasureSettings } from './harness/measure-rows.js';

@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_ERROR_META_KEY } from '@milpa/mcp';
-import { InvocationStepKind } from '@milpa/tool-runtime';
+import { InvocationStepKind } from '@milpa/tool-runtime/inspection';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { spawnDemo } from './testing/spawn-demo.js';
 

@@ -6,7 +6,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { defineTool } from '@milpa/core';
-import { ProviderToolShapes, ToolRegistry, type OpenAiTool, type ProviderToolSource } from '@milpa/tool-runtime';
+import { ToolRegistry } from '@milpa/tool-runtime';
+import { ProviderToolShapes, type OpenAiTool, type ProviderToolSource } from '@milpa/tool-runtime/routing';
 import type { CallRow } from '../harness/call-row.js';
 import { assertCheck } from '../harness/assert-check.js';
 import { measureRows } from '../harness/measure-rows.js';

@@ -1,6 +1,8 @@
 // @milpa/tool-runtime: the Milpa engine. One governed pipeline for every tool call:
 // resolve → clamp → validate → authorize → rate-limit → plan-mode → confirm → intercept → execute → audit.
 
+// Specialised parts live on subpaths: `/routing` (what a model is offered), `/inspection`, `/rendering`.
+
 // --- policy (shared) ---
 export { DEFAULT_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
 
@@ -32,90 +34,9 @@ export { Redactor, REDACTED, DEFAULT_SENSITIVE_FIELDS } from './audit/redactor.j
 export type { AuditOutcome, ToolAuditRecord } from './audit/tool-audit-record.js';
 export { ToolAuditLogger, type ToolAuditLoggerOptions } from './audit/tool-audit-logger.js';
 
-// --- presentation: rendering, token budgets, inspection ---
-export { RendererRegistry } from './rendering/renderer-registry.js';
-export { DefaultRenderer } from './rendering/default-renderer.js';
-export { CliRenderer, type CliRendererOptions } from './rendering/cli-renderer.js';
-export { MODEL_LIMITS, DEFAULT_MODEL_LIMIT, RECOMMENDED_TOOL_BUDGET_PERCENT } from './budget/model-limits.js';
-export {
-  TokenEstimator,
-  type ModelLimitOptions,
-  type ModelLimitResolution,
-  type ModelLimitSource,
-  type TokenEstimatorOptions,
-  type ToolBudgetCheck,
-  type ToolBudgetSelection,
-  type ToolsTokenEstimate,
-} from './budget/token-estimator.js';
-export {
-  OPENAI_STYLE_PROVIDERS,
-  ProviderToolShapes,
-  resolveProviderShape,
-  toProviderTool,
-  type AnthropicTool,
-  type McpTool,
-  type McpToolAnnotations,
-  type OpenAiStyleProvider,
-  type OpenAiTool,
-  type OpenAiToolFunction,
-  type ProviderName,
-  type ProviderTool,
-  type ProviderToolFor,
-  type ProviderToolOptions,
-  type ProviderToolShape,
-  type ProviderToolSource,
-} from './routing/provider-shapes.js';
-export { InvocationStepKind, isHostStepKind, type HostStepKind } from './inspection/invocation-step-kind.js';
-export { InvocationStepRole } from './inspection/invocation-step-role.js';
-export { StepPresence } from './inspection/step-presence.js';
-export { InvocationStep, type InvocationStepInit, type InvocationStepJson } from './inspection/invocation-step.js';
-export { RegistryWiring, type RateCosts, type PipelineWiring } from './inspection/registry-wiring.js';
-export {
-  InvocationPlan,
-  type InvocationPlanContext,
-  type InvocationPlanInit,
-  type InvocationPlanJson,
-  type InvocationPlanWiring,
-  type WiringState,
-} from './inspection/invocation-plan.js';
-export type { InspectablePolicy } from './inspection/inspectable-policy.js';
-export { InvocationPlanBuilder } from './inspection/invocation-plan-builder.js';
-
-// --- routing: which tools a turn sees ---
-export {
-  resolveToolProfile,
-  profileMaxTools,
-  profileTokenBudget,
-  profileDescriptionStyle,
-  type ToolProfile,
-} from './routing/tool-profile.js';
-export {
-  toolBudgetForModel,
-  resolveToolBudget,
-  UNLIMITED,
-  DEFAULT_MODEL_TOOL_BUDGET,
-  MODEL_TOOL_BUDGETS,
-  type ToolBudgetInput,
-} from './routing/model-tool-budget.js';
-export {
-  ToolRouter,
-  ROUTING_SIGNAL_WEIGHTS,
-  type RoutableTool,
-  type ToolRouteOptions,
-  type ToolSelection,
-} from './routing/tool-router.js';
-export { fitTokenBudget, type TokenBudgetFit, type TokenBudgetRequest, type TokenBudgetTool } from './routing/fit-token-budget.js';
-
 // --- registry and pipeline ---
 export { ToolRegistry } from './registry/tool-registry.js';
-export type {
-  RateLimitSettings,
-  StartRunOptions,
-  ToolListing,
-  ToolRegistryOptions,
-  ToolsWithinBudget,
-} from './registry/tool-registry-options.js';
-export type { ToolsForOptions, ToolsForResult } from './registry/turn-tools.js';
+export type { RateLimitSettings, StartRunOptions, ToolListing, ToolRegistryOptions } from './registry/tool-registry-options.js';
 export type { DenyReport, UnmatchedDenyEntry } from './registry/deny-list.js';
 export type { TidiedField } from './tidying/tidy-arguments.js';
 export type { AuthorizeOptions } from './policy/policy-gate.js';

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { InvocationStepKind, type TerminalApprovalInput } from '@milpa/tool-runtime';
+import type { TerminalApprovalInput } from '@milpa/tool-runtime';
+import { InvocationStepKind } from '@milpa/tool-runtime/inspection';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STATE_DIR_ENV } from '../state/demo-state-path.js';
 import { runCli } from './run-cli.js';

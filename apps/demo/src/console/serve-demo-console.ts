@@ -68,7 +68,7 @@ export async function serveDemoConsole(options: ServeDemoConsoleOptions, io: Cli
   const approvals = createApprovalConsole({
     verifier: demo.verifier,
     dispatcher: demo.dispatcher,
-    history: demo.registry.getHistoryStore(),
+    history: demo.history,
     tools: demo.registry,
     validator: new SchemaValidator(),
     title: 'Milpa demo approvals',

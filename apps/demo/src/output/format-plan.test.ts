@@ -1,5 +1,5 @@
 import { ToolContext } from '@milpa/core';
-import { InvocationStepKind } from '@milpa/tool-runtime';
+import { InvocationStepKind } from '@milpa/tool-runtime/inspection';
 import { describe, expect, it } from 'vitest';
 import { createDemoRuntime } from '../runtime/create-demo-runtime.js';
 import { formatPlan } from './format-plan.js';

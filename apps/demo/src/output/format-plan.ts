@@ -1,4 +1,4 @@
-import type { InvocationPlan } from '@milpa/tool-runtime';
+import type { InvocationPlan } from '@milpa/tool-runtime/inspection';
 import { formatTable } from './format-table.js';
 import type { TerminalStyle } from './terminal-style.js';
 

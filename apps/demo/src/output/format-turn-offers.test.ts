@@ -1,4 +1,4 @@
-import type { ToolsForResult } from '@milpa/tool-runtime';
+import type { ToolsForResult } from '@milpa/tool-runtime/routing';
 import { describe, expect, it } from 'vitest';
 import { formatTurnOffers } from './format-turn-offers.js';
 

@@ -1,4 +1,4 @@
-import { UNLIMITED, profileDescriptionStyle, type ToolsForResult } from '@milpa/tool-runtime';
+import { UNLIMITED, profileDescriptionStyle, type ToolsForResult } from '@milpa/tool-runtime/routing';
 import { formatTable, type TableOptions } from './format-table.js';
 
 /** One column of {@link formatTurnOffers}: a heading (e.g. `openai / gpt-4o-mini`) and what `registry.toolsFor()` answered. */

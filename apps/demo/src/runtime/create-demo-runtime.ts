@@ -1,17 +1,16 @@
-import type { ApprovalGate } from '@milpa/core';
+import type { ApprovalGate, InvocationHistoryStore } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import { SqliteStores } from '@milpa/store-sqlite';
 import {
-  CliRenderer,
-  DefaultRenderer,
+  InMemoryInvocationHistoryStore,
   InMemoryRateLimiter,
-  RendererRegistry,
   ToolRegistry,
   type ChannelPolicy,
   type RateLimitSettings,
   type ToolRegistryOptions,
   type ToolTelemetryOptions,
 } from '@milpa/tool-runtime';
+import { CliRenderer, DefaultRenderer, RendererRegistry } from '@milpa/tool-runtime/rendering';
 import { builtinTools } from '@milpa/tools';
 import { HumanVerifier, VerificationTool, verifierApprovalGate } from '@milpa/verification';
 import { supervisePrincipals } from '../approval/supervise-principals.js';
@@ -110,6 +109,8 @@ export interface DemoRuntime {
   readonly guard: PinnedNoteGuard;
   /** The folder the built-in tools search, read and describe. */
   readonly workspaceRoot: string;
+  /** The runs' invocation histories, the store the registry was given. */
+  readonly history: InvocationHistoryStore;
   /** The SQLite stores holding the runtime's state, or null when it is kept in memory. */
   readonly stores: SqliteStores | null;
   /** Closes the SQLite file the runtime opened from a path (stores passed in stay open); idempotent. */
@@ -172,11 +173,14 @@ async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores
   // The verifier comes before the registry: the approval gate of supervised principals asks it.
   const verifier = new HumanVerifier({ dispatcher, ...(stores === null ? {} : { store: stores.verification }) });
   const approvalGate = demoApprovalGate(options, verifier);
+  // Kept here, not read back from the registry: the console and the tour show a run's history.
+  const history = stores?.history ?? new InMemoryInvocationHistoryStore();
   const registry = new ToolRegistry({
     logger,
     dispatcher,
     rateLimiter: stores?.rateLimiter ?? new InMemoryRateLimiter(),
     ...registryStores(stores),
+    historyStore: history,
     rateLimit: options.rateLimit ?? DEMO_RATE_LIMIT,
     // Models send "*" for "any", blank optionals and numbers as strings; tidying cleans those
     // before clamps and validation, and lists every change in meta.tidied.
@@ -223,6 +227,7 @@ async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores
     cache,
     guard,
     workspaceRoot,
+    history,
     stores,
     close,
   };

@@ -1,5 +1,6 @@
 import { ToolContext, type ToolResult } from '@milpa/core';
-import type { ProviderName, TidiedField } from '@milpa/tool-runtime';
+import type { TidiedField } from '@milpa/tool-runtime';
+import type { ProviderName } from '@milpa/tool-runtime/routing';
 import { formatPlan } from '../output/format-plan.js';
 import { formatTurnOffers, type TurnOffer } from '../output/format-turn-offers.js';
 import { createTerminalStyle } from '../output/terminal-style.js';
@@ -251,7 +252,7 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.note(
     `meta.rule → ${String(fourth.meta['rule'])}, meta.reason → ${String(fourth.meta['reason'])}. Note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}.`,
   );
-  const history = await registry.getHistoryStore().load(pruning);
+  const history = await demo.history.load(pruning);
   const steps = (history?.observations ?? []).map(
     (observation) => `${observation.outcome} ${observation.target?.kind ?? ''}:${observation.target?.id ?? ''}`,
   );

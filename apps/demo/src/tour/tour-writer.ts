@@ -1,5 +1,5 @@
 import type { ToolContext, ToolResult } from '@milpa/core';
-import type { RendererRegistry } from '@milpa/tool-runtime';
+import type { RendererRegistry } from '@milpa/tool-runtime/rendering';
 import type { TerminalStyle } from '../output/terminal-style.js';
 
 const RESULT_INDENT = '    ';

@@ -1,5 +1,6 @@
 import { generateRequestId, type ToolContext } from '@milpa/core';
-import { DefaultRenderer, type ToolRegistry } from '@milpa/tool-runtime';
+import type { ToolRegistry } from '@milpa/tool-runtime';
+import { DefaultRenderer } from '@milpa/tool-runtime/rendering';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LogLevelThreshold } from '../caller/log-level-threshold.js';

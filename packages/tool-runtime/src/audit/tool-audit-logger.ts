@@ -8,6 +8,7 @@ import {
   type TSchema,
   type ToolResult,
 } from '@milpa/core';
+import { buildAuditRecord, type AuditRecordExtra } from './build-audit-record.js';
 import { describeError } from './describe-error.js';
 import { Redactor } from './redactor.js';
 import { swallowRejection } from './swallow-rejection.js';
@@ -333,32 +334,9 @@ export class ToolAuditLogger {
     tool: string,
     args: unknown,
     tookMs: unknown,
-    extra: {
-      readonly reason?: string;
-      readonly rule?: string | null;
-      readonly run_id?: string | null;
-      readonly errors?: readonly string[];
-      readonly output_size?: number | null;
-      readonly cache_served?: boolean;
-      readonly truncated?: boolean;
-    },
+    extra: AuditRecordExtra,
   ): ToolAuditRecord {
-    const { cache_served: cacheServed, ...optional } = extra;
-    const record: ToolAuditRecord = {
-      outcome,
-      code,
-      tool,
-      request_id: context.requestId,
-      channel: context.channel,
-      principal: context.principal,
-      ip: context.ip ?? null,
-      took_ms: wholeMs(tookMs),
-      args: this.redactor.redact(args ?? null, this.#schemaFor(tool)),
-      cache_served: cacheServed === true,
-    };
-    // Object.assign onto the literal, not a spread into it: V8 freezes a spread copy on a slow path
-    // that costs more than building the whole record.
-    return Object.freeze(Object.assign(record, optional));
+    return buildAuditRecord(outcome, code, context, tool, this.redactor.redact(args ?? null, this.#schemaFor(tool)), tookMs, extra);
   }
 
   #head(context: ToolContext, tool: string): string {

@@ -1,9 +1,13 @@
-import { MilpaError, type AnyToolDefinition } from '@milpa/core';
+import { MilpaError, type AnyToolDefinition, type ToolContext, type ToolSummary } from '@milpa/core';
+import type { TokenEstimator } from '../budget/token-estimator.js';
 import { fitTokenBudget } from '../routing/fit-token-budget.js';
 import { resolveToolBudget } from '../routing/model-tool-budget.js';
 import { ProviderToolShapes, type ProviderName, type ProviderToolFor } from '../routing/provider-shapes.js';
 import { ToolRouter } from '../routing/tool-router.js';
 import { profileDescriptionStyle, profileTokenBudget, resolveToolProfile, type ToolProfile } from '../routing/tool-profile.js';
+import type { CatalogLog, ToolCatalog } from './tool-catalog.js';
+import { summarizeTool } from './tool-listing.js';
+import type { ToolsWithinBudget } from './tool-registry-options.js';
 
 /** Options of `registry.toolsFor(context, options)`: who the tools are for and which model sees them. */
 export interface ToolsForOptions<P extends ProviderName = ProviderName> {
@@ -65,11 +69,21 @@ function checkOptions(options: ToolsForOptions): void {
   }
 }
 
+/** What `TurnTools` is built from. */
+export interface TurnToolsInit {
+  /** The registered tools, and which of them a caller may call. */
+  readonly catalog: ToolCatalog;
+  /** Estimates tokens against each model's context. */
+  readonly estimator: TokenEstimator;
+  /** Where budget warnings go. */
+  readonly log: CatalogLog;
+}
+
 /**
- * Builds one turn's tool list from the tools a caller may call: the profile and budget from the
- * provider and model, the router over the message, the token-budget fit, then the provider's
- * shape. Shapes and their token estimates are cached per tool, so a turn over many tools costs a
- * routing pass, not a serialization per tool.
+ * What a model is offered: one turn's tool list from the tools a caller may call (the profile and
+ * budget from the provider and model, the router over the message, the token-budget fit, then the
+ * provider's shape), and the token budgets of the tool list. Shapes and their token estimates are
+ * cached per tool, so a turn over many tools costs a routing pass, not a serialization per tool.
  * @internal
  */
 export class TurnTools {
@@ -77,6 +91,73 @@ export class TurnTools {
   readonly #shapes = new ProviderToolShapes();
   /** Estimated tokens of each shaped tool object (four characters per token). */
   readonly #tokens = new WeakMap<object, number>();
+  readonly #catalog: ToolCatalog;
+  readonly #estimator: TokenEstimator;
+  readonly #log: CatalogLog;
+
+  constructor(init: TurnToolsInit) {
+    this.#catalog = init.catalog;
+    this.#estimator = init.estimator;
+    this.#log = init.log;
+  }
+
+  /** The estimator used for budgets. */
+  get estimator(): TokenEstimator {
+    return this.#estimator;
+  }
+
+  /** The tools to send a model this turn, for this caller, in the provider's shape. */
+  async toolsFor<P extends ProviderName>(context: ToolContext, options: ToolsForOptions<P>): Promise<ToolsForResult<P>> {
+    const allowed = await this.#catalog.listToolsFor(context);
+    return this.build(allowed, options);
+  }
+
+  /** The summaries that fit 30 % of `model`'s context, `priorityTools` first; over the tools `context` may call when given. */
+  withinBudget(model: string, priorityTools: readonly string[], context?: ToolContext): ToolsWithinBudget | Promise<ToolsWithinBudget> {
+    if (context !== undefined)
+      return this.#catalog
+        .listToolsFor(context)
+        .then((definitions) => this.#withinBudget(definitions.map(summarizeTool), model, priorityTools));
+    return this.#withinBudget(this.#catalog.getToolSummaries(), model, priorityTools);
+  }
+
+  #withinBudget(summaries: readonly ToolSummary[], model: string, priorityTools: readonly string[]): ToolsWithinBudget {
+    const priority = priorityTools
+      .map((name) => summaries.find((summary) => summary.name === name))
+      .filter((summary): summary is ToolSummary => summary !== undefined);
+    const ordered = [...priority, ...summaries.filter((summary) => !priority.includes(summary))];
+    const selection = this.#estimator.selectToolsWithinBudget(ordered, model);
+    if (selection.excluded.length > 0) {
+      const shown = selection.excluded.slice(0, 5).join(', ');
+      const more = selection.excluded.length > 5 ? '...' : '';
+      this.#log.safeLog(
+        'warn',
+        { excluded_count: selection.excluded.length, model },
+        `[ToolRegistry] Token budget exceeded. Excluded ${selection.excluded.length} tools: ${shown}${more}`,
+      );
+    }
+    return {
+      tools: selection.selected,
+      excluded: selection.excluded,
+      tokens_used: selection.tokens_used,
+      budget: selection.budget,
+    };
+  }
+
+  /** A text report of the tools' token usage against `model`'s budget. */
+  usageReport(model: string): string {
+    return this.#estimator.getUsageReport(this.#catalog.getToolSummaries(), model);
+  }
+
+  /** The estimated tokens of every tool summary: `{ total, per_tool }`. */
+  estimateTokens(): ReturnType<TokenEstimator['estimateToolsTokens']> {
+    return this.#estimator.estimateToolsTokens(this.#catalog.getToolSummaries());
+  }
+
+  /** Whether the tool list fits `model`'s tool budget. */
+  checkTokenBudget(model: string): ReturnType<TokenEstimator['checkToolBudget']> {
+    return this.#estimator.checkToolBudget(this.#catalog.getToolSummaries(), model);
+  }
 
   /** The turn's tools for `allowed` (the caller's callable tools, in registration order). */
   build<P extends ProviderName>(allowed: readonly AnyToolDefinition[], options: ToolsForOptions<P>): ToolsForResult<P> {

@@ -3,7 +3,8 @@ import { UNLIMITED } from './model-tool-budget.js';
 import { countRoutingTerms, routingTerms } from './routing-terms.js';
 import { ToolNameMentions, canonicalToolName } from './tool-name-mentions.js';
 import type { ToolProfile } from './tool-profile.js';
-import { ToolRouteIndex, type ToolWeigher, type WeighedTool } from './tool-route-index.js';
+import { ToolRouteIndex } from './tool-route-index.js';
+import type { ToolWeigher, WeighedTool } from './tool-weigher.js';
 
 /** A tool as the router sees it: a tool definition fits, and so does any object with these fields. */
 export interface RoutableTool {

@@ -1,14 +1,14 @@
 /**
  * The reference implementation of `ToolRouter.route()`, kept for the equivalence test only: a copy
  * of the router as it was before routing used a per-array inverted index (it scores every tool on
- * every call). `tool-router.equivalence.test.ts` checks that `ToolRouter` gives byte-identical
+ * every call). `test/properties/tool-router-equivalence.test.ts` checks that `ToolRouter` gives byte-identical
  * selections. Not exported from the package index; do not use it outside tests.
  */
 import { MilpaError } from '@milpa/core';
-import { UNLIMITED } from './model-tool-budget.js';
-import { countRoutingTerms, routingTerms } from './routing-terms.js';
-import { ToolNameMentions, canonicalToolName } from './tool-name-mentions.js';
-import type { RoutableTool, ToolRouteOptions, ToolSelection } from './tool-router.js';
+import { UNLIMITED } from '../../src/routing/model-tool-budget.js';
+import { countRoutingTerms, routingTerms } from '../../src/routing/routing-terms.js';
+import { ToolNameMentions, canonicalToolName } from '../../src/routing/tool-name-mentions.js';
+import type { RoutableTool, ToolRouteOptions, ToolSelection } from '../../src/routing/tool-router.js';
 
 /**
  * How much a message word counts when it appears in each source of a tool's words; a word found

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UNLIMITED } from './model-tool-budget.js';
-import { ToolRouterOracle } from './tool-router.oracle.js';
-import { ToolRouter, type RoutableTool, type ToolRouteOptions, type ToolSelection } from './tool-router.js';
+import { UNLIMITED } from '../../src/routing/model-tool-budget.js';
+import { ToolRouterOracle } from '../support/tool-router-oracle.js';
+import { ToolRouter, type RoutableTool, type ToolRouteOptions, type ToolSelection } from '../../src/routing/tool-router.js';
 
 // Words that exercise the term rules: plurals and `ies`, `status`, stop words, short words,
 // numbers, camelCase, acronyms and words shared by many tools (rarity).
