@@ -1,4 +1,5 @@
 import { ToolErrorCode, ToolResult, generateRequestId, type ToolArgs, type ToolContext } from '@milpa/core';
+import { messageOf } from '@milpa/core/kit';
 import type { ToolCallOptions, ToolRegistry } from '@milpa/tool-runtime';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -13,10 +14,6 @@ import { toCallToolResult } from '../results/to-call-tool-result.js';
 import { toRefusalResult } from '../results/to-refusal-result.js';
 import type { McpCallInfo } from './mcp-call-info.js';
 import type { McpConfirmationMode } from './mcp-server-options.js';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The `params._meta` key of a `tools/call` request that carries an idempotency key: a client that
