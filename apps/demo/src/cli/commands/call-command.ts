@@ -146,7 +146,7 @@ async function callOnce(
   const context = buildCallerContext({ ...toCallerOptions(flags, flags.requestId), ...(runId === null ? {} : { runId }) });
 
   let result = await demo.registry.call(name, args, context);
-  const token = result.getConfirmToken();
+  const token = result.getConfirmationRequest()?.token ?? null;
   if (flags.confirm === true && token !== null) {
     if (flags.json !== true) {
       show(io, demo, result, context);
