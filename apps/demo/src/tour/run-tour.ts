@@ -1,4 +1,4 @@
-import { ToolContext, type ToolResult } from '@milpa/core';
+import { ToolContext, ToolResult, readInBandControls } from '@milpa/core';
 import type { ProviderName, TidiedField } from '@milpa/tool-runtime';
 import { formatPlan } from '../output/format-plan.js';
 import { formatTurnOffers, type TurnOffer } from '../output/format-turn-offers.js';
@@ -104,7 +104,12 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
     masksOf: ResultMasks = () => [],
   ): Promise<ToolResult> => {
     out.call(name, args, context);
-    const result = await registry.call(name, args, context);
+    // The tour's agent sends confirm_token and approval_id back among its arguments, as a model does:
+    // read them as the call options they are, as every model-facing boundary does.
+    const read = readInBandControls(args);
+    const result = read.ok
+      ? await registry.call(name, read.args, context, read.controls)
+      : ToolResult.failure(read.code, read.message, null, { tool: name });
     for (const [value, label] of masksOf(result)) out.mask(value, label);
     out.result(result, context);
     return result;
