@@ -1,4 +1,4 @@
-import { ToolContext, type ToolResult } from '@milpa/core';
+import { ToolContext, ToolResult, readInBandControls } from '@milpa/core';
 import type { DemoRuntime } from '../runtime/create-demo-runtime.js';
 import type { TourWriter } from './tour-writer.js';
 
@@ -53,7 +53,12 @@ export function createTourStage(out: TourWriter, registry: DemoRuntime['registry
     masksOf: ResultMasks = () => [],
   ): Promise<ToolResult> => {
     out.call(name, args, context);
-    const result = await registry.call(name, args, context);
+    // The tour's agent sends confirm_token and approval_id back among its arguments, as a model does:
+    // read them as the call options they are, as every model-facing boundary does.
+    const read = readInBandControls(args);
+    const result = read.ok
+      ? await registry.call(name, read.args, context, read.controls)
+      : ToolResult.failure(read.code, read.message, null, { tool: name });
     for (const [value, label] of masksOf(result)) out.mask(value, label);
     out.result(result, context);
     return result;

@@ -1,4 +1,12 @@
-import { ToolErrorCode, ToolResult, generateRequestId, type GovernedToolRegistry, type ToolArgs, type ToolContext } from '@milpa/core';
+import {
+  ToolErrorCode,
+  ToolResult,
+  generateRequestId,
+  readInBandControls,
+  type GovernedToolRegistry,
+  type ToolArgs,
+  type ToolContext,
+} from '@milpa/core';
 import { messageOf } from '@milpa/core/kit';
 import type { ToolCallOptions } from '@milpa/tool-runtime';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -77,21 +85,27 @@ export class ToolCallHandler {
       const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not build the caller's context: ${messageOf(error)}`);
       return toRefusalResult(failure, this.#registry.getDefinition(name));
     }
+    // The model sends a confirmation token or an approval id back among the arguments: they are call
+    // options, never arguments, so they are taken out here (both flows are carried in-band over MCP).
+    const read = readInBandControls(args);
+    if (!read.ok) return toRefusalResult(ToolResult.failure(read.code, read.message), this.#registry.getDefinition(name));
+    const toolArgs = read.args as ToolArgs;
     const caller = new McpToolCaller(this.#server, extra, this.#logLevel, name);
     const idempotencyKey = extra._meta?.[MCP_IDEMPOTENCY_KEY_META_KEY];
     const options: ToolCallOptions = {
+      ...read.controls,
       signal: extra.signal,
       caller,
       // Passed on as sent: the registry refuses a key that is not 1 to 255 printable characters.
       ...(idempotencyKey === undefined ? {} : { idempotencyKey: idempotencyKey as string }),
     };
-    const result = await this.#registry.call(name, args, context, options);
+    const result = await this.#registry.call(name, toolArgs, context, options);
     if (result.getRefusal()?.code === ToolErrorCode.TOOL_NOT_FOUND && !this.#registry.has(name)) {
       throw new McpError(ErrorCode.InvalidParams, result.error ?? `Tool not found: ${name}`);
     }
     try {
       const pending = pendingConfirmationOf(result, name);
-      if (pending !== null) return await this.#confirm(pending, args, context, options, caller);
+      if (pending !== null) return await this.#confirm(pending, toolArgs, context, options, caller);
       return this.#present(result, name, context);
     } catch (error) {
       const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not present the result of '${name}': ${messageOf(error)}`);
@@ -118,9 +132,10 @@ export class ToolCallHandler {
     }
     if (action === 'unsupported') return toConfirmationRequiredResult(pending, definition);
     if (action === 'accept') {
-      // The replay carries the same arguments (they are validated again) and the token; the pipeline
+      // The replay carries the same arguments (they are validated again) and the token as the
+      // confirmToken option; the pipeline
       // then runs the first call's arguments, exactly as in the two-call flow.
-      const confirmed = await this.#registry.call(pending.toolName, { ...args, confirm_token: pending.token }, context, options);
+      const confirmed = await this.#registry.call(pending.toolName, args, context, { ...options, confirmToken: pending.token });
       return this.#present(confirmed, pending.toolName, context);
     }
     await this.#revoke(pending, context);
