@@ -1,4 +1,5 @@
 import { MilpaError } from '@milpa/core';
+import { messageOf } from '@milpa/core/kit';
 import { createClient } from 'redis';
 import { RedisApprovalStore } from './approval/redis-approval-store.js';
 import { RedisConfirmationStore } from './confirmation/redis-confirmation-store.js';
@@ -62,10 +63,6 @@ function whole(name: string, value: number | undefined, fallback: number, minimu
     });
   }
   return value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A client the stores created: what closing it needs. */

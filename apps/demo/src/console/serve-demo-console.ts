@@ -113,8 +113,9 @@ export async function serveDemoConsole(options: ServeDemoConsoleOptions, io: Cli
   const waiting = new Map<string, string>();
   for (const step of SCRIPT) {
     const result = await demo.registry.call(step.tool, step.args, agent);
-    const approvalId = (result.data as { approval_id?: unknown } | null)?.approval_id;
-    if (result.getCode() === 'APPROVAL_PENDING' && typeof approvalId === 'string') {
+    const pending = result.getPendingApproval();
+    if (pending !== null) {
+      const { approvalId } = pending;
       waiting.set(approvalId, step.tool);
       io.stdout(`${SUPERVISED_AGENT} called ${step.tool}: waiting for approval (${approvalId}).\n`);
     } else {
@@ -129,7 +130,7 @@ export async function serveDemoConsole(options: ServeDemoConsoleOptions, io: Cli
         const expired = record?.expiresAt != null && record.expiresAt.getTime() < Date.now();
         if (record !== null && record.result === null && !expired) continue;
         const result = await demo.registry.resume(approvalId, agent);
-        if (result.getCode() === 'APPROVAL_PENDING') continue;
+        if (result.getPendingApproval() !== null) continue;
         waiting.delete(approvalId);
         io.stdout(`${SUPERVISED_AGENT} resumed ${tool}: ${describe(result)}\n`);
       }

@@ -134,7 +134,7 @@ describe('NotesService', () => {
       const ask = await registry.call('delete_note', { id: 2 }, telegram);
       expect(ask.getConfirmToken()).toMatch(/^[0-9a-f]{32}$/);
       expect(notes.size).toBe(5);
-      const done = await registry.call('delete_note', { id: 2, confirm_token: ask.getConfirmToken() }, telegram);
+      const done = await registry.call('delete_note', { id: 2 }, telegram, { confirmToken: ask.getConfirmToken() as string });
       expect(done.success).toBe(true);
       expect(notes.find(2)).toBeNull();
     });

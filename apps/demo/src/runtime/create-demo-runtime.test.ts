@@ -251,11 +251,11 @@ describe('createDemoRuntime with stores', () => {
     const token = asked.getConfirmToken();
     expect(token).not.toBeNull();
     const second = await runtimeOnFile();
-    const redeemed = await second.registry.call('delete_note', { id: 3, confirm_token: token }, ana());
+    const redeemed = await second.registry.call('delete_note', { id: 3 }, ana(), { confirmToken: token as string });
     expect(redeemed.success).toBe(true);
     expect(second.notes.find(3)).toBeNull();
     const third = await runtimeOnFile();
-    expect((await third.registry.call('delete_note', { id: 3, confirm_token: token }, ana())).error).toBe(
+    expect((await third.registry.call('delete_note', { id: 3 }, ana(), { confirmToken: token as string })).error).toBe(
       'Invalid or expired confirmation token',
     );
     expect(third.notes.find(3)).not.toBeNull();
@@ -301,10 +301,10 @@ describe('createDemoRuntime with stores', () => {
     );
     expect(grant.success).toBe(true);
     const resuming = await runtimeOnFile(supervised);
-    const resumed = await resuming.registry.call('delete_note', { id: 2, approval_id: approvalId }, assistant());
+    const resumed = await resuming.registry.call('delete_note', { id: 2 }, assistant(), { approvalId: approvalId });
     expect(resumed.success).toBe(true);
     expect(resuming.notes.find(2)).toBeNull();
-    const again = await (await runtimeOnFile(supervised)).registry.call('delete_note', { id: 2, approval_id: approvalId }, assistant());
+    const again = await (await runtimeOnFile(supervised)).registry.call('delete_note', { id: 2 }, assistant(), { approvalId: approvalId });
     expect(again.meta['approval_refusal']).toBe('used');
   });
 

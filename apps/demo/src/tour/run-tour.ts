@@ -1,4 +1,4 @@
-import { ToolContext, type ToolResult } from '@milpa/core';
+import { ToolContext } from '@milpa/core';
 import type { TidiedField } from '@milpa/tool-runtime';
 import type { ProviderName } from '@milpa/tool-runtime/routing';
 import { formatPlan } from '../output/format-plan.js';
@@ -10,6 +10,11 @@ import { MAX_DELETIONS_PER_RUN } from '../rules/max-deletions-per-run-rule.js';
 import { demoStateDirectory } from '../state/demo-state-path.js';
 import { openTourState, type TourState } from './tour-state.js';
 import { TourWriter, describeCaller } from './tour-writer.js';
+import { booleanField, numberField, stringField } from './data-field.js';
+import { describeNotes, indent, times } from './tour-phrases.js';
+import { writeTourIntro } from './write-tour-intro.js';
+import { writeTourNextSteps } from './write-tour-next-steps.js';
+import { approvalIdOf, createTourStage, maskApproval, openRun } from './tour-stage.js';
 
 /** Options of {@link runTour}. */
 export interface TourOptions {
@@ -87,31 +92,9 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   const out = new TourWriter(options.write, style, demo.renderers);
   const { registry, notes, almanac, cache, guard } = demo;
 
-  let sequence = 0;
-  const nextId = (): string => `tour-${String(++sequence).padStart(2, '0')}`;
-  const as = {
-    cli: (runId: string | null = null) => ToolContext.cli(nextId()).with({ runId }),
-    anonymousMcp: () => ToolContext.mcp(nextId(), null, []),
-    mcp: (principal: string, scopes: readonly string[]) => ToolContext.mcp(nextId(), principal, scopes),
-    web: (principal: string, scopes: readonly string[]) => ToolContext.web(principal, scopes).with({ requestId: nextId() }),
-    telegram: (principal: string, runId: string | null = null) =>
-      ToolContext.telegram(4242, principal).with({ requestId: nextId(), scopes: ['notes:read', 'notes:write'], runId }),
-  };
-  /** One real call, printed; `masksOf` names the volatile values of its result to mask before it prints. */
-  const run = async (
-    name: string,
-    args: Readonly<Record<string, unknown>>,
-    context: ToolContext,
-    masksOf: ResultMasks = () => [],
-  ): Promise<ToolResult> => {
-    out.call(name, args, context);
-    const result = await registry.call(name, args, context);
-    for (const [value, label] of masksOf(result)) out.mask(value, label);
-    out.result(result, context);
-    return result;
-  };
+  const { as, run } = createTourStage(out, registry);
 
-  writeIntro(out, demo, state);
+  writeTourIntro(out, demo, state, SUPERVISED_AGENT);
 
   out.section(1, 'A call from the terminal', 'The local operator (cli: principal cli, scopes *) lists the notes, asking for 50 per page.');
   await run('list_notes', { per_page: 50 }, as.cli());
@@ -138,10 +121,10 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.line(`tg:ana's chat is a run, opened with registry.startRun(): deletions are counted per run (scene 14).`);
   const anaAsks = as.telegram('tg:ana', chat);
   const ask = await run('delete_note', { id: 3 }, anaAsks, (result) => [
-    [result.getConfirmToken(), 'confirm_token'],
-    [readString(result.data, 'expires_at'), 'expires_at'],
+    [result.getConfirmationRequest()?.token ?? null, 'confirm_token'],
+    [result.getConfirmationRequest()?.expiresAt ?? null, 'expires_at'],
   ]);
-  const token = ask.getConfirmToken() ?? '';
+  const token = ask.getConfirmationRequest()?.token ?? '';
   await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:eve'));
   out.note('The token is bound to the principal and channel that asked: tg:eve cannot redeem it.');
   await run('delete_note', { id: 3, confirm_token: token }, as.telegram('tg:ana', chat));
@@ -319,13 +302,13 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   );
   const coder = () => as.mcp('agent:coder', ['workspace:read']);
   const firstPage = await run('code_search', { pattern: 'water', limit: 3 }, coder());
-  const searchOffset = readNumber(firstPage.data, 'next_offset');
+  const searchOffset = numberField(firstPage.data, 'next_offset');
   out.note(
-    `truncated → ${String(readBoolean(firstPage.data, 'truncated'))}, next_offset → ${String(searchOffset)}: the model asks for the next page.`,
+    `truncated → ${String(booleanField(firstPage.data, 'truncated'))}, next_offset → ${String(searchOffset)}: the model asks for the next page.`,
   );
   await run('code_search', { pattern: 'water', limit: 3, offset: searchOffset ?? 0 }, coder());
   const firstLines = await run('file_read', { path: 'notes/field-log.md', offset: 1, limit: 4, line_numbers: true }, coder());
-  const readOffset = readNumber(firstLines.data, 'next_offset');
+  const readOffset = numberField(firstLines.data, 'next_offset');
   out.note(`next_offset → ${String(readOffset)}: file_read pages a file by lines, so a long file never floods the model.`);
   await run('file_read', { path: 'notes/field-log.md', offset: readOffset ?? 1, limit: 4, line_numbers: true }, coder());
   await run('file_read', { path: '.env' }, coder());
@@ -387,112 +370,16 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.resume(creation, resumer);
   const created = await registry.resume(creation, resumer);
   out.result(created, resumer);
-  const createdTitle = readString(created.data, 'title');
+  const createdTitle = stringField(created.data, 'title');
   out.note(
-    `Note #${String(readNumber(created.data, 'id'))} was saved as ${JSON.stringify(createdTitle)}, the approved title, not ${JSON.stringify(asked.title)}.`,
+    `Note #${String(numberField(created.data, 'id'))} was saved as ${JSON.stringify(createdTitle)}, the approved title, not ${JSON.stringify(asked.title)}.`,
   );
 
-  out.raw(`\n${style.bold('Next')} ${style.dim('(without a global pnpm 10.34.9, type npx --yes pnpm@10.34.9 for pnpm)')}\n`);
-  out.line('pnpm demo list                                              the tools, their scopes and flags');
-  out.line('pnpm demo inspect publish_report --channel mcp --actor agent:worker --scope reports:publish');
-  out.line(`pnpm demo call list_notes --args '{"page":2}'              one real call (add --json for the ToolResult)`);
-  out.line(
-    `pnpm demo call delete_note --args '{"id":2}' --run new       open a run and delete in it; pass the printed id with --run next time`,
-  );
-  out.line(`pnpm demo call delete_note --args '{"id":2}' --run new --approve   the same, asking you y/n first`);
-  out.line('pnpm demo tools --provider ollama --model llama3.1:8b       the tools one model is offered (add --message "…")');
-  out.line(`pnpm demo call code_search --args '{"pattern":"maize"}'      search the demo workspace (file_read and project_info too)`);
-  out.line(
-    "pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)",
-  );
+  writeTourNextSteps(out);
 }
-
-/** The volatile values of a call's result, each printed as `‹label›` from then on. */
-type ResultMasks = (result: ToolResult) => readonly (readonly [value: string | null, label: string])[];
 
 /** The tour's supervised agent: every mutating call it makes waits for a person. */
 const SUPERVISED_AGENT = 'agent:assistant';
 
 /** The person who approves the supervised agent's calls. */
 const APPROVER = 'user:ana';
-
-/** The masks of a held call's result: its approval_id as `‹label›`, its expiry as `‹expires_at›`. */
-function maskApproval(label: string): ResultMasks {
-  return (result) => [
-    [readString(result.data, 'approval_id'), label],
-    [readString(result.data, 'expires_at'), 'expires_at'],
-  ];
-}
-
-/** The approval_id of a held call (empty when the call was not held, which the transcript then shows). */
-function approvalIdOf(result: ToolResult): string {
-  return readString(result.data, 'approval_id') ?? '';
-}
-
-/** The notes held, as `#1 Plant the milpa, #4 …`. */
-function describeNotes(notes: DemoRuntime['notes']): string {
-  return notes
-    .all()
-    .map((note) => `#${note.id} ${note.title}`)
-    .join(', ');
-}
-
-/** Opens a run with `registry.startRun()`; its random id prints as `‹label›`, so the transcript stays the same. */
-async function openRun(registry: DemoRuntime['registry'], out: TourWriter, label: string): Promise<string> {
-  const runId = await registry.startRun();
-  out.mask(runId, label);
-  return runId;
-}
-
-function times(count: number): string {
-  return count === 1 ? 'once' : count === 2 ? 'twice' : `${count} times`;
-}
-
-function readNumber(data: unknown, key: string): number | null {
-  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
-  return typeof value === 'number' ? value : null;
-}
-
-function readBoolean(data: unknown, key: string): boolean | null {
-  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
-  return typeof value === 'boolean' ? value : null;
-}
-
-function readString(data: unknown, key: string): string | null {
-  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
-  return typeof value === 'string' ? value : null;
-}
-
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => (line === '' ? '' : `  ${line}`))
-    .join('\n');
-}
-
-function writeIntro(out: TourWriter, demo: DemoRuntime, state: TourState): void {
-  const { style } = out;
-  const names = demo.registry.getToolDefinitions().map((definition) => definition.name);
-  out.raw(`${style.bold('Milpa tour')} ${style.dim('— one registry; every call, whoever makes it, runs the same governed pipeline')}\n`);
-  out.line(style.dim('plugin → capability → tool → verification → event → result'));
-  out.line();
-  out.line(
-    `The registry holds ${names.length} tools: the demo plugin's, and the read-only built-ins of @milpa/tools: ${names.join(', ')}.`,
-  );
-  out.line(
-    `Wiring: a logger, an EventDispatcher, SQLite stores (@milpa/store-sqlite) for confirmation tokens, the rate limit (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
-      'verifications, held calls, run histories and idempotency keys, ' +
-      `a HumanVerifier, an approval gate holding ${SUPERVISED_AGENT}'s mutating calls for a person, two invocation rules over note targets and run histories, a cache and a veto listener; ` +
-      'CliRenderer for cli, DefaultRenderer elsewhere.',
-  );
-  out.line(
-    state.kept
-      ? `State: ${state.stores.path}, empty at the start and kept when the tour ends.`
-      : 'State: a fresh SQLite file for this tour, deleted when it ends (pnpm demo tour --db <file> keeps one).',
-  );
-  out.line(
-    style.dim(
-      'Request ids are fixed and confirm tokens, approval ids, run ids, expiry times and durations print as ‹…›, so every run reads the same.',
-    ),
-  );
-}

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { EventDispatcher, InvocationHistoryStore, JsonSchema, VerificationStore } from '@milpa/core';
+import type { EventDispatcher, GovernedToolRegistry, InvocationHistoryStore, JsonSchema, VerificationStore } from '@milpa/core';
 import type { HumanVerifier } from '@milpa/verification';
 
 /** Who is using the console, as the host's {@link ConsoleAuthenticate} establishes it. */
@@ -30,11 +30,11 @@ export interface ConsoleLogin {
   accepts(token: string): boolean;
 }
 
-/** Where the console reads a tool's input schema (a `@milpa/tool-runtime` `ToolRegistry` fits). */
-export interface ConsoleToolCatalog {
-  /** The tool's definition, or null/undefined when unknown. */
-  getDefinition(name: string): { readonly inputSchema: JsonSchema } | null | undefined;
-}
+/**
+ * Where the console reads a tool's input schema: the `getDefinition` of core's
+ * `GovernedToolRegistry` (a `@milpa/tool-runtime` `ToolRegistry` fits).
+ */
+export type ConsoleToolCatalog = Pick<GovernedToolRegistry, 'getDefinition'>;
 
 /** Checks arguments against a JSON Schema (a `@milpa/tool-runtime` `SchemaValidator` fits). */
 export interface ConsoleSchemaValidator {

@@ -1,4 +1,5 @@
 import type { ApprovalPolicy, VerificationRecord } from '@milpa/core';
+import { isRecord } from '@milpa/core/kit';
 
 /** The prefix of the subject `verifierApprovalGate` opens held calls under. */
 export const APPROVAL_SUBJECT_PREFIX = 'approval:';
@@ -45,10 +46,6 @@ export interface ApprovalItem {
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
-}
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The record as an {@link ApprovalItem}, or null when it is not a held call's approval request. */

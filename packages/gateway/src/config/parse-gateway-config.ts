@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { JsonSchema } from '@milpa/core';
+import { deepFreeze, isRecord } from '@milpa/core/kit';
 import { SchemaValidator } from '@milpa/tool-runtime';
 import { isStdioUpstream, type GatewayConfig, type UpstreamConfig } from './gateway-config.js';
 import { GatewayConfigError, type GatewayConfigIssue } from './gateway-config-error.js';
@@ -21,10 +22,6 @@ export interface ParseGatewayConfigOptions {
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const validator = new SchemaValidator();
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The schema that checks upstream `index` of a config against the schema of its kind. */
 function upstreamSchemaAt(index: number, schema: JsonSchema): JsonSchema {
@@ -111,14 +108,6 @@ function resolveUpstream(
   }
   const headers = substituteAll(upstream.headers, `${path}.headers`, env, issues);
   return { ...upstream, ...(headers === undefined ? {} : { headers }) };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /**

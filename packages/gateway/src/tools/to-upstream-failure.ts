@@ -1,11 +1,8 @@
 import { ToolErrorCode, ToolResult } from '@milpa/core';
+import { messageOf } from '@milpa/core/kit';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamUnavailableError } from '../upstream/upstream-unavailable-error.js';
 import { UPSTREAM_ERROR_META_KEY, type UpstreamErrorKind } from './upstream-error-kind.js';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function failure(
   code: ToolErrorCode,

@@ -1,4 +1,5 @@
 import { silentLogger, type LogContext, type Logger } from '@milpa/core';
+import { messageOf } from '@milpa/core/kit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -40,10 +41,6 @@ export interface UpstreamCallOptions {
   readonly onprogress?: (progress: Progress) => void;
   /** How long the upstream may take, in milliseconds; progress restarts the clock. */
   readonly timeoutMs?: number;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

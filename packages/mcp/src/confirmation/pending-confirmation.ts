@@ -8,25 +8,25 @@ export interface PendingConfirmation {
   readonly token: string;
   /** What would run, e.g. `delete_note(id=42)`. */
   readonly actionSummary: string;
-  /** When the token expires, as the pipeline wrote it, or null. */
-  readonly expiresAt: string | null;
+  /** When the token expires, as the pipeline wrote it. */
+  readonly expiresAt: string;
 }
 
 /**
- * The pending confirmation in a result of the registry's confirm-token flow, or null for any other
- * result (including a tool's own `ToolResult.confirmation`, which carries no token).
+ * The pending confirmation of a call whose outcome is `confirmation_required`, or null for any
+ * other outcome — including a tool's own `ToolResult.confirmation`, which carries no token, and a
+ * result whose data merely looks like a confirmation request.
+ *
+ * @example
+ * const pending = pendingConfirmationOf(await registry.call('delete_note', { id: 7 }, context), 'delete_note');
  */
-export function readPendingConfirmation(result: ToolResult, toolName: string): PendingConfirmation | null {
-  if (!result.success || !result.requiresConfirmation()) return null;
-  const token = result.getConfirmToken();
-  if (token === null) return null;
-  const data = result.data as Record<string, unknown>;
-  const summary = data['action_summary'];
-  const expiresAt = data['expires_at'];
+export function pendingConfirmationOf(result: ToolResult, toolName: string): PendingConfirmation | null {
+  const request = result.getConfirmationRequest();
+  if (request === null) return null;
   return {
     toolName,
-    token,
-    actionSummary: typeof summary === 'string' && summary !== '' ? summary : (result.message ?? toolName),
-    expiresAt: typeof expiresAt === 'string' ? expiresAt : null,
+    token: request.token,
+    actionSummary: request.summary !== '' ? request.summary : (result.message ?? toolName),
+    expiresAt: request.expiresAt,
   };
 }

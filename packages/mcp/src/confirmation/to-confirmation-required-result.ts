@@ -11,16 +11,15 @@ import type { PendingConfirmation } from './pending-confirmation.js';
  * does not mistake it for the tool's answer.
  */
 export function toConfirmationRequiredResult(pending: PendingConfirmation, definition: AnyToolDefinition | null): CallToolResult {
-  const deadline = pending.expiresAt === null ? '' : ` It expires at ${pending.expiresAt}.`;
   const text =
     `Confirmation required: ${pending.actionSummary}. Nothing has run yet. To proceed, call ` +
     `'${pending.toolName}' again with the same arguments plus "confirm_token": "${pending.token}". ` +
-    `The token works once.${deadline}`;
+    `The token works once. It expires at ${pending.expiresAt}.`;
   const structured: McpToolErrorContent = {
     code: 'CONFIRMATION_REQUIRED',
     confirm_token: pending.token,
     action_summary: pending.actionSummary,
-    ...(pending.expiresAt === null ? {} : { expires_at: pending.expiresAt }),
+    expires_at: pending.expiresAt,
   };
   return toToolErrorResult(text, structured, definition);
 }

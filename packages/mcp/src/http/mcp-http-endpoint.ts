@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ToolRegistry } from '@milpa/tool-runtime';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MilpaError, generateRandomId } from '@milpa/core';
+import { MilpaError, generateRandomId, type GovernedToolRegistry } from '@milpa/core';
 import { createMcpServer } from '../server/create-mcp-server.js';
 import { BoundedEventStore } from './bounded-event-store.js';
 import { clientAddressKey } from './client-address-key.js';
@@ -102,7 +101,7 @@ interface HttpSession extends McpSession {
  * it. Running requests and open streams keep their session alive.
  */
 export class McpHttpEndpoint {
-  readonly #registry: ToolRegistry;
+  readonly #registry: GovernedToolRegistry;
   readonly #options: HttpServeOptions;
   readonly #path: string;
   readonly #guard: HostOriginGuard;
@@ -121,7 +120,7 @@ export class McpHttpEndpoint {
    * @throws MilpaError `INVALID_ARGUMENT` for an invalid limit, an invalid resource URL, or neither an
    * authenticator nor `allowAnonymous: true`.
    */
-  constructor(registry: ToolRegistry, options: HttpServeOptions, boundAuthority: () => string = () => 'localhost') {
+  constructor(registry: GovernedToolRegistry, options: HttpServeOptions, boundAuthority: () => string = () => 'localhost') {
     if (options.authenticate === undefined && options.allowAnonymous !== true) {
       throw new MilpaError(
         'serveHttp needs an authenticator (authenticate) or an explicit allowAnonymous: true to serve callers without credentials.',

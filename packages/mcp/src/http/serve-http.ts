@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ToolRegistry } from '@milpa/tool-runtime';
-import { MilpaError } from '@milpa/core';
+import { MilpaError, type GovernedToolRegistry } from '@milpa/core';
 import type { HttpServeOptions } from './http-serve-options.js';
 import type { McpHttpHandle } from './mcp-http-handle.js';
 import { McpHttpEndpoint } from './mcp-http-endpoint.js';
@@ -43,7 +42,7 @@ function positiveInteger(name: string, value: number): number {
  * console.error(`MCP endpoint: ${http.url}`); // http://127.0.0.1:3000/mcp
  * // later: await http.close();
  */
-export async function serveHttp(registry: ToolRegistry, options: HttpServeOptions = {}): Promise<McpHttpHandle> {
+export async function serveHttp(registry: GovernedToolRegistry, options: HttpServeOptions = {}): Promise<McpHttpHandle> {
   const host = options.host ?? '127.0.0.1';
   const maxConnections = positiveInteger('maxConnections', options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   const headersTimeout = positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS);

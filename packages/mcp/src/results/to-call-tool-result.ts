@@ -1,4 +1,5 @@
 import { ToolErrorCode, ToolResult, type AnyToolDefinition, type JsonSchema, type ToolContext } from '@milpa/core';
+import { isRecord } from '@milpa/core/kit';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { resolveMcpOutputShape } from '../tools/mcp-output-shape.js';
 import type { McpResultRenderer } from './mcp-result-renderer.js';
@@ -8,10 +9,6 @@ import { toRefusalResult } from './to-refusal-result.js';
 export interface OutputValidator {
   /** A (cached) validator for `schema`. */
   compile(schema: JsonSchema): (value: unknown) => { readonly errors: readonly string[] };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -38,12 +35,12 @@ export function toCallToolResult(
   const output = resolveMcpOutputShape(definition.outputSchema);
   if (output === null) {
     const mapped: CallToolResult = { content: [{ type: 'text', text }] };
-    if (isPlainObject(result.data)) mapped.structuredContent = result.data;
+    if (isRecord(result.data)) mapped.structuredContent = result.data;
     return mapped;
   }
   const structuredContent = output.wrapped ? { result: result.data } : result.data;
   // The registry's validator words a non-object root as an argument problem; say it for output.
-  const problems = isPlainObject(structuredContent)
+  const problems = isRecord(structuredContent)
     ? validator.compile(output.listedSchema)(structuredContent).errors
     : [
         `expected an object, got ${Array.isArray(structuredContent) ? 'array' : structuredContent === null ? 'null' : typeof structuredContent}`,

@@ -1,5 +1,4 @@
-import { generateRequestId, type ToolContext } from '@milpa/core';
-import type { ToolRegistry } from '@milpa/tool-runtime';
+import { generateRequestId, type GovernedToolRegistry, type ToolContext } from '@milpa/core';
 import { DefaultRenderer } from '@milpa/tool-runtime/rendering';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -17,11 +16,15 @@ import { ToolCallHandler } from './tool-call-handler.js';
  * `logging/setLevel` filters the log messages handlers send. Connect it to any SDK transport; one
  * server serves one connection. `serveStdio` and `serveHttp` do that for you.
  *
+ * `registry` is any `GovernedToolRegistry`; a `@milpa/tool-runtime` `ToolRegistry` also lends its
+ * confirmation store (a declined confirmation form revokes its token at once) and its schema
+ * validator (output is checked with the same formats as arguments).
+ *
  * @example
  * const server = createMcpServer(registry, { name: 'notes', context: ({ requestId }) => ToolContext.stdio(requestId) });
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer(registry: ToolRegistry, options: McpServerOptions = {}): Server {
+export function createMcpServer(registry: GovernedToolRegistry, options: McpServerOptions = {}): Server {
   const server = new Server(
     { name: options.name ?? 'milpa', version: options.version ?? MCP_PACKAGE_VERSION },
     {

@@ -85,11 +85,9 @@ describe('ToolCallHandler', () => {
       client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
       await client.callTool({ name: 'delete_note', arguments: { id: 7 } });
       expect(minted).toHaveLength(1);
-      const replay = await registry.call(
-        'delete_note',
-        { id: 7, confirm_token: minted[0] },
-        ToolContext.mcp('r-2', 'user:1', ['notes:write']),
-      );
+      const replay = await registry.call('delete_note', { id: 7 }, ToolContext.mcp('r-2', 'user:1', ['notes:write']), {
+        confirmToken: minted[0],
+      });
       expect(replay.error).toBe('Invalid or expired confirmation token');
       expect(recorder.deleted).toEqual([]);
     });

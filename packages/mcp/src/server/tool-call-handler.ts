@@ -1,10 +1,19 @@
-import { ToolErrorCode, ToolResult, generateRequestId, type ToolArgs, type ToolContext } from '@milpa/core';
-import type { ToolCallOptions, ToolRegistry } from '@milpa/tool-runtime';
+import {
+  ToolErrorCode,
+  ToolResult,
+  generateRequestId,
+  readInBandControls,
+  type GovernedToolRegistry,
+  type ToolArgs,
+  type ToolContext,
+} from '@milpa/core';
+import { messageOf } from '@milpa/core/kit';
+import type { ToolCallOptions } from '@milpa/tool-runtime';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevelThreshold } from '../caller/log-level-threshold.js';
 import { McpToolCaller, type McpRequestExtra } from '../caller/mcp-tool-caller.js';
-import { readPendingConfirmation, type PendingConfirmation } from '../confirmation/pending-confirmation.js';
+import { pendingConfirmationOf, type PendingConfirmation } from '../confirmation/pending-confirmation.js';
 import { toConfirmationDeclinedResult } from '../confirmation/to-confirmation-declined-result.js';
 import { toConfirmationForm } from '../confirmation/to-confirmation-form.js';
 import { toConfirmationRequiredResult } from '../confirmation/to-confirmation-required-result.js';
@@ -13,10 +22,7 @@ import { toCallToolResult } from '../results/to-call-tool-result.js';
 import { toRefusalResult } from '../results/to-refusal-result.js';
 import type { McpCallInfo } from './mcp-call-info.js';
 import type { McpConfirmationMode } from './mcp-server-options.js';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { collaboratorsOf, type RegistryCollaborators } from './registry-collaborators.js';
 
 /**
  * The `params._meta` key of a `tools/call` request that carries an idempotency key: a client that
@@ -49,13 +55,15 @@ export interface ToolCallHandlerSettings {
  * error (`InvalidParams`); every other outcome, including a fault in this layer, is a tool result.
  */
 export class ToolCallHandler {
-  readonly #registry: ToolRegistry;
+  readonly #registry: GovernedToolRegistry;
+  readonly #collaborators: RegistryCollaborators;
   readonly #server: Server;
   readonly #logLevel: LogLevelThreshold;
   readonly #settings: ToolCallHandlerSettings;
 
-  constructor(registry: ToolRegistry, server: Server, logLevel: LogLevelThreshold, settings: ToolCallHandlerSettings) {
+  constructor(registry: GovernedToolRegistry, server: Server, logLevel: LogLevelThreshold, settings: ToolCallHandlerSettings) {
     this.#registry = registry;
+    this.#collaborators = collaboratorsOf(registry);
     this.#server = server;
     this.#logLevel = logLevel;
     this.#settings = settings;
@@ -77,21 +85,27 @@ export class ToolCallHandler {
       const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not build the caller's context: ${messageOf(error)}`);
       return toRefusalResult(failure, this.#registry.getDefinition(name));
     }
+    // The model sends a confirmation token or an approval id back among the arguments: they are call
+    // options, never arguments, so they are taken out here (both flows are carried in-band over MCP).
+    const read = readInBandControls(args);
+    if (!read.ok) return toRefusalResult(ToolResult.failure(read.code, read.message), this.#registry.getDefinition(name));
+    const toolArgs = read.args as ToolArgs;
     const caller = new McpToolCaller(this.#server, extra, this.#logLevel, name);
     const idempotencyKey = extra._meta?.[MCP_IDEMPOTENCY_KEY_META_KEY];
     const options: ToolCallOptions = {
+      ...read.controls,
       signal: extra.signal,
       caller,
       // Passed on as sent: the registry refuses a key that is not 1 to 255 printable characters.
       ...(idempotencyKey === undefined ? {} : { idempotencyKey: idempotencyKey as string }),
     };
-    const result = await this.#registry.call(name, args, context, options);
-    if (result.getCode() === ToolErrorCode.TOOL_NOT_FOUND && !this.#registry.has(name)) {
+    const result = await this.#registry.call(name, toolArgs, context, options);
+    if (result.getRefusal()?.code === ToolErrorCode.TOOL_NOT_FOUND && !this.#registry.has(name)) {
       throw new McpError(ErrorCode.InvalidParams, result.error ?? `Tool not found: ${name}`);
     }
     try {
-      const pending = readPendingConfirmation(result, name);
-      if (pending !== null) return await this.#confirm(pending, args, context, options, caller);
+      const pending = pendingConfirmationOf(result, name);
+      if (pending !== null) return await this.#confirm(pending, toolArgs, context, options, caller);
       return this.#present(result, name, context);
     } catch (error) {
       const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not present the result of '${name}': ${messageOf(error)}`);
@@ -118,9 +132,10 @@ export class ToolCallHandler {
     }
     if (action === 'unsupported') return toConfirmationRequiredResult(pending, definition);
     if (action === 'accept') {
-      // The replay carries the same arguments (they are validated again) and the token; the pipeline
+      // The replay carries the same arguments (they are validated again) and the token as the
+      // confirmToken option; the pipeline
       // then runs the first call's arguments, exactly as in the two-call flow.
-      const confirmed = await this.#registry.call(pending.toolName, { ...args, confirm_token: pending.token }, context, options);
+      const confirmed = await this.#registry.call(pending.toolName, args, context, { ...options, confirmToken: pending.token });
       return this.#present(confirmed, pending.toolName, context);
     }
     await this.#revoke(pending, context);
@@ -129,8 +144,10 @@ export class ToolCallHandler {
 
   /** A declined confirmation's token must not stay redeemable by a later replay. */
   async #revoke(pending: PendingConfirmation, context: ToolContext): Promise<void> {
+    const store = this.#collaborators.confirmationStore;
+    if (store === null) return;
     try {
-      await this.#registry.getConfirmationStore().consume(pending.token, pending.toolName, {
+      await store.consume(pending.token, pending.toolName, {
         principal: context.principal,
         channel: context.channel,
       });
@@ -141,11 +158,11 @@ export class ToolCallHandler {
 
   #present(result: ToolResult, name: string, context: ToolContext): CallToolResult {
     const definition = this.#registry.getDefinition(name);
-    const pending = readPendingConfirmation(result, name);
+    const pending = pendingConfirmationOf(result, name);
     if (pending !== null) return toConfirmationRequiredResult(pending, definition);
     if (definition === null) return toRefusalResult(result, null);
-    const presented = toCallToolResult(result, definition, context, this.#settings.renderer, this.#registry.getSchemaValidator());
-    if (result.meta['idempotent_replay'] !== true) return presented;
+    const presented = toCallToolResult(result, definition, context, this.#settings.renderer, this.#collaborators.outputValidator);
+    if (result.outcome?.kind !== 'replayed') return presented;
     return { ...presented, _meta: { ...presented._meta, [MCP_IDEMPOTENT_REPLAY_META_KEY]: true } };
   }
 }

@@ -1,5 +1,4 @@
-import { ToolContext } from '@milpa/core';
-import type { ToolRegistry } from '@milpa/tool-runtime';
+import { ToolContext, type GovernedToolRegistry } from '@milpa/core';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../server/create-mcp-server.js';
 import { enforceStdioProtocol } from './enforce-stdio-protocol.js';
@@ -18,7 +17,7 @@ import type { StdioServeOptions } from './stdio-serve-options.js';
  * // server.ts, launched by the client as `node server.js`
  * await serveStdio(registry, { name: 'notes' });
  */
-export async function serveStdio(registry: ToolRegistry, options: StdioServeOptions = {}): Promise<McpStdioHandle> {
+export async function serveStdio(registry: GovernedToolRegistry, options: StdioServeOptions = {}): Promise<McpStdioHandle> {
   const principal = options.principal ?? 'stdio';
   const scopes = options.scopes ?? ['*'];
   const server = createMcpServer(registry, {

@@ -1,3 +1,4 @@
+import { messageOf } from '@milpa/core/kit';
 import { RedisStoreError, type RedisStoreFailure, type RedisStoreName } from '../errors/redis-store-error.js';
 import type { RedisStoreClient } from './redis-store-client.js';
 import { RedisScript } from './redis-script.js';
@@ -67,10 +68,6 @@ export interface StoreConnectionSettings {
   readonly now: () => number;
   /** The last connection error the client reported, for messages; null when none. */
   readonly lastConnectionError?: () => Error | null;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 const REPLY_ERRORS = new Set(['ErrorReply', 'SimpleError', 'BlobError']);

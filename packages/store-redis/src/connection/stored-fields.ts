@@ -1,3 +1,4 @@
+import { isRecord } from '@milpa/core/kit';
 import type { RedisStoreError } from '../errors/redis-store-error.js';
 
 /**
@@ -53,7 +54,7 @@ export class StoredFields {
 
   /** A JSON object field (not an array). */
   object(name: string): Readonly<Record<string, unknown>> {
-    return this.#read(name, isObject);
+    return this.#read(name, isRecord);
   }
 
   /** A JSON object field that may be absent or null; undefined then. */
@@ -93,8 +94,4 @@ export class StoredFields {
 
 function isTime(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
-}
-
-function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

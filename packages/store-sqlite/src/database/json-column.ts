@@ -1,4 +1,5 @@
 import { MilpaError } from '@milpa/core';
+import { deepFreeze } from '@milpa/core/kit';
 
 /**
  * Writes `value` as JSON for a column. Only plain JSON data is accepted, so what a store reads back
@@ -40,12 +41,4 @@ export function fromJsonColumn(text: unknown): unknown {
   } catch {
     return undefined;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -6,6 +6,7 @@ import {
   type VerificationApproval,
   type VerificationRecord,
 } from '@milpa/core';
+import { deepFreeze, isRecord } from '@milpa/core/kit';
 import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
 import { malformedRow } from '../database/store-database.js';
 
@@ -61,16 +62,15 @@ export function encodeVerificationRecord(record: VerificationRecord): string {
   return toJsonColumn(stored, `Verification request '${record.id}'`);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 function rebuildResult(result: unknown): VerificationResult | null | undefined {
   if (result === null) return null;
-  if (!isObject(result)) return undefined;
+  if (!isRecord(result)) return undefined;
   const { status, reason, verifier, principal, missing, metadata } = result;
-  if (!isTextOrNull(reason) || !isTextOrNull(verifier) || !isTextOrNull(principal) || !isObject(metadata)) return undefined;
+  if (!isTextOrNull(reason) || !isTextOrNull(verifier) || !isTextOrNull(principal) || !isRecord(metadata)) return undefined;
   if (!Array.isArray(missing) || !missing.every(isText)) return undefined;
   switch (status) {
     case VerificationStatus.PASSED:
@@ -90,10 +90,10 @@ function rebuildApprovals(approvals: unknown): readonly VerificationApproval[] |
   if (!Array.isArray(approvals)) return undefined;
   const rebuilt: VerificationApproval[] = [];
   for (const approval of approvals as unknown[]) {
-    if (!isObject(approval) || !isText(approval['principal']) || !isTime(approval['at']) || !isTextOrNull(approval['reason']))
+    if (!isRecord(approval) || !isText(approval['principal']) || !isTime(approval['at']) || !isTextOrNull(approval['reason']))
       return undefined;
     const changes = approval['changes'];
-    if (changes !== undefined && !isObject(changes)) return undefined;
+    if (changes !== undefined && !isRecord(changes)) return undefined;
     rebuilt.push(
       Object.freeze({
         principal: approval['principal'],
@@ -113,10 +113,10 @@ function rebuildApprovals(approvals: unknown): readonly VerificationApproval[] |
 export function decodeVerificationRecord(id: string, json: unknown): VerificationRecord {
   const malformed = (): Error => malformedRow('verification', `verification request '${id}' does not hold a verification record`);
   const stored = fromJsonColumn(json);
-  if (!isObject(stored) || !isObject(stored['request'])) throw malformed();
+  if (!isRecord(stored) || !isRecord(stored['request'])) throw malformed();
   const { request, createdAt, expiresAt, requiredApprovals, resolvedAt } = stored;
   const { subject, policy, payload, requestedBy } = request as Record<string, unknown>;
-  if (!isTextOrNull(subject) || !ApprovalPolicy.isApprovalPolicy(policy) || !isObject(payload) || !isTextOrNull(requestedBy))
+  if (!isTextOrNull(subject) || !ApprovalPolicy.isApprovalPolicy(policy) || !isRecord(payload) || !isTextOrNull(requestedBy))
     throw malformed();
   if (!isTime(createdAt) || !(expiresAt === null || isTime(expiresAt)) || !(resolvedAt === null || isTime(resolvedAt))) throw malformed();
   if (typeof requiredApprovals !== 'number' || !Number.isInteger(requiredApprovals) || requiredApprovals < 0) throw malformed();
@@ -139,12 +139,4 @@ export function decodeVerificationRecord(id: string, json: unknown): Verificatio
     result,
     resolvedAt: resolvedAt === null ? null : new Date(resolvedAt),
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }

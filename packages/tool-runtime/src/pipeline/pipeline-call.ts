@@ -2,46 +2,29 @@ import {
   ToolErrorCode,
   type PendingApproval,
   ToolResult,
+  type CallOutcome,
+  type GovernedCallOptions,
   type InvocationOutcome,
+  type RefusalName,
   type InvocationTarget,
   type ToolArgs,
-  type ToolCaller,
   type ToolContext,
   type ToolDenialReason,
   type ToolResultMeta,
 } from '@milpa/core';
 import type { Context } from '@opentelemetry/api';
 import type { TidiedField } from '../tidying/tidy-arguments.js';
+import { refusedOutcome } from './call-outcomes.js';
 import type { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { messageOf, nameOf } from './settle.js';
 import { STOP } from './stage.js';
 
-/** Options of a single `call()`. */
-export interface ToolCallOptions {
-  /**
-   * Aborting it aborts the handler's `signal`. Before the handler starts, an abort refuses the call
-   * with `TIMEOUT` — also while the call waits on a rule provider, limiter, confirmation store, host
-   * stage or `tool.executing` listener that never answers.
-   */
-  readonly signal?: AbortSignal;
-  /** What the caller's channel can do (progress, logging, elicitation, sampling). */
-  readonly caller?: ToolCaller;
-  /**
-   * Makes the call idempotent: the first call with this key (for this principal) runs; a retry
-   * with the same key, tool and arguments gets the first call's result back, marked
-   * `meta.idempotent_replay`, without running — and waits for the first while it is still running
-   * (bounded by `signal`). The same key with another tool or other arguments is refused with
-   * `CONFLICT`. 1 to 255 printable characters, e.g. a UUID per intended action.
-   */
-  readonly idempotencyKey?: string;
-}
-
 /**
- * How a call ended, which decides the audit record the audit exit writes and the observation the
- * run's history keeps: one value per terminal path, refusals and answers alike.
+ * Options of a single `call()`: the abort signal, the caller's channel capabilities, and the control
+ * values that steer the call (`idempotencyKey`, `confirmToken`, `approvalId`) — never arguments.
  */
-export type CallOutcome = InvocationOutcome;
+export type ToolCallOptions = GovernedCallOptions;
 
 const EMPTY_ERRORS: readonly string[] = Object.freeze([]);
 
@@ -77,18 +60,9 @@ export class PipelineCall {
   tidiedArgs: Readonly<Record<string, unknown>> | null = null;
   /** tidy: what tidying changed, reported as `meta.tidied`; null when nothing was. */
   tidied: readonly TidiedField[] | null = null;
-  /**
-   * clamp: whether this call may need confirmation before its arguments are known (the tool or the
-   * channel asks for it, possibly depending on the arguments); `confirm_token` is taken out then.
-   */
-  confirmable = false;
   /** validate: whether this call must be confirmed before it runs, decided with {@link PipelineCall.mutating}. */
   needsConfirmation = false;
-  /** clamp: a non-null `confirm_token` came with the arguments. */
-  hasToken = false;
-  /** clamp: the `confirm_token` argument as given (it is not in the arguments). */
-  confirmToken: unknown = undefined;
-  /** clamp: the arguments without `confirm_token`, clamps applied, not yet validated. */
+  /** clamp: the arguments with clamps applied, not yet validated. */
   input: Readonly<Record<string, unknown>> | null = null;
   /**
    * validate: the validated arguments, a deeply frozen copy; confirm replaces them with the first
@@ -104,13 +78,6 @@ export class PipelineCall {
    */
   mutating = false;
 
-  /** clamp: the `approval_id` argument as given (it is not in the arguments). */
-  approvalId: unknown = undefined;
-  /**
-   * clamp: a non-null `approval_id` came with the arguments, so this call resumes a held call:
-   * confirm stands aside, approve redeems it, and the rules run over the approved arguments.
-   */
-  resuming = false;
   /** approve: the held call this call was suspended as, or the one its resume redeemed. */
   approval: PendingApproval | null = null;
 
@@ -120,10 +87,10 @@ export class PipelineCall {
   /** rules: what the call acts on, as the host's target resolvers named it. */
   target: InvocationTarget | null = null;
 
-  /** Terminal: the result the caller gets. */
+  /** Terminal: the result the caller gets; it carries {@link PipelineCall.ending} as `result.outcome`. */
   result: ToolResult | null = null;
-  /** Terminal: how the call ended. */
-  outcome: CallOutcome | null = null;
+  /** Terminal: how the call ended, typed; the one source of {@link PipelineCall.outcome}. */
+  ending: CallOutcome | null = null;
   /** Terminal: the refusal's reason, for the audit record. */
   reason: string | undefined = undefined;
   /** Terminal: the validation messages of a `validation_failed` outcome. */
@@ -134,8 +101,6 @@ export class PipelineCall {
   deniedByRule: string | null = null;
   /** Terminal: what a handler threw (`failed`). */
   thrown: unknown = undefined;
-  /** Terminal: a `tool.executing` listener answered instead of the handler. */
-  cacheServed = false;
   /** events: the audit record was written by the registry's audit listener during the dispatch. */
   audited = false;
   /**
@@ -158,6 +123,21 @@ export class PipelineCall {
     this.context = context;
     this.options = options;
     this.startedAt = startedAt;
+  }
+
+  /**
+   * How the call ended, by the name the audit record and the run's history use: the name of
+   * {@link PipelineCall.ending}, so both always agree. Null until a stage ends the call.
+   */
+  get outcome(): InvocationOutcome | null {
+    const ending = this.ending;
+    return ending === null ? null : ending.name;
+  }
+
+  /** A `tool.executing` listener answered instead of the handler. */
+  get cacheServed(): boolean {
+    const ending = this.ending;
+    return ending !== null && ending.kind === 'executed' && ending.servedByListener;
   }
 
   /** The tool's name for messages, meta and audit (the requested name, as text, before resolve). */
@@ -202,18 +182,24 @@ export class PipelineCall {
     });
   }
 
-  /** Ends the call with `result`; returns the runner's stop signal. */
+  /**
+   * Ends the call with `result` and how it ended; returns the runner's stop signal. `result` is
+   * built with `outcome` (the constructor's last argument), so no second result is allocated; the
+   * one exception is a `tool.executing` listener's own result, which the caller gets unchanged.
+   */
   end(result: ToolResult, outcome: CallOutcome, reason?: string): typeof STOP {
     this.result = result;
-    this.outcome = outcome;
+    this.ending = outcome;
     this.reason = reason;
     return STOP;
   }
 
-  /** Ends the call with a refusal: `message`, `meta.code` and any extra meta. */
-  refuse(code: ToolErrorCode, message: string, outcome: CallOutcome, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
-    const meta = extraMeta === undefined ? { ...this.meta(), code } : { ...this.meta(), code, ...extraMeta };
-    return this.end(ToolResult.error(message, null, meta), outcome, message);
+  /** Ends the call with a refusal: `message`, `meta.code` and any extra meta; the outcome is `refused` by `name`. */
+  refuse(code: ToolErrorCode, message: string, name: RefusalName, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
+    // The shape of ToolResult.error(message, null, meta), built once with its outcome.
+    const meta = extraMeta === undefined ? { ...this.meta(), code, type: 'error' } : { ...this.meta(), code, ...extraMeta, type: 'error' };
+    const outcome = refusedOutcome(name, code, message);
+    return this.end(new ToolResult(false, null, null, message, meta, outcome), outcome, message);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Span } from '@opentelemetry/api';
 import { buildInvocationPlan } from '../inspection/invocation-plan-builder.js';
 import type { InvocationPlan } from '../inspection/invocation-plan.js';
 import { RegistryWiring } from '../inspection/registry-wiring.js';
+import { refusedOutcome } from '../pipeline/call-outcomes.js';
 import { PipelineCall, type ToolCallOptions } from '../pipeline/pipeline-call.js';
 import { PipelineRunner } from '../pipeline/pipeline-runner.js';
 import type { PipelineServices } from '../pipeline/pipeline-services.js';
@@ -110,10 +111,11 @@ export class CallRuntime {
     try {
       callContext = resolveCallContext(context, this.#defaultContext);
     } catch (error) {
-      const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, {
+      const message = `Invalid context: ${messageOf(error)}`;
+      const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, {
         tool: nameOf(name),
         took_ms: 0,
-      });
+      }).withOutcome(refusedOutcome('validation_failed', ToolErrorCode.VALIDATION_ERROR, message));
       return this.#withoutContext(span, startedAt, invalid);
     }
     if (callContext === null) return this.#withoutContext(span, startedAt, this.#contextRequired(name));
@@ -179,7 +181,7 @@ export class CallRuntime {
     }
     // The held call's own tool and arguments, through the whole pipeline: the approve stage checks
     // the binding, the decision and the one use, and the rules run again before it executes.
-    return this.call(record.toolName, { ...(record.arguments as Record<string, unknown>), approval_id: approvalId }, context, options);
+    return this.call(record.toolName, record.arguments, context, { ...options, approvalId });
   }
 
   /** A resume refused before it could name a tool: audited, and a typed result. */
@@ -202,7 +204,9 @@ export class CallRuntime {
       callContext === null ? {} : { request_id: callContext.requestId, channel: callContext.channel, principal: callContext.principal };
     if (callContext !== null) this.#services.audit.logOutcome(outcome, callContext, '(approval)', null, 0, message);
     const refusal = outcome === 'approval_invalid' ? { approval_refusal: 'not_found' } : {};
-    return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller, ...refusal });
+    return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller, ...refusal }).withOutcome(
+      refusedOutcome(outcome, code, message),
+    );
   }
 
   /** A call refused before it had a context: its span and metrics still record it. */
@@ -215,6 +219,8 @@ export class CallRuntime {
     const tool = nameOf(name);
     const message = `Tool call refused: a context is required to call '${tool}' (pass a ToolContext, or build the registry with defaultContext)`;
     this.#services.safeLog('warn', { tool }, `[ToolRegistry] ${message}`);
-    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, { tool, took_ms: 0 });
+    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, { tool, took_ms: 0 }).withOutcome(
+      refusedOutcome('validation_failed', ToolErrorCode.VALIDATION_ERROR, message),
+    );
   }
 }

@@ -8,7 +8,7 @@ import {
   type InvocationHistoryStore,
   type InvocationRule,
   type RateLimiter,
-  type ToolRegistry as ToolRegistryContract,
+  type GovernedToolRegistry,
   type ToolResult,
   type ToolSummary,
 } from '@milpa/core';
@@ -53,7 +53,7 @@ import { TurnTools, type ToolsForOptions, type ToolsForResult } from './turn-too
  * const result = await registry.call('add', { a: 5, b: 3 }, ToolContext.cli());
  * result.data; // 8
  */
-export class ToolRegistry implements ToolRegistryContract {
+export class ToolRegistry implements GovernedToolRegistry {
   /** The services the calls share; read only by the deprecated accessors below. */
   readonly #services: PipelineServices;
   readonly #catalog: ToolCatalog;

@@ -159,7 +159,9 @@ describe('VerificationTool through a ToolRegistry', () => {
       expect(requestSpy).not.toHaveBeenCalled();
       expect(events).toEqual([]);
 
-      const request = await registry.call('request_verification', { subject: 'gate:x', confirm_token: gate.getConfirmToken() }, requester);
+      const request = await registry.call('request_verification', { subject: 'gate:x' }, requester, {
+        confirmToken: gate.getConfirmToken() as string,
+      });
       expect(requestSpy).toHaveBeenCalledTimes(1);
       const requestId = requestIdOf(request);
       expect(request.data).toMatchObject({ subject: 'gate:x', policy: 'single' });
@@ -170,11 +172,9 @@ describe('VerificationTool through a ToolRegistry', () => {
       expect(resolveGate.getConfirmToken()).toMatch(/^[0-9a-f]{32}$/);
       expect(resolveSpy).not.toHaveBeenCalled();
 
-      const resolved = await registry.call(
-        'resolve_verification',
-        { ...resolveArgs, confirm_token: resolveGate.getConfirmToken() },
-        approver,
-      );
+      const resolved = await registry.call('resolve_verification', { ...resolveArgs }, approver, {
+        confirmToken: resolveGate.getConfirmToken() as string,
+      });
       expect(resolved.data).toMatchObject({ status: 'passed', principal: 'tg:luis' });
       expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.granted']);
     });

@@ -1,4 +1,4 @@
-import type { ToolContext, ToolResult } from '@milpa/core';
+import { readInBandControls, type ToolContext, type ToolResult } from '@milpa/core';
 import type { SqliteStores } from '@milpa/store-sqlite';
 import { terminalApprovalGate, type TerminalApprovalInput } from '@milpa/tool-runtime';
 import type { Command } from 'commander';
@@ -145,8 +145,11 @@ async function callOnce(
   const runId = await openOrContinueRun(io, demo, flags.run);
   const context = buildCallerContext({ ...toCallerOptions(flags, flags.requestId), ...(runId === null ? {} : { runId }) });
 
-  let result = await demo.registry.call(name, args, context);
-  const token = result.getConfirmToken();
+  // --args may carry a confirm_token or an approval_id, as a model sends them: they are call options.
+  const read = readInBandControls(args);
+  if (!read.ok) throw new DemoUsageError(read.message, "pass only the tool's own arguments in --args", 'INVALID_ARGS');
+  let result = await demo.registry.call(name, read.args, context, read.controls);
+  const token = result.getConfirmationRequest()?.token ?? null;
   if (flags.confirm === true && token !== null) {
     if (flags.json !== true) {
       show(io, demo, result, context);
@@ -154,7 +157,7 @@ async function callOnce(
         `\n--confirm: replaying '${name}' with its confirm_token as ${context.principal ?? '(anonymous)'} on ${context.channel}\n\n`,
       );
     }
-    result = await demo.registry.call(name, { ...args, confirm_token: token }, context);
+    result = await demo.registry.call(name, read.args, context, { ...read.controls, confirmToken: token });
   }
 
   if (flags.json === true) io.stdout(`${JSON.stringify(result, null, 2)}\n`);

@@ -2,11 +2,20 @@ import { MilpaError, Type, type ToolDefinition } from '@milpa/core';
 import { rejectUnknownArguments, validatePaging } from '../../lifecycle/argument-checks.js';
 import { defineLifecycleTool } from '../../lifecycle/define-lifecycle-tool.js';
 import { failure, success } from '../../lifecycle/tool-envelope.js';
-import { ToolError } from '../../lifecycle/tool-error.js';
 import { sensitivePathReason } from '../../sandbox/sensitive-paths.js';
 import { Workspace, type WorkspacePath } from '../../sandbox/workspace.js';
-import { BoundedRegex, type LineHit } from './bounded-regex.js';
-import { collectSearchFiles } from './collect-search-files.js';
+import { BoundedRegex } from './bounded-regex.js';
+import type { CodeSearchArgs, CodeSearchData, CodeSearchMatch } from './code-search-data.js';
+import {
+  CODE_SEARCH_MAX_FILES,
+  CODE_SEARCH_MAX_ROWS,
+  scanCodeSearch,
+  type CodeSearchScan,
+  type PlannedCodeSearch,
+} from './scan-code-search.js';
+
+// The tool's argument and result types travel with it.
+export type { CodeSearchArgs, CodeSearchData, CodeSearchMatch } from './code-search-data.js';
 
 /** Settings of {@link codeSearchTool}. */
 export interface CodeSearchToolOptions {
@@ -22,105 +31,15 @@ export interface CodeSearchToolOptions {
   readonly now?: () => number;
 }
 
-/** The arguments of the `code_search` tool. */
-export interface CodeSearchArgs {
-  /** The text to find, or a JavaScript regular expression when `is_regex` is true. */
-  readonly pattern: string;
-  /** Treat `pattern` as a regular expression; default false (literal, case-sensitive). */
-  readonly is_regex?: boolean;
-  /** A folder or file to search, relative to the workspace root; default the whole workspace. */
-  readonly path?: string;
-  /** Lines of context returned before and after each match, 0 to 5; default 0. */
-  readonly context_lines?: number;
-  /** How many matching rows to skip: the `next_offset` of the previous page; default 0. */
-  readonly offset?: number;
-  /** The most rows returned in one page; default 50. */
-  readonly limit?: number;
-}
-
-/** One matching line. */
-export interface CodeSearchMatch {
-  /** The file's path relative to the workspace root. */
-  readonly file: string;
-  /** The 1-based line number. */
-  readonly line: number;
-  /** The line (a window around the match when the line is long). */
-  readonly text: string;
-  /** The lines around the match, when `context_lines` is above 0. */
-  readonly context?: {
-    /** Up to `context_lines` lines before the match, in order. */
-    readonly before: readonly string[];
-    /** Up to `context_lines` lines after the match, in order. */
-    readonly after: readonly string[];
-  };
-}
-
-/** What a successful `code_search` call returns. */
-export interface CodeSearchData {
-  /** This page of matching rows, ordered by file path, then line. */
-  readonly matches: readonly CodeSearchMatch[];
-  /** How many matching rows were found (at most 1000: the scan stops there). */
-  readonly total: number;
-  /** True when more rows exist than this page holds, or the scan stopped early. */
-  readonly truncated: boolean;
-  /** The `offset` of the next page, when there is one. */
-  readonly next_offset?: number;
-}
-
-interface PlannedSearch {
-  readonly pattern: string;
-  readonly regex: BoundedRegex | null;
-  readonly start: WorkspacePath;
-  readonly contextLines: number;
-  readonly offset: number;
-  readonly limit: number;
-}
-
-interface SkipCounts {
-  directories: number;
-  sensitive: number;
-  symlinks: number;
-  large: number;
-  binary: number;
-  unreadable: number;
-}
-
-interface SearchScan {
-  /** The rows of the requested window `[offset, offset + limit)`, with their context. */
-  readonly window: readonly CodeSearchMatch[];
-  readonly total: number;
-  readonly capped: boolean;
-  readonly outOfTime: boolean;
-  readonly filesTruncated: boolean;
-  readonly filesSearched: number;
-  readonly skipped: SkipCounts;
-}
-
-interface LoadedFile {
-  readonly path: WorkspacePath;
-  readonly lines: readonly string[];
-}
-
 const ARGUMENT_NAMES = ['pattern', 'is_regex', 'path', 'context_lines', 'offset', 'limit'] as const;
-/** The scan stops once this many matching rows are found. */
-const MAX_ROWS = 1000;
 /** A page holds at most this many bytes of JSON rows (always at least one row). */
 const MAX_PAGE_BYTES = 8192;
-const MAX_FILE_BYTES = 1024 * 1024;
-const MAX_FILES = 20_000;
 const MAX_CONTEXT_LINES = 5;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 const MAX_LITERAL_LENGTH = 1000;
 const MAX_REGEX_LENGTH = 500;
 const MAX_REGEX_LINE_LENGTH = 4096;
-/** Lines longer than this are returned as a window around the match. */
-const MAX_TEXT_LENGTH = 240;
-/** Files matched together in one timed regex run (fewer runs, each with a fixed set-up cost). */
-const BATCH_FILES = 256;
-const BATCH_CHARACTERS = 2 * 1024 * 1024;
-/** Bytes looked at for a NUL to tell a binary file. */
-const BINARY_PROBE_BYTES = 8192;
 
 const INPUT = Type.Object(
   {
@@ -148,7 +67,11 @@ const INPUT = Type.Object(
       }),
     ),
     offset: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_ROWS, description: 'Rows to skip: pass the next_offset of the previous page. Default 0.' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: CODE_SEARCH_MAX_ROWS,
+        description: 'Rows to skip: pass the next_offset of the previous page. Default 0.',
+      }),
     ),
     limit: Type.Optional(
       Type.Integer({
@@ -167,62 +90,6 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
     throw new MilpaError(`codeSearchTool: ${name} must be a whole number ≥ 1, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
   }
   return value;
-}
-
-function cut(line: string, column: number): string {
-  if (line.length <= MAX_TEXT_LENGTH) return line;
-  // A window that shows the match with a little of what leads up to it.
-  const start = Math.max(0, Math.min(column - 60, line.length - MAX_TEXT_LENGTH));
-  const end = start + MAX_TEXT_LENGTH;
-  return `${start > 0 ? '…' : ''}${line.slice(start, end)}${end < line.length ? '…' : ''}`;
-}
-
-function literalHits(lines: readonly string[], pattern: string): LineHit[] {
-  const hits: LineHit[] = [];
-  lines.forEach((line, index) => {
-    const column = line.indexOf(pattern);
-    if (column >= 0) hits.push({ index, column });
-  });
-  return hits;
-}
-
-function splitLines(text: string): string[] {
-  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r?\n/);
-  if (lines.length > 1 && lines.at(-1) === '') lines.pop();
-  return lines;
-}
-
-/** Reads a file for searching, or null (counted in `skipped`) when it is large, binary, unreadable or a swapped-in symlink. */
-async function loadFile(workspace: Workspace, path: WorkspacePath, skipped: SkipCounts): Promise<LoadedFile | null> {
-  let file;
-  try {
-    file = await workspace.openForRead(path);
-  } catch (error) {
-    if (error instanceof ToolError && error.code === 'PATH_OUTSIDE_WORKSPACE') skipped.symlinks += 1;
-    else skipped.unreadable += 1;
-    return null;
-  }
-  try {
-    if (file.stats.size > MAX_FILE_BYTES) {
-      skipped.large += 1;
-      return null;
-    }
-    const buffer = await file.handle.readFile();
-    if (buffer.length > MAX_FILE_BYTES) {
-      skipped.large += 1;
-      return null;
-    }
-    if (buffer.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
-      skipped.binary += 1;
-      return null;
-    }
-    return { path, lines: splitLines(buffer.toString('utf8')) };
-  } catch {
-    skipped.unreadable += 1;
-    return null;
-  } finally {
-    await file.handle.close();
-  }
 }
 
 function pageOf(window: readonly CodeSearchMatch[]): CodeSearchMatch[] {
@@ -277,82 +144,7 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
   const timeBudgetMs = positiveInteger('timeBudgetMs', options.timeBudgetMs, 10_000);
   const now = options.now ?? (() => performance.now());
 
-  const scan = async (planned: PlannedSearch, signal: AbortSignal): Promise<SearchScan> => {
-    // The budget covers listing the files too, not only reading them.
-    const deadline = now() + timeBudgetMs;
-    const list = await collectSearchFiles(workspace, planned.start, MAX_FILES);
-    const skipped: SkipCounts = {
-      directories: list.skippedDirectories,
-      sensitive: list.skippedSensitive,
-      symlinks: list.skippedSymlinks,
-      large: 0,
-      binary: 0,
-      unreadable: list.unreadableDirectories,
-    };
-    const window: CodeSearchMatch[] = [];
-    const windowEnd = planned.offset + planned.limit;
-    let total = 0;
-    let capped = false;
-    let outOfTime = false;
-    let filesSearched = 0;
-    let batch: LoadedFile[] = [];
-    let batchCharacters = 0;
-
-    const flush = (): void => {
-      const found =
-        planned.regex === null
-          ? batch.map((file) => literalHits(file.lines, planned.pattern))
-          : planned.regex.matchFiles(batch.map((file) => file.lines));
-      batch.forEach((file, position) => {
-        for (const hit of found[position] ?? []) {
-          if (capped) return;
-          if (total === MAX_ROWS) {
-            capped = true;
-            return;
-          }
-          // Only the requested window is built in full; the other rows are only counted.
-          if (total >= planned.offset && total < windowEnd) {
-            const line = file.lines[hit.index] ?? '';
-            const row: { -readonly [K in keyof CodeSearchMatch]: CodeSearchMatch[K] } = {
-              file: file.path.relative,
-              line: hit.index + 1,
-              text: cut(line, hit.column),
-            };
-            if (planned.contextLines > 0) {
-              const from = Math.max(0, hit.index - planned.contextLines);
-              row.context = {
-                before: file.lines.slice(from, hit.index).map((text) => cut(text, 0)),
-                after: file.lines.slice(hit.index + 1, hit.index + 1 + planned.contextLines).map((text) => cut(text, 0)),
-              };
-            }
-            window.push(row);
-          }
-          total += 1;
-        }
-      });
-      batch = [];
-      batchCharacters = 0;
-    };
-
-    for (const path of list.files) {
-      if (signal.aborted) throw new ToolError('SEARCH_ABORTED', 'The search was aborted by the caller.');
-      if (now() > deadline) {
-        outOfTime = true;
-        break;
-      }
-      const loaded = await loadFile(workspace, path, skipped);
-      if (loaded === null) continue;
-      filesSearched += 1;
-      batch.push(loaded);
-      batchCharacters += loaded.lines.reduce((sum, line) => sum + line.length, 0);
-      if (batch.length >= BATCH_FILES || batchCharacters >= BATCH_CHARACTERS) flush();
-      if (capped) break;
-    }
-    if (!capped && batch.length > 0) flush();
-    return { window, total, capped, outOfTime, filesTruncated: list.truncated, filesSearched, skipped };
-  };
-
-  return defineLifecycleTool<typeof INPUT, PlannedSearch, SearchScan>({
+  return defineLifecycleTool<typeof INPUT, PlannedCodeSearch, CodeSearchScan>({
     name: 'code_search',
     title: 'Code search',
     description:
@@ -377,7 +169,7 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
     plan: async (args) => {
       const unknown = rejectUnknownArguments(args, ARGUMENT_NAMES);
       if (unknown !== null) return { result: unknown };
-      const paging = validatePaging(args, { maxLimit: MAX_LIMIT, maxOffset: MAX_ROWS });
+      const paging = validatePaging(args, { maxLimit: MAX_LIMIT, maxOffset: CODE_SEARCH_MAX_ROWS });
       if (paging !== null) return { result: paging };
       const { pattern } = args;
       if (typeof pattern !== 'string' || pattern === '')
@@ -429,7 +221,7 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
       };
     },
 
-    perform: (planned, invocation) => scan(planned, invocation.signal),
+    perform: (planned, invocation) => scanCodeSearch(workspace, planned, invocation.signal, { now, timeBudgetMs }),
 
     complete: (found, planned) => {
       const matches = pageOf(found.window);
@@ -443,10 +235,11 @@ export function codeSearchTool(options: CodeSearchToolOptions): ToolDefinition<C
       };
       const warnings: string[] = [];
       if (more) warnings.push(`Showing rows ${planned.offset + 1}–${end} of ${found.total}: call again with offset ${end} for more.`);
-      if (found.capped) warnings.push(`The scan stopped at ${MAX_ROWS} matching rows: narrow path or the pattern to see the rest.`);
+      if (found.capped)
+        warnings.push(`The scan stopped at ${CODE_SEARCH_MAX_ROWS} matching rows: narrow path or the pattern to see the rest.`);
       if (found.outOfTime)
         warnings.push(`The scan stopped after ${timeBudgetMs} ms, so results are incomplete: narrow path or the pattern.`);
-      if (found.filesTruncated) warnings.push(`Only the first ${MAX_FILES} files were listed: narrow path to search the rest.`);
+      if (found.filesTruncated) warnings.push(`Only the first ${CODE_SEARCH_MAX_FILES} files were listed: narrow path to search the rest.`);
       if (planned.offset > 0 && planned.offset >= found.total)
         warnings.push(`offset ${planned.offset} is past the last row (${found.total} found).`);
       return success(

@@ -1,0 +1,71 @@
+import type { InvocationHistory, InvocationHistoryStore } from '@milpa/core';
+import type { ApprovalEdits } from '../edits/approval-edits.js';
+import type { CsrfGuard } from '../security/csrf-guard.js';
+import { renderDetailPage, type PageMessage } from '../views/render-detail-page.js';
+import type { ConsoleIdentity } from './approval-console-options.js';
+import type { ApprovalItem } from './approval-item.js';
+import type { ConsolePage } from './console-page.js';
+
+/** What {@link DetailPages} needs. */
+export interface DetailPagesSettings {
+  /** The console's base path, ending in `/`. */
+  readonly base: string;
+  /** Signs the CSRF token of the grant and reject forms. */
+  readonly csrf: CsrfGuard;
+  /** Which fields the approver may edit. */
+  readonly edits: ApprovalEdits;
+  /** Where the run's history is read; without it the page says it is unavailable. */
+  readonly history: InvocationHistoryStore | undefined;
+}
+
+/** Builds the detail page of one held call: the item, its run's history, its forms and a message. */
+export class DetailPages {
+  readonly #settings: DetailPagesSettings;
+
+  /** Detail pages built with `settings`. */
+  constructor(settings: DetailPagesSettings) {
+    this.#settings = settings;
+  }
+
+  /** The detail page of `item` for `identity`, answered with `status`, showing `message` and what was `typed`. */
+  async build(
+    item: ApprovalItem,
+    identity: ConsoleIdentity,
+    nonce: string,
+    status: number,
+    message: PageMessage | null,
+    typed: ReadonlyMap<string, string> = new Map(),
+  ): Promise<ConsolePage> {
+    const { base, csrf, edits } = this.#settings;
+    const body = renderDetailPage({
+      item,
+      base,
+      now: Date.now(),
+      principal: identity.principal,
+      csrfToken: csrf.tokenFor(nonce, identity.principal),
+      editable: item.state === 'pending' ? edits.fieldsFor(item) : [],
+      history: await this.#historyFor(item),
+      message,
+      typed,
+    });
+    return {
+      status,
+      title: `Approve ${item.tool}?`,
+      current: 'detail',
+      body,
+      live: true,
+      url: `${base}approvals/${encodeURIComponent(item.id)}`,
+    };
+  }
+
+  async #historyFor(item: ApprovalItem): Promise<InvocationHistory | null | 'unavailable'> {
+    if (item.runId === null) return null;
+    const history = this.#settings.history;
+    if (history === undefined) return 'unavailable';
+    try {
+      return await history.load(item.runId);
+    } catch {
+      return 'unavailable';
+    }
+  }
+}
