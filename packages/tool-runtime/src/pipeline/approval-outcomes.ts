@@ -1,5 +1,6 @@
 import { ToolErrorCode, ToolResult, type PendingApproval } from '@milpa/core';
 import { formatExpiresAt } from '../confirmation/format-expires-at.js';
+import { approvalPendingOutcome } from './call-outcomes.js';
 import type { PipelineCall } from './pipeline-call.js';
 import { CALLER_ABORTED, isPromiseLike, messageOf, untilCallerAborts } from './settle.js';
 import type { STOP, StageVerdict } from './stage.js';
@@ -51,8 +52,9 @@ export function pendingApproval(call: PipelineCall, approval: PendingApproval, n
     `Once it is approved, call '${tool}' again with the same arguments and approval_id "${approval.approvalId}"; it then runs once.`;
   const data = Object.freeze({ requires_approval: true, approval_id: approval.approvalId, tool, expires_at: expiresAt });
   const meta = { ...call.meta(), code: ToolErrorCode.APPROVAL_PENDING, approval_id: approval.approvalId, expires_at: expiresAt };
-  const result = new ToolResult(false, data, message, message, { ...meta, type: 'approval_pending' });
-  return call.end(result, 'approval_pending', message);
+  const outcome = approvalPendingOutcome(approval.approvalId, expiresAt);
+  const result = new ToolResult(false, data, message, message, { ...meta, type: 'approval_pending' }, outcome);
+  return call.end(result, outcome, message);
 }
 
 /**

@@ -2,7 +2,9 @@ import {
   ToolErrorCode,
   type PendingApproval,
   ToolResult,
+  type CallOutcome,
   type InvocationOutcome,
+  type RefusalName,
   type InvocationTarget,
   type ToolArgs,
   type ToolCaller,
@@ -12,6 +14,7 @@ import {
 } from '@milpa/core';
 import type { Context } from '@opentelemetry/api';
 import type { TidiedField } from '../tidying/tidy-arguments.js';
+import { refusedOutcome } from './call-outcomes.js';
 import type { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { messageOf, nameOf } from './settle.js';
@@ -36,12 +39,6 @@ export interface ToolCallOptions {
    */
   readonly idempotencyKey?: string;
 }
-
-/**
- * How a call ended, which decides the audit record the audit exit writes and the observation the
- * run's history keeps: one value per terminal path, refusals and answers alike.
- */
-export type CallOutcome = InvocationOutcome;
 
 const EMPTY_ERRORS: readonly string[] = Object.freeze([]);
 
@@ -120,10 +117,10 @@ export class PipelineCall {
   /** rules: what the call acts on, as the host's target resolvers named it. */
   target: InvocationTarget | null = null;
 
-  /** Terminal: the result the caller gets. */
+  /** Terminal: the result the caller gets; it carries {@link PipelineCall.ending} as `result.outcome`. */
   result: ToolResult | null = null;
-  /** Terminal: how the call ended. */
-  outcome: CallOutcome | null = null;
+  /** Terminal: how the call ended, typed; the one source of {@link PipelineCall.outcome}. */
+  ending: CallOutcome | null = null;
   /** Terminal: the refusal's reason, for the audit record. */
   reason: string | undefined = undefined;
   /** Terminal: the validation messages of a `validation_failed` outcome. */
@@ -134,8 +131,6 @@ export class PipelineCall {
   deniedByRule: string | null = null;
   /** Terminal: what a handler threw (`failed`). */
   thrown: unknown = undefined;
-  /** Terminal: a `tool.executing` listener answered instead of the handler. */
-  cacheServed = false;
   /** events: the audit record was written by the registry's audit listener during the dispatch. */
   audited = false;
   /**
@@ -158,6 +153,21 @@ export class PipelineCall {
     this.context = context;
     this.options = options;
     this.startedAt = startedAt;
+  }
+
+  /**
+   * How the call ended, by the name the audit record and the run's history use: the name of
+   * {@link PipelineCall.ending}, so both always agree. Null until a stage ends the call.
+   */
+  get outcome(): InvocationOutcome | null {
+    const ending = this.ending;
+    return ending === null ? null : ending.name;
+  }
+
+  /** A `tool.executing` listener answered instead of the handler. */
+  get cacheServed(): boolean {
+    const ending = this.ending;
+    return ending !== null && ending.kind === 'executed' && ending.servedByListener;
   }
 
   /** The tool's name for messages, meta and audit (the requested name, as text, before resolve). */
@@ -202,18 +212,24 @@ export class PipelineCall {
     });
   }
 
-  /** Ends the call with `result`; returns the runner's stop signal. */
+  /**
+   * Ends the call with `result` and how it ended; returns the runner's stop signal. `result` is
+   * built with `outcome` (the constructor's last argument), so no second result is allocated; the
+   * one exception is a `tool.executing` listener's own result, which the caller gets unchanged.
+   */
   end(result: ToolResult, outcome: CallOutcome, reason?: string): typeof STOP {
     this.result = result;
-    this.outcome = outcome;
+    this.ending = outcome;
     this.reason = reason;
     return STOP;
   }
 
-  /** Ends the call with a refusal: `message`, `meta.code` and any extra meta. */
-  refuse(code: ToolErrorCode, message: string, outcome: CallOutcome, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
-    const meta = extraMeta === undefined ? { ...this.meta(), code } : { ...this.meta(), code, ...extraMeta };
-    return this.end(ToolResult.error(message, null, meta), outcome, message);
+  /** Ends the call with a refusal: `message`, `meta.code` and any extra meta; the outcome is `refused` by `name`. */
+  refuse(code: ToolErrorCode, message: string, name: RefusalName, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
+    // The shape of ToolResult.error(message, null, meta), built once with its outcome.
+    const meta = extraMeta === undefined ? { ...this.meta(), code, type: 'error' } : { ...this.meta(), code, ...extraMeta, type: 'error' };
+    const outcome = refusedOutcome(name, code, message);
+    return this.end(new ToolResult(false, null, null, message, meta, outcome), outcome, message);
   }
 
   /**

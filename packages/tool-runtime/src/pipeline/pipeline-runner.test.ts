@@ -7,6 +7,7 @@ import { ConfirmationTokenStore } from '../confirmation/confirmation-token-store
 import { PolicyGate } from '../policy/policy-gate.js';
 import { SchemaValidator } from '../validation/schema-validator.js';
 import { RecordingLogger } from '../../test/support/recording-logger.js';
+import { EXECUTED_BY_HANDLER } from './call-outcomes.js';
 import { freezeArgs } from './freeze-args.js';
 import { PipelineCall } from './pipeline-call.js';
 import { PipelineRunner } from './pipeline-runner.js';
@@ -49,7 +50,7 @@ function stage(name: string, run: (call: PipelineCall) => StageVerdict, phase: '
   return { name, phase, collaborator: `${name} collaborator`, refusesOnAbort: true, run, describe: () => [] };
 }
 
-const answer = stage('answer', (call) => call.end(ToolResult.success('answered', null, call.meta()), 'executed'));
+const answer = stage('answer', (call) => call.end(ToolResult.success('answered', null, call.meta()), EXECUTED_BY_HANDLER));
 const exit = stage('exit', () => undefined, 'exit');
 
 function newCall(logger?: RecordingLogger, signal?: AbortSignal) {

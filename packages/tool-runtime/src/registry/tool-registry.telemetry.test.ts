@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryTelemetry } from '../../test/support/in-memory-telemetry.js';
-import type { CallOutcome } from '../pipeline/pipeline-call.js';
+import type { InvocationOutcome as CallOutcome } from '@milpa/core';
 import { TELEMETRY_NAMES } from '../telemetry/telemetry-names.js';
 import type { ToolRegistryOptions } from './tool-registry-options.js';
 import { ToolRegistry } from './tool-registry.js';

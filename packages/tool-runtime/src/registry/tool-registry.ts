@@ -30,6 +30,7 @@ import type { InvocationPlan } from '../inspection/invocation-plan.js';
 import { RegistryWiring } from '../inspection/registry-wiring.js';
 import { InMemoryInvocationHistoryStore } from '../invocation/in-memory-invocation-history-store.js';
 import { InvocationRuleSet, type InvocationRuleSummary } from '../invocation/invocation-rule-set.js';
+import { refusedOutcome } from '../pipeline/call-outcomes.js';
 import { PipelineCall, type ToolCallOptions } from '../pipeline/pipeline-call.js';
 import { PipelineRunner } from '../pipeline/pipeline-runner.js';
 import { PipelineServices } from '../pipeline/pipeline-services.js';
@@ -533,10 +534,11 @@ export class ToolRegistry implements ToolRegistryContract {
     try {
       callContext = resolveCallContext(context, this.#defaultContext);
     } catch (error) {
-      const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Invalid context: ${messageOf(error)}`, null, {
+      const message = `Invalid context: ${messageOf(error)}`;
+      const invalid = ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, {
         tool: nameOf(name),
         took_ms: 0,
-      });
+      }).withOutcome(refusedOutcome('validation_failed', ToolErrorCode.VALIDATION_ERROR, message));
       return this.#withoutContext(span, startedAt, invalid);
     }
     if (callContext === null) return this.#withoutContext(span, startedAt, this.#contextRequired(name));
@@ -625,7 +627,9 @@ export class ToolRegistry implements ToolRegistryContract {
       callContext === null ? {} : { request_id: callContext.requestId, channel: callContext.channel, principal: callContext.principal };
     if (callContext !== null) this.#services.audit.logOutcome(outcome, callContext, '(approval)', null, 0, message);
     const refusal = outcome === 'approval_invalid' ? { approval_refusal: 'not_found' } : {};
-    return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller, ...refusal });
+    return ToolResult.failure(code, message, null, { tool: null, took_ms: 0, ...caller, ...refusal }).withOutcome(
+      refusedOutcome(outcome, code, message),
+    );
   }
 
   /** A call refused before it had a context: its span and metrics still record it. */
@@ -638,6 +642,8 @@ export class ToolRegistry implements ToolRegistryContract {
     const tool = nameOf(name);
     const message = `Tool call refused: a context is required to call '${tool}' (pass a ToolContext, or build the registry with defaultContext)`;
     this.#services.safeLog('warn', { tool }, `[ToolRegistry] ${message}`);
-    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, { tool, took_ms: 0 });
+    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, { tool, took_ms: 0 }).withOutcome(
+      refusedOutcome('validation_failed', ToolErrorCode.VALIDATION_ERROR, message),
+    );
   }
 }

@@ -15,8 +15,8 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import type { ToolResult } from '@milpa/core';
-import type { CallOutcome, PipelineCall } from '../pipeline/pipeline-call.js';
+import type { InvocationOutcome, ToolResult } from '@milpa/core';
+import type { PipelineCall } from '../pipeline/pipeline-call.js';
 import type { RegisteredTool } from '../pipeline/registered-tool.js';
 import { messageOf, nameOf } from '../pipeline/settle.js';
 import { TELEMETRY_NAMES } from './telemetry-names.js';
@@ -38,7 +38,7 @@ const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const MAX_UNKNOWN_NAME_LENGTH = 128;
 
 /** Outcomes where the pipeline refused the call instead of running (or finishing) the handler. */
-const REFUSALS: ReadonlySet<CallOutcome> = new Set<CallOutcome>([
+const REFUSALS: ReadonlySet<InvocationOutcome> = new Set<InvocationOutcome>([
   'not_found',
   'validation_failed',
   'auth_denied',
@@ -61,7 +61,7 @@ interface CallReport {
   readonly toolName: string | null;
   readonly requestId: string | undefined;
   readonly channel: string | undefined;
-  readonly outcome: CallOutcome;
+  readonly outcome: InvocationOutcome;
   readonly cacheHit: boolean;
 }
 
@@ -69,7 +69,7 @@ interface CallReport {
  * `error.type`: the result's code; without one, the outcome of a refusal (a veto carries no code)
  * or `tool_error` for an error result the handler or a listener returned.
  */
-function errorTypeOf(result: ToolResult, outcome: CallOutcome): string | undefined {
+function errorTypeOf(result: ToolResult, outcome: InvocationOutcome): string | undefined {
   if (result.success) return undefined;
   const code = result.meta['code'];
   if (typeof code === 'string' && code !== '') return code;

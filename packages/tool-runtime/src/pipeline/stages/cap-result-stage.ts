@@ -29,6 +29,7 @@ export const capResultStage: Stage = {
       result.message,
       result.error,
       Object.freeze({ ...result.meta, truncated: true, original_chars: capped.originalChars, max_chars: maxChars }),
+      call.ending,
     );
     return undefined;
   },

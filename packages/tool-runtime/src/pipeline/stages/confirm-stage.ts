@@ -10,6 +10,7 @@ import {
 import { formatExpiresAt } from '../../confirmation/format-expires-at.js';
 import type { ChannelPolicy } from '../../policy/channel-policy.js';
 import { describeActionSummary } from '../action-summary.js';
+import { confirmationOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import { freezeArgs } from '../freeze-args.js';
 import type { PipelineCall } from '../pipeline-call.js';
@@ -20,19 +21,22 @@ import type { InvocationStepInit } from '../../inspection/invocation-step.js';
 const INVALID_TOKEN_MESSAGE = 'Invalid or expired confirmation token';
 
 function tokenIssued(call: PipelineCall, token: ConfirmationToken): typeof STOP {
+  const expiresAt = formatExpiresAt(token.expiresAt);
+  const outcome = confirmationOutcome(token.token, token.actionSummary, expiresAt);
   const result = new ToolResult(
     true,
     {
       requires_confirmation: true,
       confirm_token: token.token,
       action_summary: token.actionSummary,
-      expires_at: formatExpiresAt(token.expiresAt),
+      expires_at: expiresAt,
     },
     token.actionSummary,
     null,
     { ...call.meta(), type: 'confirmation', requires_confirmation: true },
+    outcome,
   );
-  return call.end(result, 'confirmation_requested');
+  return call.end(result, outcome);
 }
 
 function redeemed(call: PipelineCall, args: ToolArgs | null | undefined): undefined | typeof STOP {

@@ -1,4 +1,5 @@
-import { InterceptionSlot, ToolEvents, ToolExecutingEvent, ToolResult } from '@milpa/core';
+import { InterceptionSlot, ToolErrorCode, ToolEvents, ToolExecutingEvent, ToolResult } from '@milpa/core';
+import { EXECUTED_BY_LISTENER, refusedOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike } from '../settle.js';
@@ -10,11 +11,15 @@ function applySlot(call: PipelineCall, slot: InterceptionSlot): undefined | type
   if (!slot.isStopped()) return undefined;
   if (slot.hasResult()) {
     const value = slot.getResult();
-    const result = ToolResult.isToolResult(value) ? value : ToolResult.success(value, null, call.meta());
-    call.cacheServed = true;
-    return call.end(result, 'executed');
+    // A listener's own result reaches the caller as the very instance it answered (a cache may rely
+    // on it), so it keeps whatever outcome it carries; the call's own ending says a listener served it.
+    const result = ToolResult.isToolResult(value) ? value : new ToolResult(true, value, null, null, call.meta(), EXECUTED_BY_LISTENER);
+    return call.end(result, EXECUTED_BY_LISTENER);
   }
-  return call.end(ToolResult.blocked(VETO_MESSAGE).withMeta(call.meta()), 'vetoed', VETO_MESSAGE);
+  // The shape of ToolResult.blocked(VETO_MESSAGE).withMeta(call.meta()), built once with its outcome.
+  const outcome = refusedOutcome('vetoed', ToolErrorCode.FORBIDDEN, VETO_MESSAGE);
+  const meta = { type: 'blocked', blocked_by_rule: true, suggestion: null, ...call.meta() };
+  return call.end(new ToolResult(false, null, null, VETO_MESSAGE, meta, outcome), outcome, VETO_MESSAGE);
 }
 
 /**

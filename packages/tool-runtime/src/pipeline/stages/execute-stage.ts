@@ -1,4 +1,5 @@
 import { ToolErrorCode, ToolResult, mutabilityOf, unsupportedCaller, type AnyToolDefinition } from '@milpa/core';
+import { EXECUTED_BY_HANDLER, failedOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike, messageOf } from '../settle.js';
@@ -15,8 +16,15 @@ function executed(call: PipelineCall, tool: AnyToolDefinition, value: unknown): 
   const elapsedMs = performance.now() - call.startedAt;
   const meta = call.metaAfter(elapsedMs);
   let result = ToolResult.isToolResult(value)
-    ? new ToolResult(value.success, value.data, value.message, value.error, Object.freeze(Object.assign({}, meta, value.meta)))
-    : ToolResult.success(value, null, meta);
+    ? new ToolResult(
+        value.success,
+        value.data,
+        value.message,
+        value.error,
+        Object.freeze(Object.assign({}, meta, value.meta)),
+        EXECUTED_BY_HANDLER,
+      )
+    : new ToolResult(true, value, null, null, meta, EXECUTED_BY_HANDLER);
   if (elapsedMs > tool.timeoutMs) {
     result = result.withMeta({
       timeout_exceeded: true,
@@ -24,7 +32,7 @@ function executed(call: PipelineCall, tool: AnyToolDefinition, value: unknown): 
       timeout_limit: tool.timeoutMs / 1000,
     });
   }
-  return call.end(result, 'executed');
+  return call.end(result, EXECUTED_BY_HANDLER);
 }
 
 /** The handler threw (or rejected): `INTERNAL_ERROR`, with the message unless the host hides it. */
@@ -38,17 +46,16 @@ function failed(call: PipelineCall, tool: AnyToolDefinition, error: unknown): ty
   );
   const message = services.exposeErrorMessages ? detail : `Tool '${tool.name}' failed (request ${call.context.requestId})`;
   call.thrown = error;
-  return call.end(ToolResult.error(message, null, { ...call.meta(), code: ToolErrorCode.INTERNAL_ERROR }), 'failed');
+  const outcome = failedOutcome('failed', message);
+  const meta = { ...call.meta(), code: ToolErrorCode.INTERNAL_ERROR, type: 'error' };
+  return call.end(new ToolResult(false, null, null, message, meta, outcome), outcome);
 }
 
 function hardTimeout(call: PipelineCall, tool: AnyToolDefinition): typeof STOP {
-  const result = ToolResult.error(`Tool '${tool.name}' timed out after ${tool.timeoutMs} ms`, null, {
-    ...call.meta(),
-    code: ToolErrorCode.TIMEOUT,
-    timeout_exceeded: true,
-    timeout_limit: tool.timeoutMs / 1000,
-  });
-  return call.end(result, 'timeout');
+  const message = `Tool '${tool.name}' timed out after ${tool.timeoutMs} ms`;
+  const outcome = failedOutcome('timeout', message);
+  const meta = { ...call.meta(), code: ToolErrorCode.TIMEOUT, timeout_exceeded: true, timeout_limit: tool.timeoutMs / 1000, type: 'error' };
+  return call.end(new ToolResult(false, null, null, message, meta, outcome), outcome);
 }
 
 function raceDeadline(

@@ -1,4 +1,5 @@
-import { ToolErrorCode, ToolResult } from '@milpa/core';
+import { ToolErrorCode, ToolResult, isToolErrorCode } from '@milpa/core';
+import { refusedOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import type { HostStage, HostStageAnswer } from '../host-stage.js';
 import type { PipelineCall } from '../pipeline-call.js';
@@ -14,7 +15,8 @@ function answered(call: PipelineCall, name: string, answer: HostStageAnswer): un
   const code = typeof answer.meta['code'] === 'string' ? answer.meta['code'] : ToolErrorCode.FORBIDDEN;
   const meta = Object.freeze(Object.assign({}, call.meta(), answer.meta, { code, stage: name }));
   const message = answer.error ?? answer.message ?? `Refused by the '${name}' stage`;
-  return call.end(new ToolResult(false, answer.data, answer.message, message, meta), 'refused', message);
+  const outcome = refusedOutcome('refused', isToolErrorCode(code) ? code : ToolErrorCode.FORBIDDEN, message);
+  return call.end(new ToolResult(false, answer.data, answer.message, message, meta, outcome), outcome, message);
 }
 
 /** Wraps a host's guard as a pipeline stage, contained and inspectable like the built-in ones. */

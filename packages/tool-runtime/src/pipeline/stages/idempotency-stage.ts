@@ -1,5 +1,6 @@
 import { ToolErrorCode, ToolResult, generateRandomId, type IdempotencyBegin, type ToolResultJson } from '@milpa/core';
 import { digestArguments } from '../../approval/digest-arguments.js';
+import { REPLAYED } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { CALLER_ABORTED, isPromiseLike, untilCallerAborts } from '../settle.js';
@@ -57,8 +58,8 @@ const CONFLICTS: Readonly<Record<'tool_differs' | 'principal_differs' | 'argumen
 /** The first call's result, answered again: its data and message, this call's request id and duration, `meta.idempotent_replay`. */
 function replay(call: PipelineCall, first: ToolResultJson): typeof STOP {
   const meta = Object.freeze({ ...first.meta, ...call.meta(), idempotent_replay: true });
-  const result = new ToolResult(first.success, first.data, first.message, first.error, meta);
-  return call.end(result, 'replayed', 'idempotent replay');
+  const result = new ToolResult(first.success, first.data, first.message, first.error, meta, REPLAYED);
+  return call.end(result, REPLAYED, 'idempotent replay');
 }
 
 function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {

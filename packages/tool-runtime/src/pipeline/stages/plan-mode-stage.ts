@@ -1,4 +1,5 @@
 import { ToolResult } from '@milpa/core';
+import { PLANNED } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { planArgs } from '../plan-args.js';
@@ -19,7 +20,8 @@ export const planModeStage: Stage = {
     const tool = call.entry!.definition;
     const services = call.services;
     services.debug({ tool: tool.name }, `[ToolRegistry] Plan mode for ${tool.name} - returning plan without execution`);
-    const result = ToolResult.success(
+    const result = new ToolResult(
+      true,
       {
         plan: {
           tool: tool.name,
@@ -32,9 +34,11 @@ export const planModeStage: Stage = {
         },
       },
       null,
+      null,
       call.meta(),
+      PLANNED,
     );
-    return call.end(result, 'plan');
+    return call.end(result, PLANNED);
   },
   describe({ context }) {
     return [

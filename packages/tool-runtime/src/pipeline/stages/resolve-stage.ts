@@ -1,4 +1,5 @@
 import { ToolErrorCode, ToolResult } from '@milpa/core';
+import { refusedOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import type { Stage, StageVerdict } from '../stage.js';
@@ -17,8 +18,10 @@ export const resolveStage: Stage = {
       return undefined;
     }
     // Nothing ran, so took_ms is 0 by definition, not a clock reading.
-    const result = ToolResult.error(`Tool not found: ${call.toolName}`, null, { ...call.metaAfter(0), code: ToolErrorCode.TOOL_NOT_FOUND });
-    return call.end(result, 'not_found');
+    const message = `Tool not found: ${call.toolName}`;
+    const outcome = refusedOutcome('not_found', ToolErrorCode.TOOL_NOT_FOUND, message);
+    const meta = { ...call.metaAfter(0), code: ToolErrorCode.TOOL_NOT_FOUND, type: 'error' };
+    return call.end(new ToolResult(false, null, null, message, meta, outcome), outcome);
   },
   describe() {
     return [describeStep('resolve', 'guard', 'active', true, false, 'registry lookup by name; an unknown name returns TOOL_NOT_FOUND')];
