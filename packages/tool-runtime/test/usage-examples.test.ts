@@ -104,7 +104,7 @@ describe('usage examples', () => {
     const first = await registry.call('delete_note', { id: 7 }, chat);
     expect(first.requiresConfirmation()).toBe(true);
     expect(deleted).toEqual([]);
-    const second = await registry.call('delete_note', { id: 7, confirm_token: first.getConfirmToken() }, chat);
+    const second = await registry.call('delete_note', { id: 7 }, chat, { confirmToken: first.getConfirmToken() as string });
     expect(second.data).toEqual({ deleted: 7 });
     expect(deleted).toEqual([7]);
   });

@@ -3,11 +3,11 @@ import {
   type PendingApproval,
   ToolResult,
   type CallOutcome,
+  type GovernedCallOptions,
   type InvocationOutcome,
   type RefusalName,
   type InvocationTarget,
   type ToolArgs,
-  type ToolCaller,
   type ToolContext,
   type ToolDenialReason,
   type ToolResultMeta,
@@ -20,25 +20,11 @@ import type { RegisteredTool } from './registered-tool.js';
 import { messageOf, nameOf } from './settle.js';
 import { STOP } from './stage.js';
 
-/** Options of a single `call()`. */
-export interface ToolCallOptions {
-  /**
-   * Aborting it aborts the handler's `signal`. Before the handler starts, an abort refuses the call
-   * with `TIMEOUT` — also while the call waits on a rule provider, limiter, confirmation store, host
-   * stage or `tool.executing` listener that never answers.
-   */
-  readonly signal?: AbortSignal;
-  /** What the caller's channel can do (progress, logging, elicitation, sampling). */
-  readonly caller?: ToolCaller;
-  /**
-   * Makes the call idempotent: the first call with this key (for this principal) runs; a retry
-   * with the same key, tool and arguments gets the first call's result back, marked
-   * `meta.idempotent_replay`, without running — and waits for the first while it is still running
-   * (bounded by `signal`). The same key with another tool or other arguments is refused with
-   * `CONFLICT`. 1 to 255 printable characters, e.g. a UUID per intended action.
-   */
-  readonly idempotencyKey?: string;
-}
+/**
+ * Options of a single `call()`: the abort signal, the caller's channel capabilities, and the control
+ * values that steer the call (`idempotencyKey`, `confirmToken`, `approvalId`) — never arguments.
+ */
+export type ToolCallOptions = GovernedCallOptions;
 
 const EMPTY_ERRORS: readonly string[] = Object.freeze([]);
 
@@ -74,18 +60,9 @@ export class PipelineCall {
   tidiedArgs: Readonly<Record<string, unknown>> | null = null;
   /** tidy: what tidying changed, reported as `meta.tidied`; null when nothing was. */
   tidied: readonly TidiedField[] | null = null;
-  /**
-   * clamp: whether this call may need confirmation before its arguments are known (the tool or the
-   * channel asks for it, possibly depending on the arguments); `confirm_token` is taken out then.
-   */
-  confirmable = false;
   /** validate: whether this call must be confirmed before it runs, decided with {@link PipelineCall.mutating}. */
   needsConfirmation = false;
-  /** clamp: a non-null `confirm_token` came with the arguments. */
-  hasToken = false;
-  /** clamp: the `confirm_token` argument as given (it is not in the arguments). */
-  confirmToken: unknown = undefined;
-  /** clamp: the arguments without `confirm_token`, clamps applied, not yet validated. */
+  /** clamp: the arguments with clamps applied, not yet validated. */
   input: Readonly<Record<string, unknown>> | null = null;
   /**
    * validate: the validated arguments, a deeply frozen copy; confirm replaces them with the first
@@ -101,13 +78,6 @@ export class PipelineCall {
    */
   mutating = false;
 
-  /** clamp: the `approval_id` argument as given (it is not in the arguments). */
-  approvalId: unknown = undefined;
-  /**
-   * clamp: a non-null `approval_id` came with the arguments, so this call resumes a held call:
-   * confirm stands aside, approve redeems it, and the rules run over the approved arguments.
-   */
-  resuming = false;
   /** approve: the held call this call was suspended as, or the one its resume redeemed. */
   approval: PendingApproval | null = null;
 

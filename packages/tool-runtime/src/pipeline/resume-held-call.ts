@@ -11,6 +11,7 @@ import {
 import { digestArguments } from '../approval/digest-arguments.js';
 import { formatExpiresAt } from '../confirmation/format-expires-at.js';
 import { approvalFailed, askApproval, denyApproval, invalidApproval, pendingApproval } from './approval-outcomes.js';
+import { presentedApprovalId } from './control-values.js';
 import { freezeArgs } from './freeze-args.js';
 import type { PipelineCall } from './pipeline-call.js';
 import { isPlainArgs } from './settle.js';
@@ -182,14 +183,14 @@ function lookedUp(call: PipelineCall, found: unknown): StageVerdict {
 }
 
 /**
- * Resumes a held call presented with `approval_id`: looks it up, checks it is the requester's
+ * Resumes a held call presented with the `approvalId` call option: looks it up, checks it is the requester's
  * (tool, principal, channel, run), unused and unexpired, asks its gate whether it was granted,
  * applies and validates an approver's changes, checks the presented arguments against the held
  * digest, then redeems it atomically. On success the call goes on with the approved arguments; the
  * rules (and authorization) run again right before it executes.
  */
 export function resumeHeldCall(call: PipelineCall): StageVerdict {
-  const approvalId = call.approvalId;
+  const approvalId = presentedApprovalId(call);
   if (typeof approvalId !== 'string' || !APPROVAL_ID.test(approvalId)) return refuse(call, 'not_found', null);
   return askApproval(
     call,

@@ -59,7 +59,7 @@ describe('ToolRegistry', () => {
       await registry.call('ok', {}, user('u4').asPlan());
       await registry.call('ok', {}, user('u4'));
       await registry.call('confirm', {}, user('u5'));
-      await registry.call('confirm', { confirm_token: 'bad' }, user('u6'));
+      await registry.call('confirm', {}, user('u6'), { confirmToken: 'bad' });
       await registry.call('vetoed', {}, user('u7'));
       await registry.call('cached', {}, user('u8'));
       await registry.call('boom', {}, user('u9'));

@@ -159,7 +159,8 @@ describe('ToolRegistry', () => {
       });
       const first = await registry.call('publish', { page: 40 });
       trace.length = 0;
-      const second = await registry.call('publish', { page: 40, confirm_token: first.getConfirmToken() }, undefined, {
+      const second = await registry.call('publish', { page: 40 }, undefined, {
+        confirmToken: first.getConfirmToken() as string,
         idempotencyKey: 'publish-40',
       });
       expect(second.meta['code']).toBe('INTERNAL_ERROR');

@@ -171,7 +171,7 @@ describe('ToolRegistry', () => {
       await registry.call('v', {});
       await registry.call('c', {}, ToolContext.cli().asPlan());
       await registry.call('c', {}, ToolContext.cli('other'));
-      await registry.call('c', { confirm_token: 'bogus' }, new ToolContext({ channel: 'cli', principal: 'x', scopes: ['*'] }));
+      await registry.call('c', {}, new ToolContext({ channel: 'cli', principal: 'x', scopes: ['*'] }), { confirmToken: 'bogus' });
       await registry.call('r', {}, ToolContext.cli());
       await registry.call('r', {}, ToolContext.cli());
       const limited = await registry.call('r', {}, ToolContext.cli());

@@ -116,7 +116,7 @@ describe('ToolRegistry with a per-call mutating function', () => {
       const asked = await registry.call('shell_exec', { command: 'rm x' }, chat());
       expect(asked.requiresConfirmation()).toBe(true);
       expect(handler).toHaveBeenCalledTimes(1);
-      const confirmed = await registry.call('shell_exec', { command: 'rm x', confirm_token: asked.getConfirmToken() }, chat());
+      const confirmed = await registry.call('shell_exec', { command: 'rm x' }, chat(), { confirmToken: asked.getConfirmToken() as string });
       expect(confirmed.data).toEqual({ ran: 'rm x' });
       expect(handler).toHaveBeenCalledTimes(2);
     });
@@ -139,7 +139,7 @@ describe('ToolRegistry with a per-call mutating function', () => {
       const asked = await registry.call('always_confirm', { command: 'rm x' }, cli());
       spy.mockClear();
       // The replay's own arguments ('ls') read; the redeemed ones, which execute, write.
-      const replay = await registry.call('always_confirm', { command: 'ls', confirm_token: asked.getConfirmToken() }, cli());
+      const replay = await registry.call('always_confirm', { command: 'ls' }, cli(), { confirmToken: asked.getConfirmToken() as string });
       expect(replay.data).toEqual({ command: 'rm x' });
       expect(spy.mock.calls.map(([args]) => args['command'])).toEqual(['ls', 'rm x']);
       expect(seen).toEqual([true]);

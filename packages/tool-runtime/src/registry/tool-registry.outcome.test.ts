@@ -238,6 +238,67 @@ describe('ToolRegistry', () => {
     });
   });
 
+  describe('call with control values', () => {
+    function confirming() {
+      const registry = new ToolRegistry();
+      const handler = vi.fn(() => 'wiped');
+      registry.register(
+        defineTool({
+          name: 'wipe',
+          description: 'd',
+          input: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+          requiresConfirmation: true,
+          handler,
+        }),
+      );
+      return { registry, handler };
+    }
+
+    it('carries an executed outcome when the confirmToken option redeems the token', async () => {
+      const { registry, handler } = confirming();
+      const asked = await registry.call('wipe', { id: 'n1' }, reader());
+      const token = asked.getConfirmationRequest()?.token;
+      const result = await registry.call('wipe', { id: 'n1' }, reader(), { confirmToken: token as string });
+      expect(result.outcome).toEqual({ kind: 'executed', name: 'executed', servedByListener: false });
+      expect(handler).toHaveBeenCalledTimes(1);
+    });
+
+    it('carries a refused outcome named invalid_token when the confirmToken option matches no token', async () => {
+      const result = await confirming().registry.call('wipe', { id: 'n1' }, reader(), { confirmToken: 'f'.repeat(32) });
+      expect(result.outcome).toEqual({
+        kind: 'refused',
+        name: 'invalid_token',
+        code: 'VALIDATION_ERROR',
+        reason: 'Invalid or expired confirmation token',
+      });
+    });
+
+    it('validates confirm_token among the arguments like any other property when a strict schema does not declare it', async () => {
+      const { registry, handler } = confirming();
+      const asked = await registry.call('wipe', { id: 'n1' }, reader());
+      const result = await registry.call('wipe', { id: 'n1', confirm_token: asked.getConfirmToken() }, reader());
+      expect(result.outcome).toMatchObject({ kind: 'refused', name: 'validation_failed', reason: 'Unknown property: confirm_token' });
+      expect(handler).not.toHaveBeenCalled();
+    });
+
+    it('carries a refused outcome named approval_invalid when the approvalId option holds no call', async () => {
+      const registry = new ToolRegistry({ approvalGate: holdEverything });
+      registry.register(defineTool({ name: 'delete_note', description: 'd', mutating: true, handler: () => 'deleted' }));
+      const result = await registry.call('delete_note', {}, reader(), { approvalId: 'f'.repeat(32) });
+      expect(result.outcome).toMatchObject({ kind: 'refused', name: 'approval_invalid', code: 'APPROVAL_INVALID' });
+    });
+
+    it('carries an approval_pending outcome again when the approvalId option names a call not yet approved', async () => {
+      const registry = new ToolRegistry({ approvalGate: holdEverything });
+      registry.register(defineTool({ name: 'delete_note', description: 'd', mutating: true, handler: () => 'deleted' }));
+      const context = reader().with({ runId: 'run_1' });
+      const held = await registry.call('delete_note', {}, context);
+      const approvalId = held.getPendingApproval()?.approvalId as string;
+      const again = await registry.call('delete_note', {}, context, { approvalId });
+      expect(again.outcome).toMatchObject({ kind: 'approval_pending', approvalId });
+    });
+  });
+
   describe('resume', () => {
     it('carries a refused outcome named approval_invalid when no call is held under the id', async () => {
       const registry = new ToolRegistry({ approvalGate: holdEverything });

@@ -75,7 +75,7 @@ describe('ToolRegistry', () => {
       const first = await registry.call('delete_item', { id: 1 });
       const token = first.getConfirmToken();
       const sizeBefore = store.size();
-      const plan = await registry.call('delete_item', { id: 1, confirm_token: token }, ToolContext.cli().asPlan());
+      const plan = await registry.call('delete_item', { id: 1 }, ToolContext.cli().asPlan(), { confirmToken: token as string });
       expect((plan.data as { plan: { requires_confirmation: boolean } }).plan.requires_confirmation).toBe(true);
       expect(store.size()).toBe(sizeBefore);
       expect(store.isValid(token, 'delete_item', { principal: 'cli', channel: 'cli' })).toBe(true);
@@ -116,7 +116,7 @@ describe('ToolRegistry', () => {
     it("executes with the first call's args when the token is replayed with other args", async () => {
       const { registry, handler } = setup({ requiresConfirmation: true });
       const first = await registry.call('delete_item', { id: 42 });
-      const second = await registry.call('delete_item', { id: 99, confirm_token: first.getConfirmToken() });
+      const second = await registry.call('delete_item', { id: 99 }, undefined, { confirmToken: first.getConfirmToken() as string });
       expect(second.success).toBe(true);
       expect(handler).toHaveBeenCalledTimes(1);
       expect(handler.mock.calls[0]?.[0]).toEqual({ id: 42 });
@@ -125,13 +125,13 @@ describe('ToolRegistry', () => {
     it('works with a strict schema because confirm_token is stripped before validation', async () => {
       const { registry } = setup({ requiresConfirmation: true });
       const first = await registry.call('delete_item', { id: 1 });
-      const second = await registry.call('delete_item', { id: 1, confirm_token: first.getConfirmToken() });
+      const second = await registry.call('delete_item', { id: 1 }, undefined, { confirmToken: first.getConfirmToken() as string });
       expect(second.success).toBe(true);
     });
 
     it('treats a null confirm_token as absent and asks for confirmation', async () => {
       const { registry, handler } = setup({ requiresConfirmation: true });
-      const result = await registry.call('delete_item', { id: 1, confirm_token: null });
+      const result = await registry.call('delete_item', { id: 1 }, undefined, { confirmToken: null as unknown as string });
       expect(result.getConfirmToken()).toMatch(/^[0-9a-f]{32}$/);
       expect(handler).not.toHaveBeenCalled();
     });
@@ -141,12 +141,12 @@ describe('ToolRegistry', () => {
       const { registry, handler, events, logger } = setup({ requiresConfirmation: true });
       const first = await registry.call('delete_item', { id: 1 });
       const token = first.getConfirmToken();
-      await registry.call('delete_item', { id: 1, confirm_token: token });
+      await registry.call('delete_item', { id: 1 }, undefined, { confirmToken: token as string });
       const stale = (await registry.call('delete_item', { id: 2 })).getConfirmToken();
       vi.setSystemTime(Date.now() + 62_000);
       const candidates: unknown[] = ['0'.repeat(32), 'garbage', 123, { token }, token, stale];
       for (const candidate of candidates) {
-        const result = await registry.call('delete_item', { id: 1, confirm_token: candidate });
+        const result = await registry.call('delete_item', { id: 1 }, undefined, { confirmToken: candidate as string });
         expect(result.error).toBe('Invalid or expired confirmation token');
         expect(result.meta['code']).toBe('VALIDATION_ERROR');
       }
@@ -159,8 +159,10 @@ describe('ToolRegistry', () => {
       const { registry, handler } = setup({ requiresConfirmation: true });
       registry.register(defineTool({ name: 'delete_post', description: 'd', requiresConfirmation: true, handler: () => 'post' }));
       const token = (await registry.call('delete_item', { id: 7 })).getConfirmToken();
-      expect((await registry.call('delete_post', { confirm_token: token })).error).toBe('Invalid or expired confirmation token');
-      expect((await registry.call('delete_item', { id: 7, confirm_token: token })).success).toBe(true);
+      expect((await registry.call('delete_post', {}, undefined, { confirmToken: token as string })).error).toBe(
+        'Invalid or expired confirmation token',
+      );
+      expect((await registry.call('delete_item', { id: 7 }, undefined, { confirmToken: token as string })).success).toBe(true);
       expect(handler).toHaveBeenCalledTimes(1);
     });
 
@@ -170,20 +172,22 @@ describe('ToolRegistry', () => {
       const token = (await registry.call('delete_item', { id: 7 }, owner)).getConfirmToken();
       const thief = new ToolContext({ channel: 'telegram', principal: 'user:2', scopes: ['write'] });
       const otherChannel = new ToolContext({ channel: 'web', principal: 'user:1', scopes: ['write'] });
-      expect((await registry.call('delete_item', { id: 7, confirm_token: token }, thief)).error).toBe(
+      expect((await registry.call('delete_item', { id: 7 }, thief, { confirmToken: token as string })).error).toBe(
         'Invalid or expired confirmation token',
       );
-      expect((await registry.call('delete_item', { id: 7, confirm_token: token }, otherChannel)).error).toBe(
+      expect((await registry.call('delete_item', { id: 7 }, otherChannel, { confirmToken: token as string })).error).toBe(
         'Invalid or expired confirmation token',
       );
-      expect((await registry.call('delete_item', { id: 7, confirm_token: token }, owner)).success).toBe(true);
+      expect((await registry.call('delete_item', { id: 7 }, owner, { confirmToken: token as string })).success).toBe(true);
       expect(handler).toHaveBeenCalledTimes(1);
     });
 
     it('executes exactly once when many redemptions of one token race', async () => {
       const { registry, handler } = setup({ requiresConfirmation: true });
       const token = (await registry.call('delete_item', { id: 1 })).getConfirmToken();
-      const results = await Promise.all(Array.from({ length: 25 }, () => registry.call('delete_item', { id: 1, confirm_token: token })));
+      const results = await Promise.all(
+        Array.from({ length: 25 }, () => registry.call('delete_item', { id: 1 }, undefined, { confirmToken: token as string })),
+      );
       expect(results.filter((result) => result.success)).toHaveLength(1);
       expect(handler).toHaveBeenCalledTimes(1);
     });
@@ -191,15 +195,16 @@ describe('ToolRegistry', () => {
     it('validates, authorizes and rate-limits the replay before consuming the token', async () => {
       const { registry } = setup({ requiresConfirmation: true });
       const token = (await registry.call('delete_item', { id: 1 })).getConfirmToken();
-      const invalid = await registry.call('delete_item', { id: 'x', confirm_token: token });
+      const invalid = await registry.call('delete_item', { id: 'x' }, undefined, { confirmToken: token as string });
       expect(invalid.meta['code']).toBe('VALIDATION_ERROR');
       const unauthorized = await registry.call(
         'delete_item',
-        { id: 1, confirm_token: token },
+        { id: 1 },
         new ToolContext({ channel: 'cli', principal: 'cli', scopes: [] }),
+        { confirmToken: token as string },
       );
       expect(unauthorized.meta['code']).toBe('FORBIDDEN');
-      expect((await registry.call('delete_item', { id: 1, confirm_token: token })).success).toBe(true);
+      expect((await registry.call('delete_item', { id: 1 }, undefined, { confirmToken: token as string })).success).toBe(true);
     });
 
     it('passes confirm_token through as an ordinary argument when the tool needs no confirmation', async () => {
@@ -214,7 +219,7 @@ describe('ToolRegistry', () => {
       const withScope = context.with({ scopes: ['write'] });
       const first = await registry.call('delete_item', { id: 3 }, withScope);
       expect(first.requiresConfirmation()).toBe(true);
-      const second = await registry.call('delete_item', { id: 3, confirm_token: first.getConfirmToken() }, withScope);
+      const second = await registry.call('delete_item', { id: 3 }, withScope, { confirmToken: first.getConfirmToken() as string });
       expect(second.success).toBe(true);
       expect(handler).toHaveBeenCalledTimes(1);
     });
@@ -226,7 +231,7 @@ describe('ToolRegistry', () => {
         seen.push((payload['event'] as { args: unknown }).args);
       });
       const token = (await registry.call('delete_item', { id: 42 })).getConfirmToken();
-      await registry.call('delete_item', { id: 99, confirm_token: token });
+      await registry.call('delete_item', { id: 99 }, undefined, { confirmToken: token as string });
       expect(seen).toEqual([{ id: 42 }]);
       expect(logger.messages('info').some((line) => / \| delete_item \| cli \| \d+ms \| OK \| args=\{"id":42\}$/.test(line))).toBe(true);
     });
@@ -252,7 +257,7 @@ describe('ToolRegistry', () => {
       const handler = vi.fn();
       registry.register(defineTool({ name: 'c', description: 'd', requiresConfirmation: true, handler }));
       expect((await registry.call('c')).meta).toMatchObject({ code: 'STORE_UNAVAILABLE', store: 'confirmation' });
-      expect((await registry.call('c', { confirm_token: 'a'.repeat(32) })).meta).toMatchObject({
+      expect((await registry.call('c', {}, undefined, { confirmToken: 'a'.repeat(32) })).meta).toMatchObject({
         code: 'STORE_UNAVAILABLE',
         store: 'confirmation',
       });

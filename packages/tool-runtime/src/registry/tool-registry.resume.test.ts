@@ -144,12 +144,12 @@ describe('ToolRegistry', () => {
     it('answers APPROVAL_PENDING again while nobody decided, and the call stays resumable', async () => {
       const { registry, deleteNote, grant } = setup();
       const approvalId = await hold(registry);
-      const early = await registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent());
+      const early = await registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: approvalId });
       expect(early.meta['code']).toBe('APPROVAL_PENDING');
       expect(early.meta['approval_id']).toBe(approvalId);
       expect(early.error).toContain('Not approved yet.');
       grant(approvalId);
-      const done = await registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent());
+      const done = await registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: approvalId });
       expect(done.success).toBe(true);
       expect(deleteNote).toHaveBeenCalledTimes(1);
     });
@@ -158,10 +158,10 @@ describe('ToolRegistry', () => {
       const { registry, deleteNote, grant, logger } = setup();
       const approvalId = await hold(registry);
       grant(approvalId);
-      const done = await registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent());
+      const done = await registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: approvalId });
       expect(done.success).toBe(true);
       expect(done.data).toEqual({ deleted: 'n1', folder: null });
-      const again = await registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent());
+      const again = await registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: approvalId });
       expect(again.meta['code']).toBe('APPROVAL_INVALID');
       expect(refusalOf(again)).toBe('used');
       expect(again.error).toContain('already used');
@@ -195,30 +195,34 @@ describe('ToolRegistry', () => {
     const mismatches: [string, (registry: ToolRegistry, approvalId: string) => Promise<ToolResult>, string][] = [
       [
         'another principal',
-        (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ principal: 'agent:8' })),
+        (registry, id) => registry.call('delete_note', { id: 'n1' }, agent({ principal: 'agent:8' }), { approvalId: id }),
         'principal_mismatch',
       ],
       [
         'another channel',
-        (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ channel: 'web' })),
+        (registry, id) => registry.call('delete_note', { id: 'n1' }, agent({ channel: 'web' }), { approvalId: id }),
         'channel_mismatch',
       ],
       [
         'another run',
-        (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ runId: 'run_2' })),
+        (registry, id) => registry.call('delete_note', { id: 'n1' }, agent({ runId: 'run_2' }), { approvalId: id }),
         'run_mismatch',
       ],
-      ['no run', (registry, id) => registry.call('delete_note', { id: 'n1', approval_id: id }, agent({ runId: null })), 'run_mismatch'],
-      ['another tool', (registry, id) => registry.call('archive_note', { id: 'n1', approval_id: id }, agent()), 'tool_mismatch'],
-      ['changed arguments', (registry, id) => registry.call('delete_note', { id: 'n2', approval_id: id }, agent()), 'arguments_changed'],
+      ['no run', (registry, id) => registry.call('delete_note', { id: 'n1' }, agent({ runId: null }), { approvalId: id }), 'run_mismatch'],
+      ['another tool', (registry, id) => registry.call('archive_note', { id: 'n1' }, agent(), { approvalId: id }), 'tool_mismatch'],
+      ['changed arguments', (registry, id) => registry.call('delete_note', { id: 'n2' }, agent(), { approvalId: id }), 'arguments_changed'],
       [
         'an added argument',
-        (registry, id) => registry.call('delete_note', { id: 'n1', folder: 'x', approval_id: id }, agent()),
+        (registry, id) => registry.call('delete_note', { id: 'n1', folder: 'x' }, agent(), { approvalId: id }),
         'arguments_changed',
       ],
-      ['a guessed id', (registry) => registry.call('delete_note', { id: 'n1', approval_id: 'f'.repeat(32) }, agent()), 'not_found'],
-      ['a malformed id', (registry) => registry.call('delete_note', { id: 'n1', approval_id: '../../etc' }, agent()), 'not_found'],
-      ['a non-string id', (registry) => registry.call('delete_note', { id: 'n1', approval_id: { $ne: null } }, agent()), 'not_found'],
+      ['a guessed id', (registry) => registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: 'f'.repeat(32) }), 'not_found'],
+      ['a malformed id', (registry) => registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: '../../etc' }), 'not_found'],
+      [
+        'a non-string id',
+        (registry) => registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: { $ne: null } as unknown as string }),
+        'not_found',
+      ],
       ['a guessed id through resume()', (registry) => registry.resume('0'.repeat(32), agent()), 'not_found'],
     ];
 
@@ -271,7 +275,7 @@ describe('ToolRegistry', () => {
       const { registry, grant, archiveNote } = setup({ approvalGates: { archive_note: null } });
       const approvalId = await hold(registry);
       grant(approvalId);
-      const result = await registry.call('archive_note', { id: 'n1', approval_id: approvalId }, agent());
+      const result = await registry.call('archive_note', { id: 'n1' }, agent(), { approvalId: approvalId });
       // Without a gate the id is an ordinary (here undeclared) argument: the archive runs as asked,
       // and the held deletion is still the requester's to resume.
       expect(result.success).toBe(true);
@@ -285,7 +289,7 @@ describe('ToolRegistry', () => {
       const { registry, deleteNote, grant } = setup();
       const approvalId = await hold(registry, { id: 'n1', folder: 'inbox' });
       grant(approvalId, { folder: 'trash' });
-      const done = await registry.call('delete_note', { id: 'n1', folder: 'inbox', approval_id: approvalId }, agent());
+      const done = await registry.call('delete_note', { id: 'n1', folder: 'inbox' }, agent(), { approvalId: approvalId });
       expect(done.success).toBe(true);
       expect(deleteNote).toHaveBeenCalledTimes(1);
       expect(deleteNote.mock.calls[0]?.[0]).toEqual({ id: 'n1', folder: 'trash' });
@@ -295,7 +299,7 @@ describe('ToolRegistry', () => {
       const { registry, deleteNote, grant } = setup();
       const approvalId = await hold(registry, { id: 'n1' });
       grant(approvalId, { id: 'n9' });
-      expect((await registry.call('delete_note', { id: 'n9', approval_id: approvalId }, agent())).success).toBe(true);
+      expect((await registry.call('delete_note', { id: 'n9' }, agent(), { approvalId: approvalId })).success).toBe(true);
       expect(deleteNote.mock.calls[0]?.[0]).toEqual({ id: 'n9' });
     });
 
@@ -320,11 +324,9 @@ describe('ToolRegistry', () => {
       const { registry, deleteNote, grant } = setup();
       const approvalId = await hold(registry);
       grant(approvalId);
-      const result = await registry.call(
-        'delete_note',
-        { id: 'n1', approval_id: approvalId },
-        ToolContext.mcp('req-2', 'agent:7', []).with({ runId: 'run_1' }),
-      );
+      const result = await registry.call('delete_note', { id: 'n1' }, ToolContext.mcp('req-2', 'agent:7', []).with({ runId: 'run_1' }), {
+        approvalId,
+      });
       expect(result.meta['code']).toBe('FORBIDDEN');
       expect(deleteNote).not.toHaveBeenCalled();
     });
@@ -365,7 +367,7 @@ describe('ToolRegistry', () => {
         }),
       );
       const first = await registry.call('publish', { page: 3 }, agent());
-      const held = await registry.call('publish', { page: 3, confirm_token: first.getConfirmToken() }, agent());
+      const held = await registry.call('publish', { page: 3 }, agent(), { confirmToken: first.getConfirmToken() as string });
       expect(held.meta['code']).toBe('APPROVAL_PENDING');
       const approvalId = (held.data as { approval_id: string }).approval_id;
       grant(approvalId);
@@ -384,7 +386,7 @@ describe('ToolRegistry', () => {
         Array.from({ length: 200 }, (_, index) =>
           index % 2 === 0
             ? registry.resume(approvalId, agent())
-            : registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent()),
+            : registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: approvalId }),
         ),
       );
       expect(deleteNote).toHaveBeenCalledTimes(1);
@@ -473,7 +475,7 @@ describe('ToolRegistry', () => {
       const approvalId = await hold(registry);
       grant(approvalId);
       Object.assign(store, part);
-      const result = await registry.call('delete_note', { id: 'n1', approval_id: approvalId }, agent());
+      const result = await registry.call('delete_note', { id: 'n1' }, agent(), { approvalId: approvalId });
       expect(result.meta['code']).toBe('APPROVAL_DENIED');
       expect(result.meta['store']).toBe('approval');
       expect(deleteNote).not.toHaveBeenCalled();
@@ -584,7 +586,7 @@ describe('ToolRegistry', () => {
       const runId = await registry.startRun();
       const approvalId = await hold(registry, { id: 'n1' }, agent({ runId }));
       grant(approvalId);
-      await registry.call('delete_note', { id: 'n2', approval_id: approvalId }, agent({ runId }));
+      await registry.call('delete_note', { id: 'n2' }, agent({ runId }), { approvalId: approvalId });
       const history = await registry.getHistoryStore().load(runId);
       expect(history?.observations.map((observation) => observation.outcome)).toEqual(['approval_pending', 'approval_invalid']);
     });

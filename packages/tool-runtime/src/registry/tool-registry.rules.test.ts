@@ -570,7 +570,7 @@ describe('ToolRegistry', () => {
       });
       const first = await registry.call('delete_note', { id: 'n1' }, web());
       expect(first.requiresConfirmation()).toBe(true);
-      const replay = await registry.call('delete_note', { id: 'n-other', confirm_token: first.getConfirmToken() }, web());
+      const replay = await registry.call('delete_note', { id: 'n-other' }, web(), { confirmToken: first.getConfirmToken() as string });
       expect(replay.success).toBe(true);
       expect(seen).toEqual(['n1', 'n1']);
       expect(handler).toHaveBeenCalledWith({ id: 'n1' }, expect.anything());
@@ -581,8 +581,10 @@ describe('ToolRegistry', () => {
       const runId = await registry.startRun();
       const first = await registry.call('delete_note', { id: 'n1' }, web(runId));
       const second = await registry.call('delete_note', { id: 'n2' }, web(runId));
-      expect((await registry.call('delete_note', { id: 'n1', confirm_token: first.getConfirmToken() }, web(runId))).success).toBe(true);
-      const late = await registry.call('delete_note', { id: 'n2', confirm_token: second.getConfirmToken() }, web(runId));
+      expect(
+        (await registry.call('delete_note', { id: 'n1' }, web(runId), { confirmToken: first.getConfirmToken() as string })).success,
+      ).toBe(true);
+      const late = await registry.call('delete_note', { id: 'n2' }, web(runId), { confirmToken: second.getConfirmToken() as string });
       expect(late.meta).toMatchObject({ code: 'FORBIDDEN', reason: 'too_many_deletions' });
       expect(handler).toHaveBeenCalledTimes(1);
     });

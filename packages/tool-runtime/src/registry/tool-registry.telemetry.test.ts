@@ -64,6 +64,7 @@ interface TerminalPath {
   readonly args?: unknown;
   readonly context?: ToolContext;
   readonly signal?: AbortSignal;
+  readonly confirmToken?: string;
 }
 
 const PATHS: readonly TerminalPath[] = [
@@ -79,7 +80,7 @@ const PATHS: readonly TerminalPath[] = [
   { path: 'rate limit', tool: 'save_note', options: { rateLimiter: denyingLimiter }, outcome: 'rate_limited', errorType: 'RATE_LIMITED' },
   { path: 'plan mode', tool: 'save_note', context: ToolContext.cli().asPlan(), outcome: 'plan', errorType: null },
   { path: 'confirmation request', tool: 'confirmed', args: {}, outcome: 'confirmation_requested', errorType: null },
-  { path: 'invalid token', tool: 'confirmed', args: { confirm_token: 'forged' }, outcome: 'invalid_token', errorType: 'VALIDATION_ERROR' },
+  { path: 'invalid token', tool: 'confirmed', args: {}, confirmToken: 'forged', outcome: 'invalid_token', errorType: 'VALIDATION_ERROR' },
   { path: 'veto', tool: 'save_note', options: { dispatcher: vetoing() }, outcome: 'vetoed', errorType: 'vetoed' },
   {
     path: 'cache hit',
@@ -145,14 +146,14 @@ describe('ToolRegistry', () => {
 
     it.each(PATHS)(
       'ends exactly one span with the outcome when the call ends by $path',
-      async ({ tool, outcome, errorType, options, args, context, signal }) => {
+      async ({ tool, outcome, errorType, options, args, context, signal, confirmToken }) => {
         const registry = registryWith(telemetry, options);
         const callContext = context ?? new ToolContext({ channel: 'web', principal: 'user:1', scopes: ['*'], requestId: 'req-1' });
         const result = await registry.call(
           tool,
           args ?? { title: ARGUMENT, password: SECRET },
           callContext,
-          signal === undefined ? undefined : { signal },
+          signal === undefined ? (confirmToken === undefined ? undefined : { confirmToken }) : { signal },
         );
 
         const spans = telemetry.spans();

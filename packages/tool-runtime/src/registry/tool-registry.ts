@@ -14,7 +14,7 @@ import {
   type ConfirmationStore,
   type JsonSchema,
   type RateLimiter,
-  type ToolRegistry as ToolRegistryContract,
+  type GovernedToolRegistry,
   type ToolSummary,
 } from '@milpa/core';
 import type { Span } from '@opentelemetry/api';
@@ -98,7 +98,7 @@ function positive(name: string, value: number): number {
  * const result = await registry.call('add', { a: 5, b: 3 }, ToolContext.cli());
  * result.data; // 8
  */
-export class ToolRegistry implements ToolRegistryContract {
+export class ToolRegistry implements GovernedToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #services: PipelineServices;
   readonly #stages: readonly Stage[];
@@ -560,7 +560,7 @@ export class ToolRegistry implements ToolRegistryContract {
 
   /**
    * Resumes a call an approval gate held, by its `approval_id`: the same as calling its tool again
-   * with the held arguments and `approval_id`. It runs only when someone other than the requester
+   * with the held arguments and the `approvalId` call option. It runs only when someone other than the requester
    * approved it, for the principal, channel and run that asked, before it expires, and once:
    * authorization and the invocation rules run again right before it executes, with the approved
    * arguments. Never rejects: an unknown id is `APPROVAL_INVALID`, a call not yet approved is
@@ -604,7 +604,7 @@ export class ToolRegistry implements ToolRegistryContract {
     }
     // The held call's own tool and arguments, through the whole pipeline: the approve stage checks
     // the binding, the decision and the one use, and the rules run again before it executes.
-    return this.call(record.toolName, { ...(record.arguments as Record<string, unknown>), approval_id: approvalId }, context, options);
+    return this.call(record.toolName, record.arguments, context, { ...options, approvalId });
   }
 
   /** A resume refused before it could name a tool: audited, and a typed result. */

@@ -146,7 +146,7 @@ describe('ToolRegistry', () => {
       expect((plan.data as { plan: { args: unknown } }).plan.args).toEqual({ page: 100 });
       const first = await registry.call('clamped_confirm', { page: 999 });
       expect(first.message).toBe('clamped_confirm(page=100)');
-      const second = await registry.call('clamped_confirm', { page: 3, confirm_token: first.getConfirmToken() });
+      const second = await registry.call('clamped_confirm', { page: 3 }, undefined, { confirmToken: first.getConfirmToken() as string });
       expect(second.data).toBe(100);
       expect(seen).toEqual([{ page: 100 }]);
     });

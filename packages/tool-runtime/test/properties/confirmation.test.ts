@@ -76,7 +76,7 @@ describe('ToolRegistry', () => {
             const token = (await scheduler.waitFor(registry.call('delete_note', { id }, context))).getConfirmToken();
             expect(token).toMatch(/^[0-9a-f]{32}$/);
 
-            const racing = replays.map((args) => registry.call('delete_note', { ...args, confirm_token: token }, context));
+            const racing = replays.map((args) => registry.call('delete_note', { ...args }, context, { confirmToken: token as string }));
             const results = await settleWithin(scheduler.waitFor(Promise.all(racing)), 5_000, 'the replays');
 
             expect(results.filter((result) => result.success)).toHaveLength(1);
@@ -106,14 +106,14 @@ describe('ToolRegistry', () => {
               const sameCaller = context.principal === owner.principal && context.channel === owner.channel;
               if (sameCaller && tool === 'delete_note') continue;
               foreign += 1;
-              const result = await registry.call(tool, { id: 2, confirm_token: token }, context);
+              const result = await registry.call(tool, { id: 2 }, context, { confirmToken: token as string });
               expect(result.success).toBe(false);
               expect(result.error).toBe(INVALID_TOKEN);
             }
             expect(runs).toEqual([]);
             // A wrong guess does not burn the token.
             expect(store.isValid(token, 'delete_note', bindingOf(owner))).toBe(true);
-            const redeemed = await registry.call('delete_note', { id: 3, confirm_token: token }, owner);
+            const redeemed = await registry.call('delete_note', { id: 3 }, owner, { confirmToken: token as string });
             expect(redeemed.success).toBe(true);
             expect(runs).toEqual([{ tool: 'delete_note', args: { id: 1 } }]);
             foreignAttempts += foreign;
@@ -138,7 +138,7 @@ describe('ToolRegistry', () => {
             const { registry, runs } = confirmRegistry(new ConfirmationTokenStore({ ttlSeconds }));
             const token = (await registry.call('delete_note', { id: 5 }, context)).getConfirmToken();
             vi.setSystemTime(mintedAt + elapsedMs);
-            const result = await registry.call('delete_note', { id: 5, confirm_token: token }, context);
+            const result = await registry.call('delete_note', { id: 5 }, context, { confirmToken: token as string });
             const live = Math.floor((mintedAt + elapsedMs) / 1000) <= Math.floor(mintedAt / 1000) + ttlSeconds;
             expect(result.success).toBe(live);
             expect(runs).toHaveLength(live ? 1 : 0);

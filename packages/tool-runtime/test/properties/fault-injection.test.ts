@@ -295,7 +295,10 @@ describe('ToolRegistry', () => {
             expect(asked.requiresConfirmation()).toBe(true);
             expect(handled()).toBe(0);
             phase = 'redeem';
-            result = await settleWithin(registry.call('work', { n: 21, confirm_token: asked.getConfirmToken() }, context), 5_000);
+            result = await settleWithin(
+              registry.call('work', { n: 21 }, context, { confirmToken: asked.getConfirmToken() as string }),
+              5_000,
+            );
           }
           const expected = expectedOutcome(setup, phase);
           expect(ToolResult.isToolResult(result)).toBe(true);

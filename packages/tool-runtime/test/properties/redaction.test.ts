@@ -225,7 +225,7 @@ async function runScenario(scenario: Scenario, args: Record<string, unknown>): P
     case 'store_failure':
       return registry.call('confirmation', args, context);
     case 'invalid_token':
-      return registry.call('confirmation', { ...args, confirm_token: 'ЖЖЖЖ-not-a-token' }, context);
+      return registry.call('confirmation', { ...args }, context, { confirmToken: 'ЖЖЖЖ-not-a-token' });
     case 'plan':
       return registry.call('executed', args, context.asPlan());
     default:

@@ -88,7 +88,7 @@ describe('ToolRegistry', () => {
             );
           } else if (call % 16 === 1 && minted.length > 0) {
             const { token, context: owner } = minted.shift()!;
-            pending.push(registry.call('delete_note', { id: 0, confirm_token: token }, owner));
+            pending.push(registry.call('delete_note', { id: 0 }, owner, { confirmToken: token as string }));
           } else {
             pending.push(registry.call('read_note', { id: call }, context));
           }
@@ -124,7 +124,7 @@ describe('ToolRegistry', () => {
       const probe = contexts[0]!;
       await registry.call('delete_note', { id: 1 }, probe);
       // Each redemption attempt sweeps one bounded step of the token store (256 expired tokens).
-      for (let call = 0; call < 16; call += 1) await registry.call('delete_note', { id: 1, confirm_token: 'f'.repeat(32) }, probe);
+      for (let call = 0; call < 16; call += 1) await registry.call('delete_note', { id: 1 }, probe, { confirmToken: 'f'.repeat(32) });
       for (let call = 0; call < 1_100; call += 1) await registry.call('read_note', { id: call }, ToolContext.cli());
       expect(store.size()).toBe(1);
       expect(limiter.size()).toBeLessThanOrEqual(2);

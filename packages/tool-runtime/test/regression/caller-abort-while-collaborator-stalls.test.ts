@@ -13,14 +13,15 @@ async function abortedWhileStalled(
   options: ToolRegistryOptions,
   args: Record<string, unknown> = {},
   configure?: (registry: ToolRegistry) => void,
+  controls: { readonly confirmToken?: string } = {},
 ) {
   const registry = new ToolRegistry(options);
   const handler = vi.fn(() => 'ran');
-  registry.register(defineTool({ name: 'guarded', description: 'd', requiresConfirmation: 'confirm_token' in args, handler }));
+  registry.register(defineTool({ name: 'guarded', description: 'd', requiresConfirmation: controls.confirmToken !== undefined, handler }));
   configure?.(registry);
   const controller = new AbortController();
   setTimeout(() => controller.abort('caller gave up'), 5);
-  const result = await registry.call('guarded', args, ToolContext.cli(), { signal: controller.signal });
+  const result = await registry.call('guarded', args, ToolContext.cli(), { ...controls, signal: controller.signal });
   return { result, handler };
 }
 
@@ -46,7 +47,7 @@ describe('regression: caller abort while a collaborator stalls', () => {
       consume: () => never(),
       isValid: () => false,
     };
-    const { result, handler } = await abortedWhileStalled({ confirmationStore }, { confirm_token: 'a'.repeat(32) });
+    const { result, handler } = await abortedWhileStalled({ confirmationStore }, {}, undefined, { confirmToken: 'a'.repeat(32) });
     expect(result.meta['code']).toBe('TIMEOUT');
     expect(handler).not.toHaveBeenCalled();
   });

@@ -109,7 +109,7 @@ describe('ToolRegistry', () => {
       );
       const cli = ToolContext.cli();
       const ask = await registry.call('wipe', { ids: [1, 2] }, cli);
-      await registry.call('wipe', { ids: [9], confirm_token: ask.getConfirmToken() }, cli);
+      await registry.call('wipe', { ids: [9] }, cli, { confirmToken: ask.getConfirmToken() as string });
       expect(handler.mock.calls[0]?.[0]).toEqual({ ids: [1, 2] });
       expect(Object.isFrozen(seen[0])).toBe(true);
       expect(Object.isFrozen((seen[0] as { ids: unknown }).ids)).toBe(true);

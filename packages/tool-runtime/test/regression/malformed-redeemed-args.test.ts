@@ -34,7 +34,7 @@ describe('ToolRegistry', () => {
           },
         }),
       );
-      const result = await registry.call('wipe_disk', { confirm_token: 'forged' }, ToolContext.cli());
+      const result = await registry.call('wipe_disk', {}, ToolContext.cli(), { confirmToken: 'forged' });
       expect(result.success).toBe(false);
       expect(result.meta['code']).toBe('VALIDATION_ERROR');
       expect(result.error).toBe('Invalid or expired confirmation token');

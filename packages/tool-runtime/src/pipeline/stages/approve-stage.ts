@@ -8,6 +8,7 @@ import {
 } from '@milpa/core';
 import { digestArguments } from '../../approval/digest-arguments.js';
 import { approvalFailed, askApproval, denyApproval, pendingApproval } from '../approval-outcomes.js';
+import { isResuming } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { resumeHeldCall } from '../resume-held-call.js';
@@ -104,7 +105,7 @@ export const approveStage: Stage = {
   // (APPROVAL_DENIED, audited as such) rather than ending it as a generic abort.
   refusesOnAbort: false,
   run(call: PipelineCall): StageVerdict {
-    if (call.resuming) return resumeHeldCall(call);
+    if (isResuming(call)) return resumeHeldCall(call);
     if (!call.mutating) return undefined;
     const gate = call.services.approvals.gateFor(call.entry!.definition.name);
     if (gate === null) return undefined;

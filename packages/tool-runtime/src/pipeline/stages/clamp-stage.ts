@@ -1,4 +1,4 @@
-import { mutabilityOf, type AnyToolDefinition } from '@milpa/core';
+import type { AnyToolDefinition } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
 import type { PipelineCall } from '../pipeline-call.js';
 import { isPlainArgs } from '../settle.js';
@@ -16,11 +16,10 @@ function describeClamps(clamps: AnyToolDefinition['clamps']): string {
 }
 
 /**
- * Prepares the arguments for validation: takes `confirm_token` out when the call may need
- * confirmation and `approval_id` out when an approval gate may hold it (so strict schemas still
- * accept the replay or resume), then applies the tool's clamps, which
- * coerce before validation so a clamped field is never rejected for its range. Arguments that are
- * not an object are left for validate to refuse.
+ * Prepares the arguments for validation: applies the tool's clamps, which coerce before validation
+ * so a clamped field is never rejected for its range. Arguments that are not an object are left for
+ * validate to refuse. Control values (a confirmation token, an approval id) are call options, never
+ * arguments: nothing is taken out here.
  */
 export const clampStage: Stage = {
   name: 'clamp',
@@ -31,29 +30,7 @@ export const clampStage: Stage = {
     const raw = call.tidiedArgs ?? call.rawArgs;
     if (!isPlainArgs(raw)) return undefined;
     const entry = call.entry!;
-    const tool = entry.definition;
-    const services = call.services;
-    // Before validation a per-call tool's answer is unknown: asked without it, the gate says whether
-    // the call may need confirmation, so its token is taken out whenever it could be redeemed.
-    const confirmable = services.gate.requiresConfirmation(call.context, tool);
-    call.confirmable = confirmable;
-    let input: Readonly<Record<string, unknown>> = raw;
-    if (confirmable && Object.hasOwn(raw, 'confirm_token')) {
-      const { confirm_token: token, ...rest } = raw;
-      input = rest;
-      call.confirmToken = token;
-      call.hasToken = token !== null && token !== undefined;
-    }
-    // A held call is resumed by presenting its approval id; like the token, it is no argument of the
-    // tool, so strict schemas accept the resume. Only a tool an approval gate may hold has one.
-    if (Object.hasOwn(input, 'approval_id') && mutabilityOf(tool) !== 'read_only' && services.approvals.gateFor(tool.name) !== null) {
-      const { approval_id: approvalId, ...rest } = input;
-      input = rest;
-      call.approvalId = approvalId;
-      call.resuming = approvalId !== null && approvalId !== undefined;
-    }
-    if (entry.hasClamps) input = services.validator.applyClamps(input, tool.clamps);
-    call.input = input;
+    call.input = entry.hasClamps ? call.services.validator.applyClamps(raw, entry.definition.clamps) : raw;
     return undefined;
   },
   describe({ tool }) {

@@ -15,7 +15,7 @@ describe('confirmStage', () => {
       const registry = new ToolRegistry({ confirmationStore: store });
       registry.register(defineTool({ name: 'wipe', description: 'd', requiresConfirmation: true, handler }));
       for (const token of [42, true, { token: 'x' }]) {
-        const result = await registry.call('wipe', { confirm_token: token }, ToolContext.cli());
+        const result = await registry.call('wipe', {}, ToolContext.cli(), { confirmToken: token as unknown as string });
         expect(result.meta['code']).toBe('VALIDATION_ERROR');
         expect(result.error).toBe('Invalid or expired confirmation token');
       }

@@ -11,6 +11,7 @@ import { formatExpiresAt } from '../../confirmation/format-expires-at.js';
 import type { ChannelPolicy } from '../../policy/channel-policy.js';
 import { describeActionSummary } from '../action-summary.js';
 import { confirmationOutcome } from '../call-outcomes.js';
+import { isResuming, presentedConfirmToken } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { freezeArgs } from '../freeze-args.js';
 import type { PipelineCall } from '../pipeline-call.js';
@@ -109,7 +110,7 @@ function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): Inv
 }
 
 /**
- * When the tool or the channel asks for confirmation: a call without `confirm_token` mints a
+ * When the tool or the channel asks for confirmation: a call without a `confirmToken` option mints a
  * one-use token bound to the caller's principal and channel and returns it instead of running; a
  * call with a valid token runs the first call's arguments; any other token is refused. A store
  * that throws or rejects refuses the call (fail-closed).
@@ -121,17 +122,17 @@ export const confirmStage: Stage = {
   refusesOnAbort: true,
   run(call: PipelineCall): StageVerdict {
     // A resume of a held call was confirmed before it was held: the approval stands for it.
-    if (!call.needsConfirmation || call.resuming) return undefined;
+    if (!call.needsConfirmation || isResuming(call)) return undefined;
     const tool = call.entry!.definition;
     const services = call.services;
     const binding: ConfirmationBinding = { principal: call.context.principal, channel: call.context.channel };
-    if (!call.hasToken) {
+    const presented = presentedConfirmToken(call);
+    if (presented === undefined) {
       const summary = describeActionSummary(tool.name, call.args!, services.audit.redactor, tool.inputSchema);
       const token = services.confirmationStore.create(tool.name, call.args!, summary, binding);
       if (isPromiseLike<ConfirmationToken>(token)) return token.then((issued) => tokenIssued(call, issued));
       return tokenIssued(call, token);
     }
-    const presented = call.confirmToken;
     if (typeof presented !== 'string') return redeemed(call, null);
     const args = services.confirmationStore.consume(presented, tool.name, binding);
     if (isPromiseLike<ToolArgs | null>(args)) return args.then((answer) => redeemed(call, answer));

@@ -1,5 +1,6 @@
 import { mutabilityOf } from '@milpa/core';
 import type { InvocationStepInit } from '../../inspection/invocation-step.js';
+import { isResuming } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { authorizeCall } from '../authorize-call.js';
 import { evaluateInvocation } from '../evaluate-invocation.js';
@@ -30,7 +31,7 @@ export const rulesReplayStage: Stage = {
   refusesOnAbort: true,
   run(call: PipelineCall): StageVerdict {
     if (!runsRulesOnReplay(call)) return undefined;
-    if (call.resuming) return authorizeThenEvaluate(call);
+    if (isResuming(call)) return authorizeThenEvaluate(call);
     return evaluateInvocation(call);
   },
   describe(subject): readonly InvocationStepInit[] {

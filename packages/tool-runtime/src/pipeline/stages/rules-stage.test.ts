@@ -130,7 +130,7 @@ describe('rulesStage', () => {
       registry.register(
         defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), requiresConfirmation: true, handler: () => 'ok' }),
       );
-      const result = await registry.call('delete_note', { confirm_token: 'abc' }, ToolContext.cli().asPlan());
+      const result = await registry.call('delete_note', {}, ToolContext.cli().asPlan(), { confirmToken: 'abc' });
       expect(result.meta).toMatchObject({ rule: 'never', reason: 'no' });
     });
   });

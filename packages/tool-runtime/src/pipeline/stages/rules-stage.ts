@@ -1,4 +1,5 @@
 import type { InvocationStepInit } from '../../inspection/invocation-step.js';
+import { isResuming, presentedConfirmToken } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { evaluateInvocation } from '../evaluate-invocation.js';
 import type { PipelineCall } from '../pipeline-call.js';
@@ -11,7 +12,7 @@ import type { Stage, StageSubject, StageVerdict } from '../stage.js';
 export function runsRulesOnReplay(call: PipelineCall): boolean {
   // A plan-mode call stops before confirm, so its rules run here, on the arguments it has.
   if (call.context.mode === 'plan') return false;
-  return call.resuming || (call.needsConfirmation && call.hasToken);
+  return isResuming(call) || (call.needsConfirmation && presentedConfirmToken(call) !== undefined);
 }
 
 function listRules(rules: StageSubject['wiring']['rules']): string {

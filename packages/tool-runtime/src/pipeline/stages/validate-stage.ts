@@ -52,9 +52,12 @@ function accept(call: PipelineCall, args: ToolArgs): undefined {
   const tool = call.entry!.definition;
   const mutating = isMutatingCall(tool, args);
   call.mutating = mutating;
-  // A boolean flag already decided confirmation in clamp; only a per-call answer can narrow it.
+  // Asked first without the per-call answer (a boolean flag decides it there); only a per-call
+  // answer can narrow it.
+  const gate = call.services.gate;
   call.needsConfirmation =
-    call.confirmable && (typeof tool.mutating !== 'function' || call.services.gate.requiresConfirmation(call.context, tool, mutating));
+    gate.requiresConfirmation(call.context, tool) &&
+    (typeof tool.mutating !== 'function' || gate.requiresConfirmation(call.context, tool, mutating));
   return undefined;
 }
 

@@ -1,0 +1,33 @@
+import { mutabilityOf } from '@milpa/core';
+import type { PipelineCall } from './pipeline-call.js';
+
+/**
+ * The confirmation token this call presents (the `confirmToken` call option), as given: a caller
+ * may pass anything, and a value that is not a string is refused as an invalid token. Undefined
+ * when it presents none (`null` counts as none).
+ */
+export function presentedConfirmToken(call: PipelineCall): unknown {
+  const token: unknown = call.options?.confirmToken;
+  return token === null ? undefined : token;
+}
+
+/**
+ * The approval id this call presents (the `approvalId` call option) when it resumes a held call:
+ * only a tool an approval gate may hold has one, so for any other tool it is undefined, as for a
+ * call that presents none. A value that is not a string is refused as an unknown approval id.
+ */
+export function presentedApprovalId(call: PipelineCall): unknown {
+  const approvalId: unknown = call.options?.approvalId;
+  if (approvalId === undefined || approvalId === null || call.entry === null) return undefined;
+  const tool = call.entry.definition;
+  if (mutabilityOf(tool) === 'read_only' || call.services.approvals.gateFor(tool.name) === null) return undefined;
+  return approvalId;
+}
+
+/**
+ * True when this call resumes a held call (it presents an approval id for a tool an approval gate
+ * may hold): confirm stands aside, approve redeems it, and the rules run over the approved arguments.
+ */
+export function isResuming(call: PipelineCall): boolean {
+  return presentedApprovalId(call) !== undefined;
+}
