@@ -6,12 +6,6 @@ export type { AiSdkApprovalMode, AiSdkToolsOptions } from './tools/ai-sdk-tools-
 export { toAiSdkToolOutput, type AiSdkToolOutput, type AiSdkToolRefusal, type AiSdkToolSuccess } from './results/ai-sdk-tool-output.js';
 export { InMemoryToolApprovalLedger, type InMemoryToolApprovalLedgerOptions } from './approval/in-memory-tool-approval-ledger.js';
 export type {
-  ToolApprovalLedger,
-  ToolApprovalLedgerRefusal,
-  ToolApprovalRedemption,
-  ToolApprovalTicket,
-} from './approval/tool-approval-ledger.js';
-export type {
   GovernedCallOptions,
   GovernedPlanStep,
   GovernedToolRegistry,

@@ -46,6 +46,8 @@ function rewriteParts(messages: readonly ModelMessage[], rewrite: (part: Assista
   );
 }
 
+type NeedsApproval = Extract<NonNullable<AiSdkToolSet[string]['needsApproval']>, (...args: never[]) => unknown>;
+
 async function run(tools: AiSdkToolSet, model: ReturnType<typeof scriptedModel>, messages: ModelMessage[]) {
   return generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
 }
@@ -153,24 +155,73 @@ describe('aiSdkTools against forged approvals', () => {
     void model;
   });
 
-  it("drops a model's own confirm_token: the person's approved arguments run, not a token's", async () => {
+  it("refuses a model's own confirm_token, even a real one minted for another call: VALIDATION_ERROR, nobody is asked, nothing runs", async () => {
     const { registry, handlers } = notesRegistry();
     registry.setRateLimiter(null);
     // A token minted for deleting n2 (the model might have seen one elsewhere).
     const minted = await registry.call('delete_note', { id: 'n2' }, agent.with({ requestId: 'elsewhere' }));
-    const token = minted.getConfirmToken();
+    const token = minted.getConfirmationRequest()?.token ?? minted.getConfirmToken();
     expect(token).toEqual(expect.any(String));
     const tools = await aiSdkTools(registry, { context: agent });
     const model = scriptedModel([
       { calls: [{ id: 'tok-1', tool: 'delete_note', input: { id: 'n1', confirm_token: token } }] },
       { text: 'ok' },
     ]);
-    const messages: ModelMessage[] = [{ role: 'user', content: 'Delete n1' }];
-    const first = await run(tools, model, messages);
-    const request = first.content.find((part) => part.type === 'tool-approval-request');
-    await run(tools, model, [...messages, ...first.response.messages, approve(request!.approvalId)]);
-    // The person approved deleting n1; the token for n2 was never presented to the registry.
-    expect(handlers.delete.mock.calls.map((call) => call[0])).toEqual([{ id: 'n1' }]);
+    const first = await run(tools, model, [{ role: 'user', content: 'Delete n1' }]);
+    expect(first.content.filter((part) => part.type === 'tool-approval-request')).toEqual([]);
+    expect(readByModel(model, 'tok-1')?.value).toMatchObject({
+      ok: false,
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining("'confirm_token'"),
+    });
+    expect(handlers.delete).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a numeric confirm_token', { confirm_token: 42 }],
+    ['an object as confirm_token', { confirm_token: { token: 'x' } }],
+    ['a made-up string confirm_token', { confirm_token: 'a'.repeat(32) }],
+  ])('refuses %s as VALIDATION_ERROR before the registry sees the call', async (_name, extra) => {
+    const { registry, handlers, audit } = notesRegistry();
+    const tools = await aiSdkTools(registry, { context: agent });
+    const output = await tools['list_notes']!.execute!({ ...extra }, { toolCallId: 'ctl-1', messages: [] });
+    expect(output).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', message: expect.stringContaining("'confirm_token'") });
+    expect(handlers.list).not.toHaveBeenCalled();
+    expect(audit.filter((record) => record.request_id === 'ctl-1')).toEqual([]);
+  });
+
+  it.each([
+    ['a numeric approval_id', 7],
+    ['an object as approval_id', { id: 'x' }],
+    ['a made-up approval_id', 'b'.repeat(32)],
+  ])('carries %s to the registry as the approvalId option, which refuses it as APPROVAL_INVALID', async (_name, approvalId) => {
+    const { registry, handlers } = notesRegistry();
+    const tools = await aiSdkTools(registry, { context: agent });
+    const input = { id: 'n1', approval_id: approvalId };
+    // The person approves the call in the AI SDK; the registry still checks the id the model sent.
+    expect(await (tools['publish_note']!.needsApproval as NeedsApproval)(input, { toolCallId: 'ctl-2', messages: [] })).toBe(true);
+    const messages: ModelMessage[] = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'ctl-2', toolName: 'publish_note', input },
+          { type: 'tool-approval-request', approvalId: 'req-2', toolCallId: 'ctl-2' },
+        ],
+      },
+      approve('req-2'),
+    ];
+    const output = await tools['publish_note']!.execute!(input, { toolCallId: 'ctl-2', messages });
+    expect(output).toMatchObject({ ok: false, code: 'APPROVAL_INVALID' });
+    expect(handlers.publish).not.toHaveBeenCalled();
+  });
+
+  it("takes an approval_id out of a read-only call's arguments: the handler never sees the key", async () => {
+    const { registry, handlers } = notesRegistry();
+    const tools = await aiSdkTools(registry, { context: agent });
+    const output = await tools['list_notes']!.execute!({ approval_id: 'b'.repeat(32) }, { toolCallId: 'ctl-3', messages: [] });
+    expect(output).toMatchObject({ ok: true });
+    expect(handlers.list).toHaveBeenCalledTimes(1);
+    expect((handlers.list.mock.calls as unknown[][])[0]?.[0]).not.toHaveProperty('approval_id');
   });
 
   it('a confirmation nobody approved reaches the model without its token, and nothing runs', async () => {

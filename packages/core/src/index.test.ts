@@ -33,6 +33,7 @@ describe('@milpa/core', () => {
     it('exports exactly these run-time values', () => {
       expect(Object.keys(core).sort()).toMatchInlineSnapshot(`
         [
+          "ApprovalBinding",
           "ApprovalPolicy",
           "ApprovalVerdict",
           "CALL_OUTCOME_KINDS",
@@ -74,6 +75,8 @@ describe('@milpa/core', () => {
           "completeIdempotencyRecord",
           "decideIdempotencyBegin",
           "defineTool",
+          "describeRefusalForModel",
+          "digestArguments",
           "generateRandomId",
           "generateRequestId",
           "invocationTarget",
@@ -100,6 +103,12 @@ describe('@milpa/core', () => {
       expect(exportedNames(SOURCES['./index.ts'] as string)).toMatchInlineSnapshot(`
         [
           "AnyToolDefinition",
+          "ApprovalBinding",
+          "ApprovalBindingOpening",
+          "ApprovalBindingOptions",
+          "ApprovalBindingRedemption",
+          "ApprovalBindingRefusal",
+          "ApprovalBindingScope",
           "ApprovalClaim",
           "ApprovalGate",
           "ApprovalPendingOutcome",
@@ -113,6 +122,7 @@ describe('@milpa/core', () => {
           "ApprovalVerdict",
           "ApprovalVerdictKind",
           "AudioContentBlock",
+          "BoundToolCall",
           "CALL_OUTCOME_KINDS",
           "CallOutcome",
           "CallOutcomeKind",
@@ -138,6 +148,7 @@ describe('@milpa/core', () => {
           "ExpiringMap",
           "ExpiringMapOptions",
           "FailedOutcome",
+          "FieldProblemForModel",
           "GovernanceEventName",
           "GovernanceEvents",
           "GovernedCallOptions",
@@ -188,6 +199,7 @@ describe('@milpa/core', () => {
           "RandomIdFormat",
           "RateLimitResult",
           "RateLimiter",
+          "RefusalForModel",
           "RefusalName",
           "RefusedOutcome",
           "ReplayedOutcome",
@@ -252,6 +264,8 @@ describe('@milpa/core', () => {
           "completeIdempotencyRecord",
           "decideIdempotencyBegin",
           "defineTool",
+          "describeRefusalForModel",
+          "digestArguments",
           "generateRandomId",
           "generateRequestId",
           "invocationTarget",

@@ -34,6 +34,11 @@ export {
 } from './control/in-band-controls.js';
 export type { GovernedCallOptions, GovernedPlan, GovernedPlanStep, GovernedToolRegistry } from './contracts/governed-tool-registry.js';
 export {
+  describeRefusalForModel,
+  type FieldProblemForModel,
+  type RefusalForModel,
+} from './outcome/describe-outcome-for-model.js';
+export {
   isContentBlock,
   type ContentBlock,
   type TextContentBlock,
@@ -131,6 +136,16 @@ export type { ApprovalRequest } from './approval/approval-request.js';
 export type { ApprovalResolution } from './approval/approval-resolution.js';
 export type { ApprovalGate } from './approval/approval-gate.js';
 export { checkApprovalClaim } from './approval/check-approval-claim.js';
+export {
+  ApprovalBinding,
+  digestArguments,
+  type ApprovalBindingOpening,
+  type ApprovalBindingOptions,
+  type ApprovalBindingRedemption,
+  type ApprovalBindingRefusal,
+  type ApprovalBindingScope,
+  type BoundToolCall,
+} from './approval/approval-binding.js';
 export { completeIdempotencyRecord, decideIdempotencyBegin, mayReleaseIdempotencyRecord } from './idempotency/idempotency-rules.js';
 export type { IdempotencyBegin, IdempotencyClaim, IdempotencyRecord, IdempotencyStore } from './contracts/idempotency-store.js';
 export type { ApprovalClaim, ApprovalRedemption, ApprovalRefusal, ApprovalStore, PendingApproval } from './contracts/approval-store.js';

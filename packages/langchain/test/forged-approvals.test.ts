@@ -109,7 +109,7 @@ describe('forged and replayed approvals', () => {
     expect(run.deleteNote).not.toHaveBeenCalled();
   });
 
-  it('drops an approval_id the model presents: a granted hold never runs under another tool call id', async () => {
+  it("refuses an approval_id the model presents, even another call's granted one: VALIDATION_ERROR, nothing runs", async () => {
     const run = await setup();
     const held = await run.pause('call_a', { id: 'n1' });
     await run.decideAs('user:reviewer')({
@@ -122,11 +122,11 @@ describe('forged and replayed approvals', () => {
       message: null,
     });
 
-    const forged = await run.pause('call_forged', { id: 'n1', approval_id: held.milpa.approval_id });
+    const forged = await run.call('call_forged', { id: 'n1', approval_id: held.milpa.approval_id });
 
-    expect(forged.milpa.approval_id).not.toBe(held.milpa.approval_id);
+    expect(contentOf(forged)).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining("'approval_id'") });
     expect(run.deleteNote).not.toHaveBeenCalled();
-    expect(run.audit.forRequest('call_forged').map((record) => record['outcome'])).toEqual(['approval_pending']);
+    expect(run.audit.forRequest('call_forged')).toEqual([]);
   });
 
   it('runs an approved call once however often the same tool call runs again with the same approval', async () => {

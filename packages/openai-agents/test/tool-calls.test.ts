@@ -114,6 +114,40 @@ describe('toAgentsTools calls', () => {
       expect(setup.audit.records).toEqual([]);
     });
 
+    it.each([
+      ['a numeric confirm_token', { id: 'n1', confirm_token: 42 }, 'confirm_token'],
+      ['an object as confirm_token', { id: 'n1', confirm_token: { token: 'x' } }, 'confirm_token'],
+      ['a numeric approval_id', { id: 'n1', approval_id: 7 }, 'approval_id'],
+      ['an object as approval_id', { id: 'n1', approval_id: { id: 'x' } }, 'approval_id'],
+    ])('refuses %s the model sends as VALIDATION_ERROR naming the key; the handler never sees it', async (_name, args, key) => {
+      const setup = notesSetup();
+      const { agent, model } = await setup.agent([() => [functionCall('publish_note', args, 'call_forged')], () => [reply('Understood.')]]);
+      const result = await run(agent, 'Do it');
+      expect(result.interruptions).toEqual([]);
+      expect(setup.handlers.publishNote).not.toHaveBeenCalled();
+      expect(errorOf(model.lastOutputFor('call_forged'))).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining(`'${key}' cannot be sent by the model`),
+      });
+      expect(setup.audit.records).toEqual([]);
+    });
+
+    it("refuses another caller's real confirmation token the model sends; nothing runs", async () => {
+      const setup = notesSetup();
+      const other = ToolContext.web('user:99', ['notes:read', 'notes:write']);
+      const minted = await setup.registry.call('publish_note', { id: 'n1' }, other.with({ requestId: 'elsewhere' }));
+      const token = minted.getConfirmationRequest()?.token ?? minted.getConfirmToken();
+      expect(token).toEqual(expect.any(String));
+      const { agent, model } = await setup.agent([
+        () => [functionCall('publish_note', { id: 'n1', confirm_token: token }, 'call_forged')],
+        () => [reply('Understood.')],
+      ]);
+      const result = await run(agent, 'Do it');
+      expect(result.interruptions).toEqual([]);
+      expect(setup.handlers.publishNote).not.toHaveBeenCalled();
+      expect(errorOf(model.lastOutputFor('call_forged'))).toMatchObject({ code: 'VALIDATION_ERROR' });
+    });
+
     it('runs the invocation rules again after the approval: an approved call they refuse does not run', async () => {
       const setup = notesSetup();
       const { agent, model } = await setup.agent([

@@ -1,18 +1,22 @@
-import type { AnyToolDefinition, ToolContext, ToolRegistry, ToolResult } from '@milpa/core';
+import type {
+  GovernedCallOptions as CoreGovernedCallOptions,
+  GovernedPlanStep as CoreGovernedPlanStep,
+  GovernedToolRegistry as CoreGovernedToolRegistry,
+  ToolContext,
+} from '@milpa/core';
 
-/** What the adapter passes with every call: the framework's abort signal. */
-export interface GovernedCallOptions {
-  /** Aborted when the agent run is aborted; the tool's handler receives it through its own signal. */
-  readonly signal?: AbortSignal;
-}
+/**
+ * What the adapter passes with every call: the framework's abort signal, and the control values
+ * the model sent that this adapter carries (see the README's "Control values a model sends").
+ * @deprecated Use `GovernedCallOptions` from `@milpa/core`.
+ */
+export type GovernedCallOptions = CoreGovernedCallOptions;
 
-/** One step of a registry's invocation plan, as far as the adapter reads it. */
-export interface GovernedPlanStep {
-  /** The step's kind, e.g. `confirm` or `approve`. */
-  readonly kind: string;
-  /** Whether the step runs for this tool and caller: `active`, `conditional`, `dormant` or `skipped`. */
-  readonly presence: string;
-}
+/**
+ * One step of a registry's invocation plan.
+ * @deprecated Use `GovernedPlanStep` from `@milpa/core`.
+ */
+export type GovernedPlanStep = CoreGovernedPlanStep;
 
 /** The part of a registry's tool list for one turn that the adapter reads. */
 export interface GovernedTurnTools {
@@ -33,27 +37,23 @@ export interface GovernedTurnOptions {
 }
 
 /**
- * The registry the adapter governs calls through: core's `ToolRegistry` contract plus the calls a
- * governed pipeline answers. `@milpa/tool-runtime`'s `ToolRegistry` satisfies it as it is.
+ * The part of `@milpa/core`'s `GovernedToolRegistry` the adapter calls: the tool list, `call`,
+ * `resume` and `getDefinition`; `inspect` (to learn whether the registry asks for a confirmation or
+ * an approval; without it every mutating call needs a person's approval) and `getApprovalStore`
+ * (where approval bindings are kept by default) when the registry has them; and `toolsFor`, the
+ * per-turn tool budget, used when `model` is given. `@milpa/tool-runtime`'s `ToolRegistry`
+ * satisfies it as it is.
  *
+ * @deprecated Program against `GovernedToolRegistry` from `@milpa/core`; this alias names the part of it the adapter uses.
  * @example
  * import { ToolRegistry } from '@milpa/tool-runtime';
  * const registry: GovernedToolRegistry = new ToolRegistry();
  */
-export interface GovernedToolRegistry extends ToolRegistry {
-  /** The tools `context` may call: what a model sees is what it may call. */
-  listToolsFor(context: ToolContext): Promise<readonly AnyToolDefinition[]>;
-  /** Runs one call through the whole pipeline; never rejects. */
-  call(name: string, args: unknown, context: ToolContext, options?: GovernedCallOptions): Promise<ToolResult>;
-  /** Resumes a call an approval gate held, once someone else approved it; never rejects. */
-  resume(approvalId: string, context: ToolContext, options?: GovernedCallOptions): Promise<ToolResult>;
-  /** The tool's definition, or null for an unknown name. */
-  getDefinition(name: string): AnyToolDefinition | null;
-  /**
-   * The steps a call of `name` by `context` would run, read to learn whether the registry asks for
-   * a confirmation or an approval. Without it every mutating call needs a person's approval.
-   */
-  inspect?(name: string, context: ToolContext): { readonly steps: readonly GovernedPlanStep[] } | null;
-  /** The tools to offer one turn, narrowed to the model's budget; used when `model` is given. */
-  toolsFor?(context: ToolContext, options: GovernedTurnOptions): Promise<GovernedTurnTools>;
-}
+export type GovernedToolRegistry = Pick<
+  CoreGovernedToolRegistry,
+  'register' | 'has' | 'listToolsFor' | 'call' | 'resume' | 'getDefinition'
+> &
+  Partial<Pick<CoreGovernedToolRegistry, 'inspect' | 'getApprovalStore'>> & {
+    /** The tools to offer one turn, narrowed to the model's budget; used when `model` is given. */
+    toolsFor?(context: ToolContext, options: GovernedTurnOptions): Promise<GovernedTurnTools>;
+  };

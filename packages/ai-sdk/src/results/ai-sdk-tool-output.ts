@@ -1,4 +1,4 @@
-import { ToolErrorCode, type Pagination, type ToolResult } from '@milpa/core';
+import { describeRefusalForModel, type Pagination, type ToolResult } from '@milpa/core';
 
 /** What the model reads when a call ran: the tool's data and, when it wrote one, its message. */
 export interface AiSdkToolSuccess {
@@ -57,13 +57,6 @@ function toJsonValue(value: unknown): unknown {
   return text === undefined ? null : (JSON.parse(text) as unknown);
 }
 
-function readIssues(value: unknown): AiSdkToolRefusal['errors'] {
-  if (!Array.isArray(value)) return undefined;
-  return value
-    .filter((issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null)
-    .map((issue) => ({ path: String(issue['path'] ?? ''), message: String(issue['message'] ?? '') }));
-}
-
 /** A refusal the adapter itself decides (an approval that cannot run the call, a fault). */
 export function adapterRefusal(
   code: string,
@@ -75,9 +68,9 @@ export function adapterRefusal(
 
 /**
  * A Milpa `ToolResult` as what the model reads. A success carries the data (and its message and
- * pagination, when it has them); anything else the
- * code, the message and what the model needs to act on it (validation issues, the retry delay,
- * the held call's `approval_id`, the refused approval's reason, the refusing rule).
+ * pagination, when it has them); anything else core's `describeRefusalForModel`: the code, the
+ * message and what the model needs to act on it (validation issues, the retry delay, the held
+ * call's `approval_id`, the refused approval's reason, the refusing rule).
  */
 export function toAiSdkToolOutput(result: ToolResult): AiSdkToolOutput {
   if (result.success) {
@@ -89,22 +82,20 @@ export function toAiSdkToolOutput(result: ToolResult): AiSdkToolOutput {
       ...(pagination === null ? {} : { pagination: toJsonValue(pagination) as Pagination }),
     };
   }
-  const meta = result.meta;
-  const code = result.getCode() ?? (result.isBlocked() ? 'BLOCKED' : 'TOOL_ERROR');
+  const described = describeRefusalForModel(result);
   const refusal: { -readonly [K in keyof AiSdkToolRefusal]: AiSdkToolRefusal[K] } = {
     ok: false,
-    code,
-    message: result.error ?? result.message ?? 'The call failed.',
+    code: described.code,
+    message: described.message,
   };
-  const errors = readIssues(meta['errors']);
-  if (errors !== undefined) refusal.errors = errors;
-  if (typeof meta['retry_after_seconds'] === 'number') refusal.retry_after_seconds = meta['retry_after_seconds'];
-  if (code === ToolErrorCode.APPROVAL_PENDING && typeof meta['approval_id'] === 'string') {
-    refusal.approval_id = meta['approval_id'];
-    if (typeof meta['expires_at'] === 'string') refusal.expires_at = meta['expires_at'];
+  if (described.errors !== undefined) refusal.errors = described.errors;
+  if (described.retry_after_seconds !== undefined) refusal.retry_after_seconds = described.retry_after_seconds;
+  if (described.approval_id !== undefined) {
+    refusal.approval_id = described.approval_id;
+    if (described.expires_at !== undefined) refusal.expires_at = described.expires_at;
   }
-  if (typeof meta['approval_refusal'] === 'string') refusal.approval_refusal = meta['approval_refusal'];
-  if (typeof meta['rule'] === 'string') refusal.rule = meta['rule'];
-  if (typeof meta['reason'] === 'string') refusal.reason = meta['reason'];
+  if (described.approval_refusal !== undefined) refusal.approval_refusal = described.approval_refusal;
+  if (described.rule !== undefined) refusal.rule = described.rule;
+  if (described.reason !== undefined) refusal.reason = described.reason;
   return refusal;
 }

@@ -1,5 +1,4 @@
-import type { ToolContext } from '@milpa/core';
-import type { ToolApprovalLedger } from '../approval/tool-approval-ledger.js';
+import type { ApprovalStore, ToolContext } from '@milpa/core';
 
 /**
  * Which calls go through the AI SDK's approval flow:
@@ -38,10 +37,12 @@ export interface AiSdkToolsOptions {
   /** The tool that grants held calls (default `resolve_verification`, from `@milpa/verification`). */
   readonly resolveTool?: string;
   /**
-   * Where the approval requests the adapter issues are kept until answered (default: an
-   * {@link InMemoryToolApprovalLedger} per registry, shared by every tool set built for it).
+   * Where the approval requests the adapter issues are bound (through core's approval binding: the
+   * tool call id, a digest of the arguments and the caller, redeemed once) until answered. Default:
+   * the registry's approval store, or else one in-memory store per registry, shared by every tool
+   * set built for it. Share one store to answer approvals in another process.
    */
-  readonly ledger?: ToolApprovalLedger;
+  readonly approvalStore?: ApprovalStore;
   /** How long a person may take to answer an approval request, in seconds (default 3,600). */
   readonly approvalTtlSeconds?: number;
 }

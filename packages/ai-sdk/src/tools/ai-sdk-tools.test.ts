@@ -1,7 +1,6 @@
-import { MilpaError, ToolContext, Type, defineTool } from '@milpa/core';
+import { MilpaError, ToolContext, Type, defineTool, type ApprovalStore } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { describe, expect, it, vi } from 'vitest';
-import type { ToolApprovalLedger } from '../approval/tool-approval-ledger.js';
 import { aiSdkTools, type AiSdkTool } from './ai-sdk-tools.js';
 import type { AiSdkToolsOptions } from './ai-sdk-tools-options.js';
 
@@ -111,15 +110,18 @@ describe('aiSdkTools', () => {
       registry.register(
         defineTool({ name: 'wipe', description: 'Wipe', input: Type.Object({}), mutating: true, requiresConfirmation: true, handler }),
       );
-      const broken: ToolApprovalLedger = {
-        issue: () => {
+      const broken: ApprovalStore = {
+        open: () => {
+          throw new Error('ledger down');
+        },
+        get: () => {
           throw new Error('ledger down');
         },
         redeem: () => {
           throw new Error('ledger down');
         },
       };
-      const tools = await aiSdkTools(registry, { context: ToolContext.cli(), ledger: broken });
+      const tools = await aiSdkTools(registry, { context: ToolContext.cli(), approvalStore: broken });
       const needs = tools['wipe']!.needsApproval as NeedsApproval;
       expect(await needs({}, { toolCallId: 'w1', messages: [] })).toBe(true);
       const messages = [

@@ -1,7 +1,6 @@
-import { MilpaError, ToolContext, type AnyToolDefinition, type ToolArgs } from '@milpa/core';
+import { ApprovalBinding, MilpaError, ToolContext, type AnyToolDefinition, type ApprovalStore, type ToolArgs } from '@milpa/core';
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
 import { InMemoryToolApprovalLedger } from '../approval/in-memory-tool-approval-ledger.js';
-import type { ToolApprovalLedger } from '../approval/tool-approval-ledger.js';
 import type { GovernedToolRegistry } from '../registry/governed-tool-registry.js';
 import type { AiSdkToolOutput } from '../results/ai-sdk-tool-output.js';
 import type { AiSdkToolsOptions } from './ai-sdk-tools-options.js';
@@ -16,16 +15,18 @@ export type AiSdkToolSet = Record<string, AiSdkTool>;
 const DEFAULT_APPROVAL_TTL_SECONDS = 3_600;
 const DEFAULT_RESOLVE_TOOL = 'resolve_verification';
 
-/** One ledger per registry, so tool sets built per request share the approval requests they issue. */
-const defaultLedgers = new WeakMap<object, ToolApprovalLedger>();
+/** One in-memory store per registry without its own, so tool sets built per request share the approval requests they issue. */
+const defaultStores = new WeakMap<object, ApprovalStore>();
 
-function ledgerFor(registry: GovernedToolRegistry): ToolApprovalLedger {
-  let ledger = defaultLedgers.get(registry);
-  if (ledger === undefined) {
-    ledger = new InMemoryToolApprovalLedger();
-    defaultLedgers.set(registry, ledger);
+function approvalStoreFor(registry: GovernedToolRegistry, options: AiSdkToolsOptions): ApprovalStore {
+  if (options.approvalStore !== undefined) return options.approvalStore;
+  if (typeof registry.getApprovalStore === 'function') return registry.getApprovalStore();
+  let store = defaultStores.get(registry);
+  if (store === undefined) {
+    store = new InMemoryToolApprovalLedger();
+    defaultStores.set(registry, store);
   }
-  return ledger;
+  return store;
 }
 
 function invalid(message: string): MilpaError {
@@ -101,8 +102,9 @@ function inputSchemaOf(definition: AnyToolDefinition): JSONSchema7 {
  */
 export async function aiSdkTools(registry: GovernedToolRegistry, options: AiSdkToolsOptions): Promise<AiSdkToolSet> {
   checkOptions(registry, options);
-  const ledger = options.ledger ?? ledgerFor(registry);
   const approvalTtlMs = (options.approvalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS) * 1000;
+  // Approval requests are bound by the tool call id alone: another caller's claim reads as the field that differs.
+  const approvals = new ApprovalBinding({ store: approvalStoreFor(registry, options), namespace: 'ai-sdk', ttlMs: approvalTtlMs });
   const tools: AiSdkToolSet = {};
   for (const definition of await offeredTools(registry, options)) {
     const governed = new GovernedToolCall({
@@ -112,8 +114,7 @@ export async function aiSdkTools(registry: GovernedToolRegistry, options: AiSdkT
       approval: options.approval ?? 'gated',
       approver: options.approver ?? null,
       resolveTool: options.resolveTool ?? DEFAULT_RESOLVE_TOOL,
-      ledger,
-      approvalTtlMs,
+      approvals,
     });
     tools[definition.name] = tool<ToolArgs, AiSdkToolOutput>({
       description: definition.description,

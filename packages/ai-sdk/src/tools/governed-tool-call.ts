@@ -2,16 +2,20 @@ import {
   ToolErrorCode,
   generateRequestId,
   isMutatingCall,
+  readInBandControls,
   type AnyToolDefinition,
-  type ToolArgs,
+  type ApprovalBinding,
+  type ApprovalBindingRefusal,
+  type BoundToolCall,
+  type GovernedCallOptions,
+  type InBandControlKey,
   type ToolContext,
   type ToolResult,
 } from '@milpa/core';
+import { isRecord, messageOf } from '@milpa/core/kit';
 import type { ModelMessage } from 'ai';
-import { digestToolInput } from '../approval/digest-tool-input.js';
 import { hasToolCall, readSdkApproval } from '../approval/read-sdk-approval.js';
-import type { ToolApprovalLedger, ToolApprovalTicket } from '../approval/tool-approval-ledger.js';
-import type { GovernedCallOptions, GovernedToolRegistry } from '../registry/governed-tool-registry.js';
+import type { GovernedToolRegistry } from '../registry/governed-tool-registry.js';
 import { adapterRefusal, toAiSdkToolOutput, type AiSdkToolOutput } from '../results/ai-sdk-tool-output.js';
 import type { AiSdkApprovalMode } from './ai-sdk-tools-options.js';
 
@@ -29,10 +33,8 @@ export interface GovernedToolSettings {
   readonly approver: ToolContext | null;
   /** The tool that grants held calls. */
   readonly resolveTool: string;
-  /** Where issued approval requests are kept. */
-  readonly ledger: ToolApprovalLedger;
-  /** How long an approval request stays answerable, in milliseconds. */
-  readonly approvalTtlMs: number;
+  /** Where issued approval requests are bound to their calls (core's approval binding). */
+  readonly approvals: ApprovalBinding;
 }
 
 /** What the AI SDK hands `needsApproval` and `execute` about the call. */
@@ -45,45 +47,27 @@ export interface SdkCallInfo {
   readonly abortSignal?: AbortSignal | undefined;
 }
 
-/** Control fields the adapter owns: a model's own `confirm_token` never reaches the registry. */
-const ADAPTER_OWNED_FIELDS = ['confirm_token'] as const;
+/**
+ * The control values this adapter carries in-band: the `approval_id` of a call the registry's gate
+ * holds, which the model is told and may call again with once someone else approved it. A
+ * `confirm_token` is not carried: the person's approval in the AI SDK is the confirmation, and the
+ * model never sees a token; one it sends is refused.
+ */
+const CARRIED_CONTROLS: readonly InBandControlKey[] = ['approval_id'];
 
 const GATING_STEPS = new Set(['confirm', 'approve']);
 const LIVE_PRESENCES = new Set(['active', 'conditional']);
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function isArgs(value: unknown): value is ToolArgs {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function withoutOwnedFields(input: ToolArgs): ToolArgs {
-  if (!ADAPTER_OWNED_FIELDS.some((field) => Object.hasOwn(input, field))) return input;
-  const copy: Record<string, unknown> = { ...input };
-  for (const field of ADAPTER_OWNED_FIELDS) delete copy[field];
-  return copy;
-}
-
-/** The confirmation token of a result of the registry's confirm-token flow, or null. */
-function pendingToken(result: ToolResult): string | null {
-  return result.success && result.requiresConfirmation() ? result.getConfirmToken() : null;
-}
-
-/** The id of a call the registry's approval gate held, or null. */
-function heldApprovalId(result: ToolResult): string | null {
-  if (result.getCode() !== ToolErrorCode.APPROVAL_PENDING) return null;
-  const id = result.meta['approval_id'];
-  return typeof id === 'string' ? id : null;
-}
-
-const BINDING_REFUSALS: Readonly<Record<string, string>> = Object.freeze({
-  tool_mismatch: 'the approval was issued for another tool',
-  arguments_changed: 'the arguments differ from the ones the person was asked to approve',
-  principal_mismatch: 'the approval was issued for another principal',
-  channel_mismatch: 'the approval was issued on another channel',
-  run_mismatch: 'the approval was issued in another run',
+/** What the model reads for each refusal of the approval binding, under the name the wire carries. */
+const BINDING_REFUSALS: Readonly<Record<Exclude<ApprovalBindingRefusal, 'unavailable'>, readonly [string, string]>> = Object.freeze({
+  not_found: ['not_issued', 'no approval was requested for this call'],
+  used: ['used', 'its approval was already used'],
+  expired: ['expired', 'its approval expired'],
+  tool_mismatch: ['tool_mismatch', 'the approval was issued for another tool'],
+  arguments_changed: ['arguments_changed', 'the arguments differ from the ones the person was asked to approve'],
+  principal_mismatch: ['principal_mismatch', 'the approval was issued for another principal'],
+  channel_mismatch: ['channel_mismatch', 'the approval was issued on another channel'],
+  run_mismatch: ['run_mismatch', 'the approval was issued in another run'],
 });
 
 /**
@@ -120,7 +104,7 @@ export class GovernedToolCall {
     const { definition, approval } = this.#settings;
     if (definition.requiresConfirmation) return true;
     // Arguments that are not an object are refused by validation; asking a person costs nothing.
-    if (!isArgs(input)) return true;
+    if (!isRecord(input)) return true;
     if (!isMutatingCall(definition, input)) return false;
     return approval === 'mutating' || this.#registryGates();
   }
@@ -132,28 +116,25 @@ export class GovernedToolCall {
    * conversation, nothing is recorded: a call the server never asked about has no ticket.
    */
   async needsApproval(input: unknown, call: SdkCallInfo): Promise<boolean> {
+    // A control value this adapter does not carry is refused at execution: nobody is asked about it.
+    if (!readInBandControls(input, { accept: CARRIED_CONTROLS }).ok) return false;
     const needed = this.requiresApproval(input);
     if (!needed || hasToolCall(call.messages, call.toolCallId)) return needed;
-    try {
-      await this.#settings.ledger.issue(await this.#ticket(call.toolCallId, input));
-    } catch {
-      // No ticket: the approval cannot run the call later (fail-closed); the request still shows.
-    }
+    // A binding that cannot be stored leaves the approval unable to run the call (fail-closed); the request still shows.
+    await this.#settings.approvals.bind(this.#bound(call.toolCallId, input));
     return true;
   }
 
-  async #ticket(toolCallId: string, input: unknown): Promise<ToolApprovalTicket> {
-    const { definition, context, approvalTtlMs } = this.#settings;
-    const now = Date.now();
+  /** The call as the person is asked about it: the tool call id, the arguments as the model sent them, the caller. */
+  #bound(toolCallId: string, input: unknown): BoundToolCall {
+    const { definition, context } = this.#settings;
     return {
       toolCallId,
       toolName: definition.name,
-      inputDigest: await digestToolInput(input),
+      args: input,
       principal: context.principal,
       channel: context.channel,
       runId: context.runId,
-      issuedAt: new Date(now),
-      expiresAt: new Date(now + approvalTtlMs),
     };
   }
 
@@ -172,8 +153,10 @@ export class GovernedToolCall {
   async #execute(input: unknown, call: SdkCallInfo): Promise<AiSdkToolOutput> {
     const { registry, definition } = this.#settings;
     const context = this.#settings.context.with({ requestId: call.toolCallId });
-    const options: GovernedCallOptions = call.abortSignal === undefined ? {} : { signal: call.abortSignal };
-    const args = isArgs(input) ? withoutOwnedFields(input) : input;
+    const read = readInBandControls(input, { accept: CARRIED_CONTROLS });
+    if (!read.ok) return adapterRefusal(read.code, `${read.message} Nothing ran.`);
+    const options: GovernedCallOptions = { ...(call.abortSignal === undefined ? {} : { signal: call.abortSignal }), ...read.controls };
+    const args = read.args;
     let approved: { readonly reason: string | null } | null = null;
     if (this.requiresApproval(input)) {
       const check = await this.#checkApproval(input, call);
@@ -181,8 +164,8 @@ export class GovernedToolCall {
       approved = check;
     }
     let result = await registry.call(definition.name, args, context, options);
-    const token = pendingToken(result);
-    if (token !== null) {
+    const confirmation = result.getConfirmationRequest();
+    if (confirmation !== null) {
       if (approved === null) {
         // Nobody approved this call: the token stays with the adapter, the model cannot confirm itself.
         return adapterRefusal(
@@ -191,9 +174,9 @@ export class GovernedToolCall {
         );
       }
       // The person's approval of exactly this call is the confirmation; the pipeline runs again in full.
-      result = await registry.call(definition.name, { ...(args as ToolArgs), confirm_token: token }, context, options);
+      result = await registry.call(definition.name, args, context, { ...options, confirmToken: confirmation.token });
     }
-    const heldId = heldApprovalId(result);
+    const heldId = result.getPendingApproval()?.approvalId ?? null;
     if (heldId !== null && approved !== null && this.#settings.approver !== null) {
       return this.#grantAndResume(heldId, result, approved.reason, context, options);
     }
@@ -212,38 +195,15 @@ export class GovernedToolCall {
     const answer = readSdkApproval(call.messages, call.toolCallId);
     if (answer.status === 'denied') return refuse('denied', 'the person denied it');
     if (answer.status === 'missing') return refuse('not_approved', "it needs a person's approval, and none was given for this call");
-    let redemption;
-    try {
-      redemption = await this.#settings.ledger.redeem(call.toolCallId, new Date());
-    } catch (error) {
+    const redemption = await this.#settings.approvals.redeem(this.#bound(call.toolCallId, input));
+    if (redemption.ok) return { reason: answer.reason };
+    if (redemption.refusal === 'unavailable') {
       return {
-        refusal: adapterRefusal(
-          ToolErrorCode.STORE_UNAVAILABLE,
-          `Call to '${name}' not run: the approval ledger failed (${messageOf(error)}).`,
-        ),
+        refusal: adapterRefusal(ToolErrorCode.STORE_UNAVAILABLE, `Call to '${name}' not run: the approval store failed (fail-closed).`),
       };
     }
-    if (!redemption.ok) {
-      const why = {
-        not_issued: 'no approval was requested for this call',
-        used: 'its approval was already used',
-        expired: 'its approval expired',
-      }[redemption.refusal];
-      return refuse(redemption.refusal, why);
-    }
-    const mismatch = await this.#bindingMismatch(redemption.ticket, input);
-    if (mismatch !== null) return refuse(mismatch, BINDING_REFUSALS[mismatch] ?? mismatch);
-    return { reason: answer.reason };
-  }
-
-  async #bindingMismatch(ticket: ToolApprovalTicket, input: unknown): Promise<string | null> {
-    const { definition, context } = this.#settings;
-    if (ticket.toolName !== definition.name) return 'tool_mismatch';
-    if (ticket.principal !== context.principal) return 'principal_mismatch';
-    if (ticket.channel !== context.channel) return 'channel_mismatch';
-    if (ticket.runId !== context.runId) return 'run_mismatch';
-    if (ticket.inputDigest !== (await digestToolInput(input))) return 'arguments_changed';
-    return null;
+    const [wire, why] = BINDING_REFUSALS[redemption.refusal];
+    return refuse(wire, why);
   }
 
   /**

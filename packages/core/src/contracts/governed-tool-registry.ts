@@ -1,4 +1,5 @@
 import type { ToolContext } from '../context/tool-context.js';
+import type { ApprovalStore } from './approval-store.js';
 import type { ToolResult } from '../result/tool-result.js';
 import type { ToolCaller } from '../tools/tool-caller.js';
 import type { AnyToolDefinition } from '../tools/tool-definition.js';
@@ -67,4 +68,10 @@ export interface GovernedToolRegistry extends ToolRegistry {
   getDefinition(name: string): AnyToolDefinition | null;
   /** The steps a call of `name` by `context` would run, or null for an unknown tool. */
   inspect(name: string, context: ToolContext): GovernedPlan | null;
+  /**
+   * Where the registry keeps calls held for approval, when it has such a store: the framework
+   * adapters keep their approval bindings there too, so a run resumed in another process sharing
+   * the store finds them.
+   */
+  getApprovalStore?(): ApprovalStore;
 }

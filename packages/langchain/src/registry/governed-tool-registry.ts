@@ -1,29 +1,21 @@
-import type { AnyToolDefinition, ToolContext, ToolRegistry, ToolResult } from '@milpa/core';
-
-/** What the toolkit passes along with each call: the run's abort signal and the call's idempotency key. */
-export interface GovernedCallOptions {
-  /** The LangChain run's abort signal; aborting it aborts the call (see the pipeline's abort rules). */
-  readonly signal?: AbortSignal;
-  /**
-   * The tool call id: a tool call LangGraph runs again (a retry, a replayed checkpoint, a resumed
-   * task) gets the first execution's result back instead of running twice.
-   */
-  readonly idempotencyKey?: string;
-}
+import type { GovernedCallOptions as CoreGovernedCallOptions, GovernedToolRegistry as CoreGovernedToolRegistry } from '@milpa/core';
 
 /**
- * The registry a {@link MilpaToolkit} serves: core's `ToolRegistry` contract plus the three
- * pipeline entry points it uses. `@milpa/tool-runtime`'s `ToolRegistry` implements it as it is.
+ * What the toolkit passes along with each call: the run's abort signal and the call's idempotency
+ * key (the tool call id), and on a confirmed replay the confirmation token.
+ * @deprecated Use `GovernedCallOptions` from `@milpa/core`.
+ */
+export type GovernedCallOptions = CoreGovernedCallOptions;
+
+/**
+ * The part of `@milpa/core`'s `GovernedToolRegistry` a {@link MilpaToolkit} calls: registration,
+ * `listToolsFor`, `call` and `resume`, and `getApprovalStore` (where review decisions are bound)
+ * when the registry has one. `@milpa/tool-runtime`'s `ToolRegistry` implements it as it is.
  *
+ * @deprecated Program against `GovernedToolRegistry` from `@milpa/core`; this alias names the part of it the toolkit uses.
  * @example
  * import { ToolRegistry } from '@milpa/tool-runtime';
  * const registry: GovernedToolRegistry = new ToolRegistry();
  */
-export interface GovernedToolRegistry extends ToolRegistry {
-  /** The tools a caller in `context` may call: exactly what the model is offered. */
-  listToolsFor(context: ToolContext): Promise<readonly AnyToolDefinition[]>;
-  /** Runs one call through the pipeline; never rejects. */
-  call(name: string, args: unknown, context: ToolContext, options?: GovernedCallOptions): Promise<ToolResult>;
-  /** Resumes a call an approval gate held, by its approval id; never rejects. */
-  resume(approvalId: string, context: ToolContext, options?: GovernedCallOptions): Promise<ToolResult>;
-}
+export type GovernedToolRegistry = Pick<CoreGovernedToolRegistry, 'register' | 'has' | 'listToolsFor' | 'call' | 'resume'> &
+  Partial<Pick<CoreGovernedToolRegistry, 'getApprovalStore'>>;

@@ -1,42 +1,23 @@
-import { ToolErrorCode, ToolResult, isToolErrorCode, type ContentBlock } from '@milpa/core';
+import { ToolResult, describeRefusalForModel, type ContentBlock, type ToolErrorCode } from '@milpa/core';
 import { ToolMessage } from '@langchain/core/messages';
 import type { MilpaToolError } from './milpa-tool-error.js';
 
 /** The text content part of a LangChain message (a type alias: LangChain's parts are index-signed). */
 type TextPart = { type: 'text'; text: string };
 
-/** Field-by-field problems in `meta.errors`, as `{ path, message }` pairs; undefined when there are none. */
-function fieldProblems(meta: Readonly<Record<string, unknown>>): MilpaToolError['errors'] {
-  const issues = meta['errors'];
-  if (!Array.isArray(issues)) return undefined;
-  const problems: { path: string; message: string }[] = [];
-  for (const issue of issues as unknown[]) {
-    if (typeof issue !== 'object' || issue === null) continue;
-    const { path, message } = issue as { path?: unknown; message?: unknown };
-    problems.push({ path: String(path ?? ''), message: String(message ?? '') });
-  }
-  return problems;
-}
-
-/** The refusal of `result` as the model reads it. */
+/** The refusal of `result` as the model reads it: core's `describeRefusalForModel`, in the fields this toolkit sends. */
 export function describeRefusal(result: ToolResult): MilpaToolError {
-  const code = result.getCode();
-  const details: { -readonly [K in keyof MilpaToolError]: MilpaToolError[K] } = {
-    // A code the pipeline (or this toolkit) set; a vetoed call is BLOCKED; a tool's own uncoded failure TOOL_ERROR.
-    code: isToolErrorCode(code) || code === 'CONFIRMATION_DECLINED' ? code : result.isBlocked() ? 'BLOCKED' : 'TOOL_ERROR',
-    message: result.error ?? result.message ?? 'The call failed.',
+  const refusal = describeRefusalForModel(result);
+  return {
+    code: refusal.code,
+    message: refusal.message,
+    ...(refusal.errors === undefined ? {} : { errors: refusal.errors }),
+    ...(refusal.retry_after_seconds === undefined ? {} : { retry_after_seconds: refusal.retry_after_seconds }),
+    ...(refusal.suggestion === undefined ? {} : { suggestion: refusal.suggestion }),
+    ...(refusal.approval_id === undefined ? {} : { approval_id: refusal.approval_id }),
+    ...(refusal.expires_at === undefined ? {} : { expires_at: refusal.expires_at }),
+    ...(refusal.approval_refusal === undefined ? {} : { approval_refusal: refusal.approval_refusal }),
   };
-  const { meta } = result;
-  const errors = fieldProblems(meta);
-  if (errors !== undefined) details.errors = errors;
-  if (typeof meta['retry_after_seconds'] === 'number') details.retry_after_seconds = meta['retry_after_seconds'];
-  if (typeof meta['suggestion'] === 'string' && meta['suggestion'] !== '') details.suggestion = meta['suggestion'];
-  if (details.code === ToolErrorCode.APPROVAL_PENDING) {
-    if (typeof meta['approval_id'] === 'string') details.approval_id = meta['approval_id'];
-    if (typeof meta['expires_at'] === 'string') details.expires_at = meta['expires_at'];
-  }
-  if (typeof meta['approval_refusal'] === 'string') details.approval_refusal = meta['approval_refusal'];
-  return details;
 }
 
 function blockText(block: ContentBlock): TextPart {
@@ -75,14 +56,18 @@ export function toToolMessage(result: ToolResult, toolName: string, toolCallId: 
   });
 }
 
-/** A refusal this adapter decides itself (nothing reached the tool's handler), as an error `ToolMessage`. */
+/**
+ * A refusal this adapter decides itself (nothing reached the tool's handler), as an error
+ * `ToolMessage`: `{ code, message, …details }` as JSON, the same refusal as a result as its artifact.
+ */
 export function refusalMessage(
   code: ToolErrorCode | 'CONFIRMATION_DECLINED',
   message: string,
   toolName: string,
   toolCallId: string,
-  meta: Readonly<Record<string, unknown>> = {},
+  details: Omit<MilpaToolError, 'code' | 'message'> = {},
 ): ToolMessage {
-  const result = new ToolResult(false, null, null, message, { ...meta, tool: toolName, code, type: 'error' });
-  return toToolMessage(result, toolName, toolCallId);
+  const content: MilpaToolError = { code, message, ...details };
+  const artifact = new ToolResult(false, null, null, message, { ...details, tool: toolName, code, type: 'error' }).toJSON();
+  return new ToolMessage({ content: JSON.stringify(content), tool_call_id: toolCallId, name: toolName, status: 'error', artifact });
 }

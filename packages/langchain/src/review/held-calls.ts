@@ -1,5 +1,5 @@
 import type { ToolContext } from '@milpa/core';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '@milpa/core/kit';
 
 /** A call paused for review: what resumes it once a bound decision arrives. */
 export type PausedCall =

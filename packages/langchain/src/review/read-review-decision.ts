@@ -1,14 +1,10 @@
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, isRecord } from '@milpa/core/kit';
 
 /** A resume value read against the call it resumes. */
 export type ReviewDecisionReading =
   | { readonly kind: 'approve' }
   | { readonly kind: 'reject'; readonly message: string | null }
   | { readonly kind: 'refused'; readonly refusal: 'invalid_decision' | 'call_mismatch' | 'arguments_changed'; readonly message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads the run's resume value for the paused call `toolCallId` with arguments `args`. Only an

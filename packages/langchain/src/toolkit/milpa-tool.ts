@@ -2,6 +2,7 @@ import { CallbackManager, parseCallbackConfigArg, type Callbacks } from '@langch
 import type { ToolMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
+import { isRecord } from '@milpa/core/kit';
 
 /** Runs one governed call: the arguments as the model gave them, its tool call id (or null), the run's signal. */
 export type GovernedCallRunner = (args: unknown, toolCallId: string | null, signal: AbortSignal | undefined) => Promise<ToolMessage>;
@@ -65,8 +66,7 @@ export class MilpaTool extends DynamicStructuredTool<Record<string, unknown>, un
         verbose: this.verbose,
       },
     );
-    const input =
-      typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : JSON.stringify(args ?? null);
+    const input = isRecord(args) ? args : JSON.stringify(args ?? null);
     const runManager = await callbacks?.handleToolStart(
       this.toJSON(),
       input,

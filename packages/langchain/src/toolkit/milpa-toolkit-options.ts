@@ -1,3 +1,4 @@
+import type { ApprovalStore } from '@milpa/core';
 import type { HeldCallReview } from '../review/held-call-review.js';
 import type { MilpaReviewRequest } from '../review/milpa-review-request.js';
 
@@ -18,4 +19,10 @@ export interface MilpaToolkitOptions {
    * resumes the call, which runs if they have granted it.
    */
   readonly recordDecision?: (review: HeldCallReview) => void | Promise<void>;
+  /**
+   * Where a reviewer's decision is bound to the call it answers (its tool call id, a digest of its
+   * arguments and the caller) and redeemed once, through core's approval binding; default the
+   * registry's approval store. Toolkits in several processes that share it run an approved call once.
+   */
+  readonly approvalStore?: ApprovalStore;
 }

@@ -232,11 +232,11 @@ describe('MilpaToolkit', () => {
       expect(notes.deleteNote).not.toHaveBeenCalled();
     });
 
-    it('drops a confirm_token the model presents, even a valid one: the call asks again and nothing runs', async () => {
+    it("refuses a confirm_token the model presents, even the caller's own valid one: VALIDATION_ERROR, nothing runs", async () => {
       const notes = notesRegistry();
       const context = agentContext();
       const asked = await notes.registry.call('archive_note', { id: 'n2' }, context);
-      const token = asked.getConfirmToken();
+      const token = asked.getConfirmationRequest()?.token ?? asked.getConfirmToken();
       expect(token).toEqual(expect.any(String));
       const tool = await toolNamed(new MilpaToolkit(notes.registry), 'archive_note', context);
 
@@ -247,8 +247,27 @@ describe('MilpaToolkit', () => {
         args: { id: 'n2', confirm_token: token },
       });
 
-      expect(contentOf(message)).toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
+      expect(message.status).toBe('error');
+      expect(contentOf(message)).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining("'confirm_token'") });
       expect(notes.archiveNote).not.toHaveBeenCalled();
+    });
+
+    it.each([
+      ['a string confirm_token', { confirm_token: 'a'.repeat(32) }, 'confirm_token'],
+      ['a numeric confirm_token', { confirm_token: 7 }, 'confirm_token'],
+      ['an object as confirm_token', { confirm_token: { token: 'x' } }, 'confirm_token'],
+      ['a string approval_id', { approval_id: 'b'.repeat(32) }, 'approval_id'],
+      ['a numeric approval_id', { approval_id: 7 }, 'approval_id'],
+      ['an object as approval_id', { approval_id: { id: 'x' } }, 'approval_id'],
+    ])('refuses %s the model sends before the registry sees the call; the handler never runs', async (_name, extra, key) => {
+      const notes = notesRegistry();
+      const tool = await toolNamed(new MilpaToolkit(notes.registry), 'archive_note');
+
+      const message = await tool.invoke({ type: 'tool_call', name: 'archive_note', id: 'call_x', args: { id: 'n2', ...extra } });
+
+      expect(contentOf(message)).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining(`'${key}'`) });
+      expect(notes.archiveNote).not.toHaveBeenCalled();
+      expect(notes.audit.forRequest('call_x')).toEqual([]);
     });
   });
 });

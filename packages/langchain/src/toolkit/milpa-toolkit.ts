@@ -1,7 +1,20 @@
 import type { ToolMessage } from '@langchain/core/messages';
-import { MilpaError, ToolContext, ToolErrorCode, generateRequestId, type AnyToolDefinition, type ToolResult } from '@milpa/core';
-import type { GovernedCallOptions, GovernedToolRegistry } from '../registry/governed-tool-registry.js';
-import { refusalMessage, toToolMessage } from '../results/to-tool-message.js';
+import {
+  ApprovalBinding,
+  MilpaError,
+  ToolContext,
+  ToolErrorCode,
+  generateRequestId,
+  isWaitingForPerson,
+  readInBandControls,
+  type AnyToolDefinition,
+  type BoundToolCall,
+  type GovernedCallOptions,
+  type ToolResult,
+} from '@milpa/core';
+import { isRecord, messageOf } from '@milpa/core/kit';
+import type { GovernedToolRegistry } from '../registry/governed-tool-registry.js';
+import { describeRefusal, refusalMessage, toToolMessage } from '../results/to-tool-message.js';
 import { HeldCalls, type PausedCall } from '../review/held-calls.js';
 import type { HeldCallReview } from '../review/held-call-review.js';
 import type { MilpaReviewRequest } from '../review/milpa-review-request.js';
@@ -9,12 +22,8 @@ import { readReviewDecision, type ReviewDecisionReading } from '../review/read-r
 import { MilpaTool } from './milpa-tool.js';
 import type { MilpaToolkitOptions } from './milpa-toolkit-options.js';
 
-/** The keys through which a call resumes in Milpa: the model never supplies them. */
-const RESUME_KEYS: readonly string[] = ['confirm_token', 'approval_id'];
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** How long a reviewer's decision stays bound to the call it answers, in milliseconds. */
+const REVIEW_TTL_MS = 3_600_000;
 
 function invalid(message: string): MilpaError {
   return new MilpaError(message, { code: 'INVALID_ARGUMENT' });
@@ -23,45 +32,28 @@ function invalid(message: string): MilpaError {
 /** The JSON Schema the model sees: an object schema, `properties` always present. */
 function wireSchema(schema: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const properties = schema['properties'];
-  const hasProperties = typeof properties === 'object' && properties !== null && !Array.isArray(properties);
-  return { ...(schema['type'] === undefined ? { type: 'object' } : {}), ...schema, properties: hasProperties ? properties : {} };
+  return { ...(schema['type'] === undefined ? { type: 'object' } : {}), ...schema, properties: isRecord(properties) ? properties : {} };
 }
 
-/**
- * The model's arguments without `confirm_token` and `approval_id`: a confirmation or an approval
- * reaches a call only through the run's own review, bound to its tool call id, so a token or id
- * the model repeats (or invents) is dropped and the call goes through the pipeline as a new one.
- */
-function withoutResumeKeys(args: unknown): unknown {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
-  if (!RESUME_KEYS.some((key) => Object.hasOwn(args, key))) return args;
-  const copy: Record<string, unknown> = { ...(args as Record<string, unknown>) };
-  for (const key of RESUME_KEYS) delete copy[key];
-  return copy;
-}
-
-function stringOrNull(value: unknown): string | null {
+function stringOrNull(value: string | undefined): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** The review a result asks for (a held call, a confirmation token), or null. */
+/** The review a result asks for (a held call, a confirmation token), from its outcome; null when it waits for nobody. */
 function pausedCallOf(result: ToolResult, toolName: string): PausedCall | null {
-  if (result.success && result.requiresConfirmation()) {
-    const token = result.getConfirmToken();
-    if (token === null) return null;
-    const data = result.data as Record<string, unknown>;
-    const summary = stringOrNull(data['action_summary']) ?? result.message ?? 'the call';
-    return { kind: 'confirmation', token, expiresAt: stringOrNull(data['expires_at']), description: `Confirm: ${summary}` };
+  const outcome = result.outcome;
+  if (!isWaitingForPerson(outcome)) return null;
+  if (outcome.kind === 'confirmation_required') {
+    const summary = stringOrNull(outcome.summary) ?? result.message ?? 'the call';
+    return { kind: 'confirmation', token: outcome.token, expiresAt: stringOrNull(outcome.expiresAt), description: `Confirm: ${summary}` };
   }
-  if (!result.success && result.getCode() === ToolErrorCode.APPROVAL_PENDING) {
-    const approvalId = stringOrNull(result.meta['approval_id']);
-    if (approvalId === null) return null;
-    const expiresAt = stringOrNull(result.meta['expires_at']);
+  {
+    const approvalId = outcome.approvalId;
+    const expiresAt = stringOrNull(outcome.expiresAt);
     const until = expiresAt === null ? '' : ` It can be approved until ${expiresAt}.`;
     const description = `Approve this call to '${toolName}'? It runs once, with exactly these arguments, after Milpa checks it again.${until}`;
     return { kind: 'approval', approvalId, expiresAt, description };
   }
-  return null;
 }
 
 /** A paused call, ready to resume once its decision arrived. */
@@ -97,6 +89,7 @@ export class MilpaToolkit {
   readonly #interrupt: MilpaToolkitOptions['interrupt'];
   readonly #recordDecision: MilpaToolkitOptions['recordDecision'];
   readonly #held = new HeldCalls();
+  readonly #decisions: ApprovalBinding | null;
 
   /**
    * @throws MilpaError `INVALID_ARGUMENT` when `registry` lacks `listToolsFor`, `call` or `resume`,
@@ -121,6 +114,9 @@ export class MilpaToolkit {
     this.#registry = registry;
     this.#interrupt = options.interrupt;
     this.#recordDecision = options.recordDecision;
+    const store = options.approvalStore ?? (typeof registry.getApprovalStore === 'function' ? registry.getApprovalStore() : undefined);
+    this.#decisions =
+      store === undefined ? null : new ApprovalBinding({ store, namespace: 'langchain', ttlMs: REVIEW_TTL_MS, scope: 'caller' });
   }
 
   /**
@@ -157,7 +153,14 @@ export class MilpaToolkit {
       ...(toolCallId === null ? {} : { idempotencyKey: toolCallId }),
     };
     const context = base.with({ requestId: callId });
-    const args = withoutResumeKeys(rawArgs);
+    // No control value is carried in-band: confirmations and approvals reach a call only through
+    // the run's own review, bound to its tool call id, so a token or id the model sends is refused.
+    const read = readInBandControls(rawArgs, { accept: [] });
+    if (!read.ok) {
+      const message = `'${read.key}' cannot be sent by the model: confirmations and approvals come from the run's own review. Nothing ran.`;
+      return refusalMessage(read.code, message, name, callId);
+    }
+    const args = read.args;
     const key = HeldCalls.keyOf(context, callId, name, args);
     // Without an interrupt, or a tool call id to bind a decision to, nothing can be reviewed.
     const interrupt = toolCallId === null ? undefined : this.#interrupt;
@@ -170,14 +173,33 @@ export class MilpaToolkit {
       paused = asked;
       this.#held.set(key, paused);
     }
+    const heldArgs = (isRecord(args) ? args : {}) as Record<string, unknown>;
+    const bound: BoundToolCall = {
+      toolCallId: callId,
+      toolName: name,
+      args: heldArgs,
+      principal: context.principal,
+      channel: context.channel,
+      runId: context.runId,
+    };
+    // The decision the run resumes with is bound to this call, its arguments and its caller (kept
+    // when a restarted toolkit holds the call afresh), and is redeemed once.
+    await this.#decisions?.bind(bound);
     // The first time through, interrupt() pauses the run (it throws, as LangGraph requires); when
     // the run resumes, LangGraph runs this tool again and interrupt() returns the decision.
     const answer = await interrupt(this.#reviewRequest(name, args, callId, paused));
     this.#held.delete(key);
-    const heldArgs = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
     const reading = readReviewDecision(answer, callId, heldArgs);
     if (reading.kind === 'refused') {
       return refusalMessage(ToolErrorCode.APPROVAL_INVALID, reading.message, name, callId, { approval_refusal: reading.refusal });
+    }
+    if (reading.kind === 'reject') await this.#decisions?.close(bound);
+    else if (this.#decisions !== null) {
+      const redeemed = await this.#decisions.redeem(bound);
+      if (!redeemed.ok) {
+        const why = `The decision cannot run this call (${redeemed.refusal}); nothing ran.`;
+        return refusalMessage(ToolErrorCode.APPROVAL_INVALID, why, name, callId, { approval_refusal: redeemed.refusal });
+      }
     }
     const call: ResumableCall = { name, callId, args: heldArgs, context, options };
     return paused.kind === 'confirmation' ? this.#confirm(call, paused.token, reading) : this.#approve(call, paused.approvalId, reading);
@@ -195,7 +217,7 @@ export class MilpaToolkit {
       );
     }
     // The replay carries the token; the pipeline runs the first call's arguments, once.
-    const confirmed = await this.#registry.call(name, { ...call.args, confirm_token: token }, call.context, call.options);
+    const confirmed = await this.#registry.call(name, call.args, call.context, { ...call.options, confirmToken: token });
     return this.#present(confirmed, name, callId);
   }
 
@@ -274,6 +296,7 @@ export class MilpaToolkit {
         callId,
       );
     }
+    const refused = describeRefusal(result);
     const expires = paused.expiresAt === null ? '' : ` (expires ${paused.expiresAt})`;
     const message =
       `Call '${name}' is held for approval under approval_id ${paused.approvalId}${expires}. Nothing ran. ` +
@@ -281,7 +304,7 @@ export class MilpaToolkit {
     return refusalMessage(ToolErrorCode.APPROVAL_PENDING, message, name, callId, {
       approval_id: paused.approvalId,
       ...(paused.expiresAt === null ? {} : { expires_at: paused.expiresAt }),
-      ...(result.meta['approval_refusal'] === undefined ? {} : { approval_refusal: result.meta['approval_refusal'] }),
+      ...(refused.approval_refusal === undefined ? {} : { approval_refusal: refused.approval_refusal }),
     });
   }
 }

@@ -1,55 +1,42 @@
-import { ToolErrorCode, ToolResult, type ApprovalRefusal, type ApprovalStore, type PendingApproval, type ToolContext } from '@milpa/core';
-import { digestCallArguments, heldCallId } from './digest-call-arguments.js';
+import {
+  ApprovalBinding,
+  ToolErrorCode,
+  ToolResult,
+  type ApprovalBindingRefusal,
+  type ApprovalStore,
+  type BoundToolCall,
+  type ToolContext,
+} from '@milpa/core';
 
-/** Why a run's approval cannot let a call run: the store's refusals plus `arguments_changed`. */
-export type HeldCallRefusal = ApprovalRefusal | 'arguments_changed';
+/** Why a run's approval cannot let a call run: the shared binding's refusals. */
+export type HeldCallRefusal = Exclude<ApprovalBindingRefusal, 'unavailable'>;
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
+/**
+ * The run's held calls, on core's approval binding: ids derived from the call id and its caller
+ * (scope `caller`), so the process that resumes a serialized run finds them without any state of
+ * its own, and another caller finds nothing.
+ */
+export function runCallBinding(store: ApprovalStore, ttlMs: number): ApprovalBinding {
+  return new ApprovalBinding({ store, namespace: 'openai-agents', ttlMs, scope: 'caller' });
 }
 
-function keyOf(toolName: string, callId: string, context: ToolContext) {
-  return { toolName, callId, principal: context.principal, channel: context.channel, runId: context.runId };
+function boundCall(toolName: string, callId: string, args: unknown, context: ToolContext): BoundToolCall {
+  return { toolCallId: callId, toolName, args, principal: context.principal, channel: context.channel, runId: context.runId };
 }
 
 /**
- * Holds a call the run is about to interrupt for: a record in the approval store bound to the tool,
- * the call id, the digest of the arguments the person will see, and the caller. Asking again for
- * the same call keeps the first record (its arguments win). Resolves false when the store failed.
+ * Holds a call the run is about to interrupt for, bound to the tool, the call id, the digest of the
+ * arguments the person will see, and the caller. Asking again for the same call keeps the first
+ * binding (its arguments win). Resolves false when the store failed.
  */
 export async function holdRunCall(
-  store: ApprovalStore,
+  binding: ApprovalBinding,
   toolName: string,
   callId: string,
   args: Readonly<Record<string, unknown>>,
   context: ToolContext,
-  ttlMs: number,
 ): Promise<boolean> {
-  try {
-    const now = Date.now();
-    const approval: PendingApproval = Object.freeze({
-      approvalId: heldCallId(keyOf(toolName, callId, context)),
-      toolName,
-      arguments: deepFreeze(structuredClone(args)),
-      argumentsDigest: digestCallArguments(args),
-      principal: context.principal,
-      channel: context.channel,
-      runId: context.runId,
-      requestId: callId,
-      createdAt: new Date(now),
-      expiresAt: new Date(now + ttlMs),
-      redeemedAt: null,
-    });
-    // false: this call is held already (the run asked again on resume); the first record stands.
-    await store.open(approval);
-    return true;
-  } catch {
-    return false;
-  }
+  return (await binding.bind(boundCall(toolName, callId, args, context))) !== 'failed';
 }
 
 const REFUSALS: Readonly<Record<HeldCallRefusal, string>> = {
@@ -64,71 +51,45 @@ const REFUSALS: Readonly<Record<HeldCallRefusal, string>> = {
   arguments_changed: 'the arguments differ from the ones the person approved',
 };
 
-function refuse(toolName: string, callId: string, refusal: HeldCallRefusal): ToolResult {
-  return ToolResult.failure(ToolErrorCode.APPROVAL_INVALID, `Call to '${toolName}' refused: ${REFUSALS[refusal]}. Nothing ran.`, null, {
-    tool: toolName,
-    request_id: callId,
-    approval_refusal: refusal,
-  });
-}
-
 /**
- * Turns the run's approval of one call into its single use: the held record must exist, carry the
- * digest of exactly these arguments, belong to this caller and be unused and unexpired; it is then
- * marked used atomically, so however many processes resume the same run state, one goes on.
- * Resolves null when the call may go on, or the refusal the model reads. A failing store refuses.
+ * Turns the run's approval of one call into its single use (see core's `ApprovalBinding.redeem`):
+ * however many processes resume the same run state, one goes on. Resolves null when the call may
+ * go on, or the refusal the model reads. A failing store refuses.
  */
 export async function redeemRunCall(
-  store: ApprovalStore,
+  binding: ApprovalBinding,
   toolName: string,
   callId: string,
   args: Readonly<Record<string, unknown>>,
   context: ToolContext,
 ): Promise<ToolResult | null> {
-  const approvalId = heldCallId(keyOf(toolName, callId, context));
-  try {
-    const held = await store.get(approvalId);
-    if (held === null || held === undefined) return refuse(toolName, callId, 'not_found');
-    // Checked before redeeming: other arguments leave the held call to the one that asked.
-    if (held.argumentsDigest !== digestCallArguments(args)) return refuse(toolName, callId, 'arguments_changed');
-    const redemption = await store.redeem(approvalId, {
-      toolName,
-      principal: context.principal,
-      channel: context.channel,
-      runId: context.runId,
-      at: new Date(Date.now()),
-    });
-    if (redemption.status === 'redeemed') return null;
-    if (redemption.status === 'refused' && Object.hasOwn(REFUSALS, redemption.refusal)) return refuse(toolName, callId, redemption.refusal);
-    throw new TypeError('the approval store answered a malformed redemption');
-  } catch {
+  const redemption = await binding.redeem(boundCall(toolName, callId, args, context));
+  if (redemption.ok) return null;
+  if (redemption.refusal === 'unavailable') {
     return ToolResult.failure(
       ToolErrorCode.APPROVAL_DENIED,
       `Call to '${toolName}' refused: the approval store failed (fail-closed). Nothing ran.`,
       null,
-      {
-        tool: toolName,
-        request_id: callId,
-      },
+      { tool: toolName, request_id: callId },
     );
   }
+  return ToolResult.failure(
+    ToolErrorCode.APPROVAL_INVALID,
+    `Call to '${toolName}' refused: ${REFUSALS[redemption.refusal]}. Nothing ran.`,
+    null,
+    { tool: toolName, request_id: callId, approval_refusal: redemption.refusal },
+  );
 }
 
 /**
  * Closes the held call of a call the person rejected (marks it used), so that no copy of the run
- * state saved before the decision can approve it later. Unknown, closed or foreign held calls are
- * left as they are; a failing store is left to expire the held call.
+ * state saved before the decision can approve it later.
  */
-export async function closeRejectedRunCall(store: ApprovalStore, toolName: string, callId: string, context: ToolContext): Promise<void> {
-  try {
-    await store.redeem(heldCallId(keyOf(toolName, callId, context)), {
-      toolName,
-      principal: context.principal,
-      channel: context.channel,
-      runId: context.runId,
-      at: new Date(Date.now()),
-    });
-  } catch {
-    // Nothing more to do: the held call expires, and the rejected run never asks to run it.
-  }
+export async function closeRejectedRunCall(
+  binding: ApprovalBinding,
+  toolName: string,
+  callId: string,
+  context: ToolContext,
+): Promise<void> {
+  await binding.close({ toolCallId: callId, toolName, principal: context.principal, channel: context.channel, runId: context.runId });
 }

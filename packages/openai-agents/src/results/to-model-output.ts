@@ -1,4 +1,4 @@
-import { ToolErrorCode, type ToolResult } from '@milpa/core';
+import { ToolErrorCode, describeRefusalForModel, type ToolResult } from '@milpa/core';
 
 /**
  * What the model reads when a call did not run (or failed): the reason's code and message, plus
@@ -21,34 +21,14 @@ export interface ModelRefusal {
   readonly expires_at?: string;
 }
 
-function codeOf(result: ToolResult): string {
-  const code = result.getCode();
-  if (code !== null && Object.hasOwn(ToolErrorCode, code)) return code;
-  return result.isBlocked() ? 'BLOCKED' : 'TOOL_ERROR';
-}
-
-function issuesOf(value: unknown): ModelRefusal['errors'] {
-  if (!Array.isArray(value)) return undefined;
-  const issues = value.filter(
-    (issue): issue is { path: string; message: string } =>
-      typeof issue === 'object' &&
-      issue !== null &&
-      typeof (issue as { path?: unknown }).path === 'string' &&
-      typeof (issue as { message?: unknown }).message === 'string',
-  );
-  return issues.length === 0 ? undefined : issues.map(({ path, message }) => ({ path, message }));
-}
-
-/** The refusal a model reads for a failed result (see {@link ModelRefusal}). */
+/** The refusal a model reads for a failed result (see {@link ModelRefusal}), from core's one mapping. */
 function refusalOf(result: ToolResult): ModelRefusal {
-  const code = codeOf(result);
-  const meta = result.meta;
-  const base = { code, message: result.error ?? result.message ?? 'The call failed.' };
+  const refusal = describeRefusalForModel(result);
+  const { code } = refusal;
   if (code === ToolErrorCode.APPROVAL_PENDING) {
     // Milpa's own text tells a caller to call again with the approval_id; a model in an agent run
     // cannot (the id is not an argument it may send), so it is told what actually happens.
-    const approvalId = typeof meta['approval_id'] === 'string' ? meta['approval_id'] : undefined;
-    const expiresAt = typeof meta['expires_at'] === 'string' ? meta['expires_at'] : undefined;
+    const { approval_id: approvalId, expires_at: expiresAt } = refusal;
     return {
       code,
       message: `The call is held until someone else approves it${expiresAt === undefined ? '' : ` (by ${expiresAt})`}. It has not run; the application resumes it once it is approved.`,
@@ -56,14 +36,13 @@ function refusalOf(result: ToolResult): ModelRefusal {
       ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
     };
   }
-  const errors = issuesOf(meta['errors']);
-  const retry = meta['retry_after_seconds'];
-  const approvalRefusal = meta['approval_refusal'];
+  const errors = refusal.errors?.length ? refusal.errors : undefined;
   return {
-    ...base,
+    code,
+    message: refusal.message,
     ...(errors === undefined ? {} : { errors }),
-    ...(typeof retry === 'number' ? { retry_after_seconds: retry } : {}),
-    ...(typeof approvalRefusal === 'string' ? { approval_refusal: approvalRefusal } : {}),
+    ...(refusal.retry_after_seconds === undefined ? {} : { retry_after_seconds: refusal.retry_after_seconds }),
+    ...(refusal.approval_refusal === undefined ? {} : { approval_refusal: refusal.approval_refusal }),
   };
 }
 
@@ -79,7 +58,8 @@ function refusalOf(result: ToolResult): ModelRefusal {
  * toModelOutput(ToolResult.failure('FORBIDDEN', 'No.'));      // '{"error":{"code":"FORBIDDEN","message":"No."}}'
  */
 export function toModelOutput(result: ToolResult): string {
-  if (result.requiresConfirmation()) {
+  // The outcome says the call waits for a confirmation; a result built without one says so in its wire flag.
+  if (result.getConfirmationRequest() !== null || result.requiresConfirmation()) {
     const tool = typeof result.meta['tool'] === 'string' ? result.meta['tool'] : 'this tool';
     const refusal: ModelRefusal = {
       code: ToolErrorCode.CONFIRMATION_REQUIRED,

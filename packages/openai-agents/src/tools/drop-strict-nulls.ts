@@ -1,7 +1,4 @@
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
+import { isRecord } from '@milpa/core/kit';
 /** True when `schema` lets `null` through: a `null` type, a null constant or enum entry, or a branch that does. */
 function acceptsNull(schema: unknown): boolean {
   if (schema === true) return true;

@@ -1,12 +1,9 @@
+import { isRecord } from '@milpa/core/kit';
 import type { JsonSchema } from '@milpa/core';
 
 /** Keywords that make an object accept properties it does not list: strict mode would forbid them. */
 const OPEN_OBJECT_KEYWORDS = ['patternProperties', 'propertyNames', 'unevaluatedProperties', 'dependentSchemas'] as const;
 const NESTED_LISTS = ['anyOf', 'allOf', 'oneOf', 'prefixItems'] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isClosable(schema: unknown, depth: number): boolean {
   if (typeof schema === 'boolean') return schema;

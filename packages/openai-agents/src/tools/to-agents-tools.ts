@@ -4,15 +4,20 @@ import {
   ToolErrorCode,
   ToolResult,
   generateRequestId,
+  describeRefusalForModel,
+  readInBandControls,
   type AnyToolDefinition,
+  type ApprovalBinding,
   type ApprovalStore,
+  type GovernedCallOptions,
   type JsonSchema,
   type Logger,
 } from '@milpa/core';
+import { isRecord } from '@milpa/core/kit';
 import { tool, type FunctionTool, type RunContext } from '@openai/agents';
 import { APPROVAL_GRANT_KEY, issueApprovalGrant, revokeApprovalGrant } from '../approval/approval-grant.js';
-import { closeRejectedRunCall, holdRunCall, redeemRunCall } from '../approval/held-run-calls.js';
-import type { AgentsCallOptions, AgentsToolRegistry } from '../registry/agents-tool-registry.js';
+import { closeRejectedRunCall, holdRunCall, redeemRunCall, runCallBinding } from '../approval/held-run-calls.js';
+import type { AgentsToolRegistry } from '../registry/agents-tool-registry.js';
 import { toModelOutput } from '../results/to-model-output.js';
 import { callNeedsApproval } from './call-needs-approval.js';
 import { dropStrictNulls } from './drop-strict-nulls.js';
@@ -44,8 +49,6 @@ export interface AgentsToolsOptions {
 }
 
 const DEFAULT_TTL_SECONDS = 3_600;
-/** Arguments Milpa reads as a confirmation or an approval: only the person running the agent gives those. */
-const RESERVED_ARGUMENTS = ['confirm_token', 'approval_id'] as const;
 
 function invalid(message: string): MilpaError {
   return new MilpaError(message, { code: 'INVALID_ARGUMENT' });
@@ -81,26 +84,29 @@ function storeOf(registry: AgentsToolRegistry, options: AgentsToolsOptions): App
   return store;
 }
 
-function isPlainArguments(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The refusal for arguments the adapter does not pass on, or null for arguments it does. */
-function refuseArguments(toolName: string, input: unknown, requestId: string): ToolResult | null {
-  if (!isPlainArguments(input)) {
-    return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Arguments for '${toolName}' must be a JSON object.`, null, {
-      tool: toolName,
-      request_id: requestId,
-    });
+/**
+ * The model's arguments as the adapter passes them on, or the refusal of arguments it does not.
+ * Control values are not carried in-band here (`accept: []`): confirmations and approvals come from
+ * the person running the agent, through the run's interruptions, so a `confirm_token` or
+ * `approval_id` the model sends is refused (`VALIDATION_ERROR`), never passed on or dropped.
+ */
+function readArguments(
+  toolName: string,
+  input: unknown,
+  requestId: string,
+): { readonly args: Readonly<Record<string, unknown>> } | { readonly refusal: ToolResult } {
+  const meta = { tool: toolName, request_id: requestId };
+  if (!isRecord(input)) {
+    return {
+      refusal: ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, `Arguments for '${toolName}' must be a JSON object.`, null, meta),
+    };
   }
-  const reserved = RESERVED_ARGUMENTS.filter((key) => Object.hasOwn(input, key));
-  if (reserved.length === 0) return null;
-  return ToolResult.failure(
-    ToolErrorCode.VALIDATION_ERROR,
-    `'${reserved.join("' and '")}' cannot be sent by the model: confirmations and approvals come from the person running the agent. Nothing ran.`,
-    null,
-    { tool: toolName, request_id: requestId },
-  );
+  const read = readInBandControls(input, { accept: [] });
+  if (!read.ok) {
+    const message = `'${read.key}' cannot be sent by the model: confirmations and approvals come from the person running the agent. Nothing ran.`;
+    return { refusal: ToolResult.failure(read.code, message, null, meta) };
+  }
+  return { args: read.args as Readonly<Record<string, unknown>> };
 }
 
 /** A plain copy of a tool's input schema: the SDK rewrites strict schemas, the registered definition stays as it is. */
@@ -111,8 +117,8 @@ function parametersOf(schema: JsonSchema): Record<string, unknown> {
 interface ToolBinding {
   readonly registry: AgentsToolRegistry;
   readonly context: ToolContext;
-  readonly store: ApprovalStore;
-  readonly ttlMs: number;
+  /** The run's held calls, on core's approval binding. */
+  readonly approvals: ApprovalBinding;
   readonly definition: AnyToolDefinition;
   /** Whether the tool is sent in strict mode (its optional fields may come as null). */
   readonly strict: boolean;
@@ -138,13 +144,13 @@ async function decideApproval(binding: ToolBinding, input: unknown, callId: stri
   const { definition, context } = binding;
   try {
     // Arguments the adapter refuses never reach the registry: no interruption for them.
-    if (refuseArguments(definition.name, input, '') !== null) return false;
-    const args = argumentsOf(binding, input) as Readonly<Record<string, unknown>>;
+    const read = readArguments(definition.name, input, '');
+    if ('refusal' in read) return false;
+    const args = argumentsOf(binding, read.args) as Readonly<Record<string, unknown>>;
     const callContext = typeof callId === 'string' && callId !== '' ? context.with({ requestId: callId }) : context;
     if (!callNeedsApproval(binding.registry, definition, args, callContext)) return false;
     // Without a call id there is nothing to bind an approval to: the run asks, and execution refuses.
-    if (typeof callId === 'string' && callId !== '')
-      await holdRunCall(binding.store, definition.name, callId, args, callContext, binding.ttlMs);
+    if (typeof callId === 'string' && callId !== '') await holdRunCall(binding.approvals, definition.name, callId, args, callContext);
     return true;
   } catch {
     // Fail-closed: when the decision cannot be made, the person is asked (and a call whose hold
@@ -158,7 +164,7 @@ async function runApproved(
   binding: ToolBinding,
   args: Readonly<Record<string, unknown>>,
   callContext: ToolContext,
-  options: AgentsCallOptions,
+  options: GovernedCallOptions,
 ): Promise<ToolResult> {
   const { registry, definition } = binding;
   const grant = issueApprovalGrant({
@@ -173,9 +179,9 @@ async function runApproved(
     const result = await registry.call(definition.name, args, granted, options);
     // The person's approval in the run is the confirmation the registry asks for: replayed once,
     // with the token the registry bound to this caller; the first call's arguments still win.
-    const token = result.requiresConfirmation() ? result.getConfirmToken() : null;
-    if (token === null) return result;
-    return await registry.call(definition.name, { ...args, confirm_token: token }, granted, options);
+    const confirmation = result.getConfirmationRequest();
+    if (confirmation === null) return result;
+    return await registry.call(definition.name, args, granted, { ...options, confirmToken: confirmation.token });
   } finally {
     // A call that stopped before the approval gate leaves an unspent grant: it must not outlive it.
     revokeApprovalGrant(grant);
@@ -186,15 +192,15 @@ async function runApproved(
  * A refusal the adapter made itself, before the registry saw the call (so it is not in the
  * registry's audit): reported to the adapter's logger, then read by the model.
  */
-function refuseHere(binding: ToolBinding, result: ToolResult): string {
+function refuseHere(binding: ToolBinding, result: ToolResult, requestId: string): string {
   const logger = binding.logger;
   if (logger !== null) {
-    const refusal = result.meta['approval_refusal'];
+    const refusal = describeRefusalForModel(result);
     const details = {
       tool: binding.definition.name,
-      request_id: result.meta['request_id'],
-      code: result.getCode(),
-      ...(typeof refusal === 'string' ? { approval_refusal: refusal } : {}),
+      request_id: requestId,
+      code: refusal.code,
+      ...(refusal.approval_refusal === undefined ? {} : { approval_refusal: refusal.approval_refusal }),
     };
     try {
       logger.warn(
@@ -219,11 +225,11 @@ async function executeCall(
   const rawCallId = details?.toolCall?.callId;
   const callId = typeof rawCallId === 'string' && rawCallId !== '' ? rawCallId : null;
   const requestId = callId ?? generateRequestId();
-  const options: AgentsCallOptions = details?.signal === undefined ? {} : { signal: details.signal };
+  const options: GovernedCallOptions = details?.signal === undefined ? {} : { signal: details.signal };
   try {
-    const refusal = refuseArguments(definition.name, input, requestId);
-    if (refusal !== null) return refuseHere(binding, refusal);
-    const args = argumentsOf(binding, input) as Readonly<Record<string, unknown>>;
+    const read = readArguments(definition.name, input, requestId);
+    if ('refusal' in read) return refuseHere(binding, read.refusal, requestId);
+    const args = argumentsOf(binding, read.args) as Readonly<Record<string, unknown>>;
     const callContext = context.with({ requestId });
     let needsApproval: boolean;
     try {
@@ -244,10 +250,11 @@ async function executeCall(
             request_id: requestId,
           },
         ),
+        requestId,
       );
     }
-    const refused = await redeemRunCall(binding.store, definition.name, callId, args, callContext);
-    if (refused !== null) return refuseHere(binding, refused);
+    const refused = await redeemRunCall(binding.approvals, definition.name, callId, args, callContext);
+    if (refused !== null) return refuseHere(binding, refused, requestId);
     return toModelOutput(await runApproved(binding, args, callContext, options));
   } catch {
     // The registry contract never rejects; a registry that does still must not end the run.
@@ -257,6 +264,7 @@ async function executeCall(
         tool: definition.name,
         request_id: requestId,
       }),
+      requestId,
     );
   }
 }
@@ -283,7 +291,7 @@ async function closeRejections(binding: ToolBinding, sdkName: string, runContext
       // Approval wins over rejection in the run (the SDK runs such a call): it is not closed here.
       if (closed.has(callId) || isApprovedInRun(runContext, sdkName, callId)) continue;
       closed.add(callId);
-      await closeRejectedRunCall(binding.store, binding.definition.name, callId, binding.context);
+      await closeRejectedRunCall(binding.approvals, binding.definition.name, callId, binding.context);
     }
   } catch {
     // A run context that cannot be read leaves held calls to expire; the run itself goes on.
@@ -326,12 +334,12 @@ export async function toAgentsTools(
   ) {
     throw invalid('logger must have a warn() method.');
   }
-  const store = storeOf(registry, options);
+  const approvals = runCallBinding(storeOf(registry, options), ttlMs);
   const definitions = await registry.listToolsFor(context);
   const names = new Set<string>();
   return definitions.map((definition) => {
     const strict = options.strict !== false && isStrictCompatible(definition.inputSchema);
-    const binding: ToolBinding = { registry, context, store, ttlMs, definition, strict, logger: options.logger ?? null };
+    const binding: ToolBinding = { registry, context, approvals, definition, strict, logger: options.logger ?? null };
     let sdkName = definition.name;
     const created = tool({
       name: definition.name,
