@@ -11,6 +11,9 @@ import { NOT_READY, STOP, runStage, type Stage, type StageVerdict } from './stag
  * throw and rejection is contained: a gate that fails refuses the call (fail-closed), an exit that
  * fails is logged and never changes the result. While a gate waits, the caller's abort refuses the
  * call with `TIMEOUT`.
+ *
+ * Why not one async function: measured on the benchmark's silent row, an all-async walk cost
+ * 1.72–1.88 µs per call against 1.26–1.29 µs for this one (about 40 % more).
  */
 export class PipelineRunner {
   readonly #gates: readonly Stage[];
