@@ -1,29 +1,6 @@
-/**
- * How a call ended, as recorded in its run's invocation history: one value per terminal path of
- * the pipeline, refusals and answers alike.
- */
-export type InvocationOutcome =
-  | 'executed'
-  | 'failed'
-  | 'timeout'
-  | 'aborted'
-  | 'not_found'
-  | 'validation_failed'
-  | 'auth_denied'
-  | 'invocation_denied'
-  | 'rate_limited'
-  | 'refused'
-  | 'plan'
-  | 'confirmation_requested'
-  | 'invalid_token'
-  | 'vetoed'
-  | 'internal_error'
-  | 'approval_denied'
-  | 'approval_pending'
-  | 'approval_invalid'
-  | 'replayed';
-
-const OUTCOMES: readonly InvocationOutcome[] = Object.freeze([
+// The one list of outcome names: the type, `InvocationOutcome.values` and the check come from it,
+// and `CallOutcome`'s names are typed against it.
+const OUTCOMES = Object.freeze([
   'executed',
   'failed',
   'timeout',
@@ -44,6 +21,12 @@ const OUTCOMES: readonly InvocationOutcome[] = Object.freeze([
   'approval_invalid',
   'replayed',
 ] as const);
+
+/**
+ * How a call ended, as recorded in its run's invocation history: one value per terminal path of
+ * the pipeline, refusals and answers alike.
+ */
+export type InvocationOutcome = (typeof OUTCOMES)[number];
 
 /**
  * The closed set of {@link InvocationOutcome} values.

@@ -1,29 +1,7 @@
-/** One built-in stage of `ToolRegistry.call()`, as the Inspection plan names it. */
-export type InvocationStepKind =
-  | 'resolve'
-  | 'tidy'
-  | 'clamp'
-  | 'validate'
-  | 'authorize'
-  | 'idempotency'
-  | 'rules'
-  | 'rate_limit'
-  | 'plan_mode'
-  | 'confirm'
-  | 'approve'
-  | 'rules_replay'
-  | 'emit_executing'
-  | 'execute'
-  | 'contain_exception'
-  | 'cap_result'
-  | 'idempotency_record'
-  | 'history'
-  | 'events'
-  | 'audit';
-
 // The order of the built-in stages (pipeline/stage-list.ts), which plans and calls share. Clamp
-// comes before validate: clamps coerce first, so schema bounds never fight them.
-const KINDS: readonly InvocationStepKind[] = Object.freeze([
+// comes before validate: clamps coerce first, so schema bounds never fight them. The one list of
+// step kinds: the type, the runtime check and the stage list's order all come from it.
+const KINDS = Object.freeze([
   'resolve',
   'tidy',
   'clamp',
@@ -45,6 +23,9 @@ const KINDS: readonly InvocationStepKind[] = Object.freeze([
   'events',
   'audit',
 ] as const);
+
+/** One built-in stage of `ToolRegistry.call()`, as the Inspection plan names it. */
+export type InvocationStepKind = (typeof KINDS)[number];
 
 /**
  * The steps of the pipeline, un-collapsed, in the order a call runs them: argument tidying (opt-in), clamp and validate split,

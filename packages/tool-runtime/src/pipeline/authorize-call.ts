@@ -1,8 +1,7 @@
 import { ToolErrorCode } from '@milpa/core';
 import type { AuthorizationResult } from '../policy/authorization-result.js';
-import type { PipelineCall } from './pipeline-call.js';
 import { isPromiseLike } from './settle.js';
-import type { STOP, StageVerdict } from './stage.js';
+import type { STOP, StageVerdict, ResolvedCall } from './stage.js';
 
 /** The collaborator a failed authorization names in its fail-closed message. */
 export const POLICY_GATE = 'policy gate';
@@ -12,7 +11,7 @@ export type AuthorizedContinuation = () => undefined | typeof STOP;
 
 const GO_ON: AuthorizedContinuation = () => undefined;
 
-function apply(call: PipelineCall, authorization: AuthorizationResult, onAllowed: AuthorizedContinuation): undefined | typeof STOP {
+function apply(call: ResolvedCall, authorization: AuthorizationResult, onAllowed: AuthorizedContinuation): undefined | typeof STOP {
   const services = call.services;
   if (!authorization.allowed) {
     // Stryker disable next-line StringLiteral: equivalent through the public API: the policy gate gives every denial a reason, so the fallback is never read.
@@ -26,10 +25,10 @@ function apply(call: PipelineCall, authorization: AuthorizationResult, onAllowed
   return onAllowed();
 }
 
-function debugAuthorize(call: PipelineCall): void {
+function debugAuthorize(call: ResolvedCall): void {
   const services = call.services;
   if (services.logger.isLevelEnabled?.('debug') === false) return;
-  const tool = call.entry!.definition;
+  const tool = call.entry.definition;
   const context = call.context;
   const list = (scopes: readonly string[]): string => (scopes.length === 0 ? '(none)' : scopes.join(', '));
   services.debug(
@@ -56,7 +55,7 @@ function debugAuthorize(call: PipelineCall): void {
  * // In a stage's run(call):
  * return authorizeCall(call); // STOP with the refusal, or undefined to go on
  */
-export function authorizeCall(call: PipelineCall, onAllowed: AuthorizedContinuation = GO_ON): StageVerdict {
+export function authorizeCall(call: ResolvedCall, onAllowed: AuthorizedContinuation = GO_ON): StageVerdict {
   debugAuthorize(call);
   let authorization: AuthorizationResult | Promise<AuthorizationResult>;
   try {
@@ -64,8 +63,8 @@ export function authorizeCall(call: PipelineCall, onAllowed: AuthorizedContinuat
     // them (the validate stage refusing bad arguments) the gate judges the tool as a listing does.
     authorization =
       call.args === null
-        ? call.services.gate.authorize(call.context, call.entry!.definition)
-        : call.services.gate.authorize(call.context, call.entry!.definition, { mutating: call.mutating });
+        ? call.services.gate.authorize(call.context, call.entry.definition)
+        : call.services.gate.authorize(call.context, call.entry.definition, { mutating: call.mutating });
   } catch (error) {
     // Contained here rather than by the runner, so the message names the policy gate whichever
     // stage asked (the runner would name the asking stage's own collaborator).

@@ -8,9 +8,8 @@ import {
   type TargetResolver,
 } from '@milpa/core';
 import type { CheckedRule } from '../invocation/invocation-rule-set.js';
-import type { PipelineCall } from './pipeline-call.js';
 import { isPromiseLike } from './settle.js';
-import type { STOP, StageVerdict } from './stage.js';
+import type { STOP, StageVerdict, ValidatedCall } from './stage.js';
 
 /** Reason code of a rule that threw, rejected, or answered something that is not a decision. */
 export const RULE_FAILED = 'rule_failed';
@@ -32,7 +31,7 @@ function kindOf(error: unknown): string {
   return error === null ? 'null' : typeof error;
 }
 
-function logRuleFailure(call: PipelineCall, rule: string, error: unknown): void {
+function logRuleFailure(call: ValidatedCall, rule: string, error: unknown): void {
   call.services.safeLog(
     'error',
     { tool: call.toolName, rule, request_id: call.context.requestId, error_type: kindOf(error) },
@@ -40,7 +39,7 @@ function logRuleFailure(call: PipelineCall, rule: string, error: unknown): void 
   );
 }
 
-function logResolverFailure(call: PipelineCall, index: number, error: unknown): void {
+function logResolverFailure(call: ValidatedCall, index: number, error: unknown): void {
   call.services.safeLog(
     'error',
     { tool: call.toolName, resolver: index, request_id: call.context.requestId, error_type: kindOf(error) },
@@ -49,7 +48,7 @@ function logResolverFailure(call: PipelineCall, index: number, error: unknown): 
 }
 
 /** One resolver's answer, checked: a target, null (not claimed) or FAILED. */
-function checkedAnswer(call: PipelineCall, index: number, answer: unknown): InvocationTarget | null | typeof FAILED {
+function checkedAnswer(call: ValidatedCall, index: number, answer: unknown): InvocationTarget | null | typeof FAILED {
   if (answer === null || answer === undefined) return null;
   if (isInvocationTarget(answer)) return Object.freeze({ kind: answer.kind, id: answer.id });
   logResolverFailure(call, index, new TypeError());
@@ -70,7 +69,7 @@ function fold(found: Resolution, next: InvocationTarget | null | typeof FAILED):
  * answers with a promise; the pending answers are then awaited together.
  */
 function resolveTarget(
-  call: PipelineCall,
+  call: ValidatedCall,
   resolvers: readonly TargetResolver[],
   request: InvocationRequest,
 ): Resolution | Promise<Resolution> {
@@ -104,7 +103,7 @@ function resolveTarget(
 }
 
 /** The run's history from the store: unknown (incomplete) without a run or for a run the store does not know. */
-function loadHistory(call: PipelineCall): InvocationHistory | PromiseLike<InvocationHistory> {
+function loadHistory(call: ValidatedCall): InvocationHistory | PromiseLike<InvocationHistory> {
   const runId = call.context.runId;
   if (runId === null) return InvocationHistory.unknown();
   const loaded = call.services.invocation.store.load(runId);
@@ -125,7 +124,7 @@ function asHistory(value: unknown): InvocationHistory {
 
 /** Runs the rules from `index` on, in order, until one denies. */
 function runRules(
-  call: PipelineCall,
+  call: ValidatedCall,
   rules: readonly CheckedRule[],
   invocation: Invocation,
   index: number,
@@ -160,7 +159,7 @@ function runRules(
 }
 
 /** One rule's answer: go on, deny with its reason, or `rule_failed` for anything but a decision. */
-function decide(call: PipelineCall, checked: CheckedRule, answer: unknown): undefined | typeof STOP {
+function decide(call: ValidatedCall, checked: CheckedRule, answer: unknown): undefined | typeof STOP {
   if (!InvocationDecision.isInvocationDecision(answer)) {
     // Only the error's type is ever logged: an answer that is not a decision is a type error.
     logRuleFailure(call, checked.identifier, new TypeError());
@@ -176,7 +175,7 @@ function decide(call: PipelineCall, checked: CheckedRule, answer: unknown): unde
   return call.denyInvocation(checked.identifier, reason);
 }
 
-function withTarget(call: PipelineCall, rules: readonly CheckedRule[], request: InvocationRequest, resolution: Resolution): StageVerdict {
+function withTarget(call: ValidatedCall, rules: readonly CheckedRule[], request: InvocationRequest, resolution: Resolution): StageVerdict {
   if (resolution === FAILED) return call.denyInvocation(null, TARGET_FAILED);
   if (resolution === CONFLICT) return call.denyInvocation(null, TARGET_CONFLICT);
   call.target = resolution;
@@ -196,9 +195,9 @@ function withTarget(call: PipelineCall, rules: readonly CheckedRule[], request: 
  * rules that apply to the tool, in registration order, until one denies. Synchronous unless a
  * resolver, the store or a rule answers with a promise. No rules and no run: nothing happens.
  */
-export function evaluateInvocation(call: PipelineCall): StageVerdict {
+export function evaluateInvocation(call: ValidatedCall): StageVerdict {
   const set = call.services.invocation;
-  const definition = call.entry!.definition;
+  const definition = call.entry.definition;
   const rules = set.rulesFor(definition.name);
   const resolvers = set.resolvers;
   const needsTarget = resolvers.length > 0 && (rules.length > 0 || call.context.runId !== null);
@@ -206,7 +205,7 @@ export function evaluateInvocation(call: PipelineCall): StageVerdict {
   if (rules.length === 0 && !needsTarget) return undefined;
   const request: InvocationRequest = Object.freeze({
     toolName: definition.name,
-    arguments: call.args!,
+    arguments: call.args,
     definition,
     mutating: call.mutating,
     context: call.context,

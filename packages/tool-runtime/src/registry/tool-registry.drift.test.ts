@@ -116,7 +116,10 @@ function harness(handler: () => unknown) {
     return isPlanMode.call(this);
   });
   // The rules stages and the history exit have no collaborator wired here: their run() is observed.
-  for (const stage of [tidyStage, rulesStage, rulesReplayStage, capResultStage, historyStage]) {
+  for (const stage of [tidyStage, rulesStage, rulesReplayStage, capResultStage, historyStage] as unknown as {
+    name: string;
+    run(call: unknown): unknown;
+  }[]) {
     const run = stage.run.bind(stage);
     vi.spyOn(stage, 'run').mockImplementation((call) => {
       mark(stage.name);

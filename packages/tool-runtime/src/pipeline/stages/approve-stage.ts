@@ -10,16 +10,15 @@ import { digestArguments } from '../../approval/digest-arguments.js';
 import { approvalFailed, askApproval, denyApproval, pendingApproval } from '../approval-outcomes.js';
 import { isResuming } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { resumeHeldCall } from '../resume-held-call.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, ValidatedCall } from '../stage.js';
 
 const CONSULTED =
   'it allows, denies (APPROVAL_DENIED) or holds the call (APPROVAL_PENDING with an approval_id and its expiry); ' +
   "a gate that throws, answers something else or outlives the caller's abort denies; " +
   'a call with approval_id resumes a held call once someone else approved it, exactly once, with the approved arguments';
 
-function hold(call: PipelineCall, request: ApprovalRequest, verdict: ApprovalVerdict): StageVerdict {
+function hold(call: ValidatedCall, request: ApprovalRequest, verdict: ApprovalVerdict): StageVerdict {
   const now = Date.now();
   const expiresAt = verdict.expiresAt ?? new Date(now + call.services.approvals.ttlMs);
   if (expiresAt.getTime() <= now)
@@ -49,7 +48,7 @@ function hold(call: PipelineCall, request: ApprovalRequest, verdict: ApprovalVer
   );
 }
 
-function decide(call: PipelineCall, gate: ApprovalGate, request: ApprovalRequest, verdict: unknown): StageVerdict {
+function decide(call: ValidatedCall, gate: ApprovalGate, request: ApprovalRequest, verdict: unknown): StageVerdict {
   if (!ApprovalVerdict.isApprovalVerdict(verdict))
     return approvalFailed(call, 'gate', new TypeError('the gate answered something that is not an ApprovalVerdict'));
   if (verdict.kind === 'allow') return undefined;
@@ -63,10 +62,10 @@ function decide(call: PipelineCall, gate: ApprovalGate, request: ApprovalRequest
   return hold(call, request, verdict);
 }
 
-function checkCall(call: PipelineCall, gate: ApprovalGate): StageVerdict {
-  const tool = call.entry!.definition;
+function checkCall(call: ValidatedCall, gate: ApprovalGate): StageVerdict {
+  const tool = call.entry.definition;
   const context = call.context;
-  const args = call.args!;
+  const args = call.args;
   const request: ApprovalRequest = Object.freeze({
     toolName: tool.name,
     arguments: args,
@@ -100,14 +99,15 @@ function checkCall(call: PipelineCall, gate: ApprovalGate): StageVerdict {
 export const approveStage: Stage = {
   name: 'approve',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'approval gate',
   // The stage races the caller's abort itself, so that a gate that hangs denies the call
   // (APPROVAL_DENIED, audited as such) rather than ending it as a generic abort.
   refusesOnAbort: false,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     if (isResuming(call)) return resumeHeldCall(call);
     if (!call.mutating) return undefined;
-    const gate = call.services.approvals.gateFor(call.entry!.definition.name);
+    const gate = call.services.approvals.gateFor(call.entry.definition.name);
     if (gate === null) return undefined;
     return checkCall(call, gate);
   },

@@ -1,7 +1,6 @@
 import { ToolErrorCode } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, EndedCall } from '../stage.js';
 
 const AUDITED_PATHS = [
   'resolve-miss',
@@ -37,15 +36,16 @@ const AUDIT_SOURCE =
 export const auditExitStage: Stage = {
   name: 'audit',
   phase: 'exit',
+  needs: 'result',
   collaborator: 'audit logger',
   refusesOnAbort: false,
-  run(call: PipelineCall): StageVerdict {
+  run(call: EndedCall): StageVerdict {
     if (call.audited) return undefined;
     const audit = call.services.audit;
     const { context } = call;
     const name = call.toolName;
     const args = call.auditArgs;
-    const result = call.result!;
+    const result = call.result;
     const tookMs = result.meta['took_ms'] as number;
     switch (call.outcome) {
       case 'executed':

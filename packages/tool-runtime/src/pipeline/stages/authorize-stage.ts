@@ -1,8 +1,7 @@
 import { mutabilityOf } from '@milpa/core';
 import { POLICY_GATE, authorizeCall } from '../authorize-call.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
-import type { Stage, StageSubject, StageVerdict } from '../stage.js';
+import type { Stage, StageSubject, StageVerdict, ValidatedCall } from '../stage.js';
 
 function describeSource({ tool, context, channelPolicy, policy }: StageSubject): string {
   const allowAll = channelPolicy.allow_all === true;
@@ -32,9 +31,10 @@ function describeSource({ tool, context, channelPolicy, policy }: StageSubject):
 export const authorizeStage: Stage = {
   name: 'authorize',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: POLICY_GATE,
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     return authorizeCall(call);
   },
   describe(subject) {

@@ -1,8 +1,7 @@
 import { ToolResult } from '@milpa/core';
 import { capResultData } from '../../result-cap/cap-result-data.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, EndedCall } from '../stage.js';
 
 /**
  * Caps what a tool returns before anyone sees it: a result whose data is longer than the cap
@@ -15,12 +14,13 @@ import type { Stage, StageVerdict } from '../stage.js';
 export const capResultStage: Stage = {
   name: 'cap_result',
   phase: 'exit',
+  needs: 'result',
   collaborator: 'result cap',
   refusesOnAbort: false,
-  run(call: PipelineCall): StageVerdict {
+  run(call: EndedCall): StageVerdict {
     const maxChars = call.services.maxResultChars;
     if (maxChars === 0 || call.outcome !== 'executed') return undefined;
-    const result = call.result!;
+    const result = call.result;
     const capped = capResultData(result.data, maxChars);
     if (capped === null) return undefined;
     call.result = new ToolResult(

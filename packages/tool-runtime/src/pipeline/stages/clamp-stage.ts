@@ -1,8 +1,7 @@
 import type { AnyToolDefinition } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPlainArgs } from '../settle.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, ResolvedCall } from '../stage.js';
 
 function describeClamps(clamps: AnyToolDefinition['clamps']): string {
   return Object.entries(clamps)
@@ -24,12 +23,13 @@ function describeClamps(clamps: AnyToolDefinition['clamps']): string {
 export const clampStage: Stage = {
   name: 'clamp',
   phase: 'gate',
+  needs: 'tool',
   collaborator: 'argument clamping',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ResolvedCall): StageVerdict {
     const raw = call.tidiedArgs ?? call.rawArgs;
     if (!isPlainArgs(raw)) return undefined;
-    const entry = call.entry!;
+    const entry = call.entry;
     call.input = entry.hasClamps ? call.services.validator.applyClamps(raw, entry.definition.clamps) : raw;
     return undefined;
   },

@@ -14,14 +14,13 @@ import { confirmationOutcome } from '../call-outcomes.js';
 import { isResuming, presentedConfirmToken } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { freezeArgs } from '../freeze-args.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPlainArgs, isPromiseLike } from '../settle.js';
-import type { STOP, Stage, StageSubject, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageSubject, StageVerdict, ValidatedCall } from '../stage.js';
 import type { InvocationStepInit } from '../../inspection/invocation-step.js';
 
 const INVALID_TOKEN_MESSAGE = 'Invalid or expired confirmation token';
 
-function tokenIssued(call: PipelineCall, token: ConfirmationToken): typeof STOP {
+function tokenIssued(call: ValidatedCall, token: ConfirmationToken): typeof STOP {
   const expiresAt = formatExpiresAt(token.expiresAt);
   const outcome = confirmationOutcome(token.token, token.actionSummary, expiresAt);
   const result = new ToolResult(
@@ -40,7 +39,7 @@ function tokenIssued(call: PipelineCall, token: ConfirmationToken): typeof STOP 
   return call.end(result, outcome);
 }
 
-function redeemed(call: PipelineCall, args: ToolArgs | null | undefined): undefined | typeof STOP {
+function redeemed(call: ValidatedCall, args: ToolArgs | null | undefined): undefined | typeof STOP {
   // Only an object is redeemed arguments: `undefined` (a store's `map.get()` miss) or any other
   // value means no such token, never a call that runs without its confirmation.
   if (!isPlainArgs(args)) return call.refuse(ToolErrorCode.VALIDATION_ERROR, INVALID_TOKEN_MESSAGE, 'invalid_token');
@@ -51,7 +50,7 @@ function redeemed(call: PipelineCall, args: ToolArgs | null | undefined): undefi
   // The redeemed arguments are the ones that execute: a per-call tool is asked once for them too,
   // and the call stays mutating if either answer says so (what follows, e.g. an approval, must
   // not see a replay's harmless arguments in place of the confirmed ones).
-  const tool = call.entry!.definition;
+  const tool = call.entry.definition;
   if (!call.mutating && typeof tool.mutating === 'function') call.mutating = isMutatingCall(tool, redeemedArgs);
   return undefined;
 }
@@ -118,18 +117,19 @@ function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): Inv
 export const confirmStage: Stage = {
   name: 'confirm',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'confirmation store',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     // A resume of a held call was confirmed before it was held: the approval stands for it.
     if (!call.needsConfirmation || isResuming(call)) return undefined;
-    const tool = call.entry!.definition;
+    const tool = call.entry.definition;
     const services = call.services;
     const binding: ConfirmationBinding = { principal: call.context.principal, channel: call.context.channel };
     const presented = presentedConfirmToken(call);
     if (presented === undefined) {
-      const summary = describeActionSummary(tool.name, call.args!, services.audit.redactor, tool.inputSchema);
-      const token = services.confirmationStore.create(tool.name, call.args!, summary, binding);
+      const summary = describeActionSummary(tool.name, call.args, services.audit.redactor, tool.inputSchema);
+      const token = services.confirmationStore.create(tool.name, call.args, summary, binding);
       if (isPromiseLike<ConfirmationToken>(token)) return token.then((issued) => tokenIssued(call, issued));
       return tokenIssued(call, token);
     }

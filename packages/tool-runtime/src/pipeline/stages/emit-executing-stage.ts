@@ -1,13 +1,12 @@
 import { InterceptionSlot, ToolErrorCode, ToolEvents, ToolExecutingEvent, ToolResult } from '@milpa/core';
 import { EXECUTED_BY_LISTENER, refusedOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike } from '../settle.js';
-import type { STOP, Stage, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict, ValidatedCall } from '../stage.js';
 
 const VETO_MESSAGE = 'Tool execution vetoed by an event listener';
 
-function applySlot(call: PipelineCall, slot: InterceptionSlot): undefined | typeof STOP {
+function applySlot(call: ValidatedCall, slot: InterceptionSlot): undefined | typeof STOP {
   if (!slot.isStopped()) return undefined;
   if (slot.hasResult()) {
     const value = slot.getResult();
@@ -31,13 +30,14 @@ function applySlot(call: PipelineCall, slot: InterceptionSlot): undefined | type
 export const emitExecutingStage: Stage = {
   name: 'emit_executing',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'tool.executing dispatch',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     const dispatcher = call.services.dispatcher;
     if (dispatcher === null || !dispatcher.hasSubscribers(ToolEvents.EXECUTING)) return undefined;
     const slot = new InterceptionSlot();
-    const event = new ToolExecutingEvent(call.entry!.definition.name, call.context, call.args!);
+    const event = new ToolExecutingEvent(call.entry.definition.name, call.context, call.args);
     const dispatched = dispatcher.dispatch(ToolEvents.EXECUTING, { event, slot });
     if (isPromiseLike(dispatched)) return dispatched.then(() => applySlot(call, slot));
     return applySlot(call, slot);

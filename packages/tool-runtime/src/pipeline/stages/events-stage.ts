@@ -1,13 +1,12 @@
 import { GovernanceEvents, ToolDeniedEvent, ToolEvents, ToolExecutedEvent, ToolFailedEvent, ToolInvocationDeniedEvent } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import { isValidated, type EndedCall, type Stage, type StageVerdict } from '../stage.js';
 
 /** `tool.denied` or `tool.invocation_denied` for a refused call; nothing for other outcomes. */
-function governanceEvent(call: PipelineCall): StageVerdict {
+function governanceEvent(call: EndedCall): StageVerdict {
   const services = call.services;
   if (services.dispatcher === null) return undefined;
-  const result = call.result!;
+  const result = call.result;
   if (call.outcome === 'invocation_denied') {
     const event = new ToolInvocationDeniedEvent(call.toolName, call.context, call.deniedByRule, String(result.meta['reason']), call.target);
     return services.emit(GovernanceEvents.INVOCATION_DENIED, event) as PromiseLike<undefined>;
@@ -28,23 +27,25 @@ function governanceEvent(call: PipelineCall): StageVerdict {
 export const eventsStage: Stage = {
   name: 'events',
   phase: 'exit',
+  needs: 'result',
   collaborator: 'post-execution dispatch',
   refusesOnAbort: false,
-  run(call: PipelineCall): StageVerdict {
+  run(call: EndedCall): StageVerdict {
     const outcome = call.outcome;
     if (outcome !== 'executed' && outcome !== 'failed')
       return outcome === 'invocation_denied' || call.denial !== null ? governanceEvent(call) : undefined;
     const services = call.services;
     const eventName = outcome === 'executed' ? ToolEvents.EXECUTED : ToolEvents.FAILED;
-    if (services.auditsAlone(eventName)) return undefined;
-    const name = call.entry!.definition.name;
-    const result = call.result!;
+    // Only a call that got as far as its handler executes or fails: it has its tool and arguments.
+    if (services.auditsAlone(eventName) || !isValidated(call)) return undefined;
+    const name = call.entry.definition.name;
+    const result = call.result;
     // The registry's audit listener writes the record while the event is dispatched.
     call.audited = true;
     const event =
       outcome === 'executed'
-        ? new ToolExecutedEvent(name, call.context, call.args!, result, call.cacheServed)
-        : new ToolFailedEvent(name, call.context, call.args!, call.thrown, result.meta['took_ms'] as number);
+        ? new ToolExecutedEvent(name, call.context, call.args, result, call.cacheServed)
+        : new ToolFailedEvent(name, call.context, call.args, call.thrown, result.meta['took_ms'] as number);
     return services.emit(eventName, event) as PromiseLike<undefined>;
   },
   describe({ wiring }) {

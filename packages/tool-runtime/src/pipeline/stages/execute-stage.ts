@@ -1,9 +1,8 @@
 import { ToolErrorCode, ToolResult, mutabilityOf, unsupportedCaller, type AnyToolDefinition } from '@milpa/core';
 import { EXECUTED_BY_HANDLER, failedOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike, messageOf } from '../settle.js';
-import type { STOP, Stage, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict, ValidatedCall } from '../stage.js';
 import { ToolInvocationState } from '../tool-invocation-state.js';
 import { runInTelemetryContext } from '../../telemetry/run-in-telemetry-context.js';
 
@@ -11,7 +10,7 @@ import { runInTelemetryContext } from '../../telemetry/run-in-telemetry-context.
 const HARD_TIMEOUT: unique symbol = Symbol('milpa.hardTimeout');
 
 /** The result of a handler that returned `value`, with the soft-timeout meta when it ran late. */
-function executed(call: PipelineCall, tool: AnyToolDefinition, value: unknown): typeof STOP {
+function executed(call: ValidatedCall, tool: AnyToolDefinition, value: unknown): typeof STOP {
   // One clock read serves took_ms and the soft-timeout check (a clock read is not free on every host).
   const elapsedMs = performance.now() - call.startedAt;
   const meta = call.metaAfter(elapsedMs);
@@ -36,7 +35,7 @@ function executed(call: PipelineCall, tool: AnyToolDefinition, value: unknown): 
 }
 
 /** The handler threw (or rejected): `INTERNAL_ERROR`, with the message unless the host hides it. */
-function failed(call: PipelineCall, tool: AnyToolDefinition, error: unknown): typeof STOP {
+function failed(call: ValidatedCall, tool: AnyToolDefinition, error: unknown): typeof STOP {
   const services = call.services;
   const detail = services.scrub(messageOf(error), call.args, tool.name);
   services.safeLog(
@@ -51,7 +50,7 @@ function failed(call: PipelineCall, tool: AnyToolDefinition, error: unknown): ty
   return call.end(new ToolResult(false, null, null, message, meta, outcome), outcome);
 }
 
-function hardTimeout(call: PipelineCall, tool: AnyToolDefinition): typeof STOP {
+function hardTimeout(call: ValidatedCall, tool: AnyToolDefinition): typeof STOP {
   const message = `Tool '${tool.name}' timed out after ${tool.timeoutMs} ms`;
   const outcome = failedOutcome('timeout', message);
   const meta = { ...call.meta(), code: ToolErrorCode.TIMEOUT, timeout_exceeded: true, timeout_limit: tool.timeoutMs / 1000, type: 'error' };
@@ -87,7 +86,7 @@ function raceDeadline(
 
 /** Awaits an asynchronous handler (racing the deadline for a hard timeout), contained. */
 async function settle(
-  call: PipelineCall,
+  call: ValidatedCall,
   tool: AnyToolDefinition,
   pending: PromiseLike<unknown>,
   invocation: ToolInvocationState,
@@ -112,11 +111,12 @@ async function settle(
 export const executeStage: Stage = {
   name: 'execute',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'handler',
   // The handler is told of an abort through its own signal; its answer is never abandoned.
   refusesOnAbort: false,
-  run(call: PipelineCall): StageVerdict {
-    const tool = call.entry!.definition;
+  run(call: ValidatedCall): StageVerdict {
+    const tool = call.entry.definition;
     const callerSignal = call.options?.signal;
     if (callerSignal?.aborted) return call.callerAborted();
     const invocation = new ToolInvocationState(
@@ -131,8 +131,8 @@ export const executeStage: Stage = {
       // Inside the tool span's context, so spans the handler starts nest under it.
       value =
         call.telemetryContext === null
-          ? tool.handler(call.args!, invocation)
-          : runInTelemetryContext(call.telemetryContext, tool, call.args!, invocation);
+          ? tool.handler(call.args, invocation)
+          : runInTelemetryContext(call.telemetryContext, tool, call.args, invocation);
     } catch (error) {
       invocation.finish();
       return failed(call, tool, error);

@@ -1,8 +1,7 @@
 import type { InvocationObservation } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike } from '../settle.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, EndedCall } from '../stage.js';
 
 /** The longest tool name an observation keeps (an unknown name comes from the caller, unbounded). */
 const MAX_TOOL_NAME = 128;
@@ -15,9 +14,10 @@ const MAX_TOOL_NAME = 128;
 export const historyStage: Stage = {
   name: 'history',
   phase: 'exit',
+  needs: 'result',
   collaborator: 'invocation history store',
   refusesOnAbort: false,
-  run(call: PipelineCall): StageVerdict {
+  run(call: EndedCall): StageVerdict {
     const runId = call.context.runId;
     const outcome = call.outcome;
     if (runId === null || outcome === null) return undefined;

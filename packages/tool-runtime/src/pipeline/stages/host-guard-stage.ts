@@ -2,11 +2,10 @@ import { ToolErrorCode, ToolResult, isToolErrorCode } from '@milpa/core';
 import { refusedOutcome } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
 import type { HostStage, HostStageAnswer } from '../host-stage.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike } from '../settle.js';
-import type { STOP, Stage, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict, ValidatedCall } from '../stage.js';
 
-function answered(call: PipelineCall, name: string, answer: HostStageAnswer): undefined | typeof STOP {
+function answered(call: ValidatedCall, name: string, answer: HostStageAnswer): undefined | typeof STOP {
   if (answer === undefined) return undefined;
   if (!ToolResult.isToolResult(answer) || answer.success) {
     const error = new Error('it must answer nothing to let the call go on, or a failed ToolResult to refuse it');
@@ -26,12 +25,13 @@ export function createHostGuardStage(host: HostStage): Stage {
   return {
     name,
     phase: 'gate',
+    needs: 'arguments',
     collaborator: `host stage '${name}'`,
     refusesOnAbort: true,
-    run(call: PipelineCall): StageVerdict {
+    run(call: ValidatedCall): StageVerdict {
       const answer = host.check({
-        tool: call.entry!.definition,
-        args: call.args!,
+        tool: call.entry.definition,
+        args: call.args,
         mutating: call.mutating,
         context: call.context,
         signal: call.options?.signal,

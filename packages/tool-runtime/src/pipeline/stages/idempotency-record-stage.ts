@@ -1,8 +1,7 @@
 import type { ToolResult, ToolResultJson } from '@milpa/core';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike } from '../settle.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, EndedCall } from '../stage.js';
 
 /** Outcomes in which the handler started: the key keeps the result, so a retry never runs it again. */
 const RAN: ReadonlySet<string> = new Set(['executed', 'failed', 'timeout']);
@@ -34,14 +33,15 @@ function toStoredJson(result: ToolResult): ToolResultJson {
 export const idempotencyRecordStage: Stage = {
   name: 'idempotency_record',
   phase: 'exit',
+  needs: 'result',
   collaborator: 'idempotency store',
   refusesOnAbort: false,
-  run(call: PipelineCall): StageVerdict {
+  run(call: EndedCall): StageVerdict {
     const claimed = call.idempotency;
     if (claimed === null) return undefined;
     const settings = call.services.idempotency;
     const pending = RAN.has(call.outcome ?? '')
-      ? settings.store.complete(claimed.key, claimed.owner, toStoredJson(call.result!), new Date(Date.now()), settings.retentionMs)
+      ? settings.store.complete(claimed.key, claimed.owner, toStoredJson(call.result), new Date(Date.now()), settings.retentionMs)
       : settings.store.release(claimed.key, claimed.owner);
     if (!isPromiseLike(pending)) return undefined;
     return Promise.resolve(pending).then(() => undefined);

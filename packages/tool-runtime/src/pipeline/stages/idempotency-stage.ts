@@ -2,9 +2,8 @@ import { ToolErrorCode, ToolResult, generateRandomId, type IdempotencyBegin, typ
 import { digestArguments } from '../../approval/digest-arguments.js';
 import { REPLAYED } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { CALLER_ABORTED, isPromiseLike, untilCallerAborts } from '../settle.js';
-import type { STOP, Stage, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict, ValidatedCall } from '../stage.js';
 
 /** The longest idempotency key accepted, in characters. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -44,7 +43,7 @@ function scopedKey(principal: string | null, key: string): string {
   return JSON.stringify([principal, key]);
 }
 
-function refuseKey(call: PipelineCall, message: string): typeof STOP {
+function refuseKey(call: ValidatedCall, message: string): typeof STOP {
   call.errors = Object.freeze([message]);
   return call.refuse(ToolErrorCode.VALIDATION_ERROR, message, 'validation_failed', { errors: [{ path: 'idempotencyKey', message }] });
 }
@@ -56,7 +55,7 @@ const CONFLICTS: Readonly<Record<'tool_differs' | 'principal_differs' | 'argumen
 });
 
 /** The first call's result, answered again: its data and message, this call's request id and duration, `meta.idempotent_replay`. */
-function replay(call: PipelineCall, first: ToolResultJson): typeof STOP {
+function replay(call: ValidatedCall, first: ToolResultJson): typeof STOP {
   const meta = Object.freeze({ ...first.meta, ...call.meta(), idempotent_replay: true });
   const result = new ToolResult(first.success, first.data, first.message, first.error, meta, REPLAYED);
   return call.end(result, REPLAYED, 'idempotent replay');
@@ -76,7 +75,7 @@ function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<v
 
 /** Acts on the store's answer; `again` asks once more after a wait (the first call is in flight). */
 function decide(
-  call: PipelineCall,
+  call: ValidatedCall,
   key: string,
   owner: string,
   answer: unknown,
@@ -115,7 +114,7 @@ function decide(
   }
 }
 
-function begin(call: PipelineCall, key: string, owner: string, digest: string, waitMs: number): StageVerdict {
+function begin(call: ValidatedCall, key: string, owner: string, digest: string, waitMs: number): StageVerdict {
   const settings = call.services.idempotency;
   const claim = {
     key,
@@ -153,15 +152,16 @@ function begin(call: PipelineCall, key: string, owner: string, digest: string, w
 export const idempotencyStage: Stage = {
   name: 'idempotency',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'idempotency store',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     const key = call.options?.idempotencyKey;
     if (key === undefined) return undefined;
     if (typeof key !== 'string' || key === '' || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || CONTROL.test(key)) {
       return refuseKey(call, `idempotencyKey must be a string of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters.`);
     }
-    return begin(call, scopedKey(call.context.principal, key), generateRandomId(), digestArguments(call.args!), FIRST_WAIT_MS);
+    return begin(call, scopedKey(call.context.principal, key), generateRandomId(), digestArguments(call.args), FIRST_WAIT_MS);
   },
   describe() {
     return [

@@ -1,9 +1,8 @@
 import { ToolResult } from '@milpa/core';
 import { PLANNED } from '../call-outcomes.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { planArgs } from '../plan-args.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, ValidatedCall } from '../stage.js';
 
 /**
  * In plan mode (`context.mode === 'plan'`) the call ends here with what would run — tool, mutating,
@@ -13,11 +12,12 @@ import type { Stage, StageVerdict } from '../stage.js';
 export const planModeStage: Stage = {
   name: 'plan_mode',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'plan mode',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     if (!call.context.isPlanMode()) return undefined;
-    const tool = call.entry!.definition;
+    const tool = call.entry.definition;
     const services = call.services;
     services.debug({ tool: tool.name }, `[ToolRegistry] Plan mode for ${tool.name} - returning plan without execution`);
     const result = new ToolResult(
@@ -30,7 +30,7 @@ export const planModeStage: Stage = {
           scopes_required: tool.scopes,
           timeout: tool.timeoutMs / 1000,
           timeout_ms: tool.timeoutMs,
-          args: planArgs(call.args!, services.audit.redactor, tool.inputSchema),
+          args: planArgs(call.args, services.audit.redactor, tool.inputSchema),
         },
       },
       null,

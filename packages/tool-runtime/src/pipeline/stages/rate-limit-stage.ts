@@ -1,10 +1,9 @@
 import { ToolErrorCode, mutabilityOf, type RateLimitResult, type ToolContext } from '@milpa/core';
 import { rateLimitKey } from '../../rate-limiting/rate-limit-key.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import { isPromiseLike } from '../settle.js';
-import type { STOP, Stage, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict, ValidatedCall } from '../stage.js';
 
 /** `rateLimitKey(channel, principal, tool)`, memoized for the tool's last caller. */
 function keyOf(entry: RegisteredTool, context: ToolContext): string {
@@ -15,7 +14,7 @@ function keyOf(entry: RegisteredTool, context: ToolContext): string {
   return key;
 }
 
-function apply(call: PipelineCall, verdict: RateLimitResult): undefined | typeof STOP {
+function apply(call: ValidatedCall, verdict: RateLimitResult): undefined | typeof STOP {
   // Only a boolean decides: a truthy '0' or 1 passed through by an adapter must not let a call run.
   if (typeof verdict?.allowed !== 'boolean') {
     return call.failClosed('rate limiter', new Error('it returned a malformed verdict (allowed must be a boolean)'));
@@ -35,13 +34,14 @@ function apply(call: PipelineCall, verdict: RateLimitResult): undefined | typeof
 export const rateLimitStage: Stage = {
   name: 'rate_limit',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'rate limiter',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     const services = call.services;
     const limiter = services.rateLimiter;
     if (limiter === null) return undefined;
-    const entry = call.entry!;
+    const entry = call.entry;
     const settings = services.rateLimit;
     const verdict = limiter.consume(
       keyOf(entry, call.context),

@@ -8,6 +8,7 @@ import type { Stage, StageVerdict } from '../stage.js';
 export const resolveStage: Stage = {
   name: 'resolve',
   phase: 'gate',
+  needs: 'call',
   collaborator: 'tool lookup',
   refusesOnAbort: true,
   run(call: PipelineCall): StageVerdict {

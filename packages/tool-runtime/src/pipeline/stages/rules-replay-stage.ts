@@ -4,13 +4,12 @@ import { isResuming } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { authorizeCall } from '../authorize-call.js';
 import { evaluateInvocation } from '../evaluate-invocation.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPromiseLike } from '../settle.js';
-import { STOP, type Stage, type StageVerdict } from '../stage.js';
+import { STOP, type Stage, type StageVerdict, type ValidatedCall } from '../stage.js';
 import { describeInvocationRules, runsRulesOnReplay } from './rules-stage.js';
 
 /** Authorization again, then the rules: a held call may have waited hours for its approval. */
-function authorizeThenEvaluate(call: PipelineCall): StageVerdict {
+function authorizeThenEvaluate(call: ValidatedCall): StageVerdict {
   const authorized = authorizeCall(call);
   if (authorized === STOP) return STOP;
   if (isPromiseLike<undefined | typeof STOP>(authorized))
@@ -27,9 +26,10 @@ function authorizeThenEvaluate(call: PipelineCall): StageVerdict {
 export const rulesReplayStage: Stage = {
   name: 'rules_replay',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'invocation rules',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     if (!runsRulesOnReplay(call)) return undefined;
     if (isResuming(call)) return authorizeThenEvaluate(call);
     return evaluateInvocation(call);

@@ -2,14 +2,13 @@ import type { InvocationStepInit } from '../../inspection/invocation-step.js';
 import { isResuming, presentedConfirmToken } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { evaluateInvocation } from '../evaluate-invocation.js';
-import type { PipelineCall } from '../pipeline-call.js';
-import type { Stage, StageSubject, StageVerdict } from '../stage.js';
+import type { Stage, StageSubject, StageVerdict, ValidatedCall } from '../stage.js';
 
 /**
  * True when a later stage will replace the arguments: confirm with a redeemed token's, or approve
  * with a held call's approved ones. The rules then wait for those (the `rules_replay` stage).
  */
-export function runsRulesOnReplay(call: PipelineCall): boolean {
+export function runsRulesOnReplay(call: ValidatedCall): boolean {
   // A plan-mode call stops before confirm, so its rules run here, on the arguments it has.
   if (call.context.mode === 'plan') return false;
   return isResuming(call) || (call.needsConfirmation && presentedConfirmToken(call) !== undefined);
@@ -66,9 +65,10 @@ export function describeInvocationRules({ tool, context, wiring }: StageSubject)
 export const rulesStage: Stage = {
   name: 'rules',
   phase: 'gate',
+  needs: 'arguments',
   collaborator: 'invocation rules',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ValidatedCall): StageVerdict {
     if (runsRulesOnReplay(call)) return undefined;
     return evaluateInvocation(call);
   },

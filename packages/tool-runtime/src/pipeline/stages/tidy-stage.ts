@@ -1,8 +1,7 @@
 import { tidyArguments } from '../../tidying/tidy-arguments.js';
 import { describeStep } from '../describe-step.js';
-import type { PipelineCall } from '../pipeline-call.js';
 import { isPlainArgs } from '../settle.js';
-import type { Stage, StageVerdict } from '../stage.js';
+import type { Stage, StageVerdict, ResolvedCall } from '../stage.js';
 
 /**
  * Opt-in (`new ToolRegistry({ tidyArguments: true })`): cleans what a model sent before clamps and
@@ -15,13 +14,14 @@ import type { Stage, StageVerdict } from '../stage.js';
 export const tidyStage: Stage = {
   name: 'tidy',
   phase: 'gate',
+  needs: 'tool',
   collaborator: 'argument tidying',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ResolvedCall): StageVerdict {
     if (!call.services.tidyArguments) return undefined;
     const raw = call.rawArgs;
     if (!isPlainArgs(raw)) return undefined;
-    const outcome = tidyArguments(raw, call.entry!.definition.inputSchema);
+    const outcome = tidyArguments(raw, call.entry.definition.inputSchema);
     if (outcome.changes.length === 0) return undefined;
     call.tidiedArgs = outcome.args;
     call.tidied = outcome.changes;

@@ -3,8 +3,7 @@ import type { ValidationIssue } from '../../validation/validation-result.js';
 import { authorizeCall } from '../authorize-call.js';
 import { describeStep } from '../describe-step.js';
 import { compileArgsFreezer, freezeArgs } from '../freeze-args.js';
-import type { PipelineCall } from '../pipeline-call.js';
-import type { STOP, Stage, StageVerdict } from '../stage.js';
+import type { STOP, Stage, StageVerdict, ResolvedCall } from '../stage.js';
 
 // Keywords that describe a schema without constraining the arguments.
 const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
@@ -47,9 +46,9 @@ function describeType(value: unknown): string {
  * Records what the validated arguments decide: whether the call mutates (a per-call function is
  * asked here, once, with the frozen arguments) and so whether it must be confirmed.
  */
-function accept(call: PipelineCall, args: ToolArgs): undefined {
+function accept(call: ResolvedCall, args: ToolArgs): undefined {
   call.args = args;
-  const tool = call.entry!.definition;
+  const tool = call.entry.definition;
   const mutating = isMutatingCall(tool, args);
   call.mutating = mutating;
   // Asked first without the per-call answer (a boolean flag decides it there); only a per-call
@@ -61,7 +60,7 @@ function accept(call: PipelineCall, args: ToolArgs): undefined {
   return undefined;
 }
 
-function refuseInvalid(call: PipelineCall, issues: readonly ValidationIssue[], errors: readonly string[]): typeof STOP {
+function refuseInvalid(call: ResolvedCall, issues: readonly ValidationIssue[], errors: readonly string[]): typeof STOP {
   call.errors = errors;
   return call.refuse(ToolErrorCode.VALIDATION_ERROR, errors.join('; '), 'validation_failed', {
     errors: issues.map((issue) => ({ path: issue.path, message: issue.message })),
@@ -74,7 +73,7 @@ function refuseInvalid(call: PipelineCall, issues: readonly ValidationIssue[], e
  * refuses gets exactly that refusal, so invalid arguments never teach it the shape of a tool it may
  * not call. An authorized caller gets the validation error.
  */
-function refuse(call: PipelineCall, issues: readonly ValidationIssue[], errors: readonly string[]): StageVerdict {
+function refuse(call: ResolvedCall, issues: readonly ValidationIssue[], errors: readonly string[]): StageVerdict {
   return authorizeCall(call, () => refuseInvalid(call, issues, errors));
 }
 
@@ -91,15 +90,16 @@ function refuse(call: PipelineCall, issues: readonly ValidationIssue[], errors: 
 export const validateStage: Stage = {
   name: 'validate',
   phase: 'gate',
+  needs: 'tool',
   collaborator: 'schema validator',
   refusesOnAbort: true,
-  run(call: PipelineCall): StageVerdict {
+  run(call: ResolvedCall): StageVerdict {
     const input = call.input;
     if (input === null) {
       const message = `Arguments must be an object, got ${describeType(call.rawArgs)}`;
       return refuse(call, [{ path: '', message }], [message]);
     }
-    const entry = call.entry!;
+    const entry = call.entry;
     let validate = entry.validate;
     if (validate === null) return accept(call, freezeArgs(input));
     if (validate === undefined) {
