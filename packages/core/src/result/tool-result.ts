@@ -59,12 +59,8 @@ export class ToolResult<T = unknown> {
   readonly error: string | null;
   /** Metadata; never mutated after construction. */
   readonly meta: ToolResultMeta;
-  /**
-   * How the call ended, set by the pipeline where the call ended; null for a result that did not
-   * come out of a registry's `call` (one a handler builds, say). Not part of the JSON shape, and
-   * not enumerable, so results compare by their wire fields.
-   */
-  declare readonly outcome: CallOutcome | null;
+  /** How the call ended; see {@link ToolResult.outcome}. A private field: invisible to JSON and to equality checks. */
+  readonly #outcome: CallOutcome | null;
 
   /**
    * Fields in wire order: `success, data, message, error, meta`. Prefer the static factories, which
@@ -83,7 +79,7 @@ export class ToolResult<T = unknown> {
     this.message = message;
     this.error = error;
     this.meta = Object.isFrozen(meta) ? meta : Object.freeze({ ...meta });
-    Object.defineProperty(this, 'outcome', { value: outcome, enumerable: false });
+    this.#outcome = outcome;
     Object.freeze(this);
   }
 
@@ -185,6 +181,15 @@ export class ToolResult<T = unknown> {
       });
     }
     return new ToolResult(true, Object.freeze([...blocks]), message, null, { ...meta, type: 'content' });
+  }
+
+  /**
+   * How the call ended, set by the pipeline where the call ended; null for a result that did not
+   * come out of a registry's `call` (one a handler builds, say). Not part of the JSON shape, and
+   * not an own property, so results compare by their wire fields.
+   */
+  get outcome(): CallOutcome | null {
+    return this.#outcome;
   }
 
   /**
