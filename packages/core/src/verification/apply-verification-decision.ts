@@ -1,3 +1,5 @@
+import { canonicalJson } from '../kit/canonical-json.js';
+import { deepFreeze } from '../kit/deep-freeze.js';
 import type {
   VerificationApproval,
   VerificationDecision,
@@ -81,28 +83,7 @@ function currentChanges(record: VerificationRecord): Readonly<Record<string, unk
   return record.approvals.at(-1)?.changes ?? null;
 }
 
-/** JSON with object keys sorted at every depth, so two equal sets of changes compare equal. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    typeof inner === 'object' && inner !== null && !Array.isArray(inner)
-      ? Object.fromEntries(
-          Object.keys(inner)
-            .sort()
-            .map((key) => [key, (inner as Record<string, unknown>)[key]]),
-        )
-      : inner,
-  );
-}
-
 /** A deep, frozen copy of JSON data, so the stored grant cannot change under the store. */
 function frozenCopy(value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   return deepFreeze(JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }

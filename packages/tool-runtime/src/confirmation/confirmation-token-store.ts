@@ -1,3 +1,4 @@
+import { deepFreeze } from '@milpa/core/kit';
 import {
   ExpiringMap,
   MilpaError,
@@ -35,14 +36,6 @@ function requireTtl(seconds: unknown): number {
     throw invalid(`Confirmation TTL must be a whole number of seconds, at least 1; got ${String(seconds)}.`);
   }
   return seconds;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
-  }
-  return value;
 }
 
 function isBinding(binding: unknown): binding is ConfirmationBinding {

@@ -1,3 +1,4 @@
+import { isRecord } from '@milpa/core/kit';
 import { MilpaError, type AnyToolDefinition, type ToolContext } from '@milpa/core';
 import { BUILT_IN_STAGES } from '../pipeline/stage-list.js';
 import type { Stage, StageSubject } from '../pipeline/stage.js';
@@ -9,10 +10,6 @@ import { RegistryWiring } from './registry-wiring.js';
 
 /** The plan format this builder writes. */
 const SCHEMA_VERSION = '1.0';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function invalid(message: string): MilpaError {
   return new MilpaError(`InvocationPlanBuilder: ${message}`, { code: 'INVALID_ARGUMENT' });

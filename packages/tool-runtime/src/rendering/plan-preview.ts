@@ -1,3 +1,4 @@
+import { isRecord } from '@milpa/core/kit';
 import type { ToolResult } from '@milpa/core';
 
 /** The plan returned by a plan-mode call (`context.asPlan()`): what would have run. */
@@ -9,10 +10,6 @@ export interface PlanPreview {
    * order, as it should read: the deadline appears once, as `timeout` with its unit (`'30 s'`).
    */
   readonly fields: readonly (readonly [key: string, value: unknown])[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

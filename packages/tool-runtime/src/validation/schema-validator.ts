@@ -1,3 +1,4 @@
+import { isRecord } from '@milpa/core/kit';
 import type { ClampRule, JsonSchema, TSchema } from '@milpa/core';
 import type { ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -24,10 +25,6 @@ export interface SchemaValidatorOptions {
 
 // An empty schema means "no arguments at all", not "anything goes".
 const EMPTY_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
-
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The meta-schema ajv checks a schema against when it names none. */
 const DEFAULT_META_SCHEMA = 'https://json-schema.org/draft/2020-12/schema';

@@ -1,3 +1,4 @@
+import { isRecord } from '@milpa/core/kit';
 import { ToolErrorCode, isMutatingCall, type JsonSchema, type ToolArgs } from '@milpa/core';
 import type { ValidationIssue } from '../../validation/validation-result.js';
 import { authorizeCall } from '../authorize-call.js';
@@ -16,10 +17,6 @@ const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   'examples',
   'default',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** True when the schema constrains the arguments at all (properties, required or any other keyword). */
 function hasConstraints(schema: JsonSchema): boolean {
