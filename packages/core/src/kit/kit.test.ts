@@ -71,4 +71,15 @@ describe('messageOf', () => {
     };
     expect(messageOf(hostile)).toBe('an unprintable value');
   });
+
+  it('never throws for an Error whose message getter throws, and names the fallback the caller gives', () => {
+    const hostile = new Error('x');
+    Object.defineProperty(hostile, 'message', {
+      get() {
+        throw new Error('no');
+      },
+    });
+    expect(messageOf(hostile)).toBe('an unprintable value');
+    expect(messageOf(hostile, 'Unknown error')).toBe('Unknown error');
+  });
 });

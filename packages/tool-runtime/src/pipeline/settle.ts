@@ -1,3 +1,4 @@
+import { messageOf as kitMessageOf } from '@milpa/core/kit';
 /** True for anything with a `then` method: the runner treats it as an answer that is not there yet. */
 export function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
@@ -18,15 +19,9 @@ export function nameOf(name: unknown): string {
   }
 }
 
-/** The message of anything thrown, without ever throwing itself. */
+/** The message of anything thrown, without ever throwing itself (`Unknown error` when it cannot be printed). */
 export function messageOf(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.message;
-    if (typeof error === 'string') return error;
-    return String(error);
-  } catch {
-    return 'Unknown error';
-  }
+  return kitMessageOf(error, 'Unknown error');
 }
 
 /** Sentinel rejection of {@link untilCallerAborts}. */
