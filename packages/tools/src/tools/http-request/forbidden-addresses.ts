@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** One address range the HTTP tool never connects to, with the reason given when it is refused. */
 export interface ForbiddenAddressRange {
@@ -16,8 +17,8 @@ export interface ForbiddenAddressRange {
  * Every range the HTTP tool refuses to connect to: this host, private networks, link-local (and the
  * cloud metadata address 169.254.169.254 inside it), shared and reserved space, documentation and
  * benchmark nets, multicast and broadcast, and every IPv6 form that embeds an IPv4 address
- * (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo), so an IPv4 range cannot be reached in
- * disguise. IPv4-mapped `::ffff:0:0/96` is refused as a whole: a public IPv4 address can always be
+ * (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64, 6to4, Teredo), so an IPv4 range cannot be
+ * reached in disguise. IPv4-mapped `::ffff:0:0/96` is refused as a whole: a public IPv4 address can always be
  * written in its plain form.
  */
 export const FORBIDDEN_ADDRESS_RANGES: readonly ForbiddenAddressRange[] = Object.freeze(
@@ -42,6 +43,7 @@ export const FORBIDDEN_ADDRESS_RANGES: readonly ForbiddenAddressRange[] = Object
       ['::1', 128, 'ipv6', 'loopback (::1)'],
       ['::', 96, 'ipv6', 'IPv4-compatible IPv6 (::/96)'],
       ['::ffff:0:0', 96, 'ipv6', 'IPv4-mapped IPv6 (::ffff:0:0/96)'],
+      ['::ffff:0:0:0', 96, 'ipv6', 'IPv4-translated IPv6 (::ffff:0:0:0/96)'],
       ['64:ff9b::', 96, 'ipv6', 'NAT64 (64:ff9b::/96)'],
       ['64:ff9b:1::', 48, 'ipv6', 'local-use NAT64 (64:ff9b:1::/48)'],
       ['100::', 64, 'ipv6', 'discard-only (100::/64)'],
@@ -69,6 +71,11 @@ const RANGE_LISTS = FORBIDDEN_ADDRESS_RANGES.map((range) => {
  * Why the HTTP tool must not connect to `address` (an IP literal without brackets), or null when it
  * is a public address. Anything that is not a valid IP address is refused too.
  *
+ * Two checks must both pass: the labelled ranges above (which name the range in the refusal), and
+ * the special-purpose registries as `ipaddr.js` knows them (IANA's IPv4 and IPv6 special-purpose
+ * address registries), so a range missing from the list above is still refused: only an address
+ * `ipaddr.js` classifies as global unicast is allowed.
+ *
  * @example forbiddenAddressReason('169.254.169.254'); // 'link-local and cloud metadata (169.254.0.0/16)'
  */
 export function forbiddenAddressReason(address: string): string | null {
@@ -78,5 +85,16 @@ export function forbiddenAddressReason(address: string): string | null {
   for (const { range, list } of RANGE_LISTS) {
     if (range.family === family && list.check(address, family)) return range.label;
   }
-  return null;
+  return specialPurposeReason(address);
+}
+
+/** The special-purpose range `address` falls in by `ipaddr.js`, or null for a global unicast address. */
+function specialPurposeReason(address: string): string | null {
+  let range: string;
+  try {
+    range = ipaddr.parse(address).range();
+  } catch {
+    return 'not an IP address';
+  }
+  return range === 'unicast' ? null : `special-purpose address range (${range})`;
 }

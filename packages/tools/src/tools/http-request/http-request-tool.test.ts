@@ -242,6 +242,8 @@ describe('httpRequestTool', () => {
       `http://[::]:${port}/`,
       `http://[::ffff:127.0.0.1]:${port}/`,
       `http://[::ffff:7f00:1]:${port}/`,
+      `http://[::ffff:0:127.0.0.1]:${port}/`,
+      `http://[::ffff:0:7f00:1]:${port}/`,
       `http://[::127.0.0.1]:${port}/`,
       `http://[64:ff9b::127.0.0.1]:${port}/`,
       `http://[2002:7f00:1::]:${port}/`,
@@ -307,6 +309,13 @@ describe('httpRequestTool', () => {
     it('refuses a host that resolves to an IPv4-mapped loopback address', async () => {
       resetLookup({ 'mapped.test': ['::ffff:127.0.0.1'] });
       const result = await invoke(makeTool(), { url: `http://mapped.test:${forbidden.port}/` });
+      expect(result.meta['code']).toBe('ADDRESS_FORBIDDEN');
+      expect(forbidden.connections).toBe(0);
+    });
+
+    it('refuses a host that resolves to an IPv4-translated loopback address', async () => {
+      resetLookup({ 'translated.test': ['::ffff:0:127.0.0.1'] });
+      const result = await invoke(makeTool(), { url: `http://translated.test:${forbidden.port}/` });
       expect(result.meta['code']).toBe('ADDRESS_FORBIDDEN');
       expect(forbidden.connections).toBe(0);
     });
@@ -377,13 +386,35 @@ describe('httpRequestTool', () => {
       ]);
     });
 
-    it('drops Authorization and Cookie when a redirect leaves the origin', async () => {
+    it('drops every header but a short safe list when a redirect leaves the origin', async () => {
       allowed.handle = (_request, response) => response.writeHead(307, { location: `${second.origin}/next` }).end();
-      dataOf(await invoke(makeTool(), { url: `${allowed.origin}/`, headers: { Authorization: 'Bearer t', Cookie: 'a=b', 'X-Keep': '1' } }));
-      expect(allowed.requests[0]?.headers).toMatchObject({ authorization: 'Bearer t', cookie: 'a=b' });
-      expect(second.requests[0]?.headers).not.toHaveProperty('authorization');
-      expect(second.requests[0]?.headers).not.toHaveProperty('cookie');
-      expect(second.requests[0]?.headers['x-keep']).toBe('1');
+      const headers = {
+        Authorization: 'Bearer t',
+        Cookie: 'a=b',
+        'X-Api-Key': 'key-1',
+        'Private-Token': 'tok-1',
+        'X-Keep': '1',
+        Accept: 'application/json',
+        'Accept-Language': 'es',
+      };
+      dataOf(await invoke(makeTool(), { url: `${allowed.origin}/`, headers }));
+      expect(allowed.requests[0]?.headers).toMatchObject({
+        authorization: 'Bearer t',
+        cookie: 'a=b',
+        'x-api-key': 'key-1',
+        'private-token': 'tok-1',
+        'x-keep': '1',
+      });
+      const forwarded = second.requests[0]?.headers ?? {};
+      for (const name of ['authorization', 'cookie', 'x-api-key', 'private-token', 'x-keep']) expect(forwarded).not.toHaveProperty(name);
+      expect(forwarded).toMatchObject({ accept: 'application/json', 'accept-language': 'es', 'user-agent': 'milpa-http-request' });
+    });
+
+    it('keeps every header on a redirect within the same origin', async () => {
+      allowed.handle = (request, response) =>
+        request.url === '/' ? response.writeHead(302, { location: '/next' }).end() : response.end('ok');
+      dataOf(await invoke(makeTool(), { url: `${allowed.origin}/`, headers: { 'X-Api-Key': 'key-1', Authorization: 'Bearer t' } }));
+      expect(allowed.requests[1]?.headers).toMatchObject({ 'x-api-key': 'key-1', authorization: 'Bearer t' });
     });
 
     it.each([

@@ -101,8 +101,17 @@ const RETURNED_HEADERS = [
   'retry-after',
   'date',
 ] as const;
-// Credentials meant for one origin must not follow a redirect to another.
-const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie'] as const;
+// What a redirect to another origin keeps of the request's headers: content negotiation and the
+// user agent. Everything else (Authorization, Cookie, X-Api-Key, Private-Token and any custom header
+// that may carry a credential) was meant for the first origin only and is dropped.
+const CROSS_ORIGIN_SAFE_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-language',
+  'content-language',
+  'content-type',
+  'user-agent',
+  'cache-control',
+]);
 
 const INPUT = Type.Object(
   {
@@ -165,11 +174,14 @@ function refuseHop(hop: number, target: string, error: unknown): never {
  * - Cloud metadata names and `localhost` are refused by name; an IP literal is checked as is; a
  *   name is resolved **once** and refused when **any** of its addresses is loopback, private,
  *   link-local, metadata, CGNAT, reserved, multicast, unspecified, or an IPv6 form embedding
- *   IPv4 (mapped, compatible, NAT64, 6to4, Teredo). The socket then connects to that checked
+ *   IPv4 (mapped, translated, compatible, NAT64, 6to4, Teredo) or any other special-purpose range. The socket then connects to that checked
  *   address itself, so DNS rebinding between check and connect has nothing to act on.
  * - Redirects (at most 5) are followed by hand, each hop passing the whole guard again; a hop from
  *   https to http is refused; 303 (and 301/302 after POST) continue as GET without the body;
- *   `Authorization` and `Cookie` are dropped when a redirect leaves the origin.
+ *   when a redirect leaves the origin, every request header is dropped except `Accept`,
+ *   `Accept-Language`, `Content-Language`, `Content-Type`, `User-Agent` and `Cache-Control` (so
+ *   `Authorization`, `Cookie`, `X-Api-Key`, `Private-Token` and any custom header stay with the
+ *   origin they were sent to).
  * - The body is cut at 8 KiB (`truncated: true`), binary or encoded bodies are not returned, and
  *   10 s bound the whole call, as does the call's own signal.
  *
@@ -257,9 +269,7 @@ export function httpRequestTool(options: HttpRequestToolOptions = {}): ToolDefin
         headers = rest;
       }
       if (next.origin !== url.origin) {
-        headers = Object.fromEntries(
-          Object.entries(headers).filter(([name]) => !(ORIGIN_BOUND_HEADERS as readonly string[]).includes(name)),
-        );
+        headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_SAFE_HEADERS.has(name.toLowerCase())));
       }
       redirects.push(next.href);
       url = next;
