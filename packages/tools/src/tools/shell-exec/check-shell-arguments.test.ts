@@ -18,6 +18,7 @@ beforeAll(() => {
   writeFileSync(join(root, '.env'), 'SECRET=1\n');
   mkdirSync(join(root, '.ssh'));
   symlinkSync('/etc', join(root, 'etc-link'));
+  symlinkSync('src', join(root, 'src-link'));
   workspace = Workspace.at(root);
 });
 
@@ -71,6 +72,32 @@ describe('checkShellArguments', () => {
       expect(await codeOf('ls .ssh')).toBe('SENSITIVE_PATH');
       expect(await codeOf('grep SECRET .env')).toBe('SENSITIVE_PATH');
       expect(await codeOf('stat .env')).toBe('SENSITIVE_PATH');
+    });
+
+    it.each([
+      ['sort -o.ssh/authorized_keys src/a.ts'],
+      ['sort -o .ssh/authorized_keys src/a.ts'],
+      ['sort -o.env src/a.ts'],
+      ['sort -ro.env src/a.ts'],
+      ['sort --output=.env src/a.ts'],
+      ['sort -opackage.json src/a.ts'],
+      ['sort -o.git/hooks/pre-commit src/a.ts'],
+      ['sort -o.github/workflows/ci.yml src/a.ts'],
+    ])('refuses %s: a sensitive or build path glued to a short option or given as a value, existing or not', async (command) => {
+      expect(await codeOf(command)).toBe('SENSITIVE_PATH');
+    });
+
+    it('refuses a path reached through a symlink inside the workspace, for programs with and without a policy', async () => {
+      expect(await codeOf('cat src-link/a.ts')).toBe('SYMLINK_REFUSED');
+      expect(await codeOf('ls src-link')).toBe('SYMLINK_REFUSED');
+      expect(await codeOf('stat src-link/a.ts')).toBe('SYMLINK_REFUSED');
+      expect(await codeOf('sort -osrc-link/out.txt src/a.ts')).toBe('SYMLINK_REFUSED');
+      expect(await codeOf('cat src/a.ts')).toBe('OK');
+    });
+
+    it('accepts an ordinary output file glued to a short option', async () => {
+      expect(await codeOf('sort -oout.txt src/a.ts')).toBe('OK');
+      expect(await codeOf('sort -n -k2 src/a.ts')).toBe('OK');
     });
 
     it('accepts relative paths inside the workspace, existing or not', async () => {

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { ToolError } from '../../lifecycle/tool-error.js';
-import { sensitivePathReason } from '../../sandbox/sensitive-paths.js';
+import { buildPathReason, sensitivePathReason } from '../../sandbox/sensitive-paths.js';
 import { PATH_OUTSIDE_WORKSPACE, type Workspace } from '../../sandbox/workspace.js';
 
 /** What the arguments of a program may be: every option not listed here is refused. */
@@ -236,12 +236,64 @@ function refuseOption(program: string, option: string, policy: OptionPolicy | nu
   );
 }
 
+/** The first part of `operand` (itself included) that is a symlink in the workspace, or null. */
+async function symlinkOnTheWay(workspace: Workspace, operand: string): Promise<string | null> {
+  const segments = posix
+    .normalize(operand)
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.');
+  for (let depth = 1; depth <= segments.length; depth += 1) {
+    const part = segments.slice(0, depth).join('/');
+    try {
+      if ((await lstat(join(workspace.root, part))).isSymbolicLink()) return part;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Checks one path the program will use: inside the workspace (symlinks leading out refused), not a
+ * sensitive file, and not reached through a symlink at all — the program opens the path itself,
+ * later, so a link inside the workspace could be pointed elsewhere in between.
+ */
 async function checkPath(workspace: Workspace, program: string, operand: string): Promise<void> {
   const resolved = await workspace.resolve(operand);
   const reason = sensitivePathReason(resolved.relative) ?? sensitivePathReason(operand);
   if (reason !== null) {
     throw new ToolError('SENSITIVE_PATH', `${program} may not use '${operand}': ${reason}.`, { details: { program, argument: operand } });
   }
+  await refuseSymlinkOnTheWay(workspace, program, operand);
+}
+
+async function refuseSymlinkOnTheWay(workspace: Workspace, program: string, operand: string): Promise<void> {
+  const link = await symlinkOnTheWay(workspace, operand);
+  if (link !== null) {
+    throw new ToolError(
+      'SYMLINK_REFUSED',
+      `${program} may not use '${operand}': '${link}' is a symlink, and shell programs only get paths without symlinks.`,
+      { details: { program, argument: operand } },
+    );
+  }
+}
+
+/**
+ * What an argument of a program without a policy may name as a path: the argument itself, the value
+ * of a `--name=value` option, and for a short-option cluster every text that could be a value glued
+ * to one of its letters (`-o.bashrc` writes `.bashrc`; `-ko.bashrc` too).
+ */
+function pathCandidates(argument: string): string[] {
+  if (argument.startsWith('--')) {
+    const equals = argument.indexOf('=');
+    return equals < 0 ? [] : [argument.slice(equals + 1)];
+  }
+  if (argument.startsWith('-') && argument.length > 2) {
+    const candidates: string[] = [];
+    for (let position = 2; position < argument.length; position += 1) candidates.push(argument.slice(position));
+    return candidates;
+  }
+  return argument.startsWith('-') ? [] : [argument];
 }
 
 async function existsInWorkspace(workspace: Workspace, candidate: string): Promise<boolean> {
@@ -262,10 +314,21 @@ async function checkGeneric(program: string, args: readonly string[], workspace:
         refuseOption(program, argument, null, 'it reads a list of files or runs a command');
       }
     }
-    // Without a policy it is unknown which arguments are paths: any that names something in the
-    // workspace is checked like a path (symlinks leading out, sensitive files).
-    const candidate = argument.startsWith('-') ? argument.slice(argument.indexOf('=') + 1 || argument.length) : argument;
-    if (await existsInWorkspace(workspace, candidate)) await checkPath(workspace, program, candidate);
+    // Without a policy it is unknown which arguments are paths, or whether the program writes them:
+    // every candidate is refused when it names a sensitive, build or repository file (existing or
+    // not: `sort -o.bashrc` would create one), and any that names something in the workspace is
+    // checked like a path (symlinks, inside the root).
+    for (const candidate of pathCandidates(argument)) {
+      const name = posix.normalize(candidate);
+      const reason = sensitivePathReason(name) ?? buildPathReason(name);
+      if (reason !== null) {
+        throw new ToolError('SENSITIVE_PATH', `${program} may not use '${candidate}': ${reason}.`, {
+          details: { program, argument },
+        });
+      }
+      if (await existsInWorkspace(workspace, candidate)) await checkPath(workspace, program, candidate);
+      else await refuseSymlinkOnTheWay(workspace, program, candidate);
+    }
   }
 }
 
@@ -276,8 +339,10 @@ async function checkGeneric(program: string, args: readonly string[], workspace:
  * workspace. Programs of the default allowlist and the read-only list then follow an option
  * allowlist (`ARGUMENT_NOT_ALLOWED`), and their path operands are resolved inside the workspace
  * (symlinks leading out refused) and checked against the sensitive-file lists (`SENSITIVE_PATH`).
- * Other programs get the generic checks: no option that reads a file list or runs a command, and any
- * argument naming an existing workspace path is checked as a path.
+ * Other programs get the generic checks: no option that reads a file list or runs a command; every
+ * argument, option value and text glued to a short option (`-o.bashrc`) that names a sensitive,
+ * build or repository file is refused, and any naming an existing workspace path is checked as a
+ * path. A path reached through a symlink is refused (`SYMLINK_REFUSED`) for every program.
  */
 export async function checkShellArguments(program: string, args: readonly string[], workspace: Workspace): Promise<void> {
   for (const argument of args) {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { SHELL_RUN_MARKER, killMarkedProcesses, newRunMarker, trackShellGroup } from './contain-descendants.js';
 
 /** Why a process was stopped before it ended by itself. */
 export type ShellStopReason = 'timeout' | 'aborted' | 'output_limit';
@@ -14,7 +15,7 @@ export interface ShellProcessRequest {
   readonly args: readonly string[];
   /** The working folder. */
   readonly cwd: string;
-  /** The whole environment of the process. */
+  /** The whole environment of the process (plus the run marker, `MILPA_SHELL_RUN`). */
   readonly env: Readonly<Record<string, string>>;
   /** Stop the process after this many milliseconds. */
   readonly timeoutMs: number;
@@ -60,19 +61,24 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
- * Runs one program directly (`spawn` with `shell: false`, stdin closed) and collects its output.
- * On the timeout, the abort signal, or output beyond the limit, its process group gets SIGTERM and,
- * after the grace period, SIGKILL. Rejects only when the program cannot be started.
+ * Runs one program directly (`spawn` with `shell: false`, stdin closed) in a session and process
+ * group of its own, and collects its output. On the timeout, the abort signal, or output beyond the
+ * limit, its process group gets SIGTERM and, after the grace period, SIGKILL. When it ends, for
+ * whatever reason, everything it started is killed: its process group, and (on Linux) every process
+ * that carries its run marker in its environment, so a descendant that left the group with
+ * `setsid()` goes too. Groups still running when the host exits are killed on its `exit` event.
+ * Rejects only when the program cannot be started.
  */
 export function runShellProcess(request: ShellProcessRequest): Promise<ShellProcessOutcome> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const marker = newRunMarker();
     let child: ChildProcess;
     try {
       child = spawn(request.executable, [...request.args], {
         shell: false,
         cwd: request.cwd,
-        env: { ...request.env },
+        env: { ...request.env, [SHELL_RUN_MARKER]: marker },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: OWN_GROUP,
         argv0: request.program,
@@ -83,6 +89,7 @@ export function runShellProcess(request: ShellProcessRequest): Promise<ShellProc
       return;
     }
 
+    const untrack = OWN_GROUP && child.pid !== undefined ? trackShellGroup(child.pid, marker) : () => undefined;
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let kept = 0;
@@ -115,9 +122,9 @@ export function runShellProcess(request: ShellProcessRequest): Promise<ShellProc
       if (settled) return;
       settled = true;
       cleanUp();
-      // Whatever the program left running in its group goes with it.
+      // Whatever the program left running goes with it: its group, and any process carrying its marker.
       signalGroup(child, 'SIGKILL');
-      resolve({
+      const outcome: ShellProcessOutcome = {
         exitCode,
         exitSignal,
         stdout: Buffer.concat(stdout),
@@ -125,6 +132,10 @@ export function runShellProcess(request: ShellProcessRequest): Promise<ShellProc
         totalBytes,
         durationMs: Math.round(performance.now() - started),
         stopped,
+      };
+      void killMarkedProcesses(marker).finally(() => {
+        untrack();
+        resolve(outcome);
       });
     };
 
@@ -148,6 +159,7 @@ export function runShellProcess(request: ShellProcessRequest): Promise<ShellProc
       if (child.pid === undefined) {
         settled = true;
         cleanUp();
+        untrack();
         reject(error);
       }
     });

@@ -9,6 +9,26 @@ describe('isShellCommandBlocked', () => {
     },
   );
 
+  it.each([
+    ['gzip'],
+    ['gunzip'],
+    ['bzip2'],
+    ['xz'],
+    ['zstd'],
+    ['pigz'],
+    ['unzip'],
+    ['7z'],
+    ['shred'],
+    ['truncate'],
+    ['strip'],
+    ['patch'],
+    ['rename'],
+    ['sponge'],
+    ['split'],
+  ])('returns true for %s, which deletes, replaces or rewrites its input files', (program) => {
+    expect(isShellCommandBlocked(program)).toBe(true);
+  });
+
   it('matches without regard to case, version suffixes or dotted variants', () => {
     expect(isShellCommandBlocked('RM')).toBe(true);
     expect(isShellCommandBlocked('python3')).toBe(true);

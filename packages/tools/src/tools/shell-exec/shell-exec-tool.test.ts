@@ -260,7 +260,7 @@ describe('shellExecTool', () => {
   });
 
   describe('environment', () => {
-    it("gives the command PATH and LANG only, never the host's variables", async () => {
+    it("gives the command PATH, LANG and its run marker only, never the host's variables", async () => {
       process.env['SECRET_TOKEN'] = 'hunter2-shell-exec';
       try {
         const result = await run(tool({ allowlist: ['printenv'] }), 'printenv');
@@ -268,7 +268,8 @@ describe('shellExecTool', () => {
           .trim()
           .split('\n')
           .map((line) => line.split('=')[0]);
-        expect(names.sort()).toEqual(['LANG', 'PATH']);
+        expect(names.sort()).toEqual(['LANG', 'MILPA_SHELL_RUN', 'PATH']);
+        expect(result.data.stdout).toMatch(/^MILPA_SHELL_RUN=[0-9a-f-]{36}$/m);
         expect(result.data.stdout).not.toContain('hunter2');
       } finally {
         delete process.env['SECRET_TOKEN'];
