@@ -1,3 +1,4 @@
+import type { TrustProxy } from './client-address.js';
 import type { McpServerOptions } from '../server/mcp-server-options.js';
 import type { McpAuthenticator } from './mcp-authenticator.js';
 import type { ProtectedResourceOptions } from './protected-resource-options.js';
@@ -56,6 +57,11 @@ export interface HttpServeOptions extends McpServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** The largest accepted request body in bytes; default 4 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * The deepest nesting of arrays and objects a request body may have; default 64. A deeper body is
+   * refused with `-32600` before it is parsed, so a deeply nested body cannot stall the server.
+   */
+  readonly maxJsonDepth?: number;
   /** A session with no open request or stream for this long is closed; default 30 minutes. */
   readonly sessionIdleTimeoutMs?: number;
   /** The most open sessions; default 1,000. Beyond it `initialize` is answered `503`. */
@@ -64,8 +70,26 @@ export interface HttpServeOptions extends McpServerOptions {
   readonly maxSessionsPerPrincipal?: number;
   /** The most `initialize` requests per client address (IPv6: per /64) per minute; default 60. Beyond it `429`. */
   readonly maxInitializePerMinute?: number;
+  /** The most `initialize` requests of one authenticated principal per minute, from any address; default 60. Beyond it `429`. */
+  readonly maxInitializePerMinutePerPrincipal?: number;
+  /**
+   * Trust `X-Forwarded-For` from this many reverse proxies in front of the server (`true`: one), so
+   * per-address limits and the address in each call's context key on the client the proxy saw
+   * rather than on the proxy. Off by default: without a proxy, a client could otherwise pick its
+   * own address. Set it only when every request passes through the proxy.
+   */
+  readonly trustProxy?: TrustProxy;
   /** The most open TCP connections; default 1,000. A connection beyond it is answered `503` and closed. */
   readonly maxConnections?: number;
+  /**
+   * Open connections allowed from one client address (an IPv6 client counts per /64); beyond it a
+   * new connection gets `429` and is closed, so one address cannot hold the whole
+   * `maxConnections`. Default 64, or `maxConnections` with `trustProxy` (every connection then comes
+   * from the proxy).
+   */
+  readonly maxConnectionsPerAddress?: number;
+  /** How long an idle kept-alive connection stays open between requests; default 5 seconds. */
+  readonly keepAliveTimeoutMs?: number;
   /** Time allowed to receive a request's headers; default 10,000 ms (then `408`). */
   readonly headersTimeoutMs?: number;
   /** Time allowed to receive a request's body; default 10,000 ms (then `408`). */

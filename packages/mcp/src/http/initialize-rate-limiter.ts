@@ -17,9 +17,9 @@ export class InitializeRateLimiter {
   readonly #windows = new Map<string, { start: number; count: number }>();
 
   /** @throws MilpaError `INVALID_ARGUMENT` for a limit that is not a positive integer. */
-  constructor(limitPerMinute: number, maxTrackedAddresses = 10_000) {
+  constructor(limitPerMinute: number, maxTrackedAddresses = 10_000, optionName = 'maxInitializePerMinute') {
     if (!Number.isInteger(limitPerMinute) || limitPerMinute <= 0) {
-      throw new MilpaError(`serveHttp option maxInitializePerMinute must be a positive integer, got ${String(limitPerMinute)}.`, {
+      throw new MilpaError(`serveHttp option ${optionName} must be a positive integer, got ${String(limitPerMinute)}.`, {
         code: 'INVALID_ARGUMENT',
       });
     }

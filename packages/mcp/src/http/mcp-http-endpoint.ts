@@ -6,6 +6,7 @@ import { MilpaError, generateRandomId, type GovernedToolRegistry } from '@milpa/
 import { createMcpServer } from '../server/create-mcp-server.js';
 import { BoundedEventStore } from './bounded-event-store.js';
 import { clientAddressKey } from './client-address-key.js';
+import { clientAddressOf, trustedHops } from './client-address.js';
 import { HostOriginGuard } from './host-origin-guard.js';
 import type { HttpServeOptions, ResumableStreamsOptions } from './http-serve-options.js';
 import { InitializeRateLimiter } from './initialize-rate-limiter.js';
@@ -15,6 +16,7 @@ import type { McpIdentity } from './mcp-authenticator.js';
 import { McpSessionTable, type McpSession } from './mcp-session-table.js';
 import { ProtectedResourceMetadata } from './protected-resource-metadata.js';
 import { readJsonBody } from './read-json-body.js';
+import { DEFAULT_MAX_JSON_DEPTH, invalidJsonRpcReason } from '../json/json-depth.js';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_IDLE_MS = 30 * 60 * 1000;
@@ -34,12 +36,17 @@ function initializeRequestOf(body: unknown): { params: { protocolVersion: string
   return messages.find((message) => isInitializeRequest(message)) as { params: { protocolVersion: string } } | undefined;
 }
 
+// Answers after which the connection is closed: a client refused for who it is, how much it sends or
+// how fast, gets no kept-alive socket to hold a connection slot with.
+const CLOSING_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 408, 413, 429, 503]);
+
 function sendError(response: ServerResponse, refusal: Refusal): void {
   if (response.headersSent) {
     response.end();
     return;
   }
-  response.writeHead(refusal.status, { 'Content-Type': 'application/json', ...refusal.headers });
+  const closing = CLOSING_STATUSES.has(refusal.status) ? { Connection: 'close' } : undefined;
+  response.writeHead(refusal.status, { 'Content-Type': 'application/json', ...closing, ...refusal.headers });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: null }));
 }
 
@@ -106,10 +113,13 @@ export class McpHttpEndpoint {
   readonly #path: string;
   readonly #guard: HostOriginGuard;
   readonly #maxBodyBytes: number;
+  readonly #maxJsonDepth: number;
   readonly #bodyTimeoutMs: number;
   readonly #idleMs: number;
   readonly #sessions: McpSessionTable;
   readonly #initializeRate: InitializeRateLimiter;
+  readonly #initializeRatePerPrincipal: InitializeRateLimiter;
+  readonly #trustedHops: number;
   readonly #metadata: ProtectedResourceMetadata | null;
   readonly #resumable: Required<ResumableStreamsOptions> | null;
   readonly #sweep: ReturnType<typeof setInterval>;
@@ -135,6 +145,7 @@ export class McpHttpEndpoint {
       checkHost: isLoopbackHost(host) || options.allowedHosts !== undefined,
     });
     this.#maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    this.#maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, true);
     this.#bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
     this.#idleMs = positive('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_IDLE_MS);
     this.#sessions = new McpSessionTable({
@@ -148,6 +159,12 @@ export class McpHttpEndpoint {
       onExpire: (session) => void session.server.close().catch(() => undefined),
     });
     this.#initializeRate = new InitializeRateLimiter(options.maxInitializePerMinute ?? DEFAULT_MAX_INITIALIZE_PER_MINUTE);
+    this.#initializeRatePerPrincipal = new InitializeRateLimiter(
+      options.maxInitializePerMinutePerPrincipal ?? DEFAULT_MAX_INITIALIZE_PER_MINUTE,
+      10_000,
+      'maxInitializePerMinutePerPrincipal',
+    );
+    this.#trustedHops = trustedHops(options.trustProxy);
     const resource = options.protectedResource?.resource;
     if (resource !== undefined && !isHttpUrl(resource)) {
       throw new MilpaError(`serveHttp option protectedResource.resource must be an http(s) URL, got ${resource}.`, {
@@ -224,10 +241,10 @@ export class McpHttpEndpoint {
       if (session !== null) await this.#forward(session, request, response);
       return;
     }
-    const body = await readJsonBody(request, this.#maxBodyBytes, this.#bodyTimeoutMs);
-    if (!body.ok) {
-      return sendError(response, refuse(body.status, body.status === 400 ? -32700 : -32000, body.message, { Connection: 'close' }));
-    }
+    const body = await readJsonBody(request, this.#maxBodyBytes, this.#bodyTimeoutMs, this.#maxJsonDepth);
+    if (!body.ok) return sendError(response, refuse(body.status, body.code, body.message, { Connection: 'close' }));
+    const invalid = invalidJsonRpcReason(body.value);
+    if (invalid !== null) return sendError(response, refuse(400, -32600, invalid));
     const initialize = sessionId === undefined ? initializeRequestOf(body.value) : undefined;
     if (initialize !== undefined) return this.#openSession(request, response, identity, body.value, initialize.params.protocolVersion);
     const session = this.#resolveSession(sessionId, identity, response);
@@ -306,7 +323,7 @@ export class McpHttpEndpoint {
       scopes: [...identity.scopes],
       extra: {
         principal: identity.principal,
-        ip: request.socket.remoteAddress ?? null,
+        ip: clientAddressOf(request, this.#trustedHops) ?? null,
         userAgent: request.headers['user-agent'] ?? null,
       },
     };
@@ -336,13 +353,23 @@ export class McpHttpEndpoint {
     body: unknown,
     requested: string,
   ): Promise<void> {
-    const address = clientAddressKey(request.socket.remoteAddress);
-    const rate = this.#initializeRate.take(address, Date.now());
+    const address = clientAddressKey(clientAddressOf(request, this.#trustedHops));
+    const now = Date.now();
+    const rate = this.#initializeRate.take(address, now);
     if (!rate.ok) {
       return sendError(
         response,
         refuse(429, -32000, `Too many initialize requests from this address: retry in ${rate.retryAfterSeconds} s`, {
           'Retry-After': String(rate.retryAfterSeconds),
+        }),
+      );
+    }
+    const principalRate = identity.principal === null ? null : this.#initializeRatePerPrincipal.take(identity.principal, now);
+    if (principalRate !== null && !principalRate.ok) {
+      return sendError(
+        response,
+        refuse(429, -32000, `Too many initialize requests for this principal: retry in ${principalRate.retryAfterSeconds} s`, {
+          'Retry-After': String(principalRate.retryAfterSeconds),
         }),
       );
     }

@@ -25,7 +25,7 @@ describe('readJsonBody', () => {
     const request = body();
     const read = readJsonBody(request, 4, 10_000);
     request.write('12345');
-    await expect(read).resolves.toEqual({ ok: false, status: 413, message: 'Request body exceeds 4 bytes' });
+    await expect(read).resolves.toEqual({ ok: false, status: 413, code: -32000, message: 'Request body exceeds 4 bytes' });
   });
 
   it('refuses invalid JSON with 400', async () => {
@@ -39,7 +39,18 @@ describe('readJsonBody', () => {
     const request = body();
     const read = readJsonBody(request, 100, 50);
     request.write('{"a":');
-    await expect(read).resolves.toEqual({ ok: false, status: 408, message: 'Request body not received within 50 ms' });
+    await expect(read).resolves.toEqual({ ok: false, status: 408, code: -32000, message: 'Request body not received within 50 ms' });
+  });
+
+  it('refuses a body nested deeper than the bound with -32600, before parsing it', async () => {
+    const request = body();
+    const read = readJsonBody(request, 10_000_000, 10_000, 64);
+    request.end(`${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}`);
+    await expect(read).resolves.toMatchObject({ ok: false, status: 400, code: -32600 });
+    const shallow = body();
+    const fine = readJsonBody(shallow, 10_000, 10_000, 64);
+    shallow.end(`${'['.repeat(64)}${']'.repeat(64)}`);
+    await expect(fine).resolves.toMatchObject({ ok: true });
   });
 
   it('settles when the request is aborted', async () => {

@@ -4,8 +4,12 @@ import { MilpaError, type GovernedToolRegistry } from '@milpa/core';
 import type { HttpServeOptions } from './http-serve-options.js';
 import type { McpHttpHandle } from './mcp-http-handle.js';
 import { McpHttpEndpoint } from './mcp-http-endpoint.js';
+import { clientAddressKey } from './client-address-key.js';
+import { trustedHops } from './client-address.js';
 
 const DEFAULT_MAX_CONNECTIONS = 1000;
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5000;
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
@@ -17,6 +21,14 @@ const TOO_MANY_CONNECTIONS_BODY = JSON.stringify({
 const TOO_MANY_CONNECTIONS =
   'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 5\r\nConnection: close\r\n' +
   `Content-Length: ${Buffer.byteLength(TOO_MANY_CONNECTIONS_BODY)}\r\n\r\n${TOO_MANY_CONNECTIONS_BODY}`;
+const TOO_MANY_FROM_ADDRESS_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Too many open connections from this address: retry later' },
+  id: null,
+});
+const TOO_MANY_FROM_ADDRESS =
+  'HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 5\r\nConnection: close\r\n' +
+  `Content-Length: ${Buffer.byteLength(TOO_MANY_FROM_ADDRESS_BODY)}\r\n\r\n${TOO_MANY_FROM_ADDRESS_BODY}`;
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value <= 0) {
@@ -33,7 +45,9 @@ function positiveInteger(name: string, value: number): number {
  * opts in with `allowAnonymous: true`. The identity becomes each call's context (principal, scopes),
  * and `tools/list` offers exactly the tools that identity may call. Bound to loopback by default;
  * the Origin header is checked on every bind address, the Host header on loopback or against
- * `allowedHosts`; sessions, connections, `initialize` rate, header and body read times are bounded.
+ * `allowedHosts`; sessions, connections (in all and per client address, IPv6 per /64), `initialize`
+ * rate, nesting depth, header and body read times are bounded, and a refused client's connection is
+ * closed.
  *
  * @throws MilpaError `INVALID_ARGUMENT` for an invalid option, or with neither `authenticate` nor
  * `allowAnonymous: true`.
@@ -45,6 +59,12 @@ function positiveInteger(name: string, value: number): number {
 export async function serveHttp(registry: GovernedToolRegistry, options: HttpServeOptions = {}): Promise<McpHttpHandle> {
   const host = options.host ?? '127.0.0.1';
   const maxConnections = positiveInteger('maxConnections', options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  const maxPerAddress = positiveInteger(
+    'maxConnectionsPerAddress',
+    options.maxConnectionsPerAddress ??
+      (trustedHops(options.trustProxy) > 0 ? maxConnections : Math.min(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, maxConnections)),
+  );
+  const keepAliveTimeout = positiveInteger('keepAliveTimeoutMs', options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS);
   const headersTimeout = positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS);
   const bodyTimeout = positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -57,6 +77,7 @@ export async function serveHttp(registry: GovernedToolRegistry, options: HttpSer
       // The whole request (headers and body); the endpoint answers a slow body itself, this is the backstop.
       requestTimeout: headersTimeout + bodyTimeout + 1000,
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
+      keepAliveTimeout,
     },
     (request, response) => {
       if (refused.has(request.socket)) {
@@ -67,15 +88,27 @@ export async function serveHttp(registry: GovernedToolRegistry, options: HttpSer
     },
   );
   let open = 0;
+  const openByAddress = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     if (open >= maxConnections) {
       refused.add(socket);
       socket.end(TOO_MANY_CONNECTIONS);
       return;
     }
+    const address = clientAddressKey(socket.remoteAddress);
+    const fromAddress = openByAddress.get(address) ?? 0;
+    if (fromAddress >= maxPerAddress) {
+      refused.add(socket);
+      socket.end(TOO_MANY_FROM_ADDRESS);
+      return;
+    }
     open += 1;
+    openByAddress.set(address, fromAddress + 1);
     socket.once('close', () => {
       open -= 1;
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left === 0) openByAddress.delete(address);
+      else openByAddress.set(address, left);
     });
   });
   try {
