@@ -72,7 +72,7 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason(address)).toBeNull();
   });
 
-  it.each(['', 'localhost', '127.0.0.1:80', '[::1]', '2130706433', '0177.0.0.1', '1.2.3'])(
+  it.each(['', 'localhost', '127.0.0.1:80', '[::1]', '2130706433', '0177.0.0.1', '1.2.3', '2606:4700::1%:'])(
     'refuses %j, which is not an IP address',
     (value) => {
       expect(forbiddenAddressReason(value)).toBe('not an IP address');
@@ -84,5 +84,11 @@ describe('FORBIDDEN_ADDRESS_RANGES', () => {
   it('is frozen, so no caller can open a range at run time', () => {
     expect(Object.isFrozen(FORBIDDEN_ADDRESS_RANGES)).toBe(true);
     expect(Object.isFrozen(FORBIDDEN_ADDRESS_RANGES[0])).toBe(true);
+    expect(FORBIDDEN_ADDRESS_RANGES[0]).toEqual({
+      network: '0.0.0.0',
+      prefix: 8,
+      family: 'ipv4',
+      label: '"this network" (0.0.0.0/8, including the unspecified address)',
+    });
   });
 });
