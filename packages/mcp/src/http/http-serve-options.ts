@@ -70,7 +70,10 @@ export interface HttpServeOptions extends McpServerOptions {
   readonly maxSessionsPerPrincipal?: number;
   /** The most `initialize` requests per client address (IPv6: per /64) per minute; default 60. Beyond it `429`. */
   readonly maxInitializePerMinute?: number;
-  /** The most `initialize` requests of one authenticated principal per minute, from any address; default 60. Beyond it `429`. */
+  /**
+   * The most `initialize` requests of one authenticated principal per minute, from any address;
+   * default `maxInitializePerMinute` (60). Beyond it `429`.
+   */
   readonly maxInitializePerMinutePerPrincipal?: number;
   /**
    * Trust `X-Forwarded-For` from this many reverse proxies in front of the server (`true`: one), so

@@ -160,7 +160,7 @@ export class McpHttpEndpoint {
     });
     this.#initializeRate = new InitializeRateLimiter(options.maxInitializePerMinute ?? DEFAULT_MAX_INITIALIZE_PER_MINUTE);
     this.#initializeRatePerPrincipal = new InitializeRateLimiter(
-      options.maxInitializePerMinutePerPrincipal ?? DEFAULT_MAX_INITIALIZE_PER_MINUTE,
+      options.maxInitializePerMinutePerPrincipal ?? options.maxInitializePerMinute ?? DEFAULT_MAX_INITIALIZE_PER_MINUTE,
       10_000,
       'maxInitializePerMinutePerPrincipal',
     );

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNotesRegistry } from '../../test/support/notes-registry.js';
 import { INITIALIZE, rawPost, rawRequest } from '../../test/support/raw-http.js';
-import { toolError } from '../../test/support/tool-error.js';
+import { expectAnsweredAsUnknownTool } from '../../test/support/unknown-tool.js';
 import { bearerAuthenticator } from './bearer-authenticator.js';
 import type { HttpServeOptions } from './http-serve-options.js';
 import { McpHttpEndpoint } from './mcp-http-endpoint.js';
@@ -91,17 +91,13 @@ describe('serveHttp', () => {
   });
 
   describe('authentication', () => {
-    it('runs calls with the principal and scopes of the bearer token: one tool allowed, another denied', async () => {
+    it('runs calls with the principal and scopes of the bearer token: one tool allowed, another hidden', async () => {
       const { handle, recorder } = await serve();
       const client = await connect(handle.url, 'reader-token');
       const allowed = await client.callTool({ name: 'list_notes', arguments: {} });
       expect(allowed.structuredContent).toEqual({ title: 'Groceries', pinned: true });
-      const denied = await client.callTool({ name: 'delete_note', arguments: { id: 1 } });
-      expect(denied).toEqual(
-        toolError("Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read.", {
-          code: 'FORBIDDEN',
-        }),
-      );
+      // A tool the token's scopes do not reach is answered as an unknown tool: its name and scope stay hidden.
+      await expectAnsweredAsUnknownTool(client.callTool({ name: 'delete_note', arguments: { id: 1 } }), 'delete_note');
       expect(recorder.deleted).toEqual([]);
     });
 
@@ -174,14 +170,11 @@ describe('serveHttp', () => {
       ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
 
-    it('serves callers without credentials as anonymous only when the host opts in: offered no tool, calls denied', async () => {
+    it('serves callers without credentials as anonymous only when the host opts in: offered no tool, calls answered as unknown tools', async () => {
       const { handle } = await serve({ allowAnonymous: true });
       const client = await connect(handle.url, null);
       expect((await client.listTools()).tools).toEqual([]);
-      const result = await client.callTool({ name: 'list_notes', arguments: {} });
-      expect(result).toEqual(
-        toolError("channel 'mcp' requires an authenticated principal (require_auth) — none provided.", { code: 'FORBIDDEN' }),
-      );
+      await expectAnsweredAsUnknownTool(client.callTool({ name: 'list_notes', arguments: {} }), 'list_notes');
       // An unknown token is still refused: opting in to anonymous access accepts no bad credentials.
       const bad = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer stolen-token' });
       expect(bad.status).toBe(401);
@@ -200,8 +193,7 @@ describe('serveHttp', () => {
       const handle = await serveHttp(notes.registry, { allowAnonymous: true });
       handles.push(handle);
       const client = await connect(handle.url, 'writer-token');
-      const result = await client.callTool({ name: 'list_notes', arguments: {} });
-      expect(result.structuredContent).toEqual({ code: 'FORBIDDEN' });
+      await expectAnsweredAsUnknownTool(client.callTool({ name: 'list_notes', arguments: {} }), 'list_notes');
     });
 
     it('answers 401 with a Bearer challenge to an unknown token, before any session exists', async () => {

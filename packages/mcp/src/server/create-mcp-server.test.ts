@@ -246,24 +246,34 @@ describe('createMcpServer', () => {
       );
     });
 
-    it('denies an anonymous caller with the require_auth message by default', async () => {
+    /** What the client sees for `name`: the protocol error's code and message, or the tool result. */
+    async function outcomeOf(client: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<unknown> {
+      try {
+        return { result: await client.callTool({ name, arguments: args }) };
+      } catch (caught) {
+        return caught instanceof McpError ? { code: caught.code, message: caught.message.replace(name, '<name>') } : caught;
+      }
+    }
+
+    it('answers an anonymous caller, who is offered no tool, exactly as for an unknown tool', async () => {
       const { registry } = createNotesRegistry();
       const client = await connect(registry);
-      const result = await client.callTool({ name: 'list_notes', arguments: {} });
-      expect(result).toEqual(
-        toolError("channel 'mcp' requires an authenticated principal (require_auth) — none provided.", { code: 'FORBIDDEN' }),
-      );
+      const hidden = await outcomeOf(client, 'list_notes', {});
+      expect(hidden).toEqual({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Tool not found: <name>') });
+      expect(hidden).toEqual(await outcomeOf(client, 'no_such_tool', {}));
     });
 
-    it('returns FORBIDDEN with the scope message when the caller lacks the scope', async () => {
-      const { registry } = createNotesRegistry();
+    it('answers a caller without the scope exactly as for an unknown tool, naming neither the tool nor the scope', async () => {
+      const { registry, recorder } = createNotesRegistry();
       const client = await connect(registry, { context: ({ requestId }) => ToolContext.mcp(requestId, 'user:2', ['notes:read']) });
-      const result = await client.callTool({ name: 'delete_note', arguments: { id: 1 } });
-      expect(result.isError).toBe(true);
-      expect(result.content).toEqual([
-        { type: 'text', text: "Missing required scope for tool 'delete_note'. Need one of: notes:write — context has: notes:read." },
-      ]);
-      expect(result.structuredContent).toEqual({ code: 'FORBIDDEN' });
+      const unknown = await outcomeOf(client, 'no_such_tool', { id: 1 });
+      // Valid arguments, invalid arguments, none: the same answer as an unknown name, and nothing runs.
+      for (const args of [{ id: 1 }, { id: 'not a number' }, {}]) {
+        const hidden = await outcomeOf(client, 'delete_note', args);
+        expect(hidden).toEqual(unknown);
+        expect(JSON.stringify(hidden)).not.toContain('notes:write');
+      }
+      expect(recorder.deleted).toEqual([]);
     });
 
     it('returns RATE_LIMITED with retry_after_seconds', async () => {

@@ -85,6 +85,10 @@ export class ToolCallHandler {
       const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not build the caller's context: ${messageOf(error)}`);
       return toRefusalResult(failure, this.#registry.getDefinition(name));
     }
+    // A tool this caller is not offered in tools/list does not exist for it: the same error as an
+    // unknown name, before anything else (a validation error would tell the tool exists, a
+    // scope refusal which scope it needs).
+    if (!(await this.#offeredTo(name, context))) throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${name}`);
     // The model sends a confirmation token or an approval id back among the arguments: they are call
     // options, never arguments, so they are taken out here (both flows are carried in-band over MCP).
     const read = readInBandControls(args);
@@ -111,6 +115,13 @@ export class ToolCallHandler {
       const failure = ToolResult.failure(ToolErrorCode.INTERNAL_ERROR, `Could not present the result of '${name}': ${messageOf(error)}`);
       return toRefusalResult(failure, this.#registry.getDefinition(name));
     }
+  }
+
+  /** True when `tools/list` offers `name` to the caller of `context`; an unknown name is left to the registry to answer. */
+  async #offeredTo(name: string, context: ToolContext): Promise<boolean> {
+    if (!this.#registry.has(name)) return true;
+    const offered = await this.#registry.listToolsFor(context);
+    return offered.some((definition) => definition.name === name);
   }
 
   async #confirm(

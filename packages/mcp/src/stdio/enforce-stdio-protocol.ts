@@ -24,7 +24,8 @@ function reply(transport: StdioServerTransport, message: unknown): void {
  * that is not JSON gets `-32700 Parse error`, and JSON that is not one valid message (a batch, an
  * object of no known shape) gets `-32600 Invalid Request`, both with `id: null` as JSON-RPC asks.
  * Until the client has sent `initialize`, every other request (but `ping`) is refused with
- * `-32600` and never reaches a handler, so no tool runs before the session exists.
+ * `-32600` and never reaches a handler, so no tool runs before the session exists; a second
+ * `initialize` is refused with `-32600` too, so the negotiated protocol version cannot change.
  * Call it after `server.connect(transport)`.
  */
 export function enforceStdioProtocol(server: Server, transport: StdioServerTransport): void {
@@ -43,9 +44,22 @@ export function enforceStdioProtocol(server: Server, transport: StdioServerTrans
           : { code: INVALID_REQUEST, message: 'Invalid Request: send one JSON-RPC message per line (batches are not supported)' },
     });
   };
+  let initializeSeen = false;
   transport.onmessage = (message: JSONRPCMessage) => {
     const request = message as { id?: unknown; method?: unknown };
     const isRequest = typeof request.method === 'string' && request.id !== undefined;
+    if (isRequest && request.method === 'initialize') {
+      // One connection, one session: a second initialize would renegotiate (even downgrade) the protocol.
+      if (initializeSeen) {
+        reply(transport, {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: { code: INVALID_REQUEST, message: 'Invalid Request: this connection is already initialized' },
+        });
+        return;
+      }
+      initializeSeen = true;
+    }
     if (isRequest && request.method !== 'initialize' && request.method !== 'ping' && server.getClientVersion() === undefined) {
       reply(transport, {
         jsonrpc: '2.0',

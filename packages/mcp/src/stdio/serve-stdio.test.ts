@@ -130,8 +130,9 @@ describe('serveStdio', () => {
       const who = await output.next();
       expect(who).toMatchObject({ id: 2, result: { structuredContent: { principal: 'agent:local', scopes: ['notes:read'] } } });
       send(stdin, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'delete_note', arguments: { id: 1 } } });
+      // A tool those scopes do not reach is answered as an unknown tool (InvalidParams), not as a scope refusal.
       const denied = await output.next();
-      expect(denied).toMatchObject({ id: 3, result: { isError: true, structuredContent: { code: 'FORBIDDEN' } } });
+      expect(denied).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringContaining('Tool not found: delete_note') } });
       await handle.close();
     });
 
@@ -163,6 +164,54 @@ describe('serveStdio', () => {
       void recorder.started.then(() => (started = true));
       await Promise.resolve();
       expect(started).toBe(false);
+      await handle.close();
+    });
+
+    it('refuses a line nested two million levels deep with -32600 before parsing it, and answers a ping right after', async () => {
+      const { registry } = createNotesRegistry();
+      const { stdin, output, handle } = await startInProcess(registry);
+      await initialize(stdin, output);
+      stdin.write(`${'['.repeat(2_000_000)}${']'.repeat(2_000_000)}\n`);
+      const started = performance.now();
+      send(stdin, { jsonrpc: '2.0', id: 7, method: 'ping' });
+      expect(await output.next()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('deeper than 64') } });
+      expect(await output.next()).toMatchObject({ id: 7, result: {} });
+      // JSON.parse of such a line took seconds; the pre-scan takes milliseconds. Loose bound for a loaded machine.
+      expect(performance.now() - started).toBeLessThan(1500);
+      await handle.close();
+    });
+
+    it('drops a line longer than maxLineBytes as it arrives, answers -32600, and keeps serving', async () => {
+      const { registry } = createNotesRegistry();
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const output = messagesOf(stdout);
+      const handle = await serveStdio(registry, { stdin, stdout, maxLineBytes: 1024 });
+      await initialize(stdin, output);
+      for (let chunk = 0; chunk < 10; chunk += 1) stdin.write(`"${'x'.repeat(500)}`);
+      stdin.write('"\n');
+      expect(await output.next()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('1024 bytes') } });
+      send(stdin, { jsonrpc: '2.0', id: 8, method: 'ping' });
+      expect(await output.next()).toMatchObject({ id: 8, result: {} });
+      await handle.close();
+    });
+
+    it('refuses a second initialize, so the negotiated protocol version cannot be downgraded', async () => {
+      const { registry } = createNotesRegistry();
+      const { stdin, output, handle } = await startInProcess(registry);
+      await initialize(stdin, output);
+      send(stdin, {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'initialize',
+        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'again', version: '1' } },
+      });
+      expect(await output.next()).toMatchObject({
+        id: 9,
+        error: { code: -32600, message: expect.stringContaining('already initialized') },
+      });
+      send(stdin, { jsonrpc: '2.0', id: 10, method: 'ping' });
+      expect(await output.next()).toMatchObject({ id: 10, result: {} });
       await handle.close();
     });
 

@@ -11,4 +11,8 @@ export interface StdioServeOptions extends McpServerOptions {
   readonly stdin?: Readable;
   /** Where JSON-RPC messages go; default `process.stdout` (so never write anything else to it). */
   readonly stdout?: Writable;
+  /** The longest line (one message) read from stdin, in bytes; default 4 MiB. A longer one is dropped and answered `-32600`. */
+  readonly maxLineBytes?: number;
+  /** The deepest nesting of arrays and objects a message may have; default 64. Checked before parsing; deeper is answered `-32600`. */
+  readonly maxJsonDepth?: number;
 }
