@@ -288,7 +288,8 @@ try {
     problems.push(...found);
     packed.push({ name, extractedDir, sourceDir: dir, manifest: published });
     process.stdout.write(
-      `${found.length === 0 ? 'ok  ' : 'FAIL'} ${name}@${published.version}: ${files.length} files; contents, package.json, dist, publint --strict, attw --profile esm-only\n`,
+      `${found.length === 0 ? 'ok  ' : 'FAIL'} ${name}@${published.version}: ${files.length} files; ` +
+        'contents, package.json, dist, publint --strict, attw --profile esm-only\n',
     );
   }
   if (packed.length === packages.length) {

@@ -99,7 +99,11 @@ export function listShippedFiles(root) {
  * Scans the shipped text of the repository at `root` for internal jargon.
  *
  * @param {string} root
- * @returns {{ files: string[], declarationCount: number, hits: { file: string, line: number, column: number, match: string, text: string }[] }}
+ * @returns {{
+ *   files: string[],
+ *   declarationCount: number,
+ *   hits: { file: string, line: number, column: number, match: string, text: string }[],
+ * }}
  *   `files` and each hit's `file` are relative to `root`, with `/` separators.
  *
  * @example

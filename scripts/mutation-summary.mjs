@@ -65,7 +65,8 @@ for (const { packageName, file, time, run, mutants } of [...newest.values()].sor
   const score = valid === 0 ? 'n/a' : `${((100 * (killed + timedOut)) / valid).toFixed(1)} %`;
   const runTime = run === null ? '?' : `${Math.floor(run.seconds / 60)} min ${run.seconds % 60} s`;
   lines.push(
-    `| ${packageName} | ${file} | ${killed} | ${timedOut} | ${survived} | ${noCoverage} | ${ignored} | ${score} | ${time.toISOString().slice(0, 10)} | ${runTime} |`,
+    `| ${packageName} | ${file} | ${killed} | ${timedOut} | ${survived} | ${noCoverage} | ${ignored} | ${score} | ` +
+      `${time.toISOString().slice(0, 10)} | ${runTime} |`,
   );
 }
 console.log(lines.join('\n'));

@@ -50,7 +50,8 @@ const METHOD = [
   `Every row makes the same call to a no-op tool (input: one required string, one integer bounded 0–100,`,
   `additionalProperties false) with valid arguments, awaited one after another. Each row is checked once`,
   `before timing (the expected result, one log line per call where it logs, and a refusal of invalid`,
-  `arguments), warmed up for at least ${SETTINGS.warmupMs} ms, then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns`,
+  `arguments), warmed up for at least ${SETTINGS.warmupMs} ms, ` +
+    `then timed in ${SETTINGS.repeats} batches of about ${SETTINGS.batchMs} ms; the rows take turns`,
   `batch by batch. A batch is timed in process CPU time (user + system), not wall time, so that time the`,
   `machine gives to other processes is not counted (the store rows S and I, which wait for Redis or the disk,`,
   `are timed by wall clock instead; see below); no GC is forced between batches. Reported: the median`,
@@ -65,9 +66,11 @@ const METHOD = [
   `Milpa rows: \`ToolRegistry\` with an \`EventDispatcher\` (no host listeners), an \`InMemoryRateLimiter\``,
   `whose budget (${BUDGET.toExponential(0)} per 60 s) never trips, audit on, an authenticated \`mcp\` context holding the`,
   `tool's scope, reused for every call. MCP rows: an SDK \`Client\` calls over the SDK's linked in-memory`,
-  `transports either a bare SDK \`McpServer\` (zod strict object; row 7p's handler writes row 2's pino line) or \`@milpa/mcp\`'s \`createMcpServer\``,
+  "transports either a bare SDK `McpServer` (zod strict object; row 7p's handler writes row 2's pino line) " +
+    "or `@milpa/mcp`'s `createMcpServer`",
   `serving a row 3 (or row 5) registry, which builds a \`ToolContext\` with a fresh request id per call.`,
-  `Peers get zod 4 strict objects for the same schema. Registration: ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools, each with its own`,
+  'Peers get zod 4 strict objects for the same schema. ' +
+    `Registration: ${REGISTRATION_TOOLS.toLocaleString('en-US')} tools, each with its own`,
   `TypeBox schema object and handler, are \`registry.register(defineTool(options))\`ed into a fresh registry,`,
   `${REGISTRATION_REPEATS} times (wall time; building the options is the host's code and timed apart); once with`,
   `identical shapes (compiled validators can be shared) and once with schemas that all differ (property`,
@@ -214,7 +217,8 @@ async function runSuite(startedAt: number, environment: ReturnType<typeof descri
       const ratios = `${wall ? '' : versus(floor, 'floor')}${versus(baseline, `row ${row.baseline ?? '4'}`)}`;
       const cpu = wall ? `(CPU ${(summarizeSamples(cpuSamples).median / 1000).toFixed(3)} µs)  ` : '';
       process.stdout.write(
-        `${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs${wall ? ' wall' : ''}  ±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${cpu}${ratios}\n`,
+        `${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs${wall ? ' wall' : ''}  ` +
+          `±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${cpu}${ratios}\n`,
       );
     }
     return;
@@ -262,7 +266,10 @@ function gatewayAppendix(): string | null {
   const source = fileURLToPath(new URL('../results/gateway.md', import.meta.url));
   if (!existsSync(source)) return null;
   const text = readFileSync(source, 'utf8').replace(/^# (.*)$/m, '### $1 (µs per call, from `bench:gateway`, run apart)');
-  return `${text.trimEnd()}\n\nCopied from [benchmarks/results/gateway.md](../benchmarks/results/gateway.md) when this document was generated; its date and load are its own.`;
+  return (
+    `${text.trimEnd()}\n\nCopied from [benchmarks/results/gateway.md](../benchmarks/results/gateway.md) ` +
+    'when this document was generated; its date and load are its own.'
+  );
 }
 
 main().then(

@@ -201,7 +201,8 @@ async function main(): Promise<void> {
   for (const { row, stats, callsPerBatch } of measurements) {
     const perCall = (stats.median / 1e6).toFixed(3);
     process.stdout.write(
-      `${row.id.padEnd(7)} ${row.label.padEnd(52)} ${perCall.padStart(8)} ms/call  ±${stats.spreadPercent.toFixed(0)} %  (${callsPerBatch} calls/batch)\n`,
+      `${row.id.padEnd(7)} ${row.label.padEnd(52)} ${perCall.padStart(8)} ms/call  ` +
+        `±${stats.spreadPercent.toFixed(0)} %  (${callsPerBatch} calls/batch)\n`,
     );
   }
 }

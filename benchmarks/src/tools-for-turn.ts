@@ -67,7 +67,8 @@ async function main(): Promise<void> {
   }
   samples.sort((left, right) => left - right);
   process.stdout.write(
-    `${row.label}, warm: median ${percentile(samples, 0.5).toFixed(2)} ms, p95 ${percentile(samples, 0.95).toFixed(2)} ms per turn (target < 5 ms)\n`,
+    `${row.label}, warm: median ${percentile(samples, 0.5).toFixed(2)} ms, ` +
+      `p95 ${percentile(samples, 0.95).toFixed(2)} ms per turn (target < 5 ms)\n`,
   );
 }
 

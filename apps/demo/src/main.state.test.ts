@@ -132,28 +132,31 @@ describe('pnpm demo state (spawned)', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ meta: { approval_refusal: 'used' } });
   });
 
-  it('refuses a --db that is a folder, a file that is not a database, a place nothing can be created, and a path under a file', async () => {
-    const notes = join(folder, 'notes.txt');
-    writeFileSync(notes, 'plain text, not a database\n');
-    expectRefusedState(
-      await demo('call', 'list_notes', '--db', folder),
-      `cannot keep the demo's state in ${folder}: it is a folder, not a file`,
-    );
-    expectRefusedState(
-      await demo('call', 'list_notes', '--db', notes),
-      `cannot keep the demo's state in ${notes}: the file is not a SQLite database`,
-    );
-    expect(readFileSync(notes, 'utf8')).toBe('plain text, not a database\n');
-    expectRefusedState(
-      await demo('call', 'list_notes', '--db', '/proc/milpa-demo-state.db'),
-      "cannot keep the demo's state in /proc/milpa-demo-state.db: the file cannot be created or opened there",
-    );
-    expectRefusedState(
-      await demo('tour', '--db', join(notes, 'state.db')),
-      `cannot keep the demo's state in ${join(notes, 'state.db')}: ${notes} is not a folder`,
-    );
-    expectRefusedState(await demo('mcp', '--db', notes), `cannot keep the demo's state in ${notes}: the file is not a SQLite database`);
-  });
+  it(
+    'refuses a --db that is a folder, a file that is not a database, ' + 'a place nothing can be created, and a path under a file',
+    async () => {
+      const notes = join(folder, 'notes.txt');
+      writeFileSync(notes, 'plain text, not a database\n');
+      expectRefusedState(
+        await demo('call', 'list_notes', '--db', folder),
+        `cannot keep the demo's state in ${folder}: it is a folder, not a file`,
+      );
+      expectRefusedState(
+        await demo('call', 'list_notes', '--db', notes),
+        `cannot keep the demo's state in ${notes}: the file is not a SQLite database`,
+      );
+      expect(readFileSync(notes, 'utf8')).toBe('plain text, not a database\n');
+      expectRefusedState(
+        await demo('call', 'list_notes', '--db', '/proc/milpa-demo-state.db'),
+        "cannot keep the demo's state in /proc/milpa-demo-state.db: the file cannot be created or opened there",
+      );
+      expectRefusedState(
+        await demo('tour', '--db', join(notes, 'state.db')),
+        `cannot keep the demo's state in ${join(notes, 'state.db')}: ${notes} is not a folder`,
+      );
+      expectRefusedState(await demo('mcp', '--db', notes), `cannot keep the demo's state in ${notes}: the file is not a SQLite database`);
+    },
+  );
 
   it('runs the tour twice in a row: exit 0, the same transcript, no state file left behind', async () => {
     const first = await demo();

@@ -196,31 +196,32 @@ describe('pnpm demo (spawned)', () => {
     expect(result.stderr).not.toContain('[y/N]');
   });
 
-  it('refuses a deletion in an unknown run as history_incomplete with a one-line hint, and a note outside the folder as outside_folder', async ({
-    expect,
-  }) => {
-    const unknown = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', 'run_from_elsewhere');
-    expect(unknown.code).toBe(1);
-    expect(unknown.stdout).toContain('(reason: history_incomplete)');
-    expect(unknown.stderr).toMatch(
-      /^hint: run 'run_from_elsewhere' was not opened with --run new in .+, so its history is incomplete: open one with --run new\.\n$/,
-    );
-    const outside = await demo(
-      'call',
-      'get_note',
-      '--args',
-      '{"id":4}',
-      '--channel',
-      'mcp',
-      '--actor',
-      'agent:pruner',
-      '--scope',
-      'notes:read',
-      '--json',
-    );
-    expect(outside.code).toBe(1);
-    expect(JSON.parse(outside.stdout).meta).toMatchObject({ rule: 'notes.own_folder', reason: 'outside_folder' });
-  });
+  it(
+    'refuses a deletion in an unknown run as history_incomplete with a one-line hint, ' + 'and a note outside the folder as outside_folder',
+    async ({ expect }) => {
+      const unknown = await demo('call', 'delete_note', '--args', '{"id":2}', '--run', 'run_from_elsewhere');
+      expect(unknown.code).toBe(1);
+      expect(unknown.stdout).toContain('(reason: history_incomplete)');
+      expect(unknown.stderr).toMatch(
+        /^hint: run 'run_from_elsewhere' was not opened with --run new in .+, so its history is incomplete: open one with --run new\.\n$/,
+      );
+      const outside = await demo(
+        'call',
+        'get_note',
+        '--args',
+        '{"id":4}',
+        '--channel',
+        'mcp',
+        '--actor',
+        'agent:pruner',
+        '--scope',
+        'notes:read',
+        '--json',
+      );
+      expect(outside.code).toBe(1);
+      expect(JSON.parse(outside.stdout).meta).toMatchObject({ rule: 'notes.own_folder', reason: 'outside_folder' });
+    },
+  );
 
   it.for<[string, string[], string]>([
     ['an unknown tool', ['call', 'list_note'], "error: unknown tool 'list_note'"],
@@ -347,46 +348,48 @@ describe('pnpm demo (spawned)', () => {
     }
   });
 
-  it('mcp --http takes its token from MILPA_DEMO_MCP_TOKEN, confirms a mutating call either way, refuses a wrong token, and never prints the token', async ({
-    expect,
-  }) => {
-    const server = await serveHttpChild();
-    try {
-      expect(server.output().stderr).toContain('Authorization: Bearer <the value of MILPA_DEMO_MCP_TOKEN>');
-      await expect(connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, 'not-the-token')).rejects.toThrow(
-        /401|Unknown token|Unauthorized/i,
-      );
+  it(
+    'mcp --http takes its token from MILPA_DEMO_MCP_TOKEN, confirms a mutating call either way, ' +
+      'refuses a wrong token, and never prints the token',
+    async ({ expect }) => {
+      const server = await serveHttpChild();
+      try {
+        expect(server.output().stderr).toContain('Authorization: Bearer <the value of MILPA_DEMO_MCP_TOKEN>');
+        await expect(connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, 'not-the-token')).rejects.toThrow(
+          /401|Unknown token|Unauthorized/i,
+        );
 
-      // A client with elicitation: one form, and on accept the note is created once.
-      const { client: asking, elicitations } = elicitingClient({ action: 'accept', content: {} });
-      await connectHttp(asking, server.url, MCP_TOKEN);
-      const created = await asking.callTool({ name: 'create_note', arguments: { title: 'Water the squash', tags: ['e2e'] } });
-      expect(created.isError).not.toBe(true);
-      expect(JSON.stringify(created.content)).toContain('Note #6 created');
-      expect(elicitations).toHaveLength(1);
-      expect(elicitations[0]?.message).toContain("'create_note' needs your confirmation before it runs");
+        // A client with elicitation: one form, and on accept the note is created once.
+        const { client: asking, elicitations } = elicitingClient({ action: 'accept', content: {} });
+        await connectHttp(asking, server.url, MCP_TOKEN);
+        const created = await asking.callTool({ name: 'create_note', arguments: { title: 'Water the squash', tags: ['e2e'] } });
+        expect(created.isError).not.toBe(true);
+        expect(JSON.stringify(created.content)).toContain('Note #6 created');
+        expect(elicitations).toHaveLength(1);
+        expect(elicitations[0]?.message).toContain("'create_note' needs your confirmation before it runs");
 
-      // A client without it: the token flow, and the replay creates the note once.
-      const plain = await connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, MCP_TOKEN);
-      const asked = await plain.callTool({ name: 'create_note', arguments: { title: 'Turn the compost', tags: ['e2e'] } });
-      expect(errorOf(asked).code).toBe('CONFIRMATION_REQUIRED');
-      const replayed = await plain.callTool({
-        name: 'create_note',
-        arguments: { title: 'Turn the compost', tags: ['e2e'], confirm_token: errorOf(asked).confirm_token },
-      });
-      expect(JSON.stringify(replayed.content)).toContain('Note #7 created');
-      const listed = await plain.callTool({ name: 'list_notes', arguments: { tag: 'e2e' } });
-      expect(JSON.stringify(listed.content).match(/#\d+: /g)).toHaveLength(2);
-      await Promise.all([asking.close(), plain.close()]);
-    } finally {
-      server.child.kill('SIGTERM');
-    }
-    expect(await server.exited).toBe(0);
-    const { stdout, stderr } = server.output();
-    expect(stderr).toContain('| mcp | create_note | agent:mcp-client |');
-    expect(stdout).toBe('');
-    expect(stderr).not.toContain(MCP_TOKEN);
-  });
+        // A client without it: the token flow, and the replay creates the note once.
+        const plain = await connectHttp(new Client({ name: 'demo-e2e', version: '1.0.0' }), server.url, MCP_TOKEN);
+        const asked = await plain.callTool({ name: 'create_note', arguments: { title: 'Turn the compost', tags: ['e2e'] } });
+        expect(errorOf(asked).code).toBe('CONFIRMATION_REQUIRED');
+        const replayed = await plain.callTool({
+          name: 'create_note',
+          arguments: { title: 'Turn the compost', tags: ['e2e'], confirm_token: errorOf(asked).confirm_token },
+        });
+        expect(JSON.stringify(replayed.content)).toContain('Note #7 created');
+        const listed = await plain.callTool({ name: 'list_notes', arguments: { tag: 'e2e' } });
+        expect(JSON.stringify(listed.content).match(/#\d+: /g)).toHaveLength(2);
+        await Promise.all([asking.close(), plain.close()]);
+      } finally {
+        server.child.kill('SIGTERM');
+      }
+      expect(await server.exited).toBe(0);
+      const { stdout, stderr } = server.output();
+      expect(stderr).toContain('| mcp | create_note | agent:mcp-client |');
+      expect(stdout).toBe('');
+      expect(stderr).not.toContain(MCP_TOKEN);
+    },
+  );
 
   it('mcp refuses --token without echoing its value: a token on the command line would show in ps', async ({ expect }) => {
     const result = await demo('mcp', '--http', '0', '--token', 'argv-secret-3d9e');

@@ -137,7 +137,10 @@ async function processPath(): Promise<BenchPath> {
 interface Sample {
   /** Wall-clock microseconds per call. */
   readonly wallMicros: number;
-  /** CPU microseconds per call of the caller's process plus, for the gateway process path, the gateway's (upstreams excluded); null when unknown. */
+  /**
+   * CPU microseconds per call of the caller's process plus, for the gateway process path, the
+   * gateway's (upstreams excluded); null when unknown.
+   */
   readonly cpuMicros: number | null;
 }
 
@@ -203,11 +206,16 @@ function writeReport(
     const overhead = index === 0 ? '' : signedMicros(median(wall.map((value, round) => value - direct[round]!.wallMicros)));
     const ratio = index === 0 ? '' : `${median(wall.map((value, round) => value / direct[round]!.wallMicros)).toFixed(2)}×`;
     const cpu = cpuColumn(values, direct);
-    return `| ${path.label} | ${perCall.toFixed(0)} | ${Math.round(1e6 / perCall).toLocaleString('en-US')} | ${overhead} | ${ratio} | ${cpu.perCall} | ${cpu.overhead} |`;
+    return (
+      `| ${path.label} | ${perCall.toFixed(0)} | ${Math.round(1e6 / perCall).toLocaleString('en-US')} | ` +
+      `${overhead} | ${ratio} | ${cpu.perCall} | ${cpu.overhead} |`
+    );
   });
   const cpu = cpus();
   const load = loadavg()[0]?.toFixed(1) ?? '?';
-  const environment = `${new Date().toISOString()}, ${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length} logical cores (1-minute load average ${load} at the end), Node ${process.version}`;
+  const environment =
+    `${new Date().toISOString()}, ${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length} logical cores ` +
+    `(1-minute load average ${load} at the end), Node ${process.version}`;
   const markdown = `# Gateway overhead: calls through @milpa/gateway against calls straight to the upstream
 
 Run: \`${COMMAND}\` — ${environment}.

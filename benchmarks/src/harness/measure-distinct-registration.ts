@@ -75,7 +75,8 @@ if (isMain) {
   console.log(
     `${measured.toolCount} tools with distinct schemas: register ${measured.registerMs.toFixed(0)} ms ` +
       `(${((measured.registerMs * 1000) / measured.toolCount).toFixed(1)} µs/tool), ` +
-      `${measured.heapBytesPerTool.toFixed(0)} B retained/tool by the registry (${measured.heapBytesPerToolWithOptions.toFixed(0)} B with the host's options); ` +
+      `${measured.heapBytesPerTool.toFixed(0)} B retained/tool by the registry ` +
+      `(${measured.heapBytesPerToolWithOptions.toFixed(0)} B with the host's options); ` +
       `first call of ${measured.sampledCalls}: ${measured.firstCallsMs.toFixed(1)} ms, second: ${measured.secondCallsMs.toFixed(1)} ms`,
   );
 }

@@ -211,7 +211,11 @@ function renderTable(settings: Settings, samples: ReadonlyMap<HttpServerKind, Ro
     const paired = (pick: (round: RoundSample) => number): string =>
       bare === undefined || kind === 'bare' ? '' : `${fixed(median(rounds.map((round, index) => pick(round) / pick(bare[index]!))), 2)}×`;
     lines.push(
-      `| ${LABELS[kind]} | ${fixed(rate.median, 0)} ±${fixed(rate.spreadPercent, 0)} % | ${paired((round) => round.callsPerSecond)} | ${fixed(cpu, 1)} | ${paired((round) => round.serverCpuMicrosPerCall)} | ${fixed(median(rounds.map((round) => round.serverLoopUtilization)) * 100, 0)} % | ${fixed(median(rounds.map((round) => round.serverCores)), 2)} | ${fixed(median(rounds.map((round) => round.clientCpuMicrosPerCall)), 1)} |`,
+      `| ${LABELS[kind]} | ${fixed(rate.median, 0)} ±${fixed(rate.spreadPercent, 0)} % | ${paired((round) => round.callsPerSecond)} | ` +
+        `${fixed(cpu, 1)} | ${paired((round) => round.serverCpuMicrosPerCall)} | ` +
+        `${fixed(median(rounds.map((round) => round.serverLoopUtilization)) * 100, 0)} % | ` +
+        `${fixed(median(rounds.map((round) => round.serverCores)), 2)} | ` +
+        `${fixed(median(rounds.map((round) => round.clientCpuMicrosPerCall)), 1)} |`,
     );
   }
   const milpa = samples.get('milpa');
@@ -226,9 +230,14 @@ function renderTable(settings: Settings, samples: ReadonlyMap<HttpServerKind, Ro
     // machine is shared, calls/s measure the scheduler as much as the server; CPU per call does not.
     const contended =
       cores < loop * 0.85
-        ? ` The servers used ${fixed(cores, 2)} of a core while their loops were ${fixed(loop * 100, 0)} % busy: other processes took the CPU, so calls/s (and their ratio) are noisy; the CPU per call ratio (${fixed(cpuRatio, 2)}× bare, i.e. ${fixed(1 / cpuRatio, 2)}× the calls per CPU-second) is the steadier figure.`
+        ? ` The servers used ${fixed(cores, 2)} of a core while their loops were ${fixed(loop * 100, 0)} % busy: ` +
+          'other processes took the CPU, so calls/s (and their ratio) are noisy; ' +
+          `the CPU per call ratio (${fixed(cpuRatio, 2)}× bare, i.e. ${fixed(1 / cpuRatio, 2)}× the calls per CPU-second) ` +
+          'is the steadier figure.'
         : '';
-    verdict = `\nTarget: Milpa ≥ 0.9× the bare SDK server's calls/s — **${ratio >= 0.9 ? 'MET' : 'MISSED'}** (${fixed(ratio, 2)}×; per round: ${perRound}).${contended}\n`;
+    verdict =
+      `\nTarget: Milpa ≥ 0.9× the bare SDK server's calls/s — **${ratio >= 0.9 ? 'MET' : 'MISSED'}** ` +
+      `(${fixed(ratio, 2)}×; per round: ${perRound}).${contended}\n`;
   }
   return `${header}\n${lines.join('\n')}\n${verdict}`;
 }
@@ -245,12 +254,22 @@ function settingsPrefix(): string {
 function renderHeader(settings: Settings, milpaSource: string): string {
   const environment = describeEnvironment();
   return [
-    `Run: \`${settingsPrefix()}${COMMAND}\` — ${environment.date}, commit ${environment.commit}, ${environment.machine}, Node ${environment.node}, @modelcontextprotocol/sdk ${environment.packages['@modelcontextprotocol/sdk'] ?? '?'}; Milpa packages from ${milpaSource}.`,
+    `Run: \`${settingsPrefix()}${COMMAND}\` — ${environment.date}, commit ${environment.commit}, ${environment.machine}, ` +
+      `Node ${environment.node}, @modelcontextprotocol/sdk ${environment.packages['@modelcontextprotocol/sdk'] ?? '?'}; ` +
+      `Milpa packages from ${milpaSource}.`,
     '',
-    `Each server runs in its own process; the load generator (this process) keeps ${settings.concurrency} stateful sessions busy, each making`,
-    `one \`tools/call\` of the no-op tool after another (${settings.client === 'raw' ? "raw keep-alive `node:http` requests with the SDK client's headers, `Authorization: Bearer` included, the SSE answer checked by substring" : 'the SDK `Client` over `StreamableHTTPClientTransport`, `Authorization: Bearer` included'}).`,
-    `${settings.warmupSeconds} s warm-up per server, then ${settings.rounds} rounds of ${settings.seconds} s per server, servers taking turns (A B, then B A, …).`,
-    'Medians over rounds; "× bare" is the median over rounds of the ratio to the bare server in the same round. Server CPU: `process.cpuUsage()`',
+    'Each server runs in its own process; ' +
+      `the load generator (this process) keeps ${settings.concurrency} stateful sessions busy, each making`,
+    `one \`tools/call\` of the no-op tool after another (${
+      settings.client === 'raw'
+        ? "raw keep-alive `node:http` requests with the SDK client's headers, " +
+          '`Authorization: Bearer` included, the SSE answer checked by substring'
+        : 'the SDK `Client` over `StreamableHTTPClientTransport`, `Authorization: Bearer` included'
+    }).`,
+    `${settings.warmupSeconds} s warm-up per server, then ${settings.rounds} rounds of ${settings.seconds} s per server, ` +
+      'servers taking turns (A B, then B A, …).',
+    'Medians over rounds; "× bare" is the median over rounds of the ratio to the bare server in the same round. ' +
+      'Server CPU: `process.cpuUsage()`',
     'of the server process over the window (all threads, GC included) divided by the calls; "loop busy": its event-loop utilization.',
     '',
   ].join('\n');
@@ -281,7 +300,8 @@ function renderProfile(kind: HttpServerKind, window: ProfiledWindow, baseline: P
   const perCall = (ms: number): string => fixed(cpuMicrosPerCall(window, ms), 1);
   const percent = (ms: number): string => `${fixed((ms / busy) * 100, 1)} %`;
   const out = [
-    `### ${LABELS[kind]} — ${calls.toLocaleString('en-US')} calls, ${fixed(window.cpuMicros / calls, 0)} µs CPU/call; samples: ${fixed(busy, 0)} ms busy of ${fixed(summary.totalMs, 0)} ms (${file})`,
+    `### ${LABELS[kind]} — ${calls.toLocaleString('en-US')} calls, ${fixed(window.cpuMicros / calls, 0)} µs CPU/call; ` +
+      `samples: ${fixed(busy, 0)} ms busy of ${fixed(summary.totalMs, 0)} ms (${file})`,
     '',
   ];
   out.push('| category (self time) | % busy | µs CPU/call | µs/call beyond bare |', '|---|---:|---:|---:|');
@@ -375,7 +395,9 @@ async function main(): Promise<void> {
         const sample = await measureWindow(server, sessions.get(server)!, settings.seconds, profileFile);
         samples.get(server.kind)!.push(sample);
         progress(
-          `round ${round + 1}/${settings.rounds} ${server.kind.padEnd(9)} ${fixed(sample.callsPerSecond, 0).padStart(7)} calls/s  server ${fixed(sample.serverCpuMicrosPerCall, 1)} µs/call (loop ${fixed(sample.serverLoopUtilization * 100, 0)} %)  client ${fixed(sample.clientCpuMicrosPerCall, 1)} µs/call`,
+          `round ${round + 1}/${settings.rounds} ${server.kind.padEnd(9)} ${fixed(sample.callsPerSecond, 0).padStart(7)} calls/s  ` +
+            `server ${fixed(sample.serverCpuMicrosPerCall, 1)} µs/call (loop ${fixed(sample.serverLoopUtilization * 100, 0)} %)  ` +
+            `client ${fixed(sample.clientCpuMicrosPerCall, 1)} µs/call`,
         );
         if (profileFile !== undefined) {
           const summary = summarizeCpuProfile(JSON.parse(readFileSync(profileFile, 'utf8')) as CpuProfile);
@@ -397,7 +419,11 @@ async function main(): Promise<void> {
     }
     const bare = profiles.get('bare');
     const sections = settings.servers.map((kind) => renderProfile(kind, profiles.get(kind)!, kind === 'bare' ? undefined : bare));
-    const report = `# HTTP server CPU profiles (\`BENCH_HTTP_PROFILE=1 ${COMMAND}\`)\n\n${header}Under the V8 sampling profiler (100 µs interval), one ${settings.seconds} s window per server; the profiler slows both servers. µs CPU/call: a function's share of the busy samples × the process CPU measured over the window ÷ calls.\n\n${table}\n${sections.join('\n')}`;
+    const report =
+      `# HTTP server CPU profiles (\`BENCH_HTTP_PROFILE=1 ${COMMAND}\`)\n\n${header}` +
+      `Under the V8 sampling profiler (100 µs interval), one ${settings.seconds} s window per server; the profiler slows both servers. ` +
+      "µs CPU/call: a function's share of the busy samples × the process CPU measured over the window ÷ calls.\n\n" +
+      `${table}\n${sections.join('\n')}`;
     process.stdout.write(`\n${report}\n`);
     mkdirSync(RESULTS_DIRECTORY, { recursive: true });
     const target = join(RESULTS_DIRECTORY, 'http-profile.md');

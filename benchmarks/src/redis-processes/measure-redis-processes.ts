@@ -268,8 +268,10 @@ if (isMain) {
     ['2 processes', measured.two],
   ] as const) {
     console.log(
-      `${name.padEnd(12)} ${perSecond(figures.totalPerSecond).padStart(7)} calls/s (${figures.perProcessPerSecond.map(perSecond).join(' + ')}), ` +
-        `worker CPU ${figures.workerCpuMicrosPerCall.median.toFixed(1)} µs/call, Redis CPU ${figures.redisCpuMicrosPerCall.median.toFixed(1)} µs/call`,
+      `${name.padEnd(12)} ${perSecond(figures.totalPerSecond).padStart(7)} calls/s ` +
+        `(${figures.perProcessPerSecond.map(perSecond).join(' + ')}), ` +
+        `worker CPU ${figures.workerCpuMicrosPerCall.median.toFixed(1)} µs/call, ` +
+        `Redis CPU ${figures.redisCpuMicrosPerCall.median.toFixed(1)} µs/call`,
     );
   }
   console.log(`2 processes / 1 process: ×${measured.scaling.toFixed(2)}; verification ${JSON.stringify(measured.verification)}`);

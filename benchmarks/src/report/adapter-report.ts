@@ -38,7 +38,8 @@ export function buildAdapterReport(measurements: readonly RowMeasurement[]): Tab
         `tool object each Milpa adapter builds for the caller's context, called as the framework's runner calls it, without a model: ` +
         `A1 the AI SDK tool's \`execute(args, { toolCallId, messages: [] })\` from \`aiSdkTools(registry, { context })\`; A2 ` +
         `\`invokeFunctionTool()\` of \`@openai/agents\` on the tool from \`toAgentsTools(registry, context)\`, with the model's JSON ` +
-        `arguments and a function-call item carrying the call id; A3 \`MilpaToolkit.getTools(context)\`'s tool \`.invoke(args)\`, and A3t ` +
+        'arguments and a function-call item carrying the call id; ' +
+        `A3 \`MilpaToolkit.getTools(context)\`'s tool \`.invoke(args)\`, and A3t ` +
         `\`.invoke(toolCall)\` with a tool call id, as LangGraph's ToolNode calls it, which the adapter passes on as the call's ` +
         `idempotency key. Every call has a fresh tool call id. Each row is checked for the result, one audit line and Milpa's refusal ` +
         `of invalid arguments in the framework's answer. A0 is \`registry.call(name, args, context)\` on the same wiring with one reused ` +

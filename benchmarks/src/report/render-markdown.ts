@@ -28,13 +28,16 @@ export function renderMarkdown(report: SuiteReport, command: string, appendices:
     `- Machine: ${environment.machine}, ${environment.memory}`,
     `- OS: ${environment.os}`,
     `- Node: ${environment.node}`,
-    `- Load average (1 min): ${describeLoadAverage(environment)} (other work on the machine shares the cores; the wall-clock rows feel it most)`,
+    `- Load average (1 min): ${describeLoadAverage(environment)} ` +
+      '(other work on the machine shares the cores; the wall-clock rows feel it most)',
     `- Commit: ${environment.commit}`,
     `- Packages: ${Object.entries(environment.packages)
       .map(([name, version]) => `\`${name}@${version}\``)
       .join(', ')}`,
-    `- Clock reads: \`performance.now()\` ${environment.clockReadNs.performanceNow.toFixed(0)} ns, \`Date.now()\` ${environment.clockReadNs.dateNow.toFixed(0)} ns ` +
-      '(a Milpa call reads the clock three times: start, end, rate-limit window; rows 2 and 4 read `Date.now()` once and `performance.now()` twice)',
+    `- Clock reads: \`performance.now()\` ${environment.clockReadNs.performanceNow.toFixed(0)} ns, ` +
+      `\`Date.now()\` ${environment.clockReadNs.dateNow.toFixed(0)} ns ` +
+      '(a Milpa call reads the clock three times: start, end, rate-limit window; ' +
+      'rows 2 and 4 read `Date.now()` once and `performance.now()` twice)',
     '',
     '## Method',
     '',

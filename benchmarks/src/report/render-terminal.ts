@@ -19,7 +19,8 @@ export function renderTerminal(report: SuiteReport): string {
   out.push(`${environment.machine}, ${environment.memory}, ${environment.os}, Node ${environment.node}, commit ${environment.commit}`);
   out.push(`load average (1 min): ${describeLoadAverage(environment)}`);
   out.push(
-    `clock reads: performance.now() ${environment.clockReadNs.performanceNow.toFixed(0)} ns, Date.now() ${environment.clockReadNs.dateNow.toFixed(0)} ns`,
+    `clock reads: performance.now() ${environment.clockReadNs.performanceNow.toFixed(0)} ns, ` +
+      `Date.now() ${environment.clockReadNs.dateNow.toFixed(0)} ns`,
   );
   out.push(report.method, '');
   for (const section of report.sections) {

@@ -88,10 +88,13 @@ export function buildStoreReport(measurements: readonly RowMeasurement[], proces
       },
     ],
     notes: [
-      `Store rows S and I make row 3's call (pino at info to a discarding stream, audit on, dispatcher) with the registry's rate limiter, ` +
+      "Store rows S and I make row 3's call (pino at info to a discarding stream, audit on, dispatcher) " +
+        "with the registry's rate limiter, " +
         `and in rows I an idempotency store and a fresh idempotency key per call, backed by: 1 the in-memory stores, 2 \`SqliteStores\` ` +
-        `on a file in a temporary directory (WAL, the package's defaults: \`synchronous = FULL\`, so every committed change waits for the disk), ` +
-        `3 \`RedisStores\` on a Redis at 127.0.0.1 under a key prefix of this run (deleted afterwards). Rows S and I take turns with every ` +
+        "on a file in a temporary directory (WAL, the package's defaults: `synchronous = FULL`, " +
+        'so every committed change waits for the disk), ' +
+        '3 `RedisStores` on a Redis at 127.0.0.1 under a key prefix of this run (deleted afterwards). ' +
+        'Rows S and I take turns with every ' +
         `other row of the suite. They are timed by wall clock, since a Redis round trip or an fsync is time the caller waits without ` +
         `spending CPU; the CPU time of this process over the same batches is shown beside it. Ratios are paired against row S1 or I1. ` +
         `Row S0 is the floor of anything that waits for Redis: one \`PING\` round trip to the same server through a client of the ` +
@@ -101,11 +104,15 @@ export function buildStoreReport(measurements: readonly RowMeasurement[], proces
         `for ${(settings.windowMs / 1000).toFixed(1)} s windows; ${settings.rounds} rounds of one process alone and two together, ` +
         `in alternating order, after a warm-up. Medians over rounds; "× 1 process" is the median of each round's ratio. ` +
         `CPU per call: the callers' \`process.cpuUsage()\` and Redis's \`INFO cpu\` (used_cpu_user + used_cpu_sys) over each window.`,
-      `Correctness in the same run: under a shared budget of ${verification.budget.toLocaleString('en-US')} calls per 60 s, the two processes made ` +
-        `${verification.attempted.toLocaleString('en-US')} calls at once; ${verification.succeeded.toLocaleString('en-US')} ran and ${verification.rateLimited.toLocaleString('en-US')} were refused ` +
+      `Correctness in the same run: under a shared budget of ${verification.budget.toLocaleString('en-US')} calls per 60 s, ` +
+        'the two processes made ' +
+        `${verification.attempted.toLocaleString('en-US')} calls at once; ${verification.succeeded.toLocaleString('en-US')} ran and ` +
+        `${verification.rateLimited.toLocaleString('en-US')} were refused ` +
         `with RATE_LIMITED (the budget is spent exactly, never exceeded). Both processes then presented the same ` +
-        `${verification.sharedKeys.toLocaleString('en-US')} idempotency keys at once: the handler ran ${verification.handlerRuns.toLocaleString('en-US')} times, and ` +
-        `${verification.replayed.toLocaleString('en-US')} calls were answered with the first call's result. The bench fails when either does not hold.`,
+        `${verification.sharedKeys.toLocaleString('en-US')} idempotency keys at once: ` +
+        `the handler ran ${verification.handlerRuns.toLocaleString('en-US')} times, and ` +
+        `${verification.replayed.toLocaleString('en-US')} calls were answered with the first call's result. ` +
+        'The bench fails when either does not hold.',
     ],
   };
 }

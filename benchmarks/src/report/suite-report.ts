@@ -218,10 +218,13 @@ export function buildSuiteReport(
   const targets: TargetVerdict[] = [
     {
       target: 'production: row 3 ≤ 1.5× row 2 (both log one pino line at info)',
-      measured: `${formatMicros(production.stats.median)} µs vs ${formatMicros(handWrittenLogged.stats.median)} µs: ${formatRatio(productionRatio)}`,
+      measured:
+        `${formatMicros(production.stats.median)} µs vs ${formatMicros(handWrittenLogged.stats.median)} µs: ` +
+        `${formatRatio(productionRatio)}`,
       met: productionRatio <= 1.5,
       note:
-        `row 3 would need to be ${fasterBy(productionRatio, 1.5)}; Milpa's audit line (row 3 − row 5) costs ${formatMicros(milpaAuditLine)} µs, ` +
+        `row 3 would need to be ${fasterBy(productionRatio, 1.5)}; ` +
+        `Milpa's audit line (row 3 − row 5) costs ${formatMicros(milpaAuditLine)} µs, ` +
         `the hand-written line (row 2 − row 4) ${formatMicros(handWrittenLine)} µs`,
     },
     {
@@ -245,7 +248,9 @@ export function buildSuiteReport(
     },
     {
       target: 'row 5 ≥ 8× faster than the fastest peer',
-      measured: `fastest peer is row ${fastestPeer.id} at ${formatMicros(fastestPeer.median)} µs: row 5 is ${formatRatio(fastestPeer.speedup)} faster`,
+      measured:
+        `fastest peer is row ${fastestPeer.id} at ${formatMicros(fastestPeer.median)} µs: ` +
+        `row 5 is ${formatRatio(fastestPeer.speedup)} faster`,
       met: fastestPeer.speedup >= 8,
       note:
         `row ${fastestPeer.id} costs ${formatRatio(peerVersusHandWritten)} the hand-written pipeline, so 8× faster than it means ` +
@@ -275,7 +280,8 @@ export function buildSuiteReport(
     {
       target: 'distinct schemas: retained heap ≤ 2 KB (2,000 B) per tool',
       measured:
-        `${formatBytes(distinct.heapBytesPerTool.median)}, of which ${formatBytes(distinct.optionsBytesPerTool.median)} are the host's options ` +
+        `${formatBytes(distinct.heapBytesPerTool.median)}, ` +
+        `of which ${formatBytes(distinct.optionsBytesPerTool.median)} are the host's options ` +
         `(the registry's own share: ${formatBytes(distinct.heapBytesPerTool.median - distinct.optionsBytesPerTool.median)})`,
       met: distinct.heapBytesPerTool.median <= 2000,
     },
@@ -284,7 +290,9 @@ export function buildSuiteReport(
     const change = pairedRatio(largest.samples, milpa.samples) - 1;
     targets.push({
       target: `call cost with ${count} tools within 10 % of 1 tool`,
-      measured: `${formatMicros(largest.stats.median)} µs vs ${formatMicros(milpa.stats.median)} µs: ${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`,
+      measured:
+        `${formatMicros(largest.stats.median)} µs vs ${formatMicros(milpa.stats.median)} µs: ` +
+        `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`,
       met: change <= 0.1,
     });
   }

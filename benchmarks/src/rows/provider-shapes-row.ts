@@ -83,7 +83,8 @@ async function main(): Promise<void> {
   );
   for (const { row, stats } of measurements) {
     process.stdout.write(
-      `${row.id.padEnd(7)} ${row.label.padEnd(52)} ${(stats.median / 1000).toFixed(1).padStart(9)} µs per turn  ±${stats.spreadPercent.toFixed(0)} %\n`,
+      `${row.id.padEnd(7)} ${row.label.padEnd(52)} ${(stats.median / 1000).toFixed(1).padStart(9)} µs per turn  ` +
+        `±${stats.spreadPercent.toFixed(0)} %\n`,
     );
   }
 }

@@ -72,19 +72,22 @@ describe('aiSdkTools approval mapping', () => {
     expect(setup.handlers.publish).toHaveBeenCalledTimes(1);
   });
 
-  it('resumes a call granted elsewhere when the model calls again with its approval_id, after the person approves that call too', async () => {
-    const setup = notesRegistry();
-    const { model } = await approveAndContinue(setup, {}, [...publishTurns().slice(0, 1), { text: 'It waits for approval.' }]);
-    const approvalId = (readByModel(model, 'pub-1')?.value as { approval_id: string }).approval_id;
-    await setup.registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ana);
-    const resumed = await approveAndContinue(setup, {}, [
-      { calls: [{ id: 'pub-2', tool: 'publish_note', input: { id: 'n1', approval_id: approvalId } }] },
-      { text: 'Published.' },
-    ]);
-    expect(resumed.requests).toHaveLength(1);
-    expect(setup.handlers.publish).toHaveBeenCalledTimes(1);
-    expect(readByModel(resumed.model, 'pub-2')).toEqual({ type: 'json', value: { ok: true, data: { published: 'n1' } } });
-  });
+  it(
+    'resumes a call granted elsewhere when the model calls again with its approval_id, ' + 'after the person approves that call too',
+    async () => {
+      const setup = notesRegistry();
+      const { model } = await approveAndContinue(setup, {}, [...publishTurns().slice(0, 1), { text: 'It waits for approval.' }]);
+      const approvalId = (readByModel(model, 'pub-1')?.value as { approval_id: string }).approval_id;
+      await setup.registry.call('resolve_verification', { request_id: approvalId, decision: 'grant', principal: 'user:ana' }, ana);
+      const resumed = await approveAndContinue(setup, {}, [
+        { calls: [{ id: 'pub-2', tool: 'publish_note', input: { id: 'n1', approval_id: approvalId } }] },
+        { text: 'Published.' },
+      ]);
+      expect(resumed.requests).toHaveLength(1);
+      expect(setup.handlers.publish).toHaveBeenCalledTimes(1);
+      expect(readByModel(resumed.model, 'pub-2')).toEqual({ type: 'json', value: { ok: true, data: { published: 'n1' } } });
+    },
+  );
 
   it("with approval 'mutating', asks for every mutating call, even one the registry lets through", async () => {
     const setup = notesRegistry();

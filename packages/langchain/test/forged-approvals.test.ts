@@ -145,18 +145,21 @@ describe('forged and replayed approvals', () => {
     expect(run.audit.forRequest('call_a').filter((record) => record['outcome'] === 'ok')).toHaveLength(1);
   });
 
-  it('holds a call afresh after a restart between pause and resume, applies the bound decision to the new hold, and runs it once', async () => {
-    const run = await setup();
-    const request = await run.pause('call_a', { id: 'n1' });
-    run.answer('call_a', approveReview(request));
-    await run.restart();
+  it(
+    'holds a call afresh after a restart between pause and resume, ' + 'applies the bound decision to the new hold, and runs it once',
+    async () => {
+      const run = await setup();
+      const request = await run.pause('call_a', { id: 'n1' });
+      run.answer('call_a', approveReview(request));
+      await run.restart();
 
-    const message = await run.call('call_a', { id: 'n1' });
+      const message = await run.call('call_a', { id: 'n1' });
 
-    expect(message.status).toBe('success');
-    expect(run.deleteNote).toHaveBeenCalledTimes(1);
-    expect(run.audit.forRequest('call_a').map((record) => record['outcome'])).toEqual(['approval_pending', 'approval_pending', 'ok']);
-  });
+      expect(message.status).toBe('success');
+      expect(run.deleteNote).toHaveBeenCalledTimes(1);
+      expect(run.audit.forRequest('call_a').map((record) => record['outcome'])).toEqual(['approval_pending', 'approval_pending', 'ok']);
+    },
+  );
 
   it('binds each decision to its own call when two calls wait at once: a swapped approval runs neither', async () => {
     const run = await notesAgent(

@@ -95,7 +95,9 @@ function checkSelection(tools: unknown): ReadonlySet<BuiltinToolName> {
   const unknown = tools.filter((name) => typeof name !== 'string' || !known.has(name));
   if (unknown.length > 0) {
     throw invalid(
-      `${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a built-in tool' : 'are not built-in tools'}; the built-in tools are ${BUILTIN_TOOL_NAMES.join(', ')}.`,
+      `${unknown.map((name) => JSON.stringify(name)).join(', ')} ` +
+        `${unknown.length === 1 ? 'is not a built-in tool' : 'are not built-in tools'}; ` +
+        `the built-in tools are ${BUILTIN_TOOL_NAMES.join(', ')}.`,
     );
   }
   const selected = new Set(tools as BuiltinToolName[]);
@@ -125,7 +127,8 @@ export function builtinTools(options: BuiltinToolsOptions): BuiltinToolSet {
   for (const [setting, owners] of SETTINGS_OF) {
     if (options[setting] !== undefined && !owners.some((name) => selected.has(name))) {
       throw invalid(
-        `${setting} is set but ${owners.join(' / ')} ${owners.length === 1 ? 'is' : 'are'} not in tools: add ${owners.length === 1 ? 'it' : 'them'} to tools or drop the setting.`,
+        `${setting} is set but ${owners.join(' / ')} ${owners.length === 1 ? 'is' : 'are'} not in tools: ` +
+          `add ${owners.length === 1 ? 'it' : 'them'} to tools or drop the setting.`,
       );
     }
   }

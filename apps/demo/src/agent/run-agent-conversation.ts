@@ -72,11 +72,13 @@ function printMessages(messages: readonly ModelMessage[], style: TerminalStyle, 
       if (part.type === 'text' && message.role === 'assistant') write(`  ${style.bold('model')}   › ${part.text}\n`);
       if (part.type === 'tool-call')
         write(
-          `  ${style.bold('model')}   → ${style.accent(part.toolName)} ${JSON.stringify(part.input)} ${style.dim(`[${part.toolCallId}]`)}\n`,
+          `  ${style.bold('model')}   → ${style.accent(part.toolName)} ${JSON.stringify(part.input)} ` +
+            `${style.dim(`[${part.toolCallId}]`)}\n`,
         );
       if (part.type === 'tool-approval-request') {
         write(
-          `  ${style.bold('ai sdk')}  ⏸ ${style.accent('tool-approval-request')} for ${part.toolCallId}: the runtime holds this call for a person, so the AI SDK asks first; nothing has run\n`,
+          `  ${style.bold('ai sdk')}  ⏸ ${style.accent('tool-approval-request')} for ${part.toolCallId}: ` +
+            'the runtime holds this call for a person, so the AI SDK asks first; nothing has run\n',
         );
       }
       if (part.type === 'tool-result') {
@@ -143,7 +145,8 @@ export async function runAgentConversation(options: AgentConversationOptions): P
         role: 'tool',
         content: requests.map((request) => {
           write(
-            `  ${style.bold('person')}  ${style.good('✓ approve')} ${request.toolCall.toolName} ${JSON.stringify(request.toolCall.input)} ${style.dim(`(${APPROVER}, in the chat UI: tool-approval-response)`)}\n`,
+            `  ${style.bold('person')}  ${style.good('✓ approve')} ${request.toolCall.toolName} ` +
+              `${JSON.stringify(request.toolCall.input)} ${style.dim(`(${APPROVER}, in the chat UI: tool-approval-response)`)}\n`,
           );
           return {
             type: 'tool-approval-response' as const,

@@ -56,7 +56,9 @@ function toResult(move: AgentMove): GenerateResult {
  * It is the AI SDK's own `MockLanguageModelV3`, so `generateText` runs its real tool loop.
  *
  * @example
- * const model = scriptedAgentModel((read) => (read.has('call-1') ? { kind: 'say', text: 'Done.' } : { kind: 'call', id: 'call-1', tool: 'list_notes', input: {} }));
+ * const model = scriptedAgentModel((read) =>
+ *   read.has('call-1') ? { kind: 'say', text: 'Done.' } : { kind: 'call', id: 'call-1', tool: 'list_notes', input: {} },
+ * );
  */
 export function scriptedAgentModel(decide: (read: ReadonlyMap<string, ReadResult>) => AgentMove): MockLanguageModelV3 {
   return new MockLanguageModelV3({

@@ -5,8 +5,8 @@ export type DemoUsageErrorCode = 'UNKNOWN_TOOL' | 'INVALID_ARGS' | 'INVALID_OPTI
 
 /**
  * Bad input on the demo's command line (an unknown tool, `--args` that is not a JSON object, an
- * impossible option value, a `--db` file that cannot hold the demo's state). The CLI prints it as one `error:` line and one `hint:` line and exits
- * with status 2, never with a stack trace.
+ * impossible option value, a `--db` file that cannot hold the demo's state). The CLI prints it as
+ * one `error:` line and one `hint:` line and exits with status 2, never with a stack trace.
  *
  * @example
  * throw new DemoUsageError("unknown tool 'list_note'", "did you mean 'list_notes'?", 'UNKNOWN_TOOL');

@@ -199,7 +199,7 @@ describe('runCli', () => {
     it('prints the call’s audit lines on stderr with --audit, secrets redacted', async () => {
       const result = await run('call', 'send_digest', '--args', '{"to":"a@example.com","api_key":"sk-demo-12345678"}', '--audit');
       expect(result.stderr).toMatch(
-        /^\[ToolAudit\] .* \| cli \| send_digest \| cli \| \d+ms \| OK \| args=\{"to":"a@example.com","api_key":"\*\*\*REDACTED\*\*\*"\}\n$/,
+        /^\[ToolAudit\] .* \| cli \| send_digest \| cli \| \d+ms \| OK \| args=\{"to":"a@example.com","api_key":"\*{3}REDACTED\*{3}"\}\n$/,
       );
     });
   });
@@ -238,10 +238,12 @@ describe('runCli', () => {
       const result = await run('call', 'delete_note', '--args', '{"id":2}', '--run', 'run_never_opened');
       expect(result.code).toBe(1);
       expect(result.stdout).toBe(
-        "✗ Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' (reason: history_incomplete).\n[FORBIDDEN]\n",
+        "✗ Error: Call to 'delete_note' refused by invocation rule 'notes.max_deletions_per_run' " +
+          '(reason: history_incomplete).\n[FORBIDDEN]\n',
       );
       expect(result.stderr.trimEnd().split('\n')).toEqual([
-        `hint: run 'run_never_opened' was not opened with --run new in ${join(historyDir, 'state.db')} (or its history was forgotten or trimmed), so its history is incomplete: open one with --run new.`,
+        `hint: run 'run_never_opened' was not opened with --run new in ${join(historyDir, 'state.db')} ` +
+          '(or its history was forgotten or trimmed), so its history is incomplete: open one with --run new.',
       ]);
     });
 
@@ -315,7 +317,8 @@ describe('runCli', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).not.toContain('[y/N]');
       expect(result.stdout).toBe(
-        "✗ Error: Call to 'delete_note' was not approved: There is no interactive terminal to ask for approval, so the call is denied.\n[APPROVAL_DENIED]\n",
+        "✗ Error: Call to 'delete_note' was not approved: " +
+          'There is no interactive terminal to ask for approval, so the call is denied.\n[APPROVAL_DENIED]\n',
       );
     });
 

@@ -18,7 +18,10 @@ export interface ServeDemoMcpOptions {
   readonly scopes?: readonly string[];
   /** Resolves when the server should stop (HTTP); default on SIGINT or SIGTERM. */
   readonly stopSignal?: Promise<void>;
-  /** The SQLite stores holding the server's state (tokens, budgets, verifications, held calls, runs); default in memory. The caller closes them. */
+  /**
+   * The SQLite stores holding the server's state (tokens, budgets, verifications, held calls, runs);
+   * default in memory. The caller closes them.
+   */
   readonly stores?: SqliteStores;
 }
 

@@ -26,7 +26,9 @@ function list(values: readonly string[]): string {
  */
 export function formatPlan(plan: InvocationPlan, style: TerminalStyle, options: FormatPlanOptions = {}): string {
   const { context, wiring } = plan;
-  let output = `${style.bold(`Invocation plan for '${plan.operation}' on ${plan.channel}`)} ${style.dim(`(schema ${plan.schemaVersion}, nothing executed)`)}\n`;
+  let output =
+    `${style.bold(`Invocation plan for '${plan.operation}' on ${plan.channel}`)} ` +
+    `${style.dim(`(schema ${plan.schemaVersion}, nothing executed)`)}\n`;
   output += formatTable([
     ['actor', context.actor === null || context.actor === '' ? '(anonymous)' : context.actor],
     ['scopes', list(context.scopes)],

@@ -49,7 +49,8 @@ export class DemoToolProvider implements ToolProvider {
   getPromptSections(): readonly string[] {
     return [
       'Notes: list_notes pages through notes; get_note, create_note and delete_note work on one note. Pinned notes cannot be deleted.',
-      'Reports: publish_report needs a granted verification of "report:{report_id}". Open it with request_verification; a reviewer resolves it with resolve_verification.',
+      'Reports: publish_report needs a granted verification of "report:{report_id}". ' +
+        'Open it with request_verification; a reviewer resolves it with resolve_verification.',
       'Crops: lookup_crop answers from the almanac; repeated lookups are served from a cache.',
     ];
   }

@@ -39,17 +39,20 @@ describe('NotesService', () => {
       expect(result.getPagination()).toMatchObject({ total_items: 1, total_pages: 1 });
     });
 
-    it('tidies what a model sends: a numeric string converted, a blank per_page and a "*" tag dropped, each listed in meta.tidied', async () => {
-      const { registry } = await createDemoRuntime();
-      const result = await registry.call('list_notes', { page: '2', per_page: ' ', tag: '*' }, cli());
-      expect(result.success).toBe(true);
-      expect(result.getPagination()).toMatchObject({ page: 2, limit: 3, total_items: 5 });
-      expect(result.meta['tidied']).toEqual([
-        { field: 'page', action: 'converted' },
-        { field: 'per_page', action: 'dropped' },
-        { field: 'tag', action: 'dropped' },
-      ]);
-    });
+    it(
+      'tidies what a model sends: a numeric string converted, ' + 'a blank per_page and a "*" tag dropped, each listed in meta.tidied',
+      async () => {
+        const { registry } = await createDemoRuntime();
+        const result = await registry.call('list_notes', { page: '2', per_page: ' ', tag: '*' }, cli());
+        expect(result.success).toBe(true);
+        expect(result.getPagination()).toMatchObject({ page: 2, limit: 3, total_items: 5 });
+        expect(result.meta['tidied']).toEqual([
+          { field: 'page', action: 'converted' },
+          { field: 'per_page', action: 'dropped' },
+          { field: 'tag', action: 'dropped' },
+        ]);
+      },
+    );
 
     it('rejects the same arguments, or finds no note, when tidying is off', async () => {
       const { registry } = await createDemoRuntime({ tidyArguments: false });

@@ -63,7 +63,10 @@ export interface DemoRuntimeOptions {
    * tests and the commands that make no call use); `pnpm demo` commands that make calls pass a file.
    */
   readonly stores?: SqliteStores | string;
-  /** Channel policies that replace the built-in ones, each channel wholesale (the MCP server confirms mutating tools on `mcp`); default none. */
+  /**
+   * Channel policies that replace the built-in ones, each channel wholesale (the MCP server confirms
+   * mutating tools on `mcp`); default none.
+   */
   readonly channelPolicies?: Readonly<Record<string, ChannelPolicy>>;
   /** The folder the read-only built-in tools (code_search, file_read, project_info) work in; default the demo workspace. */
   readonly workspaceRoot?: string;
@@ -243,7 +246,8 @@ function demoApprovalGate(options: DemoRuntimeOptions, verifier: HumanVerifier):
   if (supervised.length === 0) return options.approvalGate ?? null;
   const supervisor = verifierApprovalGate(verifier, {
     message: (request) =>
-      `${request.principal ?? 'This caller'} is supervised: someone else holding ${REVIEWER_SCOPE} must approve '${request.toolName}' before it runs.`,
+      `${request.principal ?? 'This caller'} is supervised: ` +
+      `someone else holding ${REVIEWER_SCOPE} must approve '${request.toolName}' before it runs.`,
   });
   return supervisePrincipals({ principals: supervised, supervisor, otherwise: options.approvalGate ?? null });
 }

@@ -66,7 +66,8 @@ describe('runTour', () => {
     );
     expect(scene).toContain('meta.rule → notes.max_deletions_per_run, meta.reason → too_many_deletions. Note 7 is still there: yes.');
     expect(scene).toContain(
-      "The run's history, which the rule counted: executed note:2, executed note:5, executed note:6, invocation_denied note:7 (complete: yes).",
+      "The run's history, which the rule counted: executed note:2, executed note:5, executed note:6, " +
+        'invocation_denied note:7 (complete: yes).',
     );
     expect(scene).toContain("Error: Call to 'get_note' refused by invocation rule 'notes.own_folder' (reason: outside_folder).");
     expect(scene).toContain(
@@ -93,10 +94,12 @@ describe('runTour', () => {
     expect(routed).toContain('send_digest is pinned: the message names it');
     expect(routed).toContain('openai / gpt-4o-mini leaves out publish_report, request_verification, resolve_verification, project_info.');
     expect(routed).toContain(
-      'ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification, code_search, file_read, project_info.',
+      'ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification, ' +
+        'code_search, file_read, project_info.',
     );
     expect(routed).toContain(
-      'For agent:reader (notes:read almanac:read) the same message offers ollama only get_note, list_notes, lookup_crop, request_verification',
+      'For agent:reader (notes:read almanac:read) the same message offers ollama only ' +
+        'get_note, list_notes, lookup_crop, request_verification',
     );
     const [openai = 0, ollama = 0] = (/estimated tokens +([\d,]+) +([\d,]+)/.exec(routed) ?? [])
       .slice(1)
@@ -107,7 +110,8 @@ describe('runTour', () => {
     expect(tidied).toContain('› list_notes {"page":"0","per_page":" ","tag":"*"}  as agent:assistant on mcp, scopes notes:read');
     expect(tidied).toContain('Page 1 of 1 (3 items total)');
     expect(tidied).toContain(
-      'meta.tidied → [{"field":"page","action":"converted"},{"field":"page","action":"bounded"},{"field":"per_page","action":"dropped"},{"field":"tag","action":"dropped"}]',
+      'meta.tidied → [{"field":"page","action":"converted"},{"field":"page","action":"bounded"},' +
+        '{"field":"per_page","action":"dropped"},{"field":"tag","action":"dropped"}]',
     );
   });
 
@@ -140,7 +144,8 @@ describe('runTour', () => {
     expectAll(scene, [
       'The notes now: #1 Plant the milpa, #4 Save seed from the best ears, #7 Thin the bean rows.',
       `› delete_note {"id":7}  ${agent}`,
-      "Error: agent:assistant is supervised: someone else holding verification:resolve must approve 'delete_note' before it runs. Call 'delete_note' is held for approval (approval_id: ‹delete approval›, expires ‹expires_at›).",
+      "Error: agent:assistant is supervised: someone else holding verification:resolve must approve 'delete_note' before it runs. " +
+        "Call 'delete_note' is held for approval (approval_id: ‹delete approval›, expires ‹expires_at›).",
       '[APPROVAL_PENDING]',
       'Nothing ran: note 7 is still there: yes.',
       `› resolve_verification {"request_id":"‹delete approval›","decision":"grant","principal":"agent:assistant"}  ${agent}`,

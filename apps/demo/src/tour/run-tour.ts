@@ -138,12 +138,14 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:reader', ['notes:read', 'almanac:read']));
   out.note(
-    `The almanac was consulted ${times(almanac.lookups)}; the cache listener ran ${times(cache.invocations)} and answered ${times(cache.hits)}.`,
+    `The almanac was consulted ${times(almanac.lookups)}; ` +
+      `the cache listener ran ${times(cache.invocations)} and answered ${times(cache.hits)}.`,
   );
   const seenBefore = cache.invocations;
   await run('lookup_crop', { name: 'maize' }, as.mcp('agent:guest', ['notes:read']));
   out.note(
-    `Refused before tool.executing: the cache listener has still run ${times(cache.invocations)} (${times(seenBefore)} before). A cache can never stand in for a refused call.`,
+    `Refused before tool.executing: the cache listener has still run ${times(cache.invocations)} (${times(seenBefore)} before). ` +
+      'A cache can never stand in for a refused call.',
   );
 
   out.section(8, 'A listener vetoes', 'A guard on tool.executing protects pinned notes, even from the all-powerful cli.');
@@ -153,7 +155,8 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.section(
     9,
     'The rate limit trips',
-    `Budget: ${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s per channel:principal:tool; a read costs ${DEMO_RATE_LIMIT.cost}, a mutating call ${DEMO_RATE_LIMIT.mutatingCost}.`,
+    `Budget: ${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s per channel:principal:tool; ` +
+      `a read costs ${DEMO_RATE_LIMIT.cost}, a mutating call ${DEMO_RATE_LIMIT.mutatingCost}.`,
   );
   const budget = DEMO_RATE_LIMIT.maxTokens ?? 5;
   const outcomes: string[] = [];
@@ -213,7 +216,9 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.section(
     14,
     'Invocation rules judge the whole run',
-    `After authorization, host rules see each call's target and its run's history: notes.own_folder keeps a caller to its folder, notes.max_deletions_per_run allows ${MAX_DELETIONS_PER_RUN} deletions per run.`,
+    "After authorization, host rules see each call's target and its run's history: " +
+      'notes.own_folder keeps a caller to its folder, ' +
+      `notes.max_deletions_per_run allows ${MAX_DELETIONS_PER_RUN} deletions per run.`,
   );
   const added: number[] = [];
   for (const title of ['Pull the volunteer squash', 'Thin the bean rows']) {
@@ -233,7 +238,8 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.line(`Deletions ${deletions.join(', ')}; then a fourth:`);
   const fourth = await run('delete_note', { id: seventh }, pruner(pruning));
   out.note(
-    `meta.rule → ${String(fourth.meta['rule'])}, meta.reason → ${String(fourth.meta['reason'])}. Note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}.`,
+    `meta.rule → ${String(fourth.meta['rule'])}, meta.reason → ${String(fourth.meta['reason'])}. ` +
+      `Note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}.`,
   );
   const history = await demo.history.load(pruning);
   const steps = (history?.observations ?? []).map(
@@ -248,7 +254,8 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.section(
     15,
     'One message, two models',
-    "registry.toolsFor() offers a model only the tools the caller may call, routed by the user's message, capped by the model's budget, fitted to its profile.",
+    "registry.toolsFor() offers a model only the tools the caller may call, routed by the user's message, " +
+      "capped by the model's budget, fitted to its profile.",
   );
   out.line(`The message: "${ROUTED_MESSAGE}"`);
   const everyone = as.cli();
@@ -268,7 +275,8 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   );
   const pinned = [...new Set(offers.flatMap(({ turn }) => turn.pinned))];
   out.note(
-    `${pinned.length === 0 ? 'Nothing' : pinned.join(', ')} is pinned: the message names it, so it takes a slot before any ranked tool. The rest are ranked by routing hints (intents, domains, tags, examples).`,
+    `${pinned.length === 0 ? 'Nothing' : pinned.join(', ')} is pinned: the message names it, ` +
+      'so it takes a slot before any ranked tool. The rest are ranked by routing hints (intents, domains, tags, examples).',
   );
   for (const { label, turn } of offers) {
     out.note(`${label} leaves out ${turn.excluded.length === 0 ? 'nothing' : turn.excluded.join(', ')}.`);
@@ -279,13 +287,15 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
     message: ROUTED_MESSAGE,
   });
   out.note(
-    `For agent:reader (notes:read almanac:read) the same message offers ollama only ${readerTurn.names.join(', ')}: routing starts from what the caller may call.`,
+    `For agent:reader (notes:read almanac:read) the same message offers ollama only ${readerTurn.names.join(', ')}: ` +
+      'routing starts from what the caller may call.',
   );
 
   out.section(
     16,
     'Tidying what a model sent',
-    'This registry runs with tidyArguments: true. A model counting from zero asks for page "0", leaves per_page blank and sends "*" for any tag:',
+    'This registry runs with tidyArguments: true. ' +
+      'A model counting from zero asks for page "0", leaves per_page blank and sends "*" for any tag:',
   );
   const tidied = await run('list_notes', { page: '0', per_page: ' ', tag: '*' }, as.mcp('agent:assistant', ['notes:read']));
   const changes = (tidied.meta['tidied'] as readonly TidiedField[] | undefined) ?? [];
@@ -298,13 +308,15 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.section(
     17,
     'Built-in tools over a workspace',
-    `builtinTools({ workspaceRoot }) added code_search, file_read and project_info (read-only, scope workspace:read) over a small farm project in ${demo.workspaceRoot}.`,
+    'builtinTools({ workspaceRoot }) added code_search, file_read and project_info (read-only, scope workspace:read) ' +
+      `over a small farm project in ${demo.workspaceRoot}.`,
   );
   const coder = () => as.mcp('agent:coder', ['workspace:read']);
   const firstPage = await run('code_search', { pattern: 'water', limit: 3 }, coder());
   const searchOffset = numberField(firstPage.data, 'next_offset');
   out.note(
-    `truncated → ${String(booleanField(firstPage.data, 'truncated'))}, next_offset → ${String(searchOffset)}: the model asks for the next page.`,
+    `truncated → ${String(booleanField(firstPage.data, 'truncated'))}, next_offset → ${String(searchOffset)}: ` +
+      'the model asks for the next page.',
   );
   await run('code_search', { pattern: 'water', limit: 3, offset: searchOffset ?? 0 }, coder());
   const firstLines = await run('file_read', { path: 'notes/field-log.md', offset: 1, limit: 4, line_numbers: true }, coder());
@@ -315,13 +327,15 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   await run('file_read', { path: '../../etc/passwd' }, coder());
   await run('code_search', { pattern: 'MAIL_API_KEY' }, coder());
   out.note(
-    '.env holds that key, but search skips secret files and reading one is refused, as is any path that leaves the workspace, symlinks included.',
+    '.env holds that key, but search skips secret files and reading one is refused, ' +
+      'as is any path that leaves the workspace, symlinks included.',
   );
 
   out.section(
     18,
     "An agent's delete is held for a person",
-    `${SUPERVISED_AGENT} is supervised: this runtime holds its mutating calls with verifierApprovalGate(verifier) until someone else approves them.`,
+    `${SUPERVISED_AGENT} is supervised: ` +
+      'this runtime holds its mutating calls with verifierApprovalGate(verifier) until someone else approves them.',
   );
   const task = await openRun(registry, out, `${SUPERVISED_AGENT}'s task`);
   const assistant = (): ToolContext => as.mcp(SUPERVISED_AGENT, ['notes:read', 'notes:write', REVIEWER_SCOPE]).with({ runId: task });
@@ -329,7 +343,8 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.line(`The notes now: ${describeNotes(notes)}. ${SUPERVISED_AGENT} works in ${task}, a run of its own.`);
   const deletion = approvalIdOf(await run('delete_note', { id: seventh }, assistant(), maskApproval('delete approval')));
   out.note(
-    `Nothing ran: note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}. The held call is bound to the tool, its arguments, ${SUPERVISED_AGENT}, mcp and the run.`,
+    `Nothing ran: note ${seventh} is still there: ${notes.find(seventh) === null ? 'no' : 'yes'}. ` +
+      `The held call is bound to the tool, its arguments, ${SUPERVISED_AGENT}, mcp and the run.`,
   );
   await run('resolve_verification', { request_id: deletion, decision: 'grant', principal: SUPERVISED_AGENT }, assistant());
   out.note(`${SUPERVISED_AGENT} holds ${REVIEWER_SCOPE}, and still may not approve its own call.`);
@@ -340,14 +355,16 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   );
   await run('delete_note', { id: seventh, approval_id: deletion }, assistant());
   out.note(
-    `The agent called again with the approval_id: authorization and the invocation rules ran again, then the handler, once. The notes now: ${describeNotes(notes)}.`,
+    'The agent called again with the approval_id: authorization and the invocation rules ran again, then the handler, once. ' +
+      `The notes now: ${describeNotes(notes)}.`,
   );
   const again = assistant();
   out.resume(deletion, again);
   const replayed = await registry.resume(deletion, again);
   out.result(replayed, again);
   out.note(
-    `meta.approval_refusal → ${String(replayed.meta['approval_refusal'])}: an approval runs its call once. Notes left: still ${notes.size}.`,
+    `meta.approval_refusal → ${String(replayed.meta['approval_refusal'])}: an approval runs its call once. ` +
+      `Notes left: still ${notes.size}.`,
   );
 
   out.section(
@@ -364,7 +381,8 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   );
   const widened = await run('create_note', { ...asked, title: 'Pull up all the squash and the beans', approval_id: creation }, assistant());
   out.note(
-    `meta.approval_refusal → ${String(widened.meta['approval_refusal'])}: a resume may present the arguments first asked for or the approved ones, nothing else. Nothing ran; the call is still held.`,
+    `meta.approval_refusal → ${String(widened.meta['approval_refusal'])}: ` +
+      'a resume may present the arguments first asked for or the approved ones, nothing else. Nothing ran; the call is still held.',
   );
   const resumer = assistant();
   out.resume(creation, resumer);
@@ -372,7 +390,8 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
   out.result(created, resumer);
   const createdTitle = stringField(created.data, 'title');
   out.note(
-    `Note #${String(numberField(created.data, 'id'))} was saved as ${JSON.stringify(createdTitle)}, the approved title, not ${JSON.stringify(asked.title)}.`,
+    `Note #${String(numberField(created.data, 'id'))} was saved as ${JSON.stringify(createdTitle)}, ` +
+      `the approved title, not ${JSON.stringify(asked.title)}.`,
   );
 
   writeTourNextSteps(out);

@@ -75,14 +75,16 @@ export class TourWriter {
   /** The call about to be made: tool, arguments and caller. */
   call(name: string, args: Readonly<Record<string, unknown>>, context: ToolContext): void {
     this.raw(
-      `  ${this.#style.accent('›')} ${this.#style.bold(name)} ${JSON.stringify(args)}  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`,
+      `  ${this.#style.accent('›')} ${this.#style.bold(name)} ${JSON.stringify(args)}  ` +
+        `${this.#style.dim(`as ${describeCaller(context)}`)}\n`,
     );
   }
 
   /** The resumption of a held call with `registry.resume(approvalId, context)`. */
   resume(approvalId: string, context: ToolContext): void {
     this.raw(
-      `  ${this.#style.accent('›')} ${this.#style.bold('registry.resume')}(${JSON.stringify(approvalId)})  ${this.#style.dim(`as ${describeCaller(context)}`)}\n`,
+      `  ${this.#style.accent('›')} ${this.#style.bold('registry.resume')}(${JSON.stringify(approvalId)})  ` +
+        `${this.#style.dim(`as ${describeCaller(context)}`)}\n`,
     );
   }
 

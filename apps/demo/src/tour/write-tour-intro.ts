@@ -19,9 +19,11 @@ export function writeTourIntro(out: TourWriter, demo: DemoRuntime, state: TourSt
     `The registry holds ${names.length} tools: the demo plugin's, and the read-only built-ins of @milpa/tools: ${names.join(', ')}.`,
   );
   out.line(
-    `Wiring: a logger, an EventDispatcher, SQLite stores (@milpa/store-sqlite) for confirmation tokens, the rate limit (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
+    'Wiring: a logger, an EventDispatcher, SQLite stores (@milpa/store-sqlite) for confirmation tokens, ' +
+      `the rate limit (${DEMO_RATE_LIMIT.maxTokens} tokens per ${DEMO_RATE_LIMIT.windowSeconds}s), ` +
       'verifications, held calls, run histories and idempotency keys, ' +
-      `a HumanVerifier, an approval gate holding ${supervisedAgent}'s mutating calls for a person, two invocation rules over note targets and run histories, a cache and a veto listener; ` +
+      `a HumanVerifier, an approval gate holding ${supervisedAgent}'s mutating calls for a person, ` +
+      'two invocation rules over note targets and run histories, a cache and a veto listener; ' +
       'CliRenderer for cli, DefaultRenderer elsewhere.',
   );
   out.line(
@@ -31,7 +33,8 @@ export function writeTourIntro(out: TourWriter, demo: DemoRuntime, state: TourSt
   );
   out.line(
     style.dim(
-      'Request ids are fixed and confirm tokens, approval ids, run ids, expiry times and durations print as ‹…›, so every run reads the same.',
+      'Request ids are fixed and confirm tokens, approval ids, run ids, expiry times and durations print as ‹…›, ' +
+        'so every run reads the same.',
     ),
   );
 }

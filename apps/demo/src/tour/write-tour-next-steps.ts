@@ -18,6 +18,7 @@ export function writeTourNextSteps(out: TourWriter): void {
   out.line('pnpm demo tools --provider ollama --model llama3.1:8b       the tools one model is offered (add --message "…")');
   out.line(`pnpm demo call code_search --args '{"pattern":"maize"}'      search the demo workspace (file_read and project_info too)`);
   out.line(
-    "pnpm -s demo mcp                                            serve the demo registry over MCP (stdio; -s keeps pnpm's banner off stdout)",
+    'pnpm -s demo mcp                                            serve the demo registry over MCP ' +
+      "(stdio; -s keeps pnpm's banner off stdout)",
   );
 }

@@ -40,7 +40,13 @@ export const DEMO_WORKSPACE_FILES: Readonly<Record<string, string>> = Object.fre
     ...Array.from(
       { length: 12 },
       (_, index) =>
-        `- Day ${index + 1}: ${index % 3 === 0 ? 'water the maize rows at dawn' : index % 3 === 1 ? 'check the beans climb the maize' : 'mulch under the squash leaves'}.`,
+        `- Day ${index + 1}: ${
+          index % 3 === 0
+            ? 'water the maize rows at dawn'
+            : index % 3 === 1
+              ? 'check the beans climb the maize'
+              : 'mulch under the squash leaves'
+        }.`,
     ),
     '',
   ].join('\n'),

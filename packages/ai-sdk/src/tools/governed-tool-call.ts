@@ -225,7 +225,9 @@ export class GovernedToolCall {
       const pending = toAiSdkToolOutput(held);
       return {
         ...pending,
-        message: `${pending.ok ? '' : pending.message} The approval given in the conversation could not be recorded: ${grant.error ?? 'refused'}`,
+        message:
+          `${pending.ok ? '' : pending.message} ` +
+          `The approval given in the conversation could not be recorded: ${grant.error ?? 'refused'}`,
       };
     }
     return toAiSdkToolOutput(await registry.resume(approvalId, context, options));

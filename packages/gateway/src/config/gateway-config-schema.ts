@@ -56,7 +56,8 @@ export const HTTP_UPSTREAM_SCHEMA: JsonSchema = {
 
 /**
  * The JSON Schema (2020-12) a gateway configuration must satisfy; `parseGatewayConfig` checks it (each
- * upstream against {@link STDIO_UPSTREAM_SCHEMA} or {@link HTTP_UPSTREAM_SCHEMA}) and then what a schema cannot say (unique names and prefixes, environment variables present).
+ * upstream against {@link STDIO_UPSTREAM_SCHEMA} or {@link HTTP_UPSTREAM_SCHEMA}) and then what a
+ * schema cannot say (unique names and prefixes, environment variables present).
  */
 export const GATEWAY_CONFIG_SCHEMA: JsonSchema = {
   type: 'object',

@@ -125,7 +125,8 @@ export interface GatewayRateLimitConfig {
  *   "upstreams": [{ "name": "files", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"],
  *                   "tools": { "write_file": { "scopes": ["files:write"], "approval": "terminal" } } }],
  *   "deny": ["files_move_file"],
- *   "server": { "transport": "http", "port": 3100, "tokens": [{ "tokenEnv": "AGENT_TOKEN", "principal": "agent:ci", "scopes": ["files:read"] }] }
+ *   "server": { "transport": "http", "port": 3100,
+ *               "tokens": [{ "tokenEnv": "AGENT_TOKEN", "principal": "agent:ci", "scopes": ["files:read"] }] }
  * }
  */
 export interface GatewayConfig {

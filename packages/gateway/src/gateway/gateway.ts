@@ -105,7 +105,8 @@ export class Gateway {
         {
           path: 'upstreams',
           message:
-            "a tool policy says approval: 'host', but no approvalGate was passed to createGateway (the milpa-gateway command has none: use 'terminal')",
+            "a tool policy says approval: 'host', but no approvalGate was passed to createGateway " +
+            "(the milpa-gateway command has none: use 'terminal')",
         },
       ]);
     }
@@ -293,7 +294,8 @@ export class Gateway {
         this.#log(
           'warn',
           { upstream: upstream.name, tool: name },
-          `[Gateway] upstream ${upstream.name} changed the input schema of ${tool.name}; ${name} keeps the schema it was registered with until the gateway restarts`,
+          `[Gateway] upstream ${upstream.name} changed the input schema of ${tool.name}; ` +
+            `${name} keeps the schema it was registered with until the gateway restarts`,
         );
       }
     }

@@ -41,7 +41,10 @@ export function isMutatingByAnnotations(annotations: ToolAnnotations | undefined
  * win over what the upstream's annotations say (`mutating`) and the gateway-wide defaults.
  *
  * @example
- * resolveToolPolicy({ annotations: { readOnlyHint: true } }, { scopes: ['docs:read'] }, undefined, { maxResultTokens: 2500, timeoutMs: 60000 });
+ * resolveToolPolicy({ annotations: { readOnlyHint: true } }, { scopes: ['docs:read'] }, undefined, {
+ *   maxResultTokens: 2500,
+ *   timeoutMs: 60000,
+ * });
  * // { scopes: ['docs:read'], mutating: false, requiresConfirmation: false, approval: null, … }
  */
 export function resolveToolPolicy(

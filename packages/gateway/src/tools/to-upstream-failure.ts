@@ -66,7 +66,8 @@ export function toUpstreamFailure(
   const retry = retryAfterMs === null ? {} : { retry_after_seconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   return failure(
     ToolErrorCode.INTERNAL_ERROR,
-    `The connection to upstream '${upstream}' was lost during the call to '${tool}' (${messageOf(error)}); whether it ran is unknown. The gateway is reconnecting.`,
+    `The connection to upstream '${upstream}' was lost during the call to '${tool}' (${messageOf(error)}); ` +
+      'whether it ran is unknown. The gateway is reconnecting.',
     upstream,
     'disconnected',
     retry,

@@ -51,7 +51,10 @@ export interface UpstreamCallOptions {
  * exponential backoff; meanwhile calls fail at once with {@link UpstreamUnavailableError}.
  *
  * @example
- * const upstream = new UpstreamConnection({ name: 'files', command: 'node', args: ['server.js'] }, { restart: { initialDelayMs: 500, maxDelayMs: 30_000 } });
+ * const upstream = new UpstreamConnection(
+ *   { name: 'files', command: 'node', args: ['server.js'] },
+ *   { restart: { initialDelayMs: 500, maxDelayMs: 30_000 } },
+ * );
  * await upstream.start();
  * const result = await upstream.callTool('read_file', { path: 'a.txt' }, { signal });
  */

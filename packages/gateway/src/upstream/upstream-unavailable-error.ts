@@ -14,7 +14,8 @@ export class UpstreamUnavailableError extends MilpaError {
     super(
       retryAfterMs === null
         ? `Upstream '${upstream}' is closed.`
-        : `Upstream '${upstream}' is unavailable; the gateway is reconnecting (next attempt in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s).`,
+        : `Upstream '${upstream}' is unavailable; the gateway is reconnecting ` +
+            `(next attempt in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s).`,
       { code: 'UPSTREAM_UNAVAILABLE' },
     );
     this.upstream = upstream;

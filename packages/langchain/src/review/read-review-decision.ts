@@ -29,7 +29,8 @@ export function readReviewDecision(value: unknown, toolCallId: string, args: Rea
       kind: 'refused',
       refusal: 'arguments_changed',
       message:
-        'The reviewer edited the call; an edit never approves changed arguments, so nothing ran. Make a new call with the arguments you mean.',
+        'The reviewer edited the call; an edit never approves changed arguments, so nothing ran. ' +
+        'Make a new call with the arguments you mean.',
     };
   }
   if (decision['type'] !== 'approve') {

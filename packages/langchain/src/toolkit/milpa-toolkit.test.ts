@@ -60,20 +60,23 @@ describe('MilpaToolkit', () => {
   });
 
   describe('a call', () => {
-    it("is validated by Milpa, not LangChain: invalid arguments come back as VALIDATION_ERROR with each field's problem, audited", async () => {
-      const notes = notesRegistry();
-      const tool = await toolNamed(new MilpaToolkit(notes.registry), 'delete_note');
+    it(
+      'is validated by Milpa, not LangChain: ' + "invalid arguments come back as VALIDATION_ERROR with each field's problem, audited",
+      async () => {
+        const notes = notesRegistry();
+        const tool = await toolNamed(new MilpaToolkit(notes.registry), 'delete_note');
 
-      const message = await tool.invoke({ type: 'tool_call', name: 'delete_note', id: 'call_bad', args: { id: 5, extra: true } });
+        const message = await tool.invoke({ type: 'tool_call', name: 'delete_note', id: 'call_bad', args: { id: 5, extra: true } });
 
-      expect(message).toBeInstanceOf(ToolMessage);
-      expect(message).toMatchObject({ status: 'error', tool_call_id: 'call_bad', name: 'delete_note' });
-      expect(contentOf(message)).toMatchObject({
-        code: 'VALIDATION_ERROR',
-        errors: expect.arrayContaining([expect.objectContaining({ path: 'id' })]),
-      });
-      expect(notes.audit.forRequest('call_bad')).toEqual([expect.objectContaining({ outcome: 'validation_failed' })]);
-    });
+        expect(message).toBeInstanceOf(ToolMessage);
+        expect(message).toMatchObject({ status: 'error', tool_call_id: 'call_bad', name: 'delete_note' });
+        expect(contentOf(message)).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          errors: expect.arrayContaining([expect.objectContaining({ path: 'id' })]),
+        });
+        expect(notes.audit.forRequest('call_bad')).toEqual([expect.objectContaining({ outcome: 'validation_failed' })]);
+      },
+    );
 
     it('keeps the whole result as the artifact', async () => {
       const tool = await toolNamed(new MilpaToolkit(notesRegistry().registry), 'list_notes');

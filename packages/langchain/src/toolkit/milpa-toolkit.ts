@@ -51,7 +51,8 @@ function pausedCallOf(result: ToolResult, toolName: string): PausedCall | null {
     const approvalId = outcome.approvalId;
     const expiresAt = stringOrNull(outcome.expiresAt);
     const until = expiresAt === null ? '' : ` It can be approved until ${expiresAt}.`;
-    const description = `Approve this call to '${toolName}'? It runs once, with exactly these arguments, after Milpa checks it again.${until}`;
+    const description =
+      `Approve this call to '${toolName}'? ` + `It runs once, with exactly these arguments, after Milpa checks it again.${until}`;
     return { kind: 'approval', approvalId, expiresAt, description };
   }
 }

@@ -31,7 +31,8 @@ export class HostOriginGuard {
    * @param options.checkHost whether the Host header is checked too; default true.
    */
   constructor(
-    // Stryker disable next-line ArrayDeclaration: equivalent: the mutant's default hostname, 'Stryker was here', has spaces, which no hostname parsed from a Host or Origin header has, so no request can match it.
+    // Stryker disable next-line ArrayDeclaration: equivalent: the mutant's default hostname, 'Stryker was here',
+    // has spaces, which no hostname parsed from a Host or Origin header has, so no request can match it.
     allowedHosts: readonly string[] = [],
     allowedOrigins: readonly string[] = [],
     options: { readonly checkHost?: boolean } = {},

@@ -231,7 +231,8 @@ describe('serveHttp limits', () => {
       const body = JSON.stringify(INITIALIZE);
       const slow = openSocket(
         handle.port,
-        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\nContent-Type: application/json\r\n` +
+          'Accept: application/json, text/event-stream\r\n' +
           `Authorization: ${ALICE.Authorization}\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
       );
       const answer = await slow.received;

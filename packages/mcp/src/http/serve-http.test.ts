@@ -110,53 +110,59 @@ describe('serveHttp', () => {
       expect(typeof (result.structuredContent as { userAgent: unknown }).userAgent).toBe('string');
     });
 
-    it('answers 401 with a challenge naming the protected-resource metadata to a request without credentials, and opens no session', async () => {
-      const { handle } = await serve();
-      const response = await rawPost(handle.url, INITIALIZE);
-      expect(response.status).toBe(401);
-      expect(response.headers['www-authenticate']).toBe(
-        `Bearer resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`,
-      );
-      expect(JSON.parse(response.body)).toEqual({
-        jsonrpc: '2.0',
-        error: { code: -32001, message: 'Unauthorized: credentials are required' },
-        id: null,
-      });
-      expect(handle.sessionCount).toBe(0);
-      // Nor can an anonymous caller list tools or reach a session by any other request.
-      const list = await rawPost(handle.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
-      expect(list.status).toBe(401);
-      await expect(connect(handle.url, null)).rejects.toThrow();
-      expect(handle.sessionCount).toBe(0);
-    });
+    it(
+      'answers 401 with a challenge naming the protected-resource metadata ' + 'to a request without credentials, and opens no session',
+      async () => {
+        const { handle } = await serve();
+        const response = await rawPost(handle.url, INITIALIZE);
+        expect(response.status).toBe(401);
+        expect(response.headers['www-authenticate']).toBe(
+          `Bearer resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`,
+        );
+        expect(JSON.parse(response.body)).toEqual({
+          jsonrpc: '2.0',
+          error: { code: -32001, message: 'Unauthorized: credentials are required' },
+          id: null,
+        });
+        expect(handle.sessionCount).toBe(0);
+        // Nor can an anonymous caller list tools or reach a session by any other request.
+        const list = await rawPost(handle.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        expect(list.status).toBe(401);
+        await expect(connect(handle.url, null)).rejects.toThrow();
+        expect(handle.sessionCount).toBe(0);
+      },
+    );
 
-    it('serves the protected-resource metadata at both well-known paths, with the configured authorization servers and scopes', async () => {
-      const { handle } = await serve({
-        protectedResource: {
-          authorizationServers: ['https://auth.example.com'],
-          scopesSupported: ['notes:read', 'notes:write'],
-          resourceName: 'Notes',
-        },
-      });
-      const origin = `http://127.0.0.1:${handle.port}`;
-      const expected = {
-        resource: `${origin}/mcp`,
-        authorization_servers: ['https://auth.example.com'],
-        bearer_methods_supported: ['header'],
-        scopes_supported: ['notes:read', 'notes:write'],
-        resource_name: 'Notes',
-      };
-      for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
-        const response = await rawRequest(`${origin}${path}`, 'GET', {});
-        expect(response.status).toBe(200);
-        expect(response.headers['content-type']).toBe('application/json');
-        expect(JSON.parse(response.body)).toEqual(expected);
-      }
-      const challenge = (await rawPost(handle.url, INITIALIZE)).headers['www-authenticate'];
-      expect(challenge).toBe(
-        `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="notes:read notes:write"`,
-      );
-    });
+    it(
+      'serves the protected-resource metadata at both well-known paths, ' + 'with the configured authorization servers and scopes',
+      async () => {
+        const { handle } = await serve({
+          protectedResource: {
+            authorizationServers: ['https://auth.example.com'],
+            scopesSupported: ['notes:read', 'notes:write'],
+            resourceName: 'Notes',
+          },
+        });
+        const origin = `http://127.0.0.1:${handle.port}`;
+        const expected = {
+          resource: `${origin}/mcp`,
+          authorization_servers: ['https://auth.example.com'],
+          bearer_methods_supported: ['header'],
+          scopes_supported: ['notes:read', 'notes:write'],
+          resource_name: 'Notes',
+        };
+        for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+          const response = await rawRequest(`${origin}${path}`, 'GET', {});
+          expect(response.status).toBe(200);
+          expect(response.headers['content-type']).toBe('application/json');
+          expect(JSON.parse(response.body)).toEqual(expected);
+        }
+        const challenge = (await rawPost(handle.url, INITIALIZE)).headers['www-authenticate'];
+        expect(challenge).toBe(
+          `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="notes:read notes:write"`,
+        );
+      },
+    );
 
     it('publishes a configured resource URL, and refuses one that is not http(s)', async () => {
       const { handle } = await serve({ protectedResource: { resource: 'https://mcp.example.com/tools' } });
@@ -201,7 +207,8 @@ describe('serveHttp', () => {
       const response = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer stolen-token' });
       expect(response.status).toBe(401);
       expect(response.headers['www-authenticate']).toBe(
-        `Bearer error="invalid_token", error_description="Unknown token", resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`,
+        'Bearer error="invalid_token", error_description="Unknown token", ' +
+          `resource_metadata="http://127.0.0.1:${handle.port}/.well-known/oauth-protected-resource/mcp"`,
       );
       expect(JSON.parse(response.body)).toMatchObject({ error: { message: 'Unauthorized: Unknown token' } });
       expect(handle.sessionCount).toBe(0);

@@ -43,7 +43,9 @@ export function toCallToolResult(
   const problems = isRecord(structuredContent)
     ? validator.compile(output.listedSchema)(structuredContent).errors
     : [
-        `expected an object, got ${Array.isArray(structuredContent) ? 'array' : structuredContent === null ? 'null' : typeof structuredContent}`,
+        `expected an object, got ${
+          Array.isArray(structuredContent) ? 'array' : structuredContent === null ? 'null' : typeof structuredContent
+        }`,
       ];
   if (problems.length > 0) {
     const failure = ToolResult.failure(

@@ -127,7 +127,8 @@ describe('ToolCallHandler', () => {
           type: 'text',
           text:
             `Confirmation required: delete_note(id=9). Nothing has run yet. To proceed, call 'delete_note' again with the same ` +
-            `arguments plus "confirm_token": "${structured['confirm_token']}". The token works once. It expires at ${structured['expires_at']}.`,
+            `arguments plus "confirm_token": "${structured['confirm_token']}". ` +
+            `The token works once. It expires at ${structured['expires_at']}.`,
         },
       ]);
 

@@ -41,7 +41,8 @@ describe('agentsApprovalGate', () => {
       const result = await registry.call('delete_note', { id: 'n1' }, context);
       expect(result.getCode()).toBe('APPROVAL_DENIED');
       expect(result.error).toBe(
-        "Call to 'delete_note' was not approved: it needs the approval of the person running the agent, given in the agent run for this very call. Nothing ran.",
+        "Call to 'delete_note' was not approved: " +
+          'it needs the approval of the person running the agent, given in the agent run for this very call. Nothing ran.',
       );
       expect(handler).not.toHaveBeenCalled();
     });

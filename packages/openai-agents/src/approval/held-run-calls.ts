@@ -41,7 +41,8 @@ export async function holdRunCall(
 
 const REFUSALS: Readonly<Record<HeldCallRefusal, string>> = {
   not_found:
-    'the run approved a call it never asked about (an approval given before its interruption, or for every call of the tool, is not an approval of this call)',
+    'the run approved a call it never asked about ' +
+    '(an approval given before its interruption, or for every call of the tool, is not an approval of this call)',
   used: 'this approval was used already: an approved call runs once',
   expired: 'the approval came after the held call expired; ask again',
   tool_mismatch: 'the approval was given for another tool',

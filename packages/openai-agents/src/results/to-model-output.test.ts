@@ -45,7 +45,8 @@ describe('toModelOutput', () => {
       error: {
         code: 'CONFIRMATION_REQUIRED',
         message:
-          "'publish_note' needs the confirmation of the person running the agent, and this call was not confirmed in the agent run. Nothing ran.",
+          "'publish_note' needs the confirmation of the person running the agent, " +
+          'and this call was not confirmed in the agent run. Nothing ran.',
       },
     });
   });

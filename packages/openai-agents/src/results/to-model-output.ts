@@ -31,7 +31,9 @@ function refusalOf(result: ToolResult): ModelRefusal {
     const { approval_id: approvalId, expires_at: expiresAt } = refusal;
     return {
       code,
-      message: `The call is held until someone else approves it${expiresAt === undefined ? '' : ` (by ${expiresAt})`}. It has not run; the application resumes it once it is approved.`,
+      message:
+        `The call is held until someone else approves it${expiresAt === undefined ? '' : ` (by ${expiresAt})`}. ` +
+        'It has not run; the application resumes it once it is approved.',
       ...(approvalId === undefined ? {} : { approval_id: approvalId }),
       ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
     };
@@ -63,7 +65,9 @@ export function toModelOutput(result: ToolResult): string {
     const tool = typeof result.meta['tool'] === 'string' ? result.meta['tool'] : 'this tool';
     const refusal: ModelRefusal = {
       code: ToolErrorCode.CONFIRMATION_REQUIRED,
-      message: `'${tool}' needs the confirmation of the person running the agent, and this call was not confirmed in the agent run. Nothing ran.`,
+      message:
+        `'${tool}' needs the confirmation of the person running the agent, ` +
+        'and this call was not confirmed in the agent run. Nothing ran.',
     };
     return JSON.stringify({ error: refusal });
   }

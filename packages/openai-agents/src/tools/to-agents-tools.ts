@@ -103,7 +103,10 @@ function readArguments(
   }
   const read = readInBandControls(input, { accept: [] });
   if (!read.ok) {
-    const message = `'${read.key}' cannot be sent by the model: confirmations and approvals come from the person running the agent. Nothing ran.`;
+    const message =
+      `'${read.key}' cannot be sent by the model: ` +
+      'confirmations and approvals come from the person running the agent. ' +
+      'Nothing ran.';
     return { refusal: ToolResult.failure(read.code, message, null, meta) };
   }
   return { args: read.args as Readonly<Record<string, unknown>> };

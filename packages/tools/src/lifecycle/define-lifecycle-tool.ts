@@ -64,7 +64,11 @@ export interface LifecycleToolOptions<I extends TObject, TInput, TRaw> extends T
  *   name: 'lookup', description: 'Look a key up', input: Type.Object({ key: Type.String() }),
  *   plan: (args) => (args.key === '' ? { result: failure('EMPTY_KEY', 'key must not be empty') } : { input: args.key.trim() }),
  *   perform: async (key) => {
- *     try { return await index.get(key); } catch (error) { throw new ToolError('INDEX_UNAVAILABLE', 'The index is unavailable.', { cause: error }); }
+ *     try {
+ *       return await index.get(key);
+ *     } catch (error) {
+ *       throw new ToolError('INDEX_UNAVAILABLE', 'The index is unavailable.', { cause: error });
+ *     }
  *   },
  *   complete: (value, key) => success({ key, value }),
  *   recover: () => 'retry',

@@ -88,7 +88,8 @@ describe('InMemoryVerificationStore', () => {
       const error = refusal(store, record('c', T0));
       expect(error).toMatchObject({ code: 'RATE_LIMITED', kind: 'too_many_pending', requestId: 'c' });
       expect(error.message).toBe(
-        "Verification request 'c' refused: 2 requests without a deadline are already pending; decide some, or give requests a deadline (HumanVerifier ttlMs).",
+        "Verification request 'c' refused: 2 requests without a deadline are already pending; " +
+          'decide some, or give requests a deadline (HumanVerifier ttlMs).',
       );
       expect(store.get('c')).toBeNull();
       expect(store.size).toBe(2);

@@ -28,7 +28,8 @@ const DEFAULT_MAX_PENDING = 10_000;
 
 /** True while `record` awaits a decision and has no deadline: nothing but a decision ends it. */
 function isOpenEnded(record: VerificationRecord | undefined): boolean {
-  // Stryker disable next-line ConditionalExpression: every caller passes a record (decide only asks once the decision found one), so the undefined check never decides.
+  // Stryker disable next-line ConditionalExpression: every caller passes a record (decide only asks once
+  // the decision found one), so the undefined check never decides.
   return record !== undefined && record.result === null && record.expiresAt === null;
 }
 
@@ -63,7 +64,8 @@ export class InMemoryVerificationStore implements VerificationStore {
    */
   constructor(options: InMemoryVerificationStoreOptions = {}) {
     const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
-    // Stryker disable next-line ConditionalExpression: a value that is not a number also fails Number.isFinite, so the typeof check only narrows the type.
+    // Stryker disable next-line ConditionalExpression: a value that is not a number also fails Number.isFinite,
+    // so the typeof check only narrows the type.
     if (typeof retentionMs !== 'number' || !Number.isFinite(retentionMs) || retentionMs < 0) {
       throw new MilpaError(
         `InMemoryVerificationStore retentionMs must be a non-negative number of milliseconds, got ${String(retentionMs)}.`,
@@ -72,7 +74,8 @@ export class InMemoryVerificationStore implements VerificationStore {
     }
     this.#retentionMs = retentionMs;
     const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
-    // Stryker disable next-line ConditionalExpression: a value that is not a number is neither an integer nor Infinity, so the typeof check only narrows the type.
+    // Stryker disable next-line ConditionalExpression: a value that is not a number is neither an integer nor
+    // Infinity, so the typeof check only narrows the type.
     if (typeof maxPending !== 'number' || !(Number.isInteger(maxPending) || maxPending === Number.POSITIVE_INFINITY) || maxPending < 1) {
       throw new MilpaError(
         `InMemoryVerificationStore maxPending must be a whole number of at least 1 or Infinity, got ${String(maxPending)}.`,
@@ -106,7 +109,8 @@ export class InMemoryVerificationStore implements VerificationStore {
     const openEnded = isOpenEnded(record);
     if (openEnded && this.#openEnded >= this.#maxPending) {
       throw new VerificationError(
-        `Verification request '${record.id}' refused: ${String(this.#maxPending)} requests without a deadline are already pending; decide some, or give requests a deadline (HumanVerifier ttlMs).`,
+        `Verification request '${record.id}' refused: ${String(this.#maxPending)} requests without a deadline are already pending; ` +
+          'decide some, or give requests a deadline (HumanVerifier ttlMs).',
         { code: 'RATE_LIMITED', kind: 'too_many_pending', requestId: record.id },
       );
     }

@@ -199,24 +199,28 @@ describe('VerificationTool through a ToolRegistry', () => {
       expect(resolveSpy).not.toHaveBeenCalled();
     });
 
-    it('returns the handler VALIDATION_ERROR with its code and the standard meta, audited as ERROR:VALIDATION_ERROR, when the subject is blank', async () => {
-      const lines: string[] = [];
-      const record = (_context: unknown, message: string) => {
-        lines.push(message);
-      };
-      const registry = new ToolRegistry({
-        defaultContext: () => ToolContext.cli(),
-        logger: { debug: record, info: record, warn: record, error: record },
-      });
-      new VerificationTool(new HumanVerifier()).register(registry);
-      const result = await registry.call('request_verification', { subject: '   ' }, ToolContext.cli());
-      expect(result.success).toBe(false);
-      expect(result.error).toBe('subject is required');
-      expect(result.data).toEqual({ field: 'subject', message: 'subject is required' });
-      expect(result.meta).toMatchObject({ code: 'VALIDATION_ERROR', type: 'error', tool: 'request_verification', channel: 'cli' });
-      expect(lines.filter((line) => line.startsWith('[ToolAudit]'))).toEqual([
-        expect.stringMatching(/^\[ToolAudit\] .* \| cli \| request_verification \| cli \| \d+ms \| ERROR:VALIDATION_ERROR \| args=/),
-      ]);
-    });
+    it(
+      'returns the handler VALIDATION_ERROR with its code and the standard meta, ' +
+        'audited as ERROR:VALIDATION_ERROR, when the subject is blank',
+      async () => {
+        const lines: string[] = [];
+        const record = (_context: unknown, message: string) => {
+          lines.push(message);
+        };
+        const registry = new ToolRegistry({
+          defaultContext: () => ToolContext.cli(),
+          logger: { debug: record, info: record, warn: record, error: record },
+        });
+        new VerificationTool(new HumanVerifier()).register(registry);
+        const result = await registry.call('request_verification', { subject: '   ' }, ToolContext.cli());
+        expect(result.success).toBe(false);
+        expect(result.error).toBe('subject is required');
+        expect(result.data).toEqual({ field: 'subject', message: 'subject is required' });
+        expect(result.meta).toMatchObject({ code: 'VALIDATION_ERROR', type: 'error', tool: 'request_verification', channel: 'cli' });
+        expect(lines.filter((line) => line.startsWith('[ToolAudit]'))).toEqual([
+          expect.stringMatching(/^\[ToolAudit\] .* \| cli \| request_verification \| cli \| \d+ms \| ERROR:VALIDATION_ERROR \| args=/),
+        ]);
+      },
+    );
   });
 });

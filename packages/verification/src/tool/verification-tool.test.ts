@@ -89,7 +89,8 @@ describe('VerificationTool', () => {
       const registry = new RecordingRegistry();
       new VerificationTool(new HumanVerifier()).register(registry);
       expect(registry.get('request_verification').description).toBe(
-        'Open a verification request for a subject. Returns a pending confirmation carrying the request_id needed to resolve it later via resolve_verification.',
+        'Open a verification request for a subject. ' +
+          'Returns a pending confirmation carrying the request_id needed to resolve it later via resolve_verification.',
       );
       expect(registry.get('resolve_verification').description).toBe(
         'Resolve a pending verification request by request_id with a grant|reject decision from a principal.',
@@ -154,7 +155,8 @@ describe('VerificationTool', () => {
       const { tool } = setup();
       const result = await tool.handleRequest({ subject: 'gate:report.publish', policy: 'dual', request_id: 'req-7' });
       expect(result.message).toBe(
-        "Verification required for 'gate:report.publish' (policy: dual). Resolve by calling resolve_verification with decision=grant|reject, a principal, and request_id=req-7.",
+        "Verification required for 'gate:report.publish' (policy: dual). " +
+          'Resolve by calling resolve_verification with decision=grant|reject, a principal, and request_id=req-7.',
       );
       expect(result.meta).toEqual({
         type: 'confirmation',
@@ -267,7 +269,8 @@ describe('VerificationTool', () => {
         await tool.handleRequest({ subject: 'gate:x', requested_by: 'agent:reviewer' }, worker()),
         'FORBIDDEN',
         'requested_by',
-        "requested_by 'agent:reviewer' is not the calling principal 'agent:worker'; only a context holding '*' may open a request on behalf of another principal.",
+        "requested_by 'agent:reviewer' is not the calling principal 'agent:worker'; " +
+          "only a context holding '*' may open a request on behalf of another principal.",
       );
       expect(events).toEqual([]);
     });
@@ -447,7 +450,8 @@ describe('VerificationTool', () => {
         await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'agent:reviewer' }, worker()),
         'FORBIDDEN',
         'principal',
-        "principal 'agent:reviewer' is not the calling principal 'agent:worker'; only a context holding '*' may resolve on behalf of another principal.",
+        "principal 'agent:reviewer' is not the calling principal 'agent:worker'; " +
+          "only a context holding '*' may resolve on behalf of another principal.",
       );
       expect((await verifier.store.get(id))?.result).toBeNull();
       expect(events).toHaveLength(1);

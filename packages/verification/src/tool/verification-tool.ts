@@ -40,7 +40,8 @@ export interface VerificationRequestData {
 }
 
 const REQUEST_DESCRIPTION =
-  'Open a verification request for a subject. Returns a pending confirmation carrying the request_id needed to resolve it later via resolve_verification.';
+  'Open a verification request for a subject. ' +
+  'Returns a pending confirmation carrying the request_id needed to resolve it later via resolve_verification.';
 const RESOLVE_DESCRIPTION = 'Resolve a pending verification request by request_id with a grant|reject decision from a principal.';
 
 const POLICY_MESSAGE = `Value must be one of: ${ApprovalPolicy.values.join(', ')}`;
@@ -68,7 +69,8 @@ const resolveInput = Type.Object({
   changes: Type.Optional(
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        "Only with decision=grant, on a request that holds a tool call for approval: replacements of the call's input fields (field name → new value). They are checked against the tool's input schema before the call runs.",
+        "Only with decision=grant, on a request that holds a tool call for approval: replacements of the call's input fields " +
+        "(field name → new value). They are checked against the tool's input schema before the call runs.",
     }),
   ),
 });
@@ -198,7 +200,8 @@ export class VerificationTool {
     }
     const data: VerificationRequestData = { subject: trimmed, policy, request_id: id };
     return ToolResult.confirmation(
-      `Verification required for '${trimmed}' (policy: ${policy}). Resolve by calling resolve_verification with decision=grant|reject, a principal, and request_id=${id}.`,
+      `Verification required for '${trimmed}' (policy: ${policy}). ` +
+        `Resolve by calling resolve_verification with decision=grant|reject, a principal, and request_id=${id}.`,
       data,
       'verify',
       trimmed,
@@ -262,7 +265,8 @@ export class VerificationTool {
 
     const display = subject ?? requestId;
     const message = verdict.isPending()
-      ? `Verification for '${display}' has ${String(verdict.metadata['approvals'])} of ${String(verdict.metadata['required'])} required approvals; it stays pending.`
+      ? `Verification for '${display}' has ${String(verdict.metadata['approvals'])} of ${String(verdict.metadata['required'])} ` +
+        'required approvals; it stays pending.'
       : verdict.isSatisfied()
         ? `Verification granted for '${display}'.`
         : `Verification rejected for '${display}'.`;
@@ -296,7 +300,8 @@ function checkCaller(context: ToolContext | undefined, claimed: string | null, f
   return failure(
     'FORBIDDEN',
     field,
-    `${field} '${claimed}' is not the calling principal '${context.principal ?? '(none)'}'; only a context holding '*' may ${action} on behalf of another principal.`,
+    `${field} '${claimed}' is not the calling principal '${context.principal ?? '(none)'}'; ` +
+      `only a context holding '*' may ${action} on behalf of another principal.`,
   );
 }
 

@@ -411,7 +411,8 @@ describe('HumanVerifier', () => {
         const error = await refusalOf(verifier.grant(byId(), 'user:ana'));
         expect(error).toMatchObject({ code: 'CONFLICT', kind: 'duplicate_approval' });
         expect(error.message).toBe(
-          "Principal 'user:ana' has already granted verification request 'req-1'; policy 'dual' needs 2 grants from distinct principals (1 so far).",
+          "Principal 'user:ana' has already granted verification request 'req-1'; " +
+            "policy 'dual' needs 2 grants from distinct principals (1 so far).",
         );
         expect(await record(verifier)).toMatchObject({ result: null, approvals: [expect.objectContaining({ principal: 'user:ana' })] });
       });

@@ -43,6 +43,11 @@ Folders (notes.own_folder):
   only 'granary', every other caller only 'field'; a note in another folder is refused as
   outside_folder, in a run or not.`;
 
+/** The command a reviewer runs to grant a held call, printed on one line of the help. */
+const RESOLVE_EXAMPLE =
+  `pnpm demo call resolve_verification --args '{"request_id":"<approval_id>","decision":"grant","principal":"user:ana"}' ` +
+  '--channel web --actor user:ana --scope verification:resolve';
+
 const APPROVE_HELP = `
 Approval (--approve):
   With --approve, every mutating call waits for your y/n on this terminal before it runs: the
@@ -53,7 +58,7 @@ Approval (--approve):
 Held calls (agent:assistant):
   agent:assistant is supervised: each of its mutating calls is held (APPROVAL_PENDING, with an
   approval_id) until someone else holding verification:resolve grants it, in a later call:
-    pnpm demo call resolve_verification --args '{"request_id":"<approval_id>","decision":"grant","principal":"user:ana"}' --channel web --actor user:ana --scope verification:resolve
+    ${RESOLVE_EXAMPLE}
   agent:assistant then repeats its call with "approval_id" added to --args, and it runs once.`;
 
 /** What `--approve` reads answers from when the CLI was given no standard input: nobody to ask. */
@@ -193,5 +198,8 @@ async function openOrContinueRun(io: CliIo, demo: DemoRuntime, run: string | und
 function incompleteHistoryHint(runId: string | null, stores: SqliteStores): string {
   if (runId === null)
     return 'hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.';
-  return `hint: run '${runId}' was not opened with --run new in ${stores.path} (or its history was forgotten or trimmed), so its history is incomplete: open one with --run new.`;
+  return (
+    `hint: run '${runId}' was not opened with --run new in ${stores.path} (or its history was forgotten or trimmed), ` +
+    'so its history is incomplete: open one with --run new.'
+  );
 }

@@ -111,7 +111,10 @@ export function addGatewayCommand(program: Command, io: CliIo): Command {
         parsed = parseGatewayConfig(config, { env: io.env });
       } catch (error) {
         if (!(error instanceof GatewayConfigError)) throw error;
-        const hint = `export ${TOKEN_VARIABLE}="$(openssl rand -hex 32)" and give your MCP client the same value; run 'pnpm demo gateway --help'`;
+        const hint =
+          `export ${TOKEN_VARIABLE}="$(openssl rand -hex 32)" ` +
+          'and give your MCP client the same value; ' +
+          "run 'pnpm demo gateway --help'";
         throw new DemoUsageError(error.issues.map((issue) => issue.message).join('; '), hint, 'INVALID_OPTION');
       }
       const gateway = await createGateway(parsed, { logger: stderrLogger(io), env: io.env });

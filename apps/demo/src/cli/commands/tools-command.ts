@@ -80,7 +80,10 @@ export function addToolsCommand(program: Command, io: CliIo): Command {
       const order = registry.getToolDefinitions().map((definition) => definition.name);
       io.stdout(formatTurnOffers([{ label: 'offered', turn }], order, { header: style.bold }));
       io.stdout(
-        `${style.dim(`  ${turn.names.length} offered, ${turn.pinned.length} pinned, ${turn.excluded.length} left out${turn.ranked ? '' : ' (within budget: nothing ranked)'}.`)}\n`,
+        `${style.dim(
+          `  ${turn.names.length} offered, ${turn.pinned.length} pinned, ` +
+            `${turn.excluded.length} left out${turn.ranked ? '' : ' (within budget: nothing ranked)'}.`,
+        )}\n`,
       );
     });
 }

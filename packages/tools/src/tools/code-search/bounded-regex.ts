@@ -89,7 +89,8 @@ export class BoundedRegex {
     if (source.length > limits.maxPatternLength) {
       throw new ToolError(
         'PATTERN_TOO_LONG',
-        `The regular expression is ${source.length} characters long; at most ${limits.maxPatternLength} are accepted. Shorten it or search literally.`,
+        `The regular expression is ${source.length} characters long; at most ${limits.maxPatternLength} are accepted. ` +
+          'Shorten it or search literally.',
         { details: { length: source.length, max: limits.maxPatternLength } },
       );
     }

@@ -222,7 +222,9 @@ function checkNode(node: Node, findings: Finding[]): void {
     if (FORBIDDEN_FUNCTIONS.has(name) || SQL_FORBIDDEN_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix))) {
       findings.push({
         code: 'FORBIDDEN_FUNCTION',
-        message: `The function ${name}() is not allowed: it reads or writes files, runs code or other SQL, changes state, or stalls the database.`,
+        message:
+          `The function ${name}() is not allowed: ` +
+          'it reads or writes files, runs code or other SQL, changes state, or stalls the database.',
       });
     }
   }

@@ -63,7 +63,9 @@ const REDACTED = '[redacted]';
  * @example
  * import Database from 'better-sqlite3';
  * const db = new Database('shop.db', { readonly: true, fileMustExist: true });
- * registry.register(dbQueryTool({ database: betterSqlite3Database(db), dialect: 'sqlite', schemaSummary: 'orders(id, customer, total, placed_at)' }));
+ * registry.register(
+ *   dbQueryTool({ database: betterSqlite3Database(db), dialect: 'sqlite', schemaSummary: 'orders(id, customer, total, placed_at)' }),
+ * );
  */
 export function dbQueryTool(options: DbQueryToolOptions): ToolDefinition<{ sql: string }> {
   const { database, dialect, spillDirectory, scopes = ['db:read'], schemaSummary } = options;
@@ -80,8 +82,10 @@ export function dbQueryTool(options: DbQueryToolOptions): ToolDefinition<{ sql: 
     `Run one read-only SQL SELECT against the ${dialect} database and get the rows back as JSON.`,
     'Send a single SELECT (UNION and WITH … SELECT are fine) with no comments and no second statement.',
     'Refused: INTO, locking clauses (FOR UPDATE), system catalogs (information_schema, pg_catalog, sqlite_master),',
-    'file, code and sleep functions (LOAD_FILE, load_extension, pg_read_file, …), and any column, alias or string naming a password, secret, key or token.',
-    `At most ${DB_QUERY_MAX_ROWS} rows and ${DB_QUERY_MAX_BYTES} bytes come back inline; a larger result returns a preview plus spill_path, a JSON Lines file with every row.`,
+    'file, code and sleep functions (LOAD_FILE, load_extension, pg_read_file, …), ' +
+      'and any column, alias or string naming a password, secret, key or token.',
+    `At most ${DB_QUERY_MAX_ROWS} rows and ${DB_QUERY_MAX_BYTES} bytes come back inline; ` +
+      'a larger result returns a preview plus spill_path, a JSON Lines file with every row.',
     'Name the columns you need and add WHERE and LIMIT to keep results small.',
     schemaSummary === undefined || schemaSummary.trim() === '' ? '' : `Tables: ${schemaSummary.trim()}`,
   ]
@@ -165,7 +169,8 @@ async function presentRows(returned: readonly SqlRow[], spillDirectory: string |
     spillPath = await writeJsonLinesSpill('db-query', rows, spillDirectory);
   } catch (error) {
     warnings.push(
-      `The rows take ${bytes} bytes, over the ${DB_QUERY_MAX_BYTES}-byte limit: only the first ${preview} are shown, and the rest could not be written to a file (${error instanceof Error ? error.message : String(error)}).`,
+      `The rows take ${bytes} bytes, over the ${DB_QUERY_MAX_BYTES}-byte limit: only the first ${preview} are shown, ` +
+        `and the rest could not be written to a file (${error instanceof Error ? error.message : String(error)}).`,
     );
     return success<DbQueryData>(
       { columns, rows: previewRows, row_count: rows.length, truncated },
@@ -174,7 +179,8 @@ async function presentRows(returned: readonly SqlRow[], spillDirectory: string |
     );
   }
   warnings.push(
-    `The rows take ${bytes} bytes, over the ${DB_QUERY_MAX_BYTES}-byte limit: the first ${preview} are shown, and all ${rows.length} are in the JSON Lines file at spill_path.`,
+    `The rows take ${bytes} bytes, over the ${DB_QUERY_MAX_BYTES}-byte limit: the first ${preview} are shown, ` +
+      `and all ${rows.length} are in the JSON Lines file at spill_path.`,
   );
   return success<DbQueryData>(
     { columns, rows: previewRows, row_count: rows.length, truncated, spill_path: spillPath },

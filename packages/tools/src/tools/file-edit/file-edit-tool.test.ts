@@ -55,11 +55,14 @@ describe('fileEditTool', () => {
       expect(fileEditTool({ workspace, ledger: new ReadLedger(), scopes: ['code:write'] }).scopes).toEqual(['code:write']);
     });
 
-    it('tells the model to copy old_str from the file text only, never the line-number prefix, and that paths are relative to the root', () => {
-      expect(files.fileEdit.description).toContain('Copy old_str from the file text only');
-      expect(files.fileEdit.description).toContain('line-number prefix');
-      expect(files.fileEdit.description).toContain('relative to the workspace root');
-    });
+    it(
+      'tells the model to copy old_str from the file text only, never the line-number prefix, ' + 'and that paths are relative to the root',
+      () => {
+        expect(files.fileEdit.description).toContain('Copy old_str from the file text only');
+        expect(files.fileEdit.description).toContain('line-number prefix');
+        expect(files.fileEdit.description).toContain('relative to the workspace root');
+      },
+    );
 
     it('throws INVALID_ARGUMENT without a Workspace or a ReadLedger', () => {
       expect(() => fileEditTool({ workspace: root as never, ledger: new ReadLedger() })).toThrow(MilpaError);

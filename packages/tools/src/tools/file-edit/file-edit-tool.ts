@@ -106,7 +106,8 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       old_str: Type.String({
         minLength: 1,
         description:
-          'The exact text to replace, copied from the file text only (never the "N<tab>" line-number prefix of file_read), with enough surrounding lines to occur exactly once.',
+          'The exact text to replace, copied from the file text only (never the "N<tab>" line-number prefix of file_read), ' +
+          'with enough surrounding lines to occur exactly once.',
       }),
       new_str: Type.String({ description: 'The text to put in place of old_str (empty to delete it).' }),
     },
@@ -145,7 +146,9 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
         return {
           result: failure(
             'RUN_REQUIRED',
-            'file_edit needs a run: edits are allowed only to files read with file_read earlier in the same run, and this call belongs to no run. The host starts one with registry.startRun() and passes its id as the context runId.',
+            'file_edit needs a run: edits are allowed only to files read with file_read earlier in the same run, ' +
+              'and this call belongs to no run. ' +
+              'The host starts one with registry.startRun() and passes its id as the context runId.',
           ),
         };
       }

@@ -47,16 +47,19 @@ async function read(args: Record<string, unknown>, runId: string | null = null):
 
 describe('fileReadTool', () => {
   describe('definition', () => {
-    it('is a read-only file_read tool with workspace:read scope, a closed schema, routing and a description naming the workspace root', () => {
-      expect(tool.name).toBe('file_read');
-      expect(tool.mutating).toBe(false);
-      expect(tool.scopes).toEqual(['workspace:read']);
-      expect(tool.inputSchema['additionalProperties']).toBe(false);
-      expect(Object.keys(tool.inputSchema['properties'] as object)).toEqual(['path', 'offset', 'limit', 'line_numbers']);
-      expect(tool.description).toContain('relative to the workspace root');
-      expect(tool.routing?.intents.length).toBeGreaterThan(0);
-      expect(tool.routing?.examples.length).toBeGreaterThan(0);
-    });
+    it(
+      'is a read-only file_read tool with workspace:read scope, ' + 'a closed schema, routing and a description naming the workspace root',
+      () => {
+        expect(tool.name).toBe('file_read');
+        expect(tool.mutating).toBe(false);
+        expect(tool.scopes).toEqual(['workspace:read']);
+        expect(tool.inputSchema['additionalProperties']).toBe(false);
+        expect(Object.keys(tool.inputSchema['properties'] as object)).toEqual(['path', 'offset', 'limit', 'line_numbers']);
+        expect(tool.description).toContain('relative to the workspace root');
+        expect(tool.routing?.intents.length).toBeGreaterThan(0);
+        expect(tool.routing?.examples.length).toBeGreaterThan(0);
+      },
+    );
 
     it('takes other scopes from the options', () => {
       expect(fileReadTool({ workspace, scopes: ['files:read'] }).scopes).toEqual(['files:read']);

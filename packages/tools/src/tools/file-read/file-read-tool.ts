@@ -120,7 +120,8 @@ export function fileReadTool(options: FileReadToolOptions): ToolDefinition<FileR
     description: [
       'Read a text file in the workspace.',
       "path is relative to the workspace root (no absolute paths, no '..' out of it).",
-      `Returns at most ${FILE_READ_MAX_BYTES} bytes; a longer file is cut with a warning, so read it in slices with offset (first line, from 1) and limit (lines).`,
+      `Returns at most ${FILE_READ_MAX_BYTES} bytes; a longer file is cut with a warning, ` +
+        'so read it in slices with offset (first line, from 1) and limit (lines).',
       'With offset, limit or line_numbers the result has next_offset: the first line not returned, or null at the end of the file.',
       'line_numbers prefixes each line with "N<tab>"; that prefix is not part of the file, so never copy it into an edit.',
       'Binary files and secrets (.env, keys, .ssh) are refused.',
@@ -198,7 +199,8 @@ async function readWhole(handle: FileHandle, path: WorkspacePath): Promise<ReadO
   const trimmed = more ? bytes.subarray(0, bytes.length - incompleteUtf8Tail(bytes)) : bytes;
   const warnings = more
     ? [
-        `Output truncated at ${FILE_READ_MAX_BYTES} bytes: '${path.relative}' is longer. Read the rest in slices with offset and limit (lines).`,
+        `Output truncated at ${FILE_READ_MAX_BYTES} bytes: '${path.relative}' is longer. ` +
+          'Read the rest in slices with offset and limit (lines).',
       ]
     : [];
   return { content: trimmed.toString('utf8'), truncated: more, nextOffset: null, warnings, bytes: trimmed.length };

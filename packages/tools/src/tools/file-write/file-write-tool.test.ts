@@ -49,16 +49,19 @@ async function exists(path: string): Promise<boolean> {
 
 describe('fileWriteTool', () => {
   describe('definition', () => {
-    it('is a mutating file_write tool with workspace:write scope, a closed schema, routing and a description naming the workspace root', () => {
-      expect(tool.name).toBe('file_write');
-      expect(tool.mutating).toBe(true);
-      expect(tool.scopes).toEqual(['workspace:write']);
-      expect(tool.inputSchema['additionalProperties']).toBe(false);
-      expect(tool.inputSchema['required']).toEqual(['path', 'content']);
-      expect(tool.description).toContain('relative to the workspace root');
-      expect(tool.routing?.domains).toContain('files');
-      expect(fileWriteTool({ workspace: Workspace.at(root), scopes: ['docs:write'] }).scopes).toEqual(['docs:write']);
-    });
+    it(
+      'is a mutating file_write tool with workspace:write scope, ' + 'a closed schema, routing and a description naming the workspace root',
+      () => {
+        expect(tool.name).toBe('file_write');
+        expect(tool.mutating).toBe(true);
+        expect(tool.scopes).toEqual(['workspace:write']);
+        expect(tool.inputSchema['additionalProperties']).toBe(false);
+        expect(tool.inputSchema['required']).toEqual(['path', 'content']);
+        expect(tool.description).toContain('relative to the workspace root');
+        expect(tool.routing?.domains).toContain('files');
+        expect(fileWriteTool({ workspace: Workspace.at(root), scopes: ['docs:write'] }).scopes).toEqual(['docs:write']);
+      },
+    );
 
     it('throws INVALID_ARGUMENT without a Workspace', () => {
       expect(() => fileWriteTool({ workspace: {} as never })).toThrow(MilpaError);

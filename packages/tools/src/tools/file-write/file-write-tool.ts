@@ -93,7 +93,8 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
       "path is relative to the workspace root (no absolute paths, no '..' out of it).",
       'The write is atomic. To change part of an existing file, prefer file_edit.',
       `At most ${FILE_WRITE_MAX_BYTES} bytes. A missing parent folder is refused unless create_folders is true.`,
-      'Refused: secrets (.env, keys, .ssh), build and lock files (package.json, pnpm-lock.yaml), .git and CI folders, and scripts or executables (.sh, .exe, .ps1).',
+      'Refused: secrets (.env, keys, .ssh), build and lock files (package.json, pnpm-lock.yaml), .git and CI folders, ' +
+        'and scripts or executables (.sh, .exe, .ps1).',
     ].join(' '),
     input,
     scopes: [...scopes],

@@ -76,7 +76,8 @@ export function checkRequestHeaders(headers: unknown): Record<string, string> {
     if (name.length > REQUEST_HEADER_LIMITS.maxNameLength || !TOKEN.test(name)) {
       throw new ToolError(
         'INVALID_HEADER',
-        `Header name ${JSON.stringify(name.slice(0, 80))} is not a valid HTTP header name of at most ${REQUEST_HEADER_LIMITS.maxNameLength} characters.`,
+        `Header name ${JSON.stringify(name.slice(0, 80))} is not a valid HTTP header name ` +
+          `of at most ${REQUEST_HEADER_LIMITS.maxNameLength} characters.`,
       );
     }
     const lower = name.toLowerCase();

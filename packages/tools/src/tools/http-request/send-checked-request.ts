@@ -41,7 +41,12 @@ export interface CheckedResponse {
  * `maxBodyBytes`, then destroys the socket. Rejects with `signal.reason` when `signal` aborts
  * (at any point: connect, headers or body), or with the network error.
  *
- * @example const response = await sendCheckedRequest(target, { method: 'GET', headers: {}, body: null, maxBodyBytes: 8192, readBody: () => true }, signal);
+ * @example
+ * const response = await sendCheckedRequest(
+ *   target,
+ *   { method: 'GET', headers: {}, body: null, maxBodyBytes: 8192, readBody: () => true },
+ *   signal,
+ * );
  */
 export function sendCheckedRequest(target: RequestTarget, request: CheckedRequest, signal: AbortSignal): Promise<CheckedResponse> {
   const { url } = target;

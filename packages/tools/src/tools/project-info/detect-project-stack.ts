@@ -55,7 +55,8 @@ function dependencyEvidence(marker: ProjectMarker, manifest: PackageManifest | n
  * following `PROJECT_MARKERS`. Only names are looked at here; no file is read.
  *
  * @example
- * detectProjectStack(['next.config.mjs', 'pnpm-lock.yaml'], manifest).frameworks; // [{ name: 'Next.js', evidence: ['next.config.mjs', 'dependency next ^15.0.0'] }]
+ * detectProjectStack(['next.config.mjs', 'pnpm-lock.yaml'], manifest).frameworks;
+ * // [{ name: 'Next.js', evidence: ['next.config.mjs', 'dependency next ^15.0.0'] }]
  */
 export function detectProjectStack(fileNames: readonly string[], manifest: PackageManifest | null): ProjectStack {
   const names = [...fileNames].sort();

@@ -96,7 +96,8 @@ function checkAllowlist(allowlist: readonly string[]): readonly string[] {
   const blocked = allowlist.filter((name) => isShellCommandBlocked(name));
   if (blocked.length > 0) {
     throw new MilpaError(
-      `shellExecTool: the allowlist names ${blocked.join(', ')}, which shell_exec never runs (they delete, change permissions, reach the network, or run other programs).`,
+      `shellExecTool: the allowlist names ${blocked.join(', ')}, which shell_exec never runs ` +
+        '(they delete, change permissions, reach the network, or run other programs).',
       { code: 'BLOCKED_COMMAND_ALLOWED' },
     );
   }
@@ -282,7 +283,8 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
         const full = stdoutCut ? stdout : stderr;
         outputPath = await writeFullOutput(full);
         warnings.push(
-          `${stream} was cut at ${stdoutCut ? maxStdoutBytes : maxStderrBytes} of ${Buffer.byteLength(full)} bytes; the full ${stream} is in ${outputPath}.`,
+          `${stream} was cut at ${stdoutCut ? maxStdoutBytes : maxStderrBytes} of ${Buffer.byteLength(full)} bytes; ` +
+            `the full ${stream} is in ${outputPath}.`,
         );
         if (stdoutCut && stderrCut) warnings.push(`stderr was cut at ${maxStderrBytes} bytes too.`);
       }
@@ -307,7 +309,8 @@ export function shellExecTool(options: ShellExecToolOptions): ToolDefinition<{ c
       if (outcome.stopped === 'output_limit') {
         return failure(
           'OUTPUT_LIMIT_EXCEEDED',
-          `'${command.program}' wrote more than ${MAX_SHELL_OUTPUT_BYTES} bytes and was stopped${outputPath === undefined ? '' : `; what was read is in ${outputPath}`}.`,
+          `'${command.program}' wrote more than ${MAX_SHELL_OUTPUT_BYTES} bytes and was stopped` +
+            `${outputPath === undefined ? '' : `; what was read is in ${outputPath}`}.`,
           { ...data },
         );
       }

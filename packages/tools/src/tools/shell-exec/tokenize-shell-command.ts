@@ -76,7 +76,8 @@ export function tokenizeShellCommand(command: string): string[] {
     if (CONTROL.test(character)) {
       throw new ToolError(
         'CONTROL_CHARACTER',
-        `The command contains the control character U+${character.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} at position ${index}.`,
+        `The command contains the control character U+${character.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} ` +
+          `at position ${index}.`,
         {
           details: { position: index },
         },

@@ -114,7 +114,8 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
     description: [
       'Zip a workspace folder into <output_name>.zip and get the path of the zip.',
       'Every file goes under a top-level folder named output_name, in a fixed order.',
-      'Symlinks, files that hold secrets (.env, keys, credentials) and folders such as node_modules and .git are left out and listed in skipped.',
+      'Symlinks, files that hold secrets (.env, keys, credentials) and folders such as node_modules and .git ' +
+        'are left out and listed in skipped.',
       `At most ${maxFiles} files and ${maxBytes} bytes; zip a smaller folder when a call is refused for size.`,
     ].join(' '),
     input,
