@@ -30,7 +30,7 @@ beforeAll(() => {
   writer.close();
   // The tool only ever sees a read-only connection.
   reader = new Database(file, { readonly: true, fileMustExist: true });
-  tool = dbQueryTool({ database: betterSqlite3Database(reader), dialect: 'sqlite', spillDirectory: folder });
+  tool = dbQueryTool({ database: betterSqlite3Database(reader), dialect: 'sqlite', spillDirectory: folder, timeoutMs: 60_000 });
 });
 
 afterAll(() => {
@@ -240,15 +240,24 @@ describe('dbQueryTool', () => {
     it('refuses a statement SQLite reports as writing, even past the SQL check', async () => {
       const database = betterSqlite3Database(reader);
       const signal = new AbortController().signal;
-      expect(() => database.query('DELETE FROM items', { maxRows: 5, signal })).toThrow(/returns no rows/);
-      expect(() => database.query('DELETE FROM items RETURNING id', { maxRows: 5, signal })).toThrow(/writes/);
-      expect(() => database.query('PRAGMA user_version = 3', { maxRows: 5, signal })).toThrow();
-      expect(countsOf().items).toBe(3);
+      try {
+        await expect(database.query('DELETE FROM items', { maxRows: 5, signal })).rejects.toThrow(/returns no rows/);
+        await expect(database.query('DELETE FROM items RETURNING id', { maxRows: 5, signal })).rejects.toThrow(/writes/);
+        await expect(database.query('PRAGMA user_version = 3', { maxRows: 5, signal })).rejects.toThrow();
+        expect(countsOf().items).toBe(3);
+      } finally {
+        await database.close();
+      }
     });
 
     it('stops reading at maxRows', async () => {
-      const rows = await betterSqlite3Database(reader).query('SELECT id FROM logs', { maxRows: 7, signal: new AbortController().signal });
-      expect(rows).toHaveLength(7);
+      const database = betterSqlite3Database(reader);
+      try {
+        const rows = await database.query('SELECT id FROM logs', { maxRows: 7, signal: new AbortController().signal });
+        expect(rows).toHaveLength(7);
+      } finally {
+        await database.close();
+      }
     });
   });
 
