@@ -113,7 +113,9 @@ function visitSelect(select: SqlNode, outer: readonly Scope[], state: State, dep
   const inner = [...outer, scope];
   const allStar = sources.every((source) => source.kind === 'derived' || state.allow[source.table] === '*');
   for (const item of from) {
-    if (/natural/i.test(String(item['join'] ?? '')) && !allStar) {
+    // SQLite's grammar here reads `users NATURAL JOIN orders` as `users AS natural JOIN orders`.
+    const natural = /natural/i.test(String(item['join'] ?? '')) || /^natural$/i.test(String(item['as'] ?? ''));
+    if (natural && !allStar) {
       state.findings.push(notAllowed('COLUMN_NOT_ALLOWED', 'NATURAL JOIN compares columns the query does not name: join with ON.'));
     }
     for (const name of sqlNamesOf(item['using'])) checkName(name.toLowerCase(), sources, state, name);

@@ -11,7 +11,7 @@ export const SQL_MAX_FIELD_WIDTH = 1000;
 
 const BUILDERS: ReadonlySet<string> = new Set(SQL_VALUE_BUILDER_FUNCTIONS);
 // A printf conversion: flags, then a width and a precision, each digits or `*` (taken from an argument).
-const CONVERSION = /%[-+ 0#,!]*(\*|\d+)?(?:\.(\*|\d+))?/g;
+const CONVERSION = /%[-+ 0#,!]*(\*|\d+)?(?:\.(\*|\d+))?(?:ll|l)?[A-Za-z%]?/g;
 
 /**
  * Finds, in one node of a parsed SELECT, work or values without a bound: a recursive common table
