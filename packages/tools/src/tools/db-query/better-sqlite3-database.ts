@@ -134,7 +134,9 @@ class QueryProcess implements ProcessSqlDatabase {
       const onExit = () => {
         this.#forget(child);
         finish(() =>
-          reject(new ToolError('QUERY_FAILED', 'The query process ended before answering (it may have run out of memory): narrow the query.')),
+          reject(
+            new ToolError('QUERY_FAILED', 'The query process ended before answering (it may have run out of memory): narrow the query.'),
+          ),
         );
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -169,8 +171,7 @@ class QueryProcess implements ProcessSqlDatabase {
           child.unref();
           (child.channel as { unref?: () => void } | undefined)?.unref?.();
           settle(() => resolve(child));
-        }
-        else if (reply.type === 'error' && reply.id === null) {
+        } else if (reply.type === 'error' && reply.id === null) {
           this.#kill();
           settle(() => reject(new ToolError(reply.code, reply.message)));
         }

@@ -33,7 +33,11 @@ function database(options?: Parameters<typeof betterSqlite3Database>[1]): Proces
   return created;
 }
 
-async function call(definition: ToolDefinition<{ sql: string }>, sql: string, signal = new AbortController().signal): Promise<ToolResult | Error> {
+async function call(
+  definition: ToolDefinition<{ sql: string }>,
+  sql: string,
+  signal = new AbortController().signal,
+): Promise<ToolResult | Error> {
   const invocation = { context: ToolContext.cli(), signal, caller: unsupportedCaller };
   try {
     return (await definition.handler({ sql }, invocation)) as ToolResult;
@@ -86,7 +90,9 @@ describe('db_query off the event loop', () => {
     expect(result.error).toMatch(/longer than 300 ms/);
     expect(performance.now() - started).toBeLessThan(6000);
     const next = dbQueryTool({ database: opened.at(-1) as ProcessSqlDatabase, dialect: 'sqlite', timeoutMs: 60_000 });
-    expect(((await call(next, 'SELECT name FROM items ORDER BY id')) as ToolResult).data).toMatchObject({ rows: [{ name: 'a' }, { name: 'b' }] });
+    expect(((await call(next, 'SELECT name FROM items ORDER BY id')) as ToolResult).data).toMatchObject({
+      rows: [{ name: 'a' }, { name: 'b' }],
+    });
   });
 
   it('defaults the statement timeout to 5 s', async () => {

@@ -36,13 +36,19 @@ afterAll(async () => {
 });
 
 async function run(definition: ToolDefinition<{ sql: string }>, sql: string): Promise<ToolResult> {
-  return (await definition.handler({ sql }, { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller })) as ToolResult;
+  return (await definition.handler(
+    { sql },
+    { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller },
+  )) as ToolResult;
 }
 
 // The four ways a secret column came back under another name.
 const RENAMING_TRICKS: [string, string][] = [
   ['a column-renaming WITH', 'WITH u(a, b, c, d, e) AS (SELECT * FROM users) SELECT d FROM u'],
-  ['a UNION whose first branch names the columns', "SELECT 0 AS id, 'x' AS name, 'y' AS email, 'z' AS note, '' AS extra UNION ALL SELECT * FROM users"],
+  [
+    'a UNION whose first branch names the columns',
+    "SELECT 0 AS id, 'x' AS name, 'y' AS email, 'z' AS note, '' AS extra UNION ALL SELECT * FROM users",
+  ],
   ["a JSON path built as '$.pass' || 'word'", "SELECT json_extract(profile, '$.pass' || 'word') AS p FROM users"],
   ['json_each', 'SELECT j.key, j.value FROM users, json_each(users.profile) AS j'],
 ];
@@ -62,7 +68,9 @@ describe('db_query and secret columns', () => {
       expect(cte.data).toMatchObject({ rows: [{ b: 'ana' }] });
       const union = await run(byName, "SELECT name FROM users UNION ALL SELECT 'x'");
       expect(union.data).toMatchObject({ row_count: 2 });
-      expect((await run(byName, "SELECT json_extract(profile, '$.city') AS city FROM users")).data).toMatchObject({ rows: [{ city: 'Oaxaca' }] });
+      expect((await run(byName, "SELECT json_extract(profile, '$.city') AS city FROM users")).data).toMatchObject({
+        rows: [{ city: 'Oaxaca' }],
+      });
     });
   });
 
@@ -78,12 +86,27 @@ describe('db_query and secret columns', () => {
       ['a table not listed', 'SELECT value FROM tokens', 'TABLE_NOT_ALLOWED', /'tokens' is not one this tool may read/],
       ['a column not listed', 'SELECT email FROM users', 'COLUMN_NOT_ALLOWED', /'email' is not one this tool may read from 'users'/],
       ['a column not listed, only in WHERE', "SELECT id FROM users WHERE email LIKE 'ana%'", 'COLUMN_NOT_ALLOWED', /'email'/],
-      ['a column not listed, in JOIN … ON', 'SELECT o.total FROM orders o JOIN users u ON u.email = o.id', 'COLUMN_NOT_ALLOWED', /'u\.email'/],
+      [
+        'a column not listed, in JOIN … ON',
+        'SELECT o.total FROM orders o JOIN users u ON u.email = o.id',
+        'COLUMN_NOT_ALLOWED',
+        /'u\.email'/,
+      ],
       ['* over a table with listed columns', 'SELECT * FROM users', 'COLUMN_NOT_ALLOWED', /\* would read every column of 'users'/],
       ['u.* over a table with listed columns', 'SELECT u.* FROM users u JOIN orders o ON o.user_id = u.id', 'COLUMN_NOT_ALLOWED', /\*/],
       ['a column reached through a subquery', 'SELECT x FROM (SELECT email AS x FROM users)', 'COLUMN_NOT_ALLOWED', /'email'/],
-      ['a correlated subquery reading a column not listed', 'SELECT id FROM orders WHERE EXISTS (SELECT 1 FROM users WHERE users.email = orders.id)', 'COLUMN_NOT_ALLOWED', /email/],
-      ['an unqualified column that could come from either table', 'SELECT total FROM users JOIN orders ON orders.user_id = users.id', 'COLUMN_NOT_ALLOWED', /qualify/],
+      [
+        'a correlated subquery reading a column not listed',
+        'SELECT id FROM orders WHERE EXISTS (SELECT 1 FROM users WHERE users.email = orders.id)',
+        'COLUMN_NOT_ALLOWED',
+        /email/,
+      ],
+      [
+        'an unqualified column that could come from either table',
+        'SELECT total FROM users JOIN orders ON orders.user_id = users.id',
+        'COLUMN_NOT_ALLOWED',
+        /qualify/,
+      ],
       ['a qualifier that names no table', 'SELECT x.id FROM users', 'COLUMN_NOT_ALLOWED', /names no table/],
       ['JOIN … USING a column not listed', 'SELECT users.id FROM users JOIN orders USING (email)', 'COLUMN_NOT_ALLOWED', /email/],
       ['rowid', 'SELECT rowid FROM users', 'COLUMN_NOT_ALLOWED', /rowid/],
@@ -95,7 +118,10 @@ describe('db_query and secret columns', () => {
 
     it('answers queries over what is listed: * over an allowed-* table, aliases, CTEs, subqueries and ORDER BY an alias', async () => {
       expect((await run(allowed, 'SELECT * FROM orders ORDER BY id')).data).toMatchObject({ row_count: 2 });
-      const joined = await run(allowed, 'SELECT u.name, sum(o.total) AS spent FROM users u JOIN orders o ON o.user_id = u.id GROUP BY u.name ORDER BY spent');
+      const joined = await run(
+        allowed,
+        'SELECT u.name, sum(o.total) AS spent FROM users u JOIN orders o ON o.user_id = u.id GROUP BY u.name ORDER BY spent',
+      );
       expect(joined.data).toMatchObject({ rows: [{ name: 'ana', spent: 29.5 }] });
       const cte = await run(allowed, 'WITH big AS (SELECT * FROM orders WHERE total > 10) SELECT big.id FROM big');
       expect(cte.data).toMatchObject({ rows: [{ id: 2 }] });

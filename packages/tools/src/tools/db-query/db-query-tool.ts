@@ -43,7 +43,10 @@ export interface DbQueryToolOptions {
   readonly allow?: SqlAllowlist;
   /** How long a query may run, in milliseconds, before it is stopped (`QUERY_TIMEOUT`); default {@link DB_QUERY_TIMEOUT_MS}. */
   readonly timeoutMs?: number;
-  /** The most bytes the rows may take while read, before the query is stopped (`RESULT_TOO_LARGE`); default {@link DB_QUERY_MAX_RESULT_BYTES}. */
+  /**
+   * The most bytes the rows may take while read, before the query is stopped (`RESULT_TOO_LARGE`);
+   * default {@link DB_QUERY_MAX_RESULT_BYTES}.
+   */
   readonly maxResultBytes?: number;
 }
 
@@ -118,7 +121,8 @@ export function dbQueryTool(options: DbQueryToolOptions): ToolDefinition<{ sql: 
     'recursive WITH without a LIMIT, and any column, alias or string naming a password, secret, key or token.',
     allowlist === undefined
       ? ''
-      : `Only these tables and columns may be used: ${describeAllowlist(allowlist)}; qualify columns (table.column) when several tables are joined.`,
+      : `Only these tables and columns may be used: ${describeAllowlist(allowlist)}; ` +
+        'qualify columns (table.column) when several tables are joined.',
     `A query is stopped after ${timeoutMs} ms or ${maxResultBytes} bytes of rows.`,
     `At most ${DB_QUERY_MAX_ROWS} rows and ${DB_QUERY_MAX_BYTES} bytes come back inline; a larger result returns a preview plus spill_path, a JSON Lines file with every row.`,
     'Name the columns you need and add WHERE and LIMIT to keep results small.',

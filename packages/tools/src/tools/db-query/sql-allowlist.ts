@@ -81,7 +81,8 @@ function collectCteNames(value: unknown, names: Set<string>, depth: number): voi
   if (Array.isArray(value['with'])) {
     for (const cte of value['with']) if (isSqlNode(cte)) for (const name of sqlNamesOf(cte['name'])) names.add(name.toLowerCase());
   }
-  for (const [key, child] of Object.entries(value)) if (key !== 'tableList' && key !== 'columnList') collectCteNames(child, names, depth + 1);
+  for (const [key, child] of Object.entries(value))
+    if (key !== 'tableList' && key !== 'columnList') collectCteNames(child, names, depth + 1);
 }
 
 function visit(value: unknown, scopes: readonly Scope[], state: State, depth: number): void {
@@ -144,7 +145,9 @@ function sourceOf(item: SqlNode, state: State): Source {
     else {
       source = { kind: 'table', table };
       if (state.allow[table] === undefined) {
-        state.findings.push(notAllowed('TABLE_NOT_ALLOWED', `The table '${table}' is not one this tool may read; use ${listTables(state.allow)}.`));
+        state.findings.push(
+          notAllowed('TABLE_NOT_ALLOWED', `The table '${table}' is not one this tool may read; use ${listTables(state.allow)}.`),
+        );
       }
     }
     remember(state.aliases, table, source);
@@ -165,7 +168,9 @@ function checkColumn(node: SqlNode, scopes: readonly Scope[], state: State): voi
   if (qualifier !== '') {
     const sources = state.aliases.get(qualifier);
     if (sources === undefined) {
-      state.findings.push(notAllowed('COLUMN_NOT_ALLOWED', `'${qualifier}.${column}' names no table of the query; use ${listTables(state.allow)}.`));
+      state.findings.push(
+        notAllowed('COLUMN_NOT_ALLOWED', `'${qualifier}.${column}' names no table of the query; use ${listTables(state.allow)}.`),
+      );
       return;
     }
     checkName(column, sources, state, `${qualifier}.${column}`);
@@ -191,13 +196,17 @@ function checkName(column: string, sources: readonly Source[], state: State, sho
     if (allowed === undefined || allowed === '*') continue;
     if (column === '*') {
       state.findings.push(
-        notAllowed('COLUMN_NOT_ALLOWED', `* would read every column of '${source.table}', but only ${allowed.join(', ')} may be read: name them.`),
+        notAllowed(
+          'COLUMN_NOT_ALLOWED',
+          `* would read every column of '${source.table}', but only ${allowed.join(', ')} may be read: name them.`,
+        ),
       );
     } else if (!allowed.includes(column)) {
       state.findings.push(
         notAllowed(
           'COLUMN_NOT_ALLOWED',
-          `The column '${shown}' is not one this tool may read from '${source.table}' (allowed: ${allowed.join(', ')}); qualify columns (table.column) when several tables are joined.`,
+          `The column '${shown}' is not one this tool may read from '${source.table}' (allowed: ${allowed.join(', ')}); ` +
+            'qualify columns (table.column) when several tables are joined.',
         ),
       );
     }

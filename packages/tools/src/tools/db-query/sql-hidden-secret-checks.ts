@@ -71,7 +71,8 @@ function collectTableNames(value: unknown, names: Set<string>, depth: number): v
     for (const name of sqlNamesOf(value['table'])) names.add(name.toLowerCase());
     if (typeof value['as'] === 'string') names.add(value['as'].toLowerCase());
   }
-  for (const [key, child] of Object.entries(value)) if (key !== 'tableList' && key !== 'columnList') collectTableNames(child, names, depth + 1);
+  for (const [key, child] of Object.entries(value))
+    if (key !== 'tableList' && key !== 'columnList') collectTableNames(child, names, depth + 1);
 }
 
 function visit(value: unknown, findings: SqlFinding[], tables: ReadonlySet<string>, depth: number): void {
@@ -86,7 +87,8 @@ function visit(value: unknown, findings: SqlFinding[], tables: ReadonlySet<strin
   if (value['type'] === 'binary_expr' && JSON_PATH_OPERATORS.has(String(value['operator'])) && !isSqlLiteral(value['right'])) {
     findings.push(computedPath(String(value['operator'])));
   }
-  for (const [key, child] of Object.entries(value)) if (key !== 'tableList' && key !== 'columnList') visit(child, findings, tables, depth + 1);
+  for (const [key, child] of Object.entries(value))
+    if (key !== 'tableList' && key !== 'columnList') visit(child, findings, tables, depth + 1);
 }
 
 function checkColumnRef(node: SqlNode, findings: SqlFinding[], tables: ReadonlySet<string>): void {
@@ -95,7 +97,8 @@ function checkColumnRef(node: SqlNode, findings: SqlFinding[], tables: ReadonlyS
     findings.push({
       code: 'COLUMN_NOT_ALLOWED',
       message:
-        '* is accepted only in the outer SELECT: inside WITH, a subquery or a later UNION branch it can pass columns on under other names. Name the columns.',
+        '* is accepted only in the outer SELECT: inside WITH, a subquery or a later UNION branch ' +
+        'it can pass columns on under other names. Name the columns.',
     });
     return;
   }
@@ -113,7 +116,9 @@ function checkFunction(node: SqlNode, findings: SqlFinding[]): void {
   if (JSON_TABLES.has(name)) {
     findings.push({
       code: 'FORBIDDEN_FUNCTION',
-      message: `${name}() returns every key and value of a JSON document, including keys the query does not name: extract the keys you need with json_extract and a literal path.`,
+      message:
+        `${name}() returns every key and value of a JSON document, including keys the query does not name: ` +
+        'extract the keys you need with json_extract and a literal path.',
     });
     return;
   }

@@ -17,7 +17,12 @@ describe('checkSqlQuery', () => {
         'WITH c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT n FROM c LIMIT 5',
         /has no LIMIT/,
       ],
-      ['LIMIT -1, which SQLite reads as no limit', 'sqlite', 'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT -1) SELECT n FROM c', /LIMIT/],
+      [
+        'LIMIT -1, which SQLite reads as no limit',
+        'sqlite',
+        'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c LIMIT -1) SELECT n FROM c',
+        /LIMIT/,
+      ],
       ['zeroblob(300000000)', 'sqlite', 'SELECT zeroblob(300000000)', /zeroblob\(\) builds a value of any size/],
       ['randomblob(1e9)', 'sqlite', 'SELECT hex(randomblob(1e9)) AS x', /randomblob\(\)/],
       ['repeat', 'postgresql', "SELECT repeat('x', 1000000000)", /repeat\(\)/],
@@ -25,7 +30,12 @@ describe('checkSqlQuery', () => {
       ['a printf width over the cap', 'sqlite', "SELECT printf('%2000000000d', 1)", /printf\(\) with the width/],
       ['a format with a * width', 'sqlite', "SELECT format('%*d', 1000000000, 1)", /format\(\)/],
       ['a computed printf format', 'sqlite', "SELECT printf('%' || '999999999d', 1)", /format as a string literal/],
-      ['a computed replace replacement', 'sqlite', "WITH a(s) AS (SELECT 'xxxxxxxxxx') SELECT replace(s, 'x', s) FROM a", /replace\(\) with a computed/],
+      [
+        'a computed replace replacement',
+        'sqlite',
+        "WITH a(s) AS (SELECT 'xxxxxxxxxx') SELECT replace(s, 'x', s) FROM a",
+        /replace\(\) with a computed/,
+      ],
       ['lpad to a huge length', 'postgresql', "SELECT lpad('x', 1000000000)", /lpad\(\)/],
     ])('refuses %s with UNBOUNDED_QUERY', async (_label, dialect, sql, message) => {
       const check = await checkSqlQuery(sql, dialect);

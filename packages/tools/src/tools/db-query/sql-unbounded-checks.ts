@@ -50,7 +50,9 @@ function referencesTable(value: unknown, name: string, depth: number): boolean {
   if ('table' in value && ('db' in value || 'as' in value) && value['expr'] === undefined) {
     if (sqlNamesOf(value['table']).some((table) => table.toLowerCase() === name)) return true;
   }
-  return Object.entries(value).some(([key, child]) => key !== 'tableList' && key !== 'columnList' && referencesTable(child, name, depth + 1));
+  return Object.entries(value).some(
+    ([key, child]) => key !== 'tableList' && key !== 'columnList' && referencesTable(child, name, depth + 1),
+  );
 }
 
 /** True when the CTE body (or one of its set-operation branches, where SQLite's grammar puts it) has `LIMIT <integer ≥ 0>`. */
@@ -70,7 +72,10 @@ function checkFunction(node: SqlNode, findings: SqlFinding[]): void {
   const name = sqlFunctionName(node);
   const args = sqlFunctionArgs(node);
   if (BUILDERS.has(name)) {
-    findings.push({ code: 'UNBOUNDED_QUERY', message: `The function ${name}() builds a value of any size from a number, so it is refused.` });
+    findings.push({
+      code: 'UNBOUNDED_QUERY',
+      message: `The function ${name}() builds a value of any size from a number, so it is refused.`,
+    });
     return;
   }
   if (name === 'printf' || name === 'format') {
@@ -84,7 +89,9 @@ function checkFunction(node: SqlNode, findings: SqlFinding[]): void {
         if (size === '*' || (size !== undefined && Number(size) > SQL_MAX_FIELD_WIDTH)) {
           findings.push({
             code: 'UNBOUNDED_QUERY',
-            message: `${name}() with the width or precision '${match[0]}' can build a huge value: use a number up to ${SQL_MAX_FIELD_WIDTH}, not '*'.`,
+            message:
+              `${name}() with the width or precision '${match[0]}' can build a huge value: ` +
+              `use a number up to ${SQL_MAX_FIELD_WIDTH}, not '*'.`,
           });
           return;
         }
@@ -100,7 +107,7 @@ function checkFunction(node: SqlNode, findings: SqlFinding[]): void {
   if (name === 'replace' && args.length >= 3 && !isSqlLiteral(args[2])) {
     findings.push({
       code: 'UNBOUNDED_QUERY',
-      message: 'replace() with a computed replacement can multiply a value\'s length at each step: give the replacement as a literal.',
+      message: "replace() with a computed replacement can multiply a value's length at each step: give the replacement as a literal.",
     });
   }
 }

@@ -24,7 +24,12 @@ try {
   db = new Database(file, { readonly: true, fileMustExist: true });
   process.send?.({ type: 'ready' });
 } catch (error) {
-  process.send?.({ type: 'error', id: null, code: 'DATABASE_UNAVAILABLE', message: `The database could not be opened: ${messageOf(error)}` });
+  process.send?.({
+    type: 'error',
+    id: null,
+    code: 'DATABASE_UNAVAILABLE',
+    message: `The database could not be opened: ${messageOf(error)}`,
+  });
 }
 
 process.on('message', (message) => {
@@ -49,7 +54,12 @@ function runQuery(database, { id, sql, maxRows, maxBytes }) {
     return { type: 'error', id, code: 'NOT_A_SELECT', message: 'The statement returns no rows: only SELECT queries are run.' };
   }
   if (!statement.readonly) {
-    return { type: 'error', id, code: 'NOT_A_SELECT', message: 'SQLite reports that the statement writes: only read-only queries are run.' };
+    return {
+      type: 'error',
+      id,
+      code: 'NOT_A_SELECT',
+      message: 'SQLite reports that the statement writes: only read-only queries are run.',
+    };
   }
   const rows = [];
   let bytes = 0;
@@ -62,7 +72,9 @@ function runQuery(database, { id, sql, maxRows, maxBytes }) {
           type: 'error',
           id,
           code: 'RESULT_TOO_LARGE',
-          message: `The rows read so far take more than ${maxBytes} bytes, so the query was stopped: select fewer or shorter columns (substr, length), or fewer rows.`,
+          message:
+            `The rows read so far take more than ${maxBytes} bytes, so the query was stopped: ` +
+            'select fewer or shorter columns (substr, length), or fewer rows.',
         };
       }
       rows.push(step.value);
