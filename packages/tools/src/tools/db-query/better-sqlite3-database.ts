@@ -99,9 +99,11 @@ class QueryProcess implements ProcessSqlDatabase {
   ) {}
 
   query(sql: string, options: SqlQueryOptions): Promise<readonly SqlRow[]> {
-    const run = this.#queue.then(() => this.#run(sql, options));
-    // The next query waits for this one to settle, whether it failed or not.
-    this.#queue = run.catch(() => undefined);
+    const turn = this.#queue;
+    // A query waiting for its turn still answers its abort or timeout at once.
+    const run = withAbort(turn, options.signal).then(() => this.#run(sql, options));
+    // The next query waits for this one and the one before it to settle, whether they failed or not.
+    this.#queue = Promise.all([turn, run.catch(() => undefined)]);
     return run;
   }
 

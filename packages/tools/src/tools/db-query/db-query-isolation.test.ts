@@ -81,6 +81,23 @@ describe('db_query off the event loop', () => {
     expect(quick.data).toMatchObject({ rows: [{ n: 2 }] });
   });
 
+  it('answers the abort of a query waiting behind a slow one at once, and runs the next after both', async () => {
+    const tool = dbQueryTool({ database: database(), dialect: 'sqlite', timeoutMs: 120_000 });
+    expect((await call(tool, 'SELECT 1 AS one')) as ToolResult).toMatchObject({ success: true });
+    const slow = new AbortController();
+    const waiting = new AbortController();
+    const first = call(tool, SLOW, slow.signal);
+    const second = call(tool, 'SELECT 1 AS one', waiting.signal);
+    setTimeout(() => waiting.abort(new Error('waited too long')), 100);
+    const started = performance.now();
+    const outcome = await second;
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(outcome instanceof Error && outcome.message).toBe('waited too long');
+    slow.abort(new Error('done'));
+    await first;
+    expect(((await call(tool, 'SELECT count(*) AS n FROM items')) as ToolResult).data).toMatchObject({ rows: [{ n: 2 }] });
+  });
+
   it('stops a query at the statement timeout with QUERY_TIMEOUT, then runs the next one on a new process', async () => {
     const tool = dbQueryTool({ database: database(), dialect: 'sqlite', timeoutMs: 300 });
     const started = performance.now();
