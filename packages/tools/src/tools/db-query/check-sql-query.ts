@@ -160,7 +160,7 @@ export async function checkSqlQuery(sql: string, dialect: SqlDialect, options: S
 
   const findings: Finding[] = [];
   walk(statement, findings, 0);
-  findings.push(...(allow === undefined ? findHiddenSecrets(statement, dialect) : findAllowlistViolations(statement, allow)));
+  findings.push(...(allow === undefined ? findHiddenSecrets(statement, dialect) : findAllowlistViolations(statement, allow, dialect)));
   if (findings.length === 0) return { ok: true };
   const first = [...findings].sort((a, b) => PRIORITY.indexOf(a.code) - PRIORITY.indexOf(b.code))[0] as Finding;
   return refuse(first.code, first.message);

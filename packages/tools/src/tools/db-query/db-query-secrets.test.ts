@@ -110,6 +110,7 @@ describe('db_query and secret columns', () => {
       ['a qualifier that names no table', 'SELECT x.id FROM users', 'COLUMN_NOT_ALLOWED', /names no table/],
       ['JOIN … USING a column not listed', 'SELECT users.id FROM users JOIN orders USING (email)', 'COLUMN_NOT_ALLOWED', /email/],
       ['rowid', 'SELECT rowid FROM users', 'COLUMN_NOT_ALLOWED', /rowid/],
+      ['a double-quoted column, which SQLite reads as a name', 'SELECT "email" FROM users', 'COLUMN_NOT_ALLOWED', /'email'/],
     ])('refuses %s', async (_label, sql, code, message) => {
       const result = await run(allowed, sql);
       expect(result.meta['code']).toBe(code);

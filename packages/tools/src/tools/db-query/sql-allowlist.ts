@@ -1,5 +1,6 @@
 import { MilpaError } from '@milpa/core';
 import { type SqlFinding, type SqlNode, isSqlNode, sqlNamesOf } from './sql-ast.js';
+import type { SqlDialect } from './sql-dialect.js';
 
 /**
  * The tables and columns `db_query` may read: table name to its allowed column names, or `'*'` for
@@ -49,15 +50,18 @@ type Scope = { readonly sources: readonly Source[] };
  * expressions and set-operation branches. A column qualified by a table (or its alias) must be
  * allowed in that table; an unqualified one in every table it could come from (those of its own
  * SELECT and of the SELECTs around it). `*` and `t.*` expand only over tables allowed with `'*'`.
+ * A double-quoted name counts as a column in SQLite and PostgreSQL, as those databases read it.
  * CTEs, subqueries and table-valued functions are sources whose own columns were checked where
  * they are built. `NATURAL JOIN` is refused unless every table is allowed with `'*'`.
  */
-export function findAllowlistViolations(statement: SqlNode, allow: SqlAllowlist): SqlFinding[] {
+export function findAllowlistViolations(statement: SqlNode, allow: SqlAllowlist, dialect: SqlDialect): SqlFinding[] {
   const findings: SqlFinding[] = [];
   const cteNames = new Set<string>();
   collectCteNames(statement, cteNames, 0);
   const aliases = new Map<string, Source[]>();
-  visit(statement, [], { allow, findings, cteNames, aliases, orderAliases: new Set() }, 0);
+  // SQLite and PostgreSQL read "email" as a name: the parser calls it a string, the database a column.
+  const quotedNames = dialect !== 'mysql';
+  visit(statement, [], { allow, findings, cteNames, aliases, orderAliases: new Set(), quotedNames }, 0);
   return findings;
 }
 
@@ -67,6 +71,7 @@ type State = {
   readonly cteNames: ReadonlySet<string>;
   readonly aliases: Map<string, Source[]>;
   readonly orderAliases: ReadonlySet<string>;
+  readonly quotedNames: boolean;
 };
 
 const MAX_DEPTH = 200;
@@ -98,6 +103,10 @@ function visit(value: unknown, scopes: readonly Scope[], state: State, depth: nu
   }
   if (value['type'] === 'column_ref') {
     checkColumn(value, scopes, state);
+    return;
+  }
+  if (value['type'] === 'double_quote_string' && state.quotedNames && typeof value['value'] === 'string') {
+    checkColumn({ type: 'column_ref', table: null, column: value['value'] }, scopes, state);
     return;
   }
   for (const [key, child] of Object.entries(value)) if (key !== 'tableList' && key !== 'columnList') visit(child, scopes, state, depth + 1);
