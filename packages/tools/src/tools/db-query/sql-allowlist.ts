@@ -61,7 +61,7 @@ export function findAllowlistViolations(statement: SqlNode, allow: SqlAllowlist,
   const aliases = new Map<string, Source[]>();
   // SQLite and PostgreSQL read "email" as a name: the parser calls it a string, the database a column.
   const quotedNames = dialect !== 'mysql';
-  visit(statement, [], { allow, findings, cteNames, aliases, orderAliases: new Set(), quotedNames }, 0);
+  visit(statement, [], { allow, findings, cteNames, aliases, quotedNames }, 0);
   return findings;
 }
 
@@ -70,7 +70,6 @@ type State = {
   readonly findings: SqlFinding[];
   readonly cteNames: ReadonlySet<string>;
   readonly aliases: Map<string, Source[]>;
-  readonly orderAliases: ReadonlySet<string>;
   readonly quotedNames: boolean;
 };
 
@@ -140,9 +139,27 @@ function visitSelect(select: SqlNode, outer: readonly Scope[], state: State, dep
   }
   for (const [key, child] of Object.entries(select)) {
     if (['with', '_next', 'from', 'tableList', 'columnList'].includes(key)) continue;
-    const childState = key === 'orderby' ? { ...state, orderAliases: outputAliases } : { ...state, orderAliases: new Set<string>() };
-    visit(child, inner, childState, depth + 1);
+    if (key === 'orderby' && Array.isArray(child)) {
+      for (const item of child) {
+        // `ORDER BY n` names a result column when one is called n (SQLite looks there first);
+        // inside an expression the name may reach the table's column instead, so it is checked.
+        const expr = isSqlNode(item) ? item['expr'] : undefined;
+        const name = bareNameOf(expr);
+        if (name !== undefined && outputAliases.has(name)) continue;
+        visit(item, inner, state, depth + 1);
+      }
+      continue;
+    }
+    visit(child, inner, state, depth + 1);
   }
+}
+
+/** The lower-case name of an unqualified column reference (or double-quoted name), else undefined. */
+function bareNameOf(expr: unknown): string | undefined {
+  if (!isSqlNode(expr)) return undefined;
+  if (expr['type'] === 'double_quote_string' && typeof expr['value'] === 'string') return expr['value'].toLowerCase();
+  if (expr['type'] !== 'column_ref' || sqlNamesOf(expr['table']).length > 0) return undefined;
+  return sqlNamesOf(expr['column']).at(-1)?.toLowerCase();
 }
 
 function sourceOf(item: SqlNode, state: State): Source {
@@ -185,7 +202,6 @@ function checkColumn(node: SqlNode, scopes: readonly Scope[], state: State): voi
     checkName(column, sources, state, `${qualifier}.${column}`);
     return;
   }
-  if (column !== '*' && state.orderAliases.has(column)) return;
   if (column === '*') {
     checkName(column, scopes.at(-1)?.sources ?? [], state, '*');
     return;

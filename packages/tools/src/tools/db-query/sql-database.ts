@@ -18,12 +18,12 @@ export interface SqlQueryOptions {
  * The database behind `db_query`, as a small driver interface so `@milpa/tools` depends on no
  * database client. An implementation runs exactly one statement (never enable a driver's
  * multi-statement mode), off the host's event loop (a synchronous driver blocks every other call:
- * run it in a child process, as `betterSqlite3Database` does), over a **read-only** connection or transaction (SQLite opened with
- * `readonly: true`, a PostgreSQL role with only `SELECT` grants or `SET TRANSACTION READ ONLY`,
- * a MySQL user with only `SELECT`), stops reading after `maxRows` rows or `maxBytes` bytes, and stops
- * the query when `signal` aborts. The tool's SQL check is
- * syntactic; the read-only connection is what holds when a check is wrong. See
- * `betterSqlite3Database` for SQLite.
+ * run it in a child process, as `betterSqlite3Database` does), over a **read-only** connection or
+ * transaction (SQLite opened with `readonly: true`, a PostgreSQL role with only `SELECT` grants or
+ * `SET TRANSACTION READ ONLY`, a MySQL user with only `SELECT`); it stops reading after `maxRows`
+ * rows or `maxBytes` bytes, and stops the query when `signal` aborts (the statement timeout
+ * included). The tool's SQL check is syntactic; the read-only connection is what holds when a
+ * check is wrong. See `betterSqlite3Database` for SQLite.
  *
  * @example
  * const database: SqlDatabase = {

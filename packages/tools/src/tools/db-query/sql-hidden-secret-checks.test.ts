@@ -45,6 +45,7 @@ describe('checkSqlQuery', () => {
       ['postgresql', 'SELECT "email" FROM users', 'COLUMN_NOT_ALLOWED'],
       ['sqlite', 'WITH x AS (SELECT id FROM payments) SELECT id FROM x', 'TABLE_NOT_ALLOWED'],
       ['sqlite', 'SELECT name FROM users ORDER BY email', 'COLUMN_NOT_ALLOWED'],
+      ['sqlite', "SELECT name AS email FROM users ORDER BY email || ''", 'COLUMN_NOT_ALLOWED'],
       ['sqlite', 'SELECT name AS email FROM users WHERE email IS NULL', 'COLUMN_NOT_ALLOWED'],
     ])('refuses in %s: %s', async (dialect, sql, code) => {
       expect(await checkSqlQuery(sql, dialect, { allow })).toMatchObject({ ok: false, code });
