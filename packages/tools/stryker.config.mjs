@@ -10,4 +10,7 @@ export default strykerConfig('tools', [
   'src/tools/http-request/forbidden-addresses.ts',
   'src/tools/shell-exec/tokenize-shell-command.ts',
   'src/tools/db-query/check-sql-query.ts',
+  'src/tools/db-query/sql-allowlist.ts',
+  'src/tools/db-query/sql-hidden-secret-checks.ts',
+  'src/tools/db-query/sql-unbounded-checks.ts',
 ]);

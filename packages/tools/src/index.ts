@@ -111,17 +111,30 @@ export {
   dbQueryTool,
   DB_QUERY_MAX_ROWS,
   DB_QUERY_MAX_BYTES,
+  DB_QUERY_TIMEOUT_MS,
+  DB_QUERY_MAX_RESULT_BYTES,
   type DbQueryToolOptions,
   type DbQueryData,
 } from './tools/db-query/db-query-tool.js';
 export {
   betterSqlite3Database,
+  SQLITE_QUERY_MEMORY_MB,
   type BetterSqlite3Like,
-  type BetterSqlite3StatementLike,
+  type BetterSqlite3DatabaseOptions,
+  type ProcessSqlDatabase,
 } from './tools/db-query/better-sqlite3-database.js';
+export { validateSqlAllowlist, type SqlAllowlist } from './tools/db-query/sql-allowlist.js';
+export { SQL_VALUE_BUILDER_FUNCTIONS, SQL_MAX_FIELD_WIDTH } from './tools/db-query/sql-unbounded-checks.js';
+export { SQL_JSON_TABLE_FUNCTIONS } from './tools/db-query/sql-hidden-secret-checks.js';
 export type { SqlDatabase, SqlRow, SqlQueryOptions } from './tools/db-query/sql-database.js';
 export { SQL_DIALECTS, type SqlDialect } from './tools/db-query/sql-dialect.js';
-export { checkSqlQuery, SQL_MAX_LENGTH, type SqlCheck, type SqlRefusalCode } from './tools/db-query/check-sql-query.js';
+export {
+  checkSqlQuery,
+  SQL_MAX_LENGTH,
+  type SqlCheck,
+  type SqlCheckOptions,
+  type SqlRefusalCode,
+} from './tools/db-query/check-sql-query.js';
 
 export {
   zipPackageTool,

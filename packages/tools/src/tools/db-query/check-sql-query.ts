@@ -1,5 +1,9 @@
 import type { SqlDialect } from './sql-dialect.js';
 import { scanSqlText } from './scan-sql-text.js';
+import { type SqlAllowlist, findAllowlistViolations, validateSqlAllowlist } from './sql-allowlist.js';
+import { type SqlFinding, type SqlNode, isSqlNode, sqlNamesOf } from './sql-ast.js';
+import { findHiddenSecrets } from './sql-hidden-secret-checks.js';
+import { findUnboundedWork } from './sql-unbounded-checks.js';
 import {
   SQL_FORBIDDEN_FUNCTIONS,
   SQL_FORBIDDEN_FUNCTION_PREFIXES,
@@ -21,8 +25,17 @@ export type SqlRefusalCode =
   | 'SELECT_INTO'
   | 'LOCKING_CLAUSE'
   | 'FORBIDDEN_FUNCTION'
+  | 'UNBOUNDED_QUERY'
   | 'SYSTEM_CATALOG'
+  | 'TABLE_NOT_ALLOWED'
+  | 'COLUMN_NOT_ALLOWED'
   | 'SECRET_NAME';
+
+/** Options of {@link checkSqlQuery}. */
+export interface SqlCheckOptions {
+  /** The tables and columns the query may use; without it, only names that look like secrets are refused. */
+  readonly allow?: SqlAllowlist;
+}
 
 /** The outcome of {@link checkSqlQuery}: accepted, or refused with a code and a message for the model. */
 export type SqlCheck = { readonly ok: true } | { readonly ok: false; readonly code: SqlRefusalCode; readonly message: string };
@@ -32,7 +45,10 @@ const PRIORITY: readonly SqlRefusalCode[] = [
   'SELECT_INTO',
   'LOCKING_CLAUSE',
   'FORBIDDEN_FUNCTION',
+  'UNBOUNDED_QUERY',
   'SYSTEM_CATALOG',
+  'TABLE_NOT_ALLOWED',
+  'COLUMN_NOT_ALLOWED',
   'SECRET_NAME',
 ];
 const FORBIDDEN_FUNCTIONS: ReadonlySet<string> = new Set(SQL_FORBIDDEN_FUNCTIONS);
@@ -40,8 +56,8 @@ const SYSTEM_SCHEMAS: ReadonlySet<string> = new Set(SQL_SYSTEM_SCHEMAS);
 const LOCKING_KEYS = ['locking_read', 'for_update', 'lock', 'locking'] as const;
 const ONLY_SELECT = 'Only one read-only SELECT (or WITH … SELECT) statement is accepted.';
 
-type Node = Record<string, unknown>;
-type Finding = { readonly code: SqlRefusalCode; readonly message: string };
+type Node = SqlNode;
+type Finding = SqlFinding;
 type ParserModule = { readonly Parser: new () => { astify(sql: string, options: { database: string }): unknown } };
 
 const parsers = new Map<SqlDialect, Promise<ParserModule>>();
@@ -83,13 +99,22 @@ function loadParser(dialect: SqlDialect): Promise<ParserModule> {
  *   `json_extract(data, '$.password')` reads a secret through a string. So `SELECT 'password'` is
  *   refused too; a query that must compare with such a word is not something this tool runs.
  *
+ * - Unbounded work: a recursive `WITH` without a literal `LIMIT`, value builders (`zeroblob`,
+ *   `randomblob`, `repeat`), wide `printf`/`format` fields and computed `replace` replacements
+ *   (`UNBOUNDED_QUERY`).
+ * - With `options.allow`, the safe default: every table and column the query uses must be listed
+ *   (`TABLE_NOT_ALLOWED`, `COLUMN_NOT_ALLOWED`), wherever it appears. Without it, what could pass a
+ *   secret column on under another name is refused instead: `*` outside the outer SELECT, JSON
+ *   paths that are not literals, JSON table-valued functions, PostgreSQL whole-row references.
+ *
  * The check is syntactic: run the query over a read-only connection as well (see `SqlDatabase`).
  *
  * @example
  * await checkSqlQuery('SELECT id, name FROM users WHERE id = 1', 'sqlite'); // { ok: true }
  * await checkSqlQuery('SELECT 1; DROP TABLE users', 'sqlite'); // { ok: false, code: 'MULTIPLE_STATEMENTS', … }
  */
-export async function checkSqlQuery(sql: string, dialect: SqlDialect): Promise<SqlCheck> {
+export async function checkSqlQuery(sql: string, dialect: SqlDialect, options: SqlCheckOptions = {}): Promise<SqlCheck> {
+  const allow = options.allow === undefined ? undefined : validateSqlAllowlist(options.allow);
   if (typeof sql !== 'string' || sql.trim() === '') return refuse('INVALID_SQL', 'sql must be a non-empty SELECT statement.');
   if (sql.length > SQL_MAX_LENGTH) {
     return refuse('INVALID_SQL', `sql must be at most ${SQL_MAX_LENGTH} characters, got ${sql.length}.`);
@@ -135,6 +160,7 @@ export async function checkSqlQuery(sql: string, dialect: SqlDialect): Promise<S
 
   const findings: Finding[] = [];
   walk(statement, findings, 0);
+  findings.push(...(allow === undefined ? findHiddenSecrets(statement, dialect) : findAllowlistViolations(statement, allow, dialect)));
   if (findings.length === 0) return { ok: true };
   const first = [...findings].sort((a, b) => PRIORITY.indexOf(a.code) - PRIORITY.indexOf(b.code))[0] as Finding;
   return refuse(first.code, first.message);
@@ -144,25 +170,13 @@ function refuse(code: SqlRefusalCode, message: string): SqlCheck {
   return { ok: false, code, message };
 }
 
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isNode = isSqlNode;
+const namesOf = sqlNamesOf;
 
 function describeStatement(statement: unknown): string {
   if (!isNode(statement) || typeof statement['type'] !== 'string') return 'The statement';
   const type = statement['type'].toUpperCase();
   return `${/^[AEIOU]/.test(type) ? 'An' : 'A'} ${type} statement`;
-}
-
-/** The text of a name node: `'x'`, `{ value: 'x' }`, `{ expr: { value: 'x' } }`, `{ name: [{ value: 'x' }] }`. */
-function namesOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(namesOf);
-  if (!isNode(value)) return [];
-  if (typeof value['value'] === 'string') return [value['value']];
-  if (value['expr'] !== undefined) return namesOf(value['expr']);
-  if (value['name'] !== undefined) return namesOf(value['name']);
-  return [];
 }
 
 // Deep enough for any query a person writes; a deeper tree is refused rather than walked unbounded.
@@ -198,6 +212,7 @@ function checkNode(node: Node, findings: Finding[]): void {
       findings.push({ code: 'NOT_A_SELECT', message: `${describeStatement(nested)} is nested in the query. ${ONLY_SELECT}` });
     }
   }
+  findings.push(...findUnboundedWork(node));
   if (isStatementType(node['type'])) {
     findings.push({ code: 'NOT_A_SELECT', message: `${describeStatement(node)} is nested in the query. ${ONLY_SELECT}` });
   }

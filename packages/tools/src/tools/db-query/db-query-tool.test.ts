@@ -5,13 +5,14 @@ import Database from 'better-sqlite3';
 import { ToolContext, unsupportedCaller, type ToolDefinition, type ToolResult } from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { betterSqlite3Database } from './better-sqlite3-database.js';
+import { betterSqlite3Database, type ProcessSqlDatabase } from './better-sqlite3-database.js';
 import { DB_QUERY_MAX_BYTES, DB_QUERY_MAX_ROWS, dbQueryTool } from './db-query-tool.js';
 
 let folder: string;
 let file: string;
 let reader: Database.Database;
 let tool: ToolDefinition<{ sql: string }>;
+let database: ProcessSqlDatabase;
 
 beforeAll(() => {
   folder = mkdtempSync(join(tmpdir(), 'milpa-db-query-test-'));
@@ -30,10 +31,12 @@ beforeAll(() => {
   writer.close();
   // The tool only ever sees a read-only connection.
   reader = new Database(file, { readonly: true, fileMustExist: true });
-  tool = dbQueryTool({ database: betterSqlite3Database(reader), dialect: 'sqlite', spillDirectory: folder });
+  database = betterSqlite3Database(reader);
+  tool = dbQueryTool({ database, dialect: 'sqlite', spillDirectory: folder, timeoutMs: 60_000 });
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await database.close();
   reader.close();
   rmSync(folder, { recursive: true, force: true });
 });
@@ -240,15 +243,24 @@ describe('dbQueryTool', () => {
     it('refuses a statement SQLite reports as writing, even past the SQL check', async () => {
       const database = betterSqlite3Database(reader);
       const signal = new AbortController().signal;
-      expect(() => database.query('DELETE FROM items', { maxRows: 5, signal })).toThrow(/returns no rows/);
-      expect(() => database.query('DELETE FROM items RETURNING id', { maxRows: 5, signal })).toThrow(/writes/);
-      expect(() => database.query('PRAGMA user_version = 3', { maxRows: 5, signal })).toThrow();
-      expect(countsOf().items).toBe(3);
+      try {
+        await expect(database.query('DELETE FROM items', { maxRows: 5, signal })).rejects.toThrow(/returns no rows/);
+        await expect(database.query('DELETE FROM items RETURNING id', { maxRows: 5, signal })).rejects.toThrow(/writes/);
+        await expect(database.query('PRAGMA user_version = 3', { maxRows: 5, signal })).rejects.toThrow();
+        expect(countsOf().items).toBe(3);
+      } finally {
+        await database.close();
+      }
     });
 
     it('stops reading at maxRows', async () => {
-      const rows = await betterSqlite3Database(reader).query('SELECT id FROM logs', { maxRows: 7, signal: new AbortController().signal });
-      expect(rows).toHaveLength(7);
+      const database = betterSqlite3Database(reader);
+      try {
+        const rows = await database.query('SELECT id FROM logs', { maxRows: 7, signal: new AbortController().signal });
+        expect(rows).toHaveLength(7);
+      } finally {
+        await database.close();
+      }
     });
   });
 

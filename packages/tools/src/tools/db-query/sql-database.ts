@@ -5,18 +5,25 @@ export type SqlRow = Readonly<Record<string, unknown>>;
 export interface SqlQueryOptions {
   /** The most rows to return; the tool asks for one more than it shows, to know whether rows were left out. */
   readonly maxRows: number;
-  /** Aborted when the call's deadline passes or the caller gives up: stop reading and throw. */
+  /**
+   * The most bytes the rows may take (text as UTF-8, blobs raw, 8 per other value, plus column
+   * names): stop reading and throw once they take more. Undefined leaves the budget to the driver.
+   */
+  readonly maxBytes?: number;
+  /** Aborted when the statement timeout passes or the caller gives up: stop the query and throw. */
   readonly signal: AbortSignal;
 }
 
 /**
  * The database behind `db_query`, as a small driver interface so `@milpa/tools` depends on no
  * database client. An implementation runs exactly one statement (never enable a driver's
- * multi-statement mode), over a **read-only** connection or transaction (SQLite opened with
- * `readonly: true`, a PostgreSQL role with only `SELECT` grants or `SET TRANSACTION READ ONLY`,
- * a MySQL user with only `SELECT`), and stops reading after `maxRows` rows. The tool's SQL check is
- * syntactic; the read-only connection is what holds when a check is wrong. See
- * `betterSqlite3Database` for SQLite.
+ * multi-statement mode), off the host's event loop (a synchronous driver blocks every other call:
+ * run it in a child process, as `betterSqlite3Database` does), over a **read-only** connection or
+ * transaction (SQLite opened with `readonly: true`, a PostgreSQL role with only `SELECT` grants or
+ * `SET TRANSACTION READ ONLY`, a MySQL user with only `SELECT`); it stops reading after `maxRows`
+ * rows or `maxBytes` bytes, and stops the query when `signal` aborts (the statement timeout
+ * included). The tool's SQL check is syntactic; the read-only connection is what holds when a
+ * check is wrong. See `betterSqlite3Database` for SQLite.
  *
  * @example
  * const database: SqlDatabase = {
