@@ -244,9 +244,13 @@ export class Workspace {
     if (isAbsolute(input) || /^[A-Za-z]:/.test(input) || input.startsWith('~')) {
       throw new ToolError(PATH_OUTSIDE_WORKSPACE, `'${shownPath(input)}' is absolute: give a path relative to the workspace root.`);
     }
-    if (input.includes('\\')) throw new ToolError(PATH_OUTSIDE_WORKSPACE, `'${shownPath(input)}' contains a backslash: use '/' between folders.`);
+    if (input.includes('\\'))
+      throw new ToolError(PATH_OUTSIDE_WORKSPACE, `'${shownPath(input)}' contains a backslash: use '/' between folders.`);
     if (ENCODED.test(input)) {
-      throw new ToolError(PATH_OUTSIDE_WORKSPACE, `'${shownPath(input)}' contains an encoded '.', '/', '\\' or NUL: give the path as plain text.`);
+      throw new ToolError(
+        PATH_OUTSIDE_WORKSPACE,
+        `'${shownPath(input)}' contains an encoded '.', '/', '\\' or NUL: give the path as plain text.`,
+      );
     }
     return input;
   }

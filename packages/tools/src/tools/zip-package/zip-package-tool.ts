@@ -144,7 +144,8 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       try {
         directory = await mkdtemp(join(outputDirectory ?? tmpdir(), 'milpa-zip-'));
       } catch (error) {
-        throw new ToolError('ZIP_FAILED', `The output folder could not be created: ${(error as Error).message}`);
+        // The error's message names the host's folder: only its code reaches the model.
+        throw new ToolError('ZIP_FAILED', `The output folder could not be created (${errnoOf(error)}).`);
       }
       const zipPath = join(directory, `${name}.zip`);
       try {
@@ -152,7 +153,7 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       } catch (error) {
         await rm(directory, { recursive: true, force: true });
         if (error instanceof ToolError || invocation.signal.aborted) throw error;
-        throw new ToolError('ZIP_FAILED', `The zip could not be written: ${(error as Error).message}`);
+        throw new ToolError('ZIP_FAILED', `The zip could not be written (${errnoOf(error)}).`);
       }
       const { size } = await stat(zipPath);
       return { zipPath, files: listed.files.length, bytes: size, sourceBytes: listed.bytes, skipped: listed.skipped };
@@ -169,6 +170,13 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       );
     },
   });
+}
+
+/** What went wrong, without a host path: a file-system error's code (its message names the path), else the message. */
+function errnoOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.message : 'an error';
 }
 
 /** Writes the zip: each file is opened through the workspace (symlink-safe) only when the zip reaches it. */
