@@ -5,6 +5,7 @@ import { rejectUnknownArguments } from '../../lifecycle/argument-checks.js';
 import { defineLifecycleTool } from '../../lifecycle/define-lifecycle-tool.js';
 import { failure, success } from '../../lifecycle/tool-envelope.js';
 import { ToolError } from '../../lifecycle/tool-error.js';
+import { fileSystemRefusal } from '../../sandbox/file-system-refusal.js';
 import { PATH_OUTSIDE_WORKSPACE, Workspace, type WorkspacePath } from '../../sandbox/workspace.js';
 import { checkAllowedBuildFiles, refuseProtectedPath } from './refuse-protected-path.js';
 
@@ -139,7 +140,9 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
       return { input: { path, content: args.content, bytes, createFolders: args.create_folders === true } };
     },
     perform: async ({ path, content, bytes, createFolders }) => {
-      await ensureFolder(workspace, path, createFolders);
+      await ensureFolder(workspace, path, createFolders).catch((error: unknown) => {
+        throw fileSystemRefusal(error, path.relative);
+      });
       await workspace.writeAtomic(path, content);
       return { path: path.relative, bytes, created: !path.exists };
     },

@@ -8,6 +8,7 @@ import { rejectUnknownArguments } from '../../lifecycle/argument-checks.js';
 import { defineLifecycleTool } from '../../lifecycle/define-lifecycle-tool.js';
 import { failure, success } from '../../lifecycle/tool-envelope.js';
 import { ToolError } from '../../lifecycle/tool-error.js';
+import { fileSystemRefusal } from '../../sandbox/file-system-refusal.js';
 import { sensitivePathReason } from '../../sandbox/sensitive-paths.js';
 import type { Workspace, WorkspacePath } from '../../sandbox/workspace.js';
 import { OUTPUT_NAME_MAX_LENGTH, checkOutputName } from './check-output-name.js';
@@ -132,7 +133,10 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       if (unknown !== null) return { result: unknown };
       const name = checkOutputName(args.output_name);
       const folder = await workspace.resolve(args.folder, { mustExist: true });
-      if (!(await stat(folder.absolute)).isDirectory()) return { result: failure('NOT_A_FOLDER', `'${folder.relative}' is not a folder.`) };
+      const folderStats = await stat(folder.absolute).catch((error: unknown) => {
+        throw fileSystemRefusal(error, folder.relative);
+      });
+      if (!folderStats.isDirectory()) return { result: failure('NOT_A_FOLDER', `'${folder.relative}' is not a folder.`) };
       const sensitive = sensitivePathReason(folder.relative);
       if (sensitive !== null) return { result: failure('SENSITIVE_PATH', `'${folder.relative}' cannot be zipped: ${sensitive}.`) };
       return { input: { folder, name } };
