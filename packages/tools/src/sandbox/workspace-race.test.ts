@@ -1,4 +1,4 @@
-import { ToolContext, ToolResult, unsupportedCaller } from '@milpa/core';
+import { ToolContext, type ToolResult, unsupportedCaller } from '@milpa/core';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
