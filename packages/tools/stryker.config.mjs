@@ -1,7 +1,7 @@
 // Mutation testing of this package's sandbox core: the workspace path checks (and the check of an
 // opened file), the sensitive and build-file lists and their patterns, the SSRF address ranges, the
-// shell tokenizer and the SQL checks. Run `pnpm mutation tools [file]` from the repository root (see ../../stryker.shared.mjs and
-// CONTRIBUTING.md).
+// shell tokenizer and the SQL checks. Run `pnpm mutation tools [file]` from the repository root
+// (see ../../stryker.shared.mjs and CONTRIBUTING.md).
 import { strykerConfig } from '../../stryker.shared.mjs';
 
 export default strykerConfig('tools', [
