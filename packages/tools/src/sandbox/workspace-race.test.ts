@@ -1,12 +1,13 @@
 import { ToolContext, type ToolResult, unsupportedCaller } from '@milpa/core';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeSearchTool } from '../tools/code-search/code-search-tool.js';
 import { fileEditTool } from '../tools/file-edit/file-edit-tool.js';
 import { fileReadTool } from '../tools/file-read/file-read-tool.js';
+import { fileWriteTool } from '../tools/file-write/file-write-tool.js';
 import { ReadLedger } from '../tools/read-ledger/read-ledger.js';
 import { zipPackageTool } from '../tools/zip-package/zip-package-tool.js';
 import { Workspace } from './workspace.js';
@@ -164,6 +165,22 @@ describe('Workspace against a folder swapped for a symlink by another process', 
         return zip.includes(SECRET) || entrySizes(zip).some((size) => size !== HARMLESS.length) ? 'LEAK' : 'ok';
       });
       expect(outcomes.get('LEAK') ?? 0).toBe(0);
+    },
+    RACE_TIMEOUT_MS,
+  );
+
+  it.each([
+    ['a sensitive folder inside the workspace', '.ssh', '.ssh'],
+    ['a folder outside the workspace', '../outside', '../outside'],
+  ])(
+    'never lets file_write leave a file in %s in 200 tries',
+    async (_, target, folder) => {
+      await startFlipper(target);
+      const tool = fileWriteTool({ workspace: Workspace.at(root) });
+      const outcomes = await race(200, async () => outcomeOf(await invoke(tool, { path: 'd/config', content: 'written' }), leaksSecret));
+      expect(outcomes.get('LEAK') ?? 0).toBe(0);
+      expect(await readdir(join(root, folder))).toEqual(['config']);
+      expect(await readFile(join(root, folder, 'config'), 'utf8')).toBe(folder === '.ssh' ? SECRET : OUTSIDE);
     },
     RACE_TIMEOUT_MS,
   );

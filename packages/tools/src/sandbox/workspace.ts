@@ -200,8 +200,13 @@ export class Workspace {
     const temporary = join(folder, `.${parse(path.absolute).base}.${randomBytes(6).toString('hex')}.tmp`);
     const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     let renamed = false;
+    // Where the temporary file really is: if a folder was swapped before it was created, it is
+    // removed from there, not from wherever its path leads now.
+    let placed = temporary;
     try {
-      await this.#verifyOpened(handle, await handle.stat(), { absolute: temporary, relative: this.relativeOf(temporary), exists: true });
+      const actual = await openedFilePath(handle, await handle.stat(), temporary);
+      if (actual !== null) placed = actual;
+      this.#checkOpened(actual, { absolute: temporary, relative: path.relative, exists: true });
       await handle.chmod(mode);
       await handle.writeFile(data);
       await handle.sync();
@@ -213,7 +218,7 @@ export class Workspace {
     } finally {
       if (!renamed) {
         await handle.close().catch(() => undefined);
-        await unlink(temporary).catch(() => undefined);
+        await unlink(placed).catch(() => undefined);
       }
     }
   }
@@ -223,7 +228,11 @@ export class Workspace {
    * and not a sensitive path (a folder on the way may have been swapped for a symlink since).
    */
   async #verifyOpened(handle: FileHandle, stats: Stats, path: WorkspacePath): Promise<void> {
-    const actual = await openedFilePath(handle, stats, path.absolute);
+    this.#checkOpened(await openedFilePath(handle, stats, path.absolute), path);
+  }
+
+  /** Refuses an opened file whose real path (`actual`, null when unknown) is not `path`, or is outside or sensitive. */
+  #checkOpened(actual: string | null, path: WorkspacePath): void {
     if (actual === null) throw changed(path.relative);
     if (!this.contains(actual)) throw outside(path.relative);
     const reason = sensitivePathReason(this.relativeOf(actual));
