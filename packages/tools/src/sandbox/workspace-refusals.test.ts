@@ -3,8 +3,10 @@ import { chmod, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { builtinTools } from '../builtin-tools.js';
 import { codeSearchTool } from '../tools/code-search/code-search-tool.js';
 import { fileEditTool } from '../tools/file-edit/file-edit-tool.js';
+import { fileTools } from '../tools/file-tools/file-tools.js';
 import { fileReadTool } from '../tools/file-read/file-read-tool.js';
 import { fileWriteTool } from '../tools/file-write/file-write-tool.js';
 import { projectInfoTool } from '../tools/project-info/project-info-tool.js';
@@ -167,6 +169,27 @@ describe('file tools and build, hook and shell start-up files', () => {
     expect((await invoke(tool, { path: '.vscode/tasks.json', content: '{}', create_folders: true })).success).toBe(true);
     expect(codeOf(await invoke(tool, { path: '.vscode/launch.json', content: '{}' }))).toBe('BUILD_FILE');
     expect(codeOf(await invoke(tool, { path: '.env', content: 'X=1' }))).toBe('SENSITIVE_PATH');
+  });
+
+  it.each([['.bashrc'], ['Makefile'], ['node_modules/left-pad/index.js'], ['.vscode/tasks.json']])(
+    'file_edit refuses %s with BUILD_FILE and leaves it unchanged',
+    async (path) => {
+      await mkdir(join(root, path, '..'), { recursive: true });
+      await writeFile(join(root, path), 'echo hi\n');
+      const ledger = new ReadLedger();
+      ledger.record('run-1', path);
+      const result = await invoke(fileEditTool({ workspace, ledger }), { path, old_str: 'hi', new_str: 'pwned' }, 'run-1');
+      expect(codeOf(result)).toBe('BUILD_FILE');
+      expect(await readFile(join(root, path), 'utf8')).toBe('echo hi\n');
+    },
+  );
+
+  it('fileTools and builtinTools hand allowBuildFiles to file_write and file_edit', async () => {
+    const files = fileTools({ workspace, allowBuildFiles: ['Makefile'] });
+    expect((await invoke(files.fileWrite, { path: 'Makefile', content: 'all:\n' })).success).toBe(true);
+    const { tools } = builtinTools({ workspaceRoot: root, tools: ['file_write'], files: { allowBuildFiles: ['justfile'] } });
+    expect((await invoke(tools[0] as never, { path: 'Justfile', content: 'x:\n' })).success).toBe(true);
+    expect(codeOf(await invoke(tools[0] as never, { path: 'Makefile', content: 'x' }))).toBe('BUILD_FILE');
   });
 
   it('file_write refuses an allowBuildFiles that is not a list of patterns', () => {
