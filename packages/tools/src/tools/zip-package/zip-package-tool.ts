@@ -66,9 +66,10 @@ type ZipOutcome = {
  * resolved through the workspace) in a fixed order, then each is opened through the workspace as
  * the zip reaches it. Mutating; scopes `['workspace:write']` unless given.
  *
- * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `NOT_FOUND`, `NOT_A_FOLDER`, `SENSITIVE_PATH`,
- * `INVALID_OUTPUT_NAME`, `TOO_MANY_FILES`, `PACKAGE_TOO_LARGE`, `UNKNOWN_ARGUMENT`, and
- * `ZIP_FAILED` when the zip cannot be written.
+ * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `PATH_TOO_LONG`, `NOT_FOUND`, `NOT_A_FOLDER`,
+ * `SENSITIVE_PATH` and `FILE_CHANGED` (also for a file swapped while the zip is written),
+ * `INVALID_OUTPUT_NAME`, `TOO_MANY_FILES`, `PACKAGE_TOO_LARGE`, `UNKNOWN_ARGUMENT`, and `ZIP_FAILED`
+ * when the zip cannot be written.
  *
  * @throws MilpaError `INVALID_ARGUMENT` when `maxFiles` or `maxBytes` is not a positive whole number.
  * @example
