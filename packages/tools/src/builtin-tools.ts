@@ -49,6 +49,8 @@ export interface BuiltinToolsOptions {
     readonly readScopes?: readonly string[];
     /** Scopes of `file_write` and `file_edit`; default `['workspace:write']`. */
     readonly writeScopes?: readonly string[];
+    /** Build, hook or editor files `file_write` and `file_edit` may change after all, as path patterns (`Makefile`, `.vscode/tasks.json`). */
+    readonly allowBuildFiles?: readonly string[];
   };
   /** Settings of `code_search`. */
   readonly codeSearch?: Omit<CodeSearchToolOptions, 'workspace'>;
@@ -139,7 +141,10 @@ export function builtinTools(options: BuiltinToolsOptions): BuiltinToolSet {
   const files = options.files ?? {};
   const ledger = files.ledger ?? new ReadLedger(files.ledgerOptions);
   const readScopes = files.readScopes === undefined ? {} : { scopes: files.readScopes };
-  const writeScopes = files.writeScopes === undefined ? {} : { scopes: files.writeScopes };
+  const writeScopes = {
+    ...(files.writeScopes === undefined ? {} : { scopes: files.writeScopes }),
+    ...(files.allowBuildFiles === undefined ? {} : { allowBuildFiles: files.allowBuildFiles }),
+  };
   const build: Record<BuiltinToolName, () => AnyToolDefinition> = {
     code_search: () => codeSearchTool({ ...options.codeSearch, workspace }),
     file_read: () => fileReadTool({ workspace, ledger, ...readScopes }),

@@ -16,6 +16,16 @@ describe('sensitivePathReason', () => {
     ['x.pem', "'.pem' files"],
     ['certs/server.KEY', "'.key' files"],
     ['.npmrc', 'holds secrets'],
+    ['prod.env', 'holds secrets'],
+    ['config/.env-prod', 'holds secrets'],
+    ['.env_staging', 'holds secrets'],
+    ['.yarnrc.yml', 'holds secrets'],
+    ['kubeconfig', 'holds secrets'],
+    ['clusters/dev.kubeconfig', 'holds secrets'],
+    ['terraform.tfstate', 'holds secrets'],
+    ['infra/terraform.tfstate.backup', 'holds secrets'],
+    ['prod.tfvars', 'holds secrets'],
+    ['home/.config/gh/hosts.yml', 'holds secrets'],
   ])('names why %s holds secrets', (path, reason) => {
     expect(sensitivePathReason(path)).toContain(reason);
   });
@@ -37,12 +47,30 @@ describe('buildPathReason', () => {
     ['.github/workflows/ci.yml', "'.github'"],
     ['.git/hooks/pre-commit', "'.git'"],
     ['.husky/pre-push', "'.husky'"],
+    ['.pnpmfile.cjs', 'build or repository file'],
+    ['Makefile', 'build or repository file'],
+    ['web/GNUmakefile', 'build or repository file'],
+    ['.bashrc', 'build or repository file'],
+    ['.zprofile', 'build or repository file'],
+    ['Dockerfile.prod', 'build or repository file'],
+    ['.vscode/tasks.json', "'.vscode'"],
+    ['node_modules/.bin/tsc', "'node_modules'"],
   ])('names why %s is a build path', (path, reason) => {
     expect(buildPathReason(path)).toContain(reason);
   });
 
-  it.each([['src/package.ts'], ['github/notes.md'], ['docs/package-json.md']])('returns null for %s', (path) => {
-    expect(buildPathReason(path)).toBeNull();
+  it.each([['src/package.ts'], ['github/notes.md'], ['docs/package-json.md'], ['docs/make.md'], ['bashrc.md']])(
+    'returns null for %s',
+    (path) => {
+      expect(buildPathReason(path)).toBeNull();
+    },
+  );
+
+  it('returns null for a path the host allows, by name, path or root-anchored path', () => {
+    expect(buildPathReason('web/Makefile', ['Makefile'])).toBeNull();
+    expect(buildPathReason('.vscode/tasks.json', ['.vscode/tasks.json'])).toBeNull();
+    expect(buildPathReason('package.json', ['/package.json'])).toBeNull();
+    expect(buildPathReason('web/package.json', ['/package.json'])).toContain('build or repository file');
   });
 });
 

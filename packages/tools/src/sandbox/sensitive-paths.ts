@@ -3,6 +3,7 @@
  * root, segment by segment, without regard to case (a case-insensitive file system would otherwise
  * let `.ENV` through).
  */
+import { findPathPattern, pathSegments } from './path-pattern.js';
 
 /** Folders whose contents are secrets: nothing in them is read, searched, listed, written or edited. */
 export const SENSITIVE_DIRECTORIES: readonly string[] = Object.freeze([
@@ -43,6 +44,41 @@ export const SENSITIVE_FILE_NAMES: readonly string[] = Object.freeze([
   '.bash_history',
   '.zsh_history',
   'wp-config.php',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.dockercfg',
+  'kubeconfig',
+  'terraform.tfstate',
+  '.terraformrc',
+  'credentials.tfrc.json',
+  'credentials.toml',
+  '.vault-token',
+  '.s3cfg',
+  '.boto',
+  '.my.cnf',
+]);
+
+/**
+ * Patterns of paths that hold credentials (`*` within one name; a pattern with `/` matches the last
+ * folders of a path at any depth): `.env-prod`, `prod.env`, `*.kubeconfig`, `terraform.tfstate.backup`,
+ * `.docker/config.json`, `.config/gh/hosts.yml`, …
+ */
+export const SENSITIVE_PATH_PATTERNS: readonly string[] = Object.freeze([
+  '.env.*',
+  '.env-*',
+  '.env_*',
+  '*.env',
+  '*.env.*',
+  '*.kubeconfig',
+  'kubeconfig.*',
+  '*.tfstate',
+  'terraform.tfstate*',
+  '*.tfvars',
+  '.docker/config.json',
+  '.kube/config',
+  '.config/gh/*',
+  '.config/gcloud/*',
+  '.config/hub',
 ]);
 
 /** Extensions of key and keystore files. */
@@ -78,17 +114,54 @@ export const EXECUTABLE_EXTENSIONS: readonly string[] = Object.freeze([
   '.vbs',
 ]);
 
-/** Build and repository files `file_edit` and `file_write` leave alone. */
+/**
+ * Build, hook and shell start-up files `file_edit` and `file_write` leave alone: files a package
+ * manager, build tool, editor, container build or shell runs code from without asking.
+ */
 export const BUILD_FILE_NAMES: readonly string[] = Object.freeze([
   'package.json',
+  '.pnpmfile.cjs',
+  '.pnpmfile.mjs',
+  'bunfig.toml',
+  'makefile',
+  'gnumakefile',
+  'justfile',
+  'rakefile',
+  'taskfile.yml',
+  'taskfile.yaml',
+  'dockerfile',
+  'containerfile',
+  'docker-compose.yml',
+  'docker-compose.yaml',
+  'compose.yml',
+  'compose.yaml',
+  'jenkinsfile',
+  '.travis.yml',
+  'azure-pipelines.yml',
+  'lefthook.yml',
+  '.lefthook.yml',
+  '.pre-commit-config.yaml',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
+  '.zlogout',
+  '.kshrc',
+  '.cshrc',
+  '.tcshrc',
+  'config.fish',
+  '.gitconfig',
   'package-lock.json',
   'npm-shrinkwrap.json',
   'pnpm-lock.yaml',
   'pnpm-workspace.yaml',
   'yarn.lock',
   'bun.lockb',
-  '.yarnrc',
-  '.yarnrc.yml',
   '.gitignore',
   '.gitattributes',
   '.gitmodules',
@@ -97,8 +170,35 @@ export const BUILD_FILE_NAMES: readonly string[] = Object.freeze([
   'composer.lock',
 ]);
 
-/** Folders of version control and CI configuration `file_edit` and `file_write` leave alone. */
-export const BUILD_DIRECTORIES: readonly string[] = Object.freeze(['.git', '.github', '.circleci', '.gitlab', '.husky', '.hg', '.svn']);
+/**
+ * Folders `file_edit` and `file_write` leave alone: version control and its hooks, CI, editor tasks
+ * and launch settings, dev containers, and installed dependencies.
+ */
+export const BUILD_DIRECTORIES: readonly string[] = Object.freeze([
+  '.git',
+  '.github',
+  '.circleci',
+  '.gitlab',
+  '.buildkite',
+  '.husky',
+  '.githooks',
+  '.hg',
+  '.svn',
+  '.vscode',
+  '.idea',
+  '.devcontainer',
+  '.yarn',
+  'node_modules',
+]);
+
+/** Patterns of build files (same rules as {@link SENSITIVE_PATH_PATTERNS}): `Dockerfile.dev`, `rules.mk`, … */
+export const BUILD_PATH_PATTERNS: readonly string[] = Object.freeze([
+  'dockerfile.*',
+  '*.dockerfile',
+  'makefile.*',
+  '*.mk',
+  '.config/fish/*',
+]);
 
 /** Folders the search and tree tools skip: dependencies, VCS data, editor state. */
 export const SKIPPED_DIRECTORIES: readonly string[] = Object.freeze([
@@ -125,10 +225,7 @@ const BUILD_DIRECTORY_SET = lower(BUILD_DIRECTORIES);
 const SKIPPED_DIRECTORY_SET = lower(SKIPPED_DIRECTORIES);
 
 function segmentsOf(relativePath: string): string[] {
-  return relativePath
-    .split('/')
-    .filter((segment) => segment !== '' && segment !== '.')
-    .map((segment) => segment.toLowerCase());
+  return pathSegments(relativePath).map((segment) => segment.toLowerCase());
 }
 
 function extensionOf(name: string): string {
@@ -144,19 +241,28 @@ export function sensitivePathReason(relativePath: string): string | null {
   const name = segments.at(-1);
   if (name === undefined) return null;
   if (SENSITIVE_DIRECTORY_SET.has(name)) return `'${name}' is a sensitive folder`;
-  if (SENSITIVE_NAME_SET.has(name) || name.startsWith('.env.')) return `'${name}' is a file that holds secrets`;
+  if (SENSITIVE_NAME_SET.has(name) || findPathPattern(relativePath, SENSITIVE_PATH_PATTERNS) !== undefined) {
+    return `'${name}' is a file that holds secrets`;
+  }
   const extension = extensionOf(name);
   if (SENSITIVE_EXTENSION_SET.has(extension)) return `'${extension}' files hold keys or secrets`;
   return null;
 }
 
-/** Why a path is a build file or inside a VCS/CI folder, or null. */
-export function buildPathReason(relativePath: string): string | null {
+/**
+ * Why a path is a build, hook or shell start-up file, or inside a folder of version control, CI,
+ * editor tasks or dependencies; null otherwise, or when it matches one of `allowed` (patterns a host
+ * lets the tools write, same rules as {@link BUILD_PATH_PATTERNS}).
+ */
+export function buildPathReason(relativePath: string, allowed: readonly string[] = []): string | null {
+  if (allowed.length > 0 && findPathPattern(relativePath, allowed) !== undefined) return null;
   const segments = segmentsOf(relativePath);
   const folder = segments.find((segment) => BUILD_DIRECTORY_SET.has(segment));
-  if (folder !== undefined) return `'${folder}' holds version-control or CI configuration`;
+  if (folder !== undefined) return `'${folder}' holds version-control, CI, editor or dependency files that run code`;
   const name = segments.at(-1);
-  if (name !== undefined && BUILD_NAME_SET.has(name)) return `'${name}' is a build or repository file`;
+  if (name !== undefined && (BUILD_NAME_SET.has(name) || findPathPattern(relativePath, BUILD_PATH_PATTERNS) !== undefined)) {
+    return `'${name}' is a build or repository file (a build, hook or shell start-up file)`;
+  }
   return null;
 }
 

@@ -114,9 +114,10 @@ function pageOf(window: readonly CodeSearchMatch[]): CodeSearchMatch[] {
  *   and `next_offset` is the `offset` of the next page.
  * - Skipped: folders in `SKIPPED_DIRECTORIES` and sensitive folders (`node_modules`, `.git`,
  *   `.ssh`, …), secret files (`.env*`, `id_rsa`, `*.pem`, …), files over 1 MiB, binary files
- *   (a NUL in the first 8 KiB) and **every symlink**: none is followed, and each file is opened
- *   through `Workspace.openForRead` (no final symlink, checked again once open), so a link that
- *   points out of the workspace is never read. A `path` the model names explicitly may lie inside a
+ *   (a NUL in the first 8 KiB), files with more than one hard link and **every symlink**: none is
+ *   followed, and each file is opened through `Workspace.openForRead` (no final symlink, checked
+ *   again once open against the root and the sensitive list), so neither a link that points out of
+ *   the workspace nor a folder swapped for one while the search runs is ever read. A `path` the model names explicitly may lie inside a
  *   skipped folder such as `node_modules`, but never inside a sensitive one (`SENSITIVE_PATH`).
  * - Regular expressions are guarded against catastrophic backtracking by {@link BoundedRegex}: at
  *   most 500 characters, lines matched on their first 4096 characters, and every batch of files
@@ -124,7 +125,7 @@ function pageOf(window: readonly CodeSearchMatch[]): CodeSearchMatch[] {
  *   with `REGEX_TIMEOUT`. The whole scan also stops after `timeBudgetMs`, with partial results.
  *
  * Failure codes: `UNKNOWN_ARGUMENT`, `INVALID_PATTERN`, `INVALID_ARGUMENT`, `INVALID_LIMIT`,
- * `INVALID_OFFSET`, `INVALID_PATH`, `PATH_OUTSIDE_WORKSPACE`, `NOT_FOUND`, `SENSITIVE_PATH`,
+ * `INVALID_OFFSET`, `INVALID_PATH`, `PATH_OUTSIDE_WORKSPACE`, `PATH_TOO_LONG`, `NOT_FOUND`, `SENSITIVE_PATH`,
  * `PATTERN_TOO_LONG`, `INVALID_REGEX`, `REGEX_TIMEOUT`, `SEARCH_ABORTED`.
  *
  * @throws MilpaError `INVALID_ARGUMENT` for a missing workspace or a bad time limit.

@@ -1,6 +1,7 @@
-import type { Dirent } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileSystemRefusal } from '../../sandbox/file-system-refusal.js';
 import { isSkippedDirectory, sensitivePathReason } from '../../sandbox/sensitive-paths.js';
 import type { Workspace, WorkspacePath } from '../../sandbox/workspace.js';
 
@@ -40,7 +41,13 @@ export async function collectSearchFiles(workspace: Workspace, start: WorkspaceP
   let unreadableDirectories = 0;
   let truncated = false;
 
-  const startStats = await lstat(start.absolute);
+  let startStats: Stats;
+  try {
+    startStats = await lstat(start.absolute);
+  } catch (error) {
+    // The file may have gone since it was resolved (or a folder on its way swapped): a typed refusal, no host path.
+    throw fileSystemRefusal(error, start.relative);
+  }
   if (startStats.isFile()) {
     files.push(start);
   } else if (startStats.isDirectory()) {

@@ -10,7 +10,7 @@ const BINARY_PROBE_BYTES = 8192;
 export interface SearchSkipCounts {
   /** Folders not entered (dependencies, VCS data, editor state). */
   directories: number;
-  /** Sensitive folders and secret files. */
+  /** Sensitive folders and secret files, and files with more than one hard link (another name may be a secret). */
   sensitive: number;
   /** Symlinks, never followed. */
   symlinks: number;
@@ -37,8 +37,8 @@ function splitLines(text: string): string[] {
 }
 
 /**
- * Reads a file for searching, or null (counted in `skipped`) when it is large, binary, unreadable
- * or a swapped-in symlink.
+ * Reads a file for searching, or null (counted in `skipped`) when it is large, binary, unreadable,
+ * a swapped-in symlink, a file that turns out sensitive once open, or one with more than one hard link.
  *
  * @example
  * const file = await loadSearchFile(workspace, path, skipped);
@@ -48,7 +48,9 @@ export async function loadSearchFile(workspace: Workspace, path: WorkspacePath, 
   try {
     file = await workspace.openForRead(path);
   } catch (error) {
-    if (error instanceof ToolError && error.code === 'PATH_OUTSIDE_WORKSPACE') skipped.symlinks += 1;
+    const code = error instanceof ToolError ? error.code : null;
+    if (code === 'PATH_OUTSIDE_WORKSPACE') skipped.symlinks += 1;
+    else if (code === 'SENSITIVE_PATH' || code === 'HARD_LINK') skipped.sensitive += 1;
     else skipped.unreadable += 1;
     return null;
   }

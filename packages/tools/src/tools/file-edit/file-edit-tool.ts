@@ -7,7 +7,7 @@ import { ToolError } from '../../lifecycle/tool-error.js';
 import { Workspace, type WorkspacePath } from '../../sandbox/workspace.js';
 import { binaryContentReason } from '../file-read/binary-content-reason.js';
 import { readUpTo } from '../file-read/read-up-to.js';
-import { refuseProtectedPath } from '../file-write/refuse-protected-path.js';
+import { checkAllowedBuildFiles, refuseProtectedPath } from '../file-write/refuse-protected-path.js';
 import { ReadLedger } from '../read-ledger/read-ledger.js';
 
 /** The largest file `file_edit` changes (2 MiB), before and after the edit. */
@@ -41,6 +41,12 @@ export interface FileEditToolOptions {
   readonly ledger: ReadLedger;
   /** Scopes of which the caller needs one; default `['workspace:write']`. */
   readonly scopes?: readonly string[];
+  /**
+   * Build, hook or editor files the model may edit after all, as path patterns: a name
+   * (`Makefile`, any folder), a path (`.vscode/tasks.json`), `*` inside a name, a leading `/` for the
+   * workspace root only (`/package.json`). Secrets and executables stay refused. Default none.
+   */
+  readonly allowBuildFiles?: readonly string[];
 }
 
 interface EditPlan {
@@ -68,15 +74,18 @@ function occurrencesOf(text: string, needle: string, stopAt: number): number[] {
  * of the workspace, atomically. Zero matches (`NO_MATCH`) or several (`AMBIGUOUS_MATCH`, with the
  * count) are refused. Only a file `file_read` has read earlier in the same run can be edited (the
  * two share `ledger`), so a call needs a run (`context.runId`, from `registry.startRun()`); after
- * an edit the file still counts as read. Files up to {@link FILE_EDIT_MAX_BYTES}; secrets, build
- * and repository files and VCS/CI folders are refused. Mutating; scopes `['workspace:write']`
- * unless given.
+ * an edit the file still counts as read. Files up to {@link FILE_EDIT_MAX_BYTES}; secrets, build,
+ * hook and shell start-up files and VCS/CI/editor/`node_modules` folders (unless listed in
+ * `allowBuildFiles`), files with more than one hard link and executable files are refused; the
+ * file keeps its mode. Mutating; scopes `['workspace:write']` unless given.
  *
  * Codes: `RUN_REQUIRED`, `NOT_READ_IN_RUN`, `NO_MATCH`, `AMBIGUOUS_MATCH`, `NO_CHANGE`, `FILE_CHANGED`,
  * `FILE_TOO_LARGE`, `BINARY_FILE`, `SENSITIVE_PATH`, `BUILD_FILE`, `PATH_OUTSIDE_WORKSPACE`,
- * `INVALID_PATH`, `NOT_FOUND`, `NOT_A_FILE`, `INVALID_ARGUMENT`, `UNKNOWN_ARGUMENT`.
+ * `INVALID_PATH`, `PATH_TOO_LONG`, `NOT_FOUND`, `NOT_A_FILE`, `HARD_LINK`, `EXECUTABLE_FILE`,
+ * `PERMISSION_DENIED`, `INVALID_ARGUMENT`, `UNKNOWN_ARGUMENT`.
  *
- * @throws MilpaError `INVALID_ARGUMENT` when `workspace` is not a `Workspace` or `ledger` not a `ReadLedger`.
+ * @throws MilpaError `INVALID_ARGUMENT` when `workspace` is not a `Workspace`, `ledger` not a
+ * `ReadLedger` or `allowBuildFiles` not a list of patterns.
  * @example
  * const ledger = new ReadLedger();
  * registry.register(fileReadTool({ workspace, ledger }));
@@ -95,6 +104,7 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       code: 'INVALID_ARGUMENT',
     });
   }
+  const allowBuildFiles = checkAllowedBuildFiles('fileEditTool', options.allowBuildFiles);
 
   const input = Type.Object(
     {
@@ -121,7 +131,7 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       'path is relative to the workspace root. Read the file with file_read in this run first; edits of files not read are refused.',
       'Copy old_str from the file text only: never include the line-number prefix ("12<tab>") that file_read adds with line_numbers.',
       'old_str must match exactly once, whitespace included: add surrounding lines when it occurs more than once.',
-      `Files up to ${FILE_EDIT_MAX_BYTES} bytes. Secrets (.env, keys), build and lock files, .git and CI folders are refused.`,
+      `Files up to ${FILE_EDIT_MAX_BYTES} bytes. Secrets (.env, keys), build, hook and shell start-up files, lock files, executable files, .git, CI, editor and node_modules folders are refused.`,
     ].join(' '),
     input,
     scopes: [...scopes],
@@ -152,10 +162,10 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
           ),
         };
       }
-      const given = refuseProtectedPath(String(args.path), 'edit', false);
+      const given = refuseProtectedPath(String(args.path), 'edit', false, allowBuildFiles);
       if (given !== null) return { result: given };
       const path = await workspace.resolve(args.path, { mustExist: true });
-      const resolved = refuseProtectedPath(path.relative, 'edit', false);
+      const resolved = refuseProtectedPath(path.relative, 'edit', false, allowBuildFiles);
       if (resolved !== null) return { result: resolved };
       if (!ledger.has(runId, path.relative)) {
         return {

@@ -82,8 +82,12 @@ const ARGUMENTS = ['path', 'offset', 'limit', 'line_numbers'] as const;
  * `ledger`, a successful read in a run (`context.runId`) is noted there, which `file_edit` requires.
  * Not mutating; scopes `['workspace:read']` unless given.
  *
- * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `NOT_FOUND`, `NOT_A_FILE`, `SENSITIVE_PATH`,
- * `BINARY_FILE`, `INVALID_OFFSET`, `INVALID_LIMIT`, `INVALID_ARGUMENT`, `UNKNOWN_ARGUMENT`.
+ * The file is checked again once open (see `Workspace.openForRead`): a folder swapped for a symlink
+ * meanwhile is refused, and so is a file with more than one hard link.
+ *
+ * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `PATH_TOO_LONG`, `NOT_FOUND`, `NOT_A_FILE`,
+ * `SENSITIVE_PATH`, `HARD_LINK`, `FILE_CHANGED`, `PERMISSION_DENIED`, `BINARY_FILE`, `INVALID_OFFSET`,
+ * `INVALID_LIMIT`, `INVALID_ARGUMENT`, `UNKNOWN_ARGUMENT`.
  *
  * @throws MilpaError `INVALID_ARGUMENT` when `workspace` is not a `Workspace`.
  * @example

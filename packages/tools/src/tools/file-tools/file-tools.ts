@@ -17,6 +17,8 @@ export interface FileToolsOptions {
   readonly readScopes?: readonly string[];
   /** Scopes of `file_write` and `file_edit`; default `['workspace:write']`. */
   readonly writeScopes?: readonly string[];
+  /** Build, hook or editor files `file_write` and `file_edit` may change after all (see `FileWriteToolOptions`). */
+  readonly allowBuildFiles?: readonly string[];
 }
 
 /** The three file tools built by {@link fileTools}, sharing one ledger. */
@@ -43,10 +45,11 @@ export interface FileToolSet {
  * const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), tools: files.all });
  */
 export function fileTools(options: FileToolsOptions): FileToolSet {
-  const { workspace, ledgerOptions, readScopes, writeScopes } = options;
+  const { workspace, ledgerOptions, readScopes, writeScopes, allowBuildFiles } = options;
+  const allowed = allowBuildFiles === undefined ? {} : { allowBuildFiles };
   const ledger = options.ledger ?? new ReadLedger(ledgerOptions);
   const fileRead = fileReadTool({ workspace, ledger, ...(readScopes === undefined ? {} : { scopes: readScopes }) });
-  const fileWrite = fileWriteTool({ workspace, ...(writeScopes === undefined ? {} : { scopes: writeScopes }) });
-  const fileEdit = fileEditTool({ workspace, ledger, ...(writeScopes === undefined ? {} : { scopes: writeScopes }) });
+  const fileWrite = fileWriteTool({ workspace, ...allowed, ...(writeScopes === undefined ? {} : { scopes: writeScopes }) });
+  const fileEdit = fileEditTool({ workspace, ledger, ...allowed, ...(writeScopes === undefined ? {} : { scopes: writeScopes }) });
   return Object.freeze({ fileRead, fileWrite, fileEdit, ledger, all: Object.freeze([fileRead, fileWrite, fileEdit] as const) });
 }

@@ -5,8 +5,9 @@ import { rejectUnknownArguments } from '../../lifecycle/argument-checks.js';
 import { defineLifecycleTool } from '../../lifecycle/define-lifecycle-tool.js';
 import { failure, success } from '../../lifecycle/tool-envelope.js';
 import { ToolError } from '../../lifecycle/tool-error.js';
+import { fileSystemRefusal } from '../../sandbox/file-system-refusal.js';
 import { PATH_OUTSIDE_WORKSPACE, Workspace, type WorkspacePath } from '../../sandbox/workspace.js';
-import { refuseProtectedPath } from './refuse-protected-path.js';
+import { checkAllowedBuildFiles, refuseProtectedPath } from './refuse-protected-path.js';
 
 /** The most bytes of UTF-8 `file_write` writes in one call (10 MiB). */
 export const FILE_WRITE_MAX_BYTES = 10 * 1024 * 1024;
@@ -37,6 +38,12 @@ export interface FileWriteToolOptions {
   readonly workspace: Workspace;
   /** Scopes of which the caller needs one; default `['workspace:write']`. */
   readonly scopes?: readonly string[];
+  /**
+   * Build, hook or editor files the model may write after all, as path patterns: a name
+   * (`Makefile`, any folder), a path (`.vscode/tasks.json`), `*` inside a name, a leading `/` for the
+   * workspace root only (`/package.json`). Secrets and executables stay refused. Default none.
+   */
+  readonly allowBuildFiles?: readonly string[];
 }
 
 interface WritePlan {
@@ -51,16 +58,20 @@ const ARGUMENTS = ['path', 'content', 'create_folders'] as const;
 /**
  * The `file_write` tool: creates or replaces a text file in the workspace with `content`,
  * atomically (a reader sees the old file or the new one, never half of it). At most
- * {@link FILE_WRITE_MAX_BYTES} bytes of UTF-8. Refused: secrets (`.env`, keys, `.ssh/`), build and
- * repository files (`package.json`, lock files) and VCS/CI folders (`.git/`, `.github/`), and
- * executables or scripts (`.sh`, `.exe`, …). A missing parent folder is refused
+ * {@link FILE_WRITE_MAX_BYTES} bytes of UTF-8. Refused: secrets (`.env`, keys, `.ssh/`); build, hook
+ * and shell start-up files that run code (`package.json`, lock files, `.pnpmfile.cjs`, `Makefile`,
+ * `Dockerfile`, `.bashrc`, …) and the folders `.git/`, `.github/`, `.husky/`, `.vscode/`,
+ * `node_modules/`, … (unless listed in `allowBuildFiles`); files with more than one hard link;
+ * executables or scripts (`.sh`, `.exe`, …) and any existing file with an executable bit. A new file
+ * gets mode 0644 whatever the umask; a replaced one keeps its mode. A missing parent folder is refused
  * (`FOLDER_NOT_FOUND`) unless the call sets `create_folders: true`, which creates it inside the
  * workspace one level at a time. Mutating; scopes `['workspace:write']` unless given.
  *
- * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `SENSITIVE_PATH`, `BUILD_FILE`, `EXECUTABLE_FILE`,
- * `FILE_TOO_LARGE`, `FOLDER_NOT_FOUND`, `NOT_A_FILE`, `NOT_A_FOLDER`, `UNKNOWN_ARGUMENT`.
+ * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `PATH_TOO_LONG`, `SENSITIVE_PATH`, `BUILD_FILE`,
+ * `EXECUTABLE_FILE`, `HARD_LINK`, `FILE_CHANGED`, `FILE_TOO_LARGE`, `FOLDER_NOT_FOUND`, `NOT_A_FILE`,
+ * `NOT_A_FOLDER`, `PERMISSION_DENIED`, `UNKNOWN_ARGUMENT`.
  *
- * @throws MilpaError `INVALID_ARGUMENT` when `workspace` is not a `Workspace`.
+ * @throws MilpaError `INVALID_ARGUMENT` when `workspace` is not a `Workspace` or `allowBuildFiles` not a list of patterns.
  * @example
  * registry.register(fileWriteTool({ workspace: Workspace.at('/srv/project') }));
  * await registry.call('file_write', { path: 'notes/todo.md', content: '- ship it\n', create_folders: true }, context);
@@ -70,6 +81,7 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
   if (!(workspace instanceof Workspace)) {
     throw new MilpaError('fileWriteTool needs a workspace (Workspace.at(root)).', { code: 'INVALID_ARGUMENT' });
   }
+  const allowBuildFiles = checkAllowedBuildFiles('fileWriteTool', options.allowBuildFiles);
 
   const input = Type.Object(
     {
@@ -93,8 +105,8 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
       "path is relative to the workspace root (no absolute paths, no '..' out of it).",
       'The write is atomic. To change part of an existing file, prefer file_edit.',
       `At most ${FILE_WRITE_MAX_BYTES} bytes. A missing parent folder is refused unless create_folders is true.`,
-      'Refused: secrets (.env, keys, .ssh), build and lock files (package.json, pnpm-lock.yaml), .git and CI folders, ' +
-        'and scripts or executables (.sh, .exe, .ps1).',
+      'Refused: secrets (.env, keys, .ssh), build, hook and shell start-up files (package.json, lock files, Makefile, .bashrc), ' +
+        '.git, CI, editor and node_modules folders, and scripts or executables (.sh, .exe, executable files).',
     ].join(' '),
     input,
     scopes: [...scopes],
@@ -119,17 +131,19 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
           ),
         };
       }
-      const given = refuseProtectedPath(String(args.path), 'write', true);
+      const given = refuseProtectedPath(String(args.path), 'write', true, allowBuildFiles);
       if (given !== null) return { result: given };
       const path = await workspace.resolve(args.path);
       // Checked again after symlinks: 'notes.txt' may lead to '.env' or 'package.json'.
-      const resolved = refuseProtectedPath(path.relative, 'write', true);
+      const resolved = refuseProtectedPath(path.relative, 'write', true, allowBuildFiles);
       if (resolved !== null) return { result: resolved };
       if (path.relative === '.') return { result: failure('NOT_A_FILE', 'path names the workspace root, not a file.') };
       return { input: { path, content: args.content, bytes, createFolders: args.create_folders === true } };
     },
     perform: async ({ path, content, bytes, createFolders }) => {
-      await ensureFolder(workspace, path, createFolders);
+      await ensureFolder(workspace, path, createFolders).catch((error: unknown) => {
+        throw fileSystemRefusal(error, path.relative);
+      });
       await workspace.writeAtomic(path, content);
       return { path: path.relative, bytes, created: !path.exists };
     },

@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, parse, resolve } from 'node:path';
 import { ToolError } from '../../lifecycle/tool-error.js';
+import { shownPath } from '../../sandbox/file-system-refusal.js';
 import { sensitivePathReason } from '../../sandbox/sensitive-paths.js';
 import { PATH_OUTSIDE_WORKSPACE, type Workspace, type WorkspacePath } from '../../sandbox/workspace.js';
 
@@ -31,11 +32,12 @@ export async function resolveProjectRoot(
     try {
       real = await realpath(base);
     } catch {
-      throw new ToolError('PROJECT_ROOT_NOT_FOUND', `The project root ${base} does not exist.`);
+      // The host's path stays out of the message: the model sees only workspace-relative paths.
+      throw new ToolError('PROJECT_ROOT_NOT_FOUND', 'The configured project root does not exist: the host must fix projectRoot.');
     }
     if (isFilesystemRoot(real)) throw refuseFilesystemRoot();
     if (!workspace.contains(real)) {
-      throw new ToolError(PATH_OUTSIDE_WORKSPACE, `The project root ${base} is outside the workspace ${workspace.root}.`);
+      throw new ToolError(PATH_OUTSIDE_WORKSPACE, 'The configured project root is outside the workspace: the host must fix projectRoot.');
     }
     folder = { absolute: real, relative: workspace.relativeOf(real), exists: true };
   } else {
@@ -44,7 +46,8 @@ export async function resolveProjectRoot(
   if (path !== undefined) {
     folder = await resolveInside(workspace, path, 'NOT_FOUND');
     const reason = sensitivePathReason(folder.relative) ?? sensitivePathReason(path);
-    if (reason !== null) throw new ToolError('SENSITIVE_PATH', `'${path}' cannot be described: ${reason}.`, { details: { path } });
+    if (reason !== null)
+      throw new ToolError('SENSITIVE_PATH', `'${folder.relative}' cannot be described: ${reason}.`, { details: { path: folder.relative } });
   }
   const stats = await stat(folder.absolute).catch(() => null);
   if (stats === null) throw new ToolError('PROJECT_ROOT_NOT_FOUND', `The project folder '${folder.relative}' does not exist.`);
@@ -57,7 +60,7 @@ async function resolveInside(workspace: Workspace, given: string, missingCode: s
     return await workspace.resolve(given, { mustExist: true });
   } catch (error) {
     if (error instanceof ToolError && error.code === 'NOT_FOUND') {
-      throw new ToolError(missingCode, `No folder at '${given}' in the workspace ${workspace.root}.`);
+      throw new ToolError(missingCode, `No folder at '${shownPath(given)}' in the workspace.`);
     }
     throw error;
   }

@@ -38,8 +38,8 @@ export interface PackageLimits {
 /**
  * Lists the regular files under `folder` for `zip_package`, sorted by entry name (code-unit order)
  * so the zip is the same for the same files. Symlinks are never followed or included; sensitive
- * paths (`sensitivePathReason`), skipped folders (`node_modules`, `.git`, …) and anything that is
- * not a regular file are left out and reported. Every file is resolved through the workspace, so
+ * paths (`sensitivePathReason`), skipped folders (`node_modules`, `.git`, …), files with more than
+ * one hard link and anything that is not a regular file are left out and reported. Every file is resolved through the workspace, so
  * nothing outside the root is listed.
  *
  * @throws ToolError `TOO_MANY_FILES` or `PACKAGE_TOO_LARGE` past `limits`; the call's abort reason when `signal` aborts.
@@ -102,9 +102,18 @@ export async function collectPackageFiles(
         skipped.push({ path: relative, reason: 'it resolves to another path (a folder on the way changed)' });
         continue;
       }
-      const stats = await lstat(path.absolute);
+      const stats = await lstat(path.absolute).catch((error: NodeJS.ErrnoException) => error.code ?? 'error');
+      if (typeof stats === 'string') {
+        skipped.push({ path: relative, reason: `the file could not be read (${stats})` });
+        continue;
+      }
       if (!stats.isFile()) {
         skipped.push({ path: relative, reason: 'it is not a regular file' });
+        continue;
+      }
+      // Another name of the same file may be a secret or lie outside the workspace.
+      if (stats.nlink > 1) {
+        skipped.push({ path: relative, reason: `it has ${stats.nlink} hard links (files with more than one name are never zipped)` });
         continue;
       }
       if (files.length + 1 > limits.maxFiles) {

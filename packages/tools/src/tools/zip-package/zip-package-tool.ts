@@ -8,6 +8,7 @@ import { rejectUnknownArguments } from '../../lifecycle/argument-checks.js';
 import { defineLifecycleTool } from '../../lifecycle/define-lifecycle-tool.js';
 import { failure, success } from '../../lifecycle/tool-envelope.js';
 import { ToolError } from '../../lifecycle/tool-error.js';
+import { fileSystemRefusal } from '../../sandbox/file-system-refusal.js';
 import { sensitivePathReason } from '../../sandbox/sensitive-paths.js';
 import type { Workspace, WorkspacePath } from '../../sandbox/workspace.js';
 import { OUTPUT_NAME_MAX_LENGTH, checkOutputName } from './check-output-name.js';
@@ -65,9 +66,10 @@ type ZipOutcome = {
  * resolved through the workspace) in a fixed order, then each is opened through the workspace as
  * the zip reaches it. Mutating; scopes `['workspace:write']` unless given.
  *
- * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `NOT_FOUND`, `NOT_A_FOLDER`, `SENSITIVE_PATH`,
- * `INVALID_OUTPUT_NAME`, `TOO_MANY_FILES`, `PACKAGE_TOO_LARGE`, `UNKNOWN_ARGUMENT`, and
- * `ZIP_FAILED` when the zip cannot be written.
+ * Codes: `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `PATH_TOO_LONG`, `NOT_FOUND`, `NOT_A_FOLDER`,
+ * `SENSITIVE_PATH` and `FILE_CHANGED` (also for a file swapped while the zip is written),
+ * `INVALID_OUTPUT_NAME`, `TOO_MANY_FILES`, `PACKAGE_TOO_LARGE`, `UNKNOWN_ARGUMENT`, and `ZIP_FAILED`
+ * when the zip cannot be written.
  *
  * @throws MilpaError `INVALID_ARGUMENT` when `maxFiles` or `maxBytes` is not a positive whole number.
  * @example
@@ -133,7 +135,10 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       if (unknown !== null) return { result: unknown };
       const name = checkOutputName(args.output_name);
       const folder = await workspace.resolve(args.folder, { mustExist: true });
-      if (!(await stat(folder.absolute)).isDirectory()) return { result: failure('NOT_A_FOLDER', `'${folder.relative}' is not a folder.`) };
+      const folderStats = await stat(folder.absolute).catch((error: unknown) => {
+        throw fileSystemRefusal(error, folder.relative);
+      });
+      if (!folderStats.isDirectory()) return { result: failure('NOT_A_FOLDER', `'${folder.relative}' is not a folder.`) };
       const sensitive = sensitivePathReason(folder.relative);
       if (sensitive !== null) return { result: failure('SENSITIVE_PATH', `'${folder.relative}' cannot be zipped: ${sensitive}.`) };
       return { input: { folder, name } };
@@ -145,7 +150,8 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       try {
         directory = await mkdtemp(join(outputDirectory ?? tmpdir(), 'milpa-zip-'));
       } catch (error) {
-        throw new ToolError('ZIP_FAILED', `The output folder could not be created: ${(error as Error).message}`);
+        // The error's message names the host's folder: only its code reaches the model.
+        throw new ToolError('ZIP_FAILED', `The output folder could not be created (${errnoOf(error)}).`);
       }
       const zipPath = join(directory, `${name}.zip`);
       try {
@@ -153,7 +159,7 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       } catch (error) {
         await rm(directory, { recursive: true, force: true });
         if (error instanceof ToolError || invocation.signal.aborted) throw error;
-        throw new ToolError('ZIP_FAILED', `The zip could not be written: ${(error as Error).message}`);
+        throw new ToolError('ZIP_FAILED', `The zip could not be written (${errnoOf(error)}).`);
       }
       const { size } = await stat(zipPath);
       return { zipPath, files: listed.files.length, bytes: size, sourceBytes: listed.bytes, skipped: listed.skipped };
@@ -170,6 +176,13 @@ export function zipPackageTool(options: ZipPackageToolOptions): ToolDefinition<{
       );
     },
   });
+}
+
+/** What went wrong, without a host path: a file-system error's code (its message names the path), else the message. */
+function errnoOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.message : 'an error';
 }
 
 /** Writes the zip: each file is opened through the workspace (symlink-safe) only when the zip reaches it. */
