@@ -75,16 +75,20 @@ describe('checkShellArguments', () => {
     });
 
     it.each([
-      ['sort -o.ssh/authorized_keys src/a.ts'],
-      ['sort -o .ssh/authorized_keys src/a.ts'],
-      ['sort -o.env src/a.ts'],
-      ['sort -ro.env src/a.ts'],
-      ['sort --output=.env src/a.ts'],
-      ['sort -opackage.json src/a.ts'],
-      ['sort -o.git/hooks/pre-commit src/a.ts'],
-      ['sort -o.github/workflows/ci.yml src/a.ts'],
-    ])('refuses %s: a sensitive or build path glued to a short option or given as a value, existing or not', async (command) => {
-      expect(await codeOf(command)).toBe('SENSITIVE_PATH');
+      ['sort -o.ssh/authorized_keys src/a.ts', 'SENSITIVE_PATH'],
+      ['sort -o .ssh/authorized_keys src/a.ts', 'SENSITIVE_PATH'],
+      ['sort -o.env src/a.ts', 'SENSITIVE_PATH'],
+      ['sort -ro.env src/a.ts', 'SENSITIVE_PATH'],
+      ['sort --output=.env src/a.ts', 'SENSITIVE_PATH'],
+      ['sort -o.bashrc src/a.ts', 'BUILD_FILE'],
+      ['sort -o.profile src/a.ts', 'BUILD_FILE'],
+      ['sort -oMakefile src/a.ts', 'BUILD_FILE'],
+      ['sort -opackage.json src/a.ts', 'BUILD_FILE'],
+      ['sort -o.git/hooks/pre-commit src/a.ts', 'SENSITIVE_PATH'],
+      ['sort -o.github/workflows/ci.yml src/a.ts', 'BUILD_FILE'],
+      ['sort -onode_modules/.bin/tsc src/a.ts', 'BUILD_FILE'],
+    ])('refuses %s: a sensitive or build path glued to a short option or given as a value, existing or not', async (command, code) => {
+      expect(await codeOf(command)).toBe(code);
     });
 
     it('refuses a path reached through a symlink inside the workspace, for programs with and without a policy', async () => {

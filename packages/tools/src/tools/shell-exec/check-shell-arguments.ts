@@ -320,11 +320,16 @@ async function checkGeneric(program: string, args: readonly string[], workspace:
     // checked like a path (symlinks, inside the root).
     for (const candidate of pathCandidates(argument)) {
       const name = posix.normalize(candidate);
-      const reason = sensitivePathReason(name) ?? buildPathReason(name);
-      if (reason !== null) {
-        throw new ToolError('SENSITIVE_PATH', `${program} may not use '${candidate}': ${reason}.`, {
-          details: { program, argument },
-        });
+      const sensitive = sensitivePathReason(name);
+      const build = sensitive === null ? buildPathReason(name) : null;
+      if (sensitive !== null || build !== null) {
+        throw new ToolError(
+          sensitive !== null ? 'SENSITIVE_PATH' : 'BUILD_FILE',
+          `${program} may not use '${candidate}': ${sensitive ?? build}.`,
+          {
+            details: { program, argument },
+          },
+        );
       }
       if (await existsInWorkspace(workspace, candidate)) await checkPath(workspace, program, candidate);
       else await refuseSymlinkOnTheWay(workspace, program, candidate);
