@@ -141,9 +141,8 @@ export class McpHttpEndpoint {
     this.#options = options;
     this.#path = options.path ?? '/mcp';
     const host = options.host ?? '127.0.0.1';
-    this.#guard = new HostOriginGuard(options.allowedHosts, options.allowedOrigins, {
-      checkHost: isLoopbackHost(host) || options.allowedHosts !== undefined,
-    });
+    const hostChecked = isLoopbackHost(host) || options.allowedHosts !== undefined;
+    this.#guard = new HostOriginGuard(options.allowedHosts, options.allowedOrigins, { checkHost: hostChecked });
     this.#maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     this.#maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH, true);
     this.#bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
@@ -174,7 +173,9 @@ export class McpHttpEndpoint {
     this.#metadata =
       options.authenticate === undefined
         ? null
-        : new ProtectedResourceMetadata(options.protectedResource ?? {}, this.#path, boundAuthority);
+        : new ProtectedResourceMetadata(options.protectedResource ?? {}, this.#path, boundAuthority, (hostHeader) =>
+            hostChecked ? this.#guard.check({ host: hostHeader }) === null : false,
+          );
     const resumable = options.resumableStreams;
     this.#resumable =
       resumable === false
@@ -284,7 +285,9 @@ export class McpHttpEndpoint {
       sendError(response, refuse(405, -32000, `Method not allowed: ${method}`, { Allow: 'GET, OPTIONS' }));
       return;
     }
-    response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=3600', ...cors });
+    // A document built from the request's Host is that request's only: never cached across requests.
+    const caching = metadata.isFixed ? { 'Cache-Control': 'max-age=3600' } : { 'Cache-Control': 'no-store', Vary: 'Host' };
+    response.writeHead(200, { 'Content-Type': 'application/json', ...caching, ...cors });
     response.end(JSON.stringify(metadata.document(request)));
   }
 

@@ -15,15 +15,29 @@ export class ProtectedResourceMetadata {
   readonly #options: ProtectedResourceOptions;
   readonly #endpointPath: string;
   readonly #fallbackAuthority: () => string;
+  readonly #hostAccepted: (host: string) => boolean;
 
   /**
    * @param endpointPath the MCP endpoint path (`/mcp`).
-   * @param fallbackAuthority the bound `host:port`, used when a request has no usable `Host` header.
+   * @param fallbackAuthority the bound `host:port`, used when the request's `Host` is not one the server accepts.
+   * @param hostAccepted whether the server accepts this `Host` header on its endpoint; only such a Host is
+   *   written into the document. Default: any well-formed authority (a server that checks no Host).
    */
-  constructor(options: ProtectedResourceOptions, endpointPath: string, fallbackAuthority: () => string) {
+  constructor(
+    options: ProtectedResourceOptions,
+    endpointPath: string,
+    fallbackAuthority: () => string,
+    hostAccepted: (host: string) => boolean = () => true,
+  ) {
     this.#options = options;
     this.#endpointPath = endpointPath;
     this.#fallbackAuthority = fallbackAuthority;
+    this.#hostAccepted = hostAccepted;
+  }
+
+  /** True when the document is the same for every request (its resource is configured), so it may be cached. */
+  get isFixed(): boolean {
+    return this.#options.resource !== undefined;
   }
 
   /** True when `pathname` is one of the metadata document's paths. */
@@ -31,12 +45,15 @@ export class ProtectedResourceMetadata {
     return pathname === WELL_KNOWN || pathname === `${WELL_KNOWN}${this.#endpointPath}`;
   }
 
-  /** The resource identifier as seen by this request. */
+  /**
+   * The resource identifier: the configured `resource`, else built from the request's `Host` when
+   * the server accepts that Host on its endpoint (a well-formed authority the Host check passes),
+   * else from the bound address. An arbitrary Host header is never echoed.
+   */
   resource(request: IncomingMessage): string {
     if (this.#options.resource !== undefined) return this.#options.resource;
     const host = request.headers.host;
-    // Only a well-formed authority is echoed; anything else falls back to the bound address.
-    const authority = host !== undefined && AUTHORITY.test(host) ? host : this.#fallbackAuthority();
+    const authority = host !== undefined && AUTHORITY.test(host) && this.#hostAccepted(host) ? host : this.#fallbackAuthority();
     return `http://${authority}${this.#endpointPath}`;
   }
 

@@ -138,6 +138,31 @@ describe('serveHttp under exhaustion attempts', () => {
     expect(JSON.parse(notJson.body)).toMatchObject({ error: { code: -32700 } });
   });
 
+  describe('the protected-resource metadata document', () => {
+    const metadataPath = '/.well-known/oauth-protected-resource/mcp';
+
+    it('never echoes a Host header the endpoint refuses, and is not cacheable when built from the Host', async () => {
+      const handle = await serve();
+      const bound = `http://127.0.0.1:${handle.port}`;
+      const hostile = await rawRequest(`${bound}${metadataPath}`, 'GET', { Host: 'evil.example' });
+      expect(JSON.parse(hostile.body)).toMatchObject({ resource: `${bound}/mcp` });
+      expect(hostile.headers['cache-control']).toBe('no-store');
+      const challenge = (await rawPost(handle.url, INITIALIZE, { Host: 'evil.example' })).headers['www-authenticate'];
+      expect(challenge ?? '').not.toContain('evil.example');
+      // A Host the endpoint accepts is still used, for that response only.
+      const accepted = await rawRequest(`${bound}${metadataPath}`, 'GET', { Host: `localhost:${handle.port}` });
+      expect(JSON.parse(accepted.body)).toMatchObject({ resource: `http://localhost:${handle.port}/mcp` });
+      expect(accepted.headers['vary']).toBe('Host');
+    });
+
+    it('is cacheable when its resource is configured', async () => {
+      const handle = await serve({ protectedResource: { resource: 'https://mcp.example.com/mcp' } });
+      const response = await rawRequest(`http://127.0.0.1:${handle.port}${metadataPath}`, 'GET', { Host: 'evil.example' });
+      expect(JSON.parse(response.body)).toMatchObject({ resource: 'https://mcp.example.com/mcp' });
+      expect(response.headers['cache-control']).toBe('max-age=3600');
+    });
+  });
+
   describe('behind a reverse proxy', () => {
     const forwarded = (address: string) => ({ ...ALICE, 'X-Forwarded-For': `${address}, 10.0.0.1` });
 
