@@ -20,5 +20,5 @@ export type { McpAuthenticator, McpIdentity } from './http/mcp-authenticator.js'
 export { bearerAuthenticator, type BearerAuthenticatorOptions } from './http/bearer-authenticator.js';
 export { staticTokenAuthenticator } from './http/static-token-authenticator.js';
 export { McpAuthenticationError } from './http/mcp-authentication-error.js';
-export { BoundedEventStore, type BoundedEventStoreOptions } from './http/bounded-event-store.js';
+export { BoundedEventStore, ReplayBudget, type BoundedEventStoreOptions } from './http/bounded-event-store.js';
 export { closeMcpSseStream } from './caller/close-mcp-sse-stream.js';

@@ -23,6 +23,53 @@ export interface BoundedEventStoreOptions {
   readonly maxEvents?: number;
   /** The most bytes kept (UTF-8 size of the messages' JSON); the oldest go first. A whole number ≥ 1. Default 1 MiB. */
   readonly maxBytes?: number;
+  /**
+   * A budget shared with other stores (every session of one server): when the stores together
+   * hold more than its bytes, the oldest events of all of them go first.
+   */
+  readonly budget?: ReplayBudget;
+}
+
+/**
+ * Bytes of resumable-stream events kept by several {@link BoundedEventStore}s together (every
+ * session of one server), so the server's replay memory has one bound whatever the number of
+ * sessions: past it, the oldest events across all stores are evicted first (so the streams idle the
+ * longest lose their replay first). A store whose session ends gives its bytes back with `dispose()`.
+ */
+export class ReplayBudget {
+  readonly #maxBytes: number;
+  /** Every event kept under this budget, in the order stored: the first is the oldest. */
+  readonly #events = new Map<object, { readonly store: BoundedEventStore; readonly bytes: number }>();
+  #bytes = 0;
+
+  /** @throws MilpaError `INVALID_ARGUMENT` when `maxBytes` is not a whole number ≥ 1. */
+  constructor(maxBytes: number) {
+    this.#maxBytes = checkBound('budget maxBytes', maxBytes, maxBytes);
+  }
+
+  /** Bytes kept by every store under this budget. */
+  get byteSize(): number {
+    return this.#bytes;
+  }
+
+  /** Counts a stored event; evicts the oldest events of any store while the total is over the bound. @internal */
+  add(event: object, store: BoundedEventStore, bytes: number): void {
+    this.#events.set(event, { store, bytes });
+    this.#bytes += bytes;
+    while (this.#bytes > this.#maxBytes) {
+      const oldest = this.#events.values().next().value;
+      if (oldest === undefined) break;
+      oldest.store.evictOldest();
+    }
+  }
+
+  /** Stops counting an event its store forgot. @internal */
+  release(event: object): void {
+    const entry = this.#events.get(event);
+    if (entry === undefined) return;
+    this.#events.delete(event);
+    this.#bytes -= entry.bytes;
+  }
 }
 
 interface StoredEvent {
@@ -83,6 +130,7 @@ function checkBound(name: string, value: unknown, fallback: number): number {
 export class BoundedEventStore implements EventStore {
   readonly #maxEvents: number;
   readonly #maxBytes: number;
+  readonly #budget: ReplayBudget | null;
   /** Every kept event by id, in insertion order: the first entry is the oldest. */
   readonly #events = new Map<EventId, StoredEvent>();
   readonly #streams = new Map<StreamId, StreamRecord>();
@@ -99,6 +147,27 @@ export class BoundedEventStore implements EventStore {
     }
     this.#maxEvents = checkBound('maxEvents', options.maxEvents, DEFAULT_MAX_EVENTS);
     this.#maxBytes = checkBound('maxBytes', options.maxBytes, DEFAULT_MAX_BYTES);
+    if (options.budget !== undefined && !(options.budget instanceof ReplayBudget)) {
+      throw new MilpaError('BoundedEventStore budget must be a ReplayBudget.', { code: 'INVALID_ARGUMENT' });
+    }
+    this.#budget = options.budget ?? null;
+  }
+
+  /** Forgets every event, giving their bytes back to the shared budget: call it when the session ends. */
+  dispose(): void {
+    for (const event of [...this.#events.values()]) this.#forget(event);
+    this.#streams.clear();
+  }
+
+  /** Evicts the oldest event kept (the shared budget calls it). @internal */
+  evictOldest(): void {
+    const oldest = this.#events.values().next().value;
+    if (oldest === undefined) return;
+    this.#forget(oldest);
+    const stream = this.#streams.get(oldest.streamId) as StreamRecord;
+    // The oldest event of the store is the oldest of its stream, so it is the head of that list.
+    stream.events.shift();
+    if (stream.events.length === 0) this.#streams.delete(oldest.streamId);
   }
 
   /** Number of events kept. */
@@ -151,6 +220,8 @@ export class BoundedEventStore implements EventStore {
       stream.lastSeq = seq;
     }
     this.#evict();
+    // Counted once the store's own bounds hold; the shared budget may then evict across stores.
+    if (this.#events.has(id)) this.#budget?.add(event, this, bytes);
     return id;
   }
 
@@ -206,18 +277,12 @@ export class BoundedEventStore implements EventStore {
   }
 
   #evict(): void {
-    while (this.#events.size > this.#maxEvents || this.#bytes > this.#maxBytes) {
-      const oldest = this.#events.values().next().value as StoredEvent;
-      this.#forget(oldest);
-      const stream = this.#streams.get(oldest.streamId) as StreamRecord;
-      // The oldest event of the store is the oldest of its stream, so it is the head of that list.
-      stream.events.shift();
-      if (stream.events.length === 0) this.#streams.delete(oldest.streamId);
-    }
+    while (this.#events.size > this.#maxEvents || this.#bytes > this.#maxBytes) this.evictOldest();
   }
 
   #forget(event: StoredEvent): void {
     this.#events.delete(event.id);
     this.#bytes -= event.bytes;
+    this.#budget?.release(event);
   }
 }

@@ -11,6 +11,11 @@ export interface ResumableStreamsOptions {
   readonly maxBytesPerSession?: number;
   /** How long a client should wait before reconnecting to a closed stream (SSE `retry`); default 1,000 ms. */
   readonly retryIntervalMs?: number;
+  /**
+   * The most bytes of events kept by all sessions together; default 64 MiB. Past it the oldest
+   * events of any session go first, so replay memory stays bounded whatever the number of sessions.
+   */
+  readonly maxBytesTotal?: number;
 }
 
 /**

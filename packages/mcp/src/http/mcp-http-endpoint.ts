@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { MilpaError, generateRandomId, type GovernedToolRegistry } from '@milpa/core';
 import { createMcpServer } from '../server/create-mcp-server.js';
-import { BoundedEventStore } from './bounded-event-store.js';
+import { BoundedEventStore, ReplayBudget } from './bounded-event-store.js';
 import { clientAddressKey } from './client-address-key.js';
 import { clientAddressOf, trustedHops } from './client-address.js';
 import { HostOriginGuard } from './host-origin-guard.js';
@@ -25,6 +25,8 @@ const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 100;
 const DEFAULT_MAX_INITIALIZE_PER_MINUTE = 60;
 const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRY_INTERVAL_MS = 1000;
+/** The replay memory of all sessions together: 64 MiB, whatever the number of sessions. */
+const DEFAULT_MAX_REPLAY_BYTES_TOTAL = 64 * 1024 * 1024;
 /** The first protocol version whose streams can be resumed (priming events, `closeSSEStream`). */
 const RESUMABLE_PROTOCOL_VERSION = '2025-11-25';
 const ANONYMOUS: McpIdentity = Object.freeze({ principal: null, scopes: Object.freeze([]) });
@@ -121,7 +123,7 @@ export class McpHttpEndpoint {
   readonly #initializeRatePerPrincipal: InitializeRateLimiter;
   readonly #trustedHops: number;
   readonly #metadata: ProtectedResourceMetadata | null;
-  readonly #resumable: Required<ResumableStreamsOptions> | null;
+  readonly #resumable: (Required<ResumableStreamsOptions> & { readonly budget: ReplayBudget }) | null;
   readonly #sweep: ReturnType<typeof setInterval>;
   #closed = false;
 
@@ -184,6 +186,8 @@ export class McpHttpEndpoint {
             maxEventsPerSession: positive('resumableStreams.maxEventsPerSession', resumable?.maxEventsPerSession ?? 1000, true),
             maxBytesPerSession: positive('resumableStreams.maxBytesPerSession', resumable?.maxBytesPerSession ?? 1024 * 1024, true),
             retryIntervalMs: positive('resumableStreams.retryIntervalMs', resumable?.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS, true),
+            maxBytesTotal: positive('resumableStreams.maxBytesTotal', resumable?.maxBytesTotal ?? DEFAULT_MAX_REPLAY_BYTES_TOTAL, true),
+            budget: new ReplayBudget(resumable?.maxBytesTotal ?? DEFAULT_MAX_REPLAY_BYTES_TOTAL),
           };
     // Requests sweep as they come; the timer closes idle sessions while no request comes at all.
     this.#sweep = setInterval(() => this.#sessions.sweep(Date.now()), Math.min(this.#idleMs, 60_000));
@@ -193,6 +197,11 @@ export class McpHttpEndpoint {
   /** The number of open sessions. */
   get sessionCount(): number {
     return this.#sessions.size;
+  }
+
+  /** Bytes of resumable-stream events kept by all sessions together. */
+  get replayBytes(): number {
+    return this.#resumable?.budget.byteSize ?? 0;
   }
 
   /**
@@ -392,6 +401,7 @@ export class McpHttpEndpoint {
       const server = createMcpServer(this.#registry, this.#options);
       const resumable = this.#resumable;
       let session: HttpSession | null = null;
+      let eventStore: BoundedEventStore | null = null;
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => generateRandomId('uuid'),
         onsessioninitialized: (id) => {
@@ -401,11 +411,16 @@ export class McpHttpEndpoint {
         ...(resumable === null
           ? {}
           : {
-              eventStore: new BoundedEventStore({ maxEvents: resumable.maxEventsPerSession, maxBytes: resumable.maxBytesPerSession }),
+              eventStore: (eventStore = new BoundedEventStore({
+                maxEvents: resumable.maxEventsPerSession,
+                maxBytes: resumable.maxBytesPerSession,
+                budget: resumable.budget,
+              })),
               retryInterval: resumable.retryIntervalMs,
             }),
       });
       transport.onclose = () => {
+        eventStore?.dispose();
         const id = transport.sessionId;
         if (id !== undefined && session !== null) this.#sessions.delete(id, session);
       };

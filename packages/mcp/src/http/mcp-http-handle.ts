@@ -8,6 +8,8 @@ export interface McpHttpHandle {
   readonly sessionCount: number;
   /** The number of open TCP connections (refused ones are not counted). */
   readonly connectionCount: number;
+  /** Bytes of resumable-stream events kept by all sessions together (bounded by `resumableStreams.maxBytesTotal`). */
+  readonly replayBytes: number;
   /**
    * Tells every connected client that the tool list changed (`notifications/tools/list_changed`),
    * e.g. after registering tools at run time; clients then ask `tools/list` again. A client hears

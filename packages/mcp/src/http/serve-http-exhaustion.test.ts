@@ -1,6 +1,7 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Type, defineTool } from '@milpa/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNotesRegistry } from '../../test/support/notes-registry.js';
 import { INITIALIZE, rawPost, rawRequest } from '../../test/support/raw-http.js';
@@ -136,6 +137,24 @@ describe('serveHttp under exhaustion attempts', () => {
     }
     const notJson = await rawRequest(handle.url, 'POST', { ...ALICE, 'Content-Type': 'application/json' }, '{nope');
     expect(JSON.parse(notJson.body)).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('keeps the replay buffers of all sessions within one server-wide budget', async () => {
+    const { registry } = createNotesRegistry();
+    registry.register(
+      defineTool({ name: 'bulky', description: 'A 20 kB answer', input: Type.Object({}), handler: () => ({ text: 'x'.repeat(20_000) }) }),
+    );
+    const handle = await serveHttp(registry, { authenticate, resumableStreams: { maxBytesTotal: 100_000 } });
+    handles.push(handle);
+    for (let session = 0; session < 12; session += 1) {
+      const client = await connect(handle.url);
+      await client.callTool({ name: 'bulky', arguments: {} });
+      await client.callTool({ name: 'bulky', arguments: {} });
+    }
+    // 24 answers of about 20 kB were streamed; each session alone may keep 1 MiB, the server keeps 100 kB.
+    expect(handle.sessionCount).toBe(12);
+    expect(handle.replayBytes).toBeGreaterThan(0);
+    expect(handle.replayBytes).toBeLessThanOrEqual(100_000);
   });
 
   describe('the protected-resource metadata document', () => {

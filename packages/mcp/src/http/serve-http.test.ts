@@ -403,6 +403,7 @@ describe('serveHttp', () => {
           port: 0,
           sessionCount: 0,
           connectionCount: 0,
+          replayBytes: 0,
           sendToolListChanged: () => endpoint.sendToolListChanged(),
           close: async () => {
             await endpoint.close();

@@ -135,6 +135,9 @@ export async function serveHttp(registry: GovernedToolRegistry, options: HttpSer
     get connectionCount() {
       return open;
     },
+    get replayBytes() {
+      return endpoint.replayBytes;
+    },
     sendToolListChanged() {
       return endpoint.sendToolListChanged();
     },
