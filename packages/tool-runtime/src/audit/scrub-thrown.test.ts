@@ -57,7 +57,10 @@ describe('scrubThrown', () => {
   });
 
   it('hands on a redacted copy of any other thrown value', () => {
-    expect(scrubThrown({ password: 'x', detail: [`saw ${SECRET}`] }, scrubbers)).toEqual({ password: REDACTED, detail: [`saw ${REDACTED}`] });
+    expect(scrubThrown({ password: 'x', detail: [`saw ${SECRET}`] }, scrubbers)).toEqual({
+      password: REDACTED,
+      detail: [`saw ${REDACTED}`],
+    });
   });
 
   it('answers a redacted error when the thrown value cannot be read', () => {

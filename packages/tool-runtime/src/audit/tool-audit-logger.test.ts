@@ -477,9 +477,18 @@ describe('ToolAuditLogger', () => {
 
     it('scrubs a secret quoted under an ordinary name, or nested in an array, from the args= text and the record', () => {
       const { logger, audit } = setup();
-      audit.log(telegram, 'reset', { password: SECRET, note: `was ${SECRET}`, history: [{ password: 'old-77q', hint: 'old-77q!' }] }, true, null, 1);
+      audit.log(
+        telegram,
+        'reset',
+        { password: SECRET, note: `was ${SECRET}`, history: [{ password: 'old-77q', hint: 'old-77q!' }] },
+        true,
+        null,
+        1,
+      );
       const line = logger.lines[0]!;
-      expect(line.message).toContain(`args={"password":"${REDACTED}","note":"was ${REDACTED}","history":[{"password":"${REDACTED}","hint":"${REDACTED}!"}]}`);
+      expect(line.message).toContain(
+        `args={"password":"${REDACTED}","note":"was ${REDACTED}","history":[{"password":"${REDACTED}","hint":"${REDACTED}!"}]}`,
+      );
       expect(JSON.stringify(line)).not.toMatch(/pw-audit|old-77q/);
     });
 

@@ -66,7 +66,8 @@ function quote(args: Record<string, unknown>): string {
 function dump(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (inner instanceof Error) {
-      return { name: inner.name, message: inner.message, stack: inner.stack, cause: (inner as { cause?: unknown }).cause, ...inner };
+      const own = Object.fromEntries(Object.entries(inner));
+      return { ...own, name: inner.name, message: inner.message, stack: inner.stack, cause: (inner as { cause?: unknown }).cause };
     }
     if (typeof inner === 'bigint') return inner.toString();
     return inner;

@@ -48,7 +48,12 @@ describe('approveStage', () => {
       const { registry, requests, args } = setup(() => ApprovalVerdict.suspend());
       await registry.call('rotate', args);
       const shown = requests[0]!.redactedArguments;
-      expect(shown).toEqual({ user: 'ada', password: REDACTED, comment: `from ${REDACTED}`, replicas: [{ host: 'db1', api_key: REDACTED }] });
+      expect(shown).toEqual({
+        user: 'ada',
+        password: REDACTED,
+        comment: `from ${REDACTED}`,
+        replicas: [{ host: 'db1', api_key: REDACTED }],
+      });
       expect(Object.isFrozen(shown)).toBe(true);
       expect(Object.isFrozen((shown['replicas'] as object[])[0])).toBe(true);
       expect(requests[0]!.arguments).toEqual(args);

@@ -45,7 +45,11 @@ function scrubbedResult(result: ToolResult, scrub: (text: string) => string): To
  * failed result's text and what the handler threw scrubbed. Hosts forward these events to log
  * sinks; the raw arguments stay with `tool.executing`, whose listeners need them.
  */
-function executionEvent(services: PipelineServices, call: EndedCall & { args: ToolArgs }, name: string): ToolExecutedEvent | ToolFailedEvent {
+function executionEvent(
+  services: PipelineServices,
+  call: EndedCall & { args: ToolArgs },
+  name: string,
+): ToolExecutedEvent | ToolFailedEvent {
   const secrets = services.secretsOf(call.args, name);
   const args = deepFreeze(services.redactView(call.args, name, secrets)) as ToolArgs;
   const redactor = services.audit.redactor;

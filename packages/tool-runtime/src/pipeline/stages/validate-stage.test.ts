@@ -309,9 +309,10 @@ describe('validateStage', () => {
       expect(kinds.indexOf('authorize') - kinds.indexOf('validate')).toBe(1);
     });
   });
+});
 
 describe('validateStage (secrets in validation errors)', () => {
-  it("scrubs a secret the caller sent as a key from the message, meta.errors and the audit", async () => {
+  it('scrubs a secret the caller sent as a key from the message, meta.errors and the audit', async () => {
     const SECRET = 'pw-valid-2b7';
     const logger = new RecordingLogger();
     const registry = new ToolRegistry({ logger, defaultContext: () => ToolContext.cli() });
