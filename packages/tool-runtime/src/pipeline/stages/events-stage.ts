@@ -14,21 +14,21 @@ import { describeStep } from '../describe-step.js';
 import type { PipelineServices } from '../pipeline-services.js';
 import { isValidated, type EndedCall, type Stage, type StageVerdict } from '../stage.js';
 
-const NOT_AUDITED = Object.freeze({ args: null, thrown: undefined });
-
 /** `tool.denied` or `tool.invocation_denied` for a refused call; nothing for other outcomes. */
 function governanceEvent(call: EndedCall): StageVerdict {
   const services = call.services;
   if (services.dispatcher === null) return undefined;
   const result = call.result;
+  // Only what a failing listener's text is scrubbed with: the audit listener never records these events.
+  const raw = { args: call.auditArgs, thrown: undefined };
   if (call.outcome === 'invocation_denied') {
     const event = new ToolInvocationDeniedEvent(call.toolName, call.context, call.deniedByRule, String(result.meta['reason']), call.target);
-    return services.emit(GovernanceEvents.INVOCATION_DENIED, event, call.toolName, NOT_AUDITED) as PromiseLike<undefined>;
+    return services.emit(GovernanceEvents.INVOCATION_DENIED, event, call.toolName, raw) as PromiseLike<undefined>;
   }
   if (call.denial === null) return undefined;
   // A refusal's text was scrubbed when the call was refused.
   const event = new ToolDeniedEvent(call.toolName, call.context, call.denial, result.error ?? '');
-  return services.emit(GovernanceEvents.DENIED, event, call.toolName, NOT_AUDITED) as PromiseLike<undefined>;
+  return services.emit(GovernanceEvents.DENIED, event, call.toolName, raw) as PromiseLike<undefined>;
 }
 
 /** The result as listeners see it: an error result's message and error scrubbed (the same instance when nothing changes). */
