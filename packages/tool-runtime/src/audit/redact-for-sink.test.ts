@@ -45,6 +45,12 @@ describe('redactForSink', () => {
     expect(view).not.toBe(args);
   });
 
+  it('scrubs a secret quoted in its JSON-escaped form, and the longer of two overlapping secrets whole', () => {
+    const args = { password: 'a"b\\c', token: 'a"b\\c-long', note: `json {"p":${JSON.stringify('a"b\\c')}} and a"b\\c-long` };
+    const view = redactForSink(new Redactor(), args) as Record<string, unknown>;
+    expect(view['note']).toBe(`json {"p":"${REDACTED}"} and ${REDACTED}`);
+  });
+
   it('uses the secrets it is given instead of collecting them again', () => {
     expect(redactForSink(new Redactor(), { note: 'token abc-123' }, null, ['abc-123'])).toEqual({ note: `token ${REDACTED}` });
   });

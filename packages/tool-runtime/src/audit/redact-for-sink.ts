@@ -1,14 +1,36 @@
 import type { JsonSchema, TSchema } from '@milpa/core';
 import { REDACTED, type Redactor } from './redactor.js';
 
+/** A call's secrets with the JSON-escaped form of each, to find quickly which ones a string holds. */
+interface SecretSet {
+  readonly secrets: readonly string[];
+  readonly escaped: readonly string[];
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * `text` scrubbed by the redactor, which is handed only the secrets `text` holds (as written or
+ * JSON-escaped, the two forms it replaces): a string that holds none costs a substring check per
+ * secret instead of a pattern built for it, and still gets the redactor's shape-based scrubbing.
+ */
+function scrubText(redactor: Redactor, text: string, set: SecretSet): string {
+  let held: string[] | null = null;
+  for (let index = 0; index < set.secrets.length; index++) {
+    const secret = set.secrets[index] as string;
+    if (text.includes(secret) || text.includes(set.escaped[index] as string)) (held ??= []).push(secret);
+  }
+  return redactor.scrub(text, held ?? NONE);
+}
+
 /** Every string of a redacted copy scrubbed, keys included; the same object back when nothing changed. */
-function scrubStrings(redactor: Redactor, value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return value === REDACTED ? value : redactor.scrub(value, secrets);
+function scrubStrings(redactor: Redactor, value: unknown, set: SecretSet): unknown {
+  if (typeof value === 'string') return value === REDACTED ? value : scrubText(redactor, value, set);
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     let changed = false;
     const items = value.map((item: unknown) => {
-      const safe = scrubStrings(redactor, item, secrets);
+      const safe = scrubStrings(redactor, item, set);
       if (safe !== item) changed = true;
       return safe;
     });
@@ -20,8 +42,8 @@ function scrubStrings(redactor: Redactor, value: unknown, secrets: readonly stri
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index] as string;
     const inner = record[key];
-    const safeKey = redactor.scrub(key, secrets);
-    const safe = scrubStrings(redactor, inner, secrets);
+    const safeKey = scrubText(redactor, key, set);
+    const safe = scrubStrings(redactor, inner, set);
     if (copy === null && (safeKey !== key || safe !== inner)) {
       copy = {};
       for (const earlier of keys.slice(0, index)) put(copy, earlier, record[earlier]);
@@ -57,7 +79,9 @@ export function redactForSink(
   secrets: readonly string[] = redactor.collectSecrets(value, schema),
 ): unknown {
   try {
-    return scrubStrings(redactor, redactor.redact(value, schema), secrets);
+    const usable = secrets.filter((secret) => typeof secret === 'string' && secret !== '');
+    const set: SecretSet = { secrets: usable, escaped: usable.map((secret) => JSON.stringify(secret).slice(1, -1)) };
+    return scrubStrings(redactor, redactor.redact(value, schema), set);
   } catch {
     return REDACTED;
   }
