@@ -3,8 +3,19 @@ import type { ApprovalItem } from '../console/approval-item.js';
 import type { ConsoleSchemaValidator, ConsoleToolCatalog } from '../console/approval-console-options.js';
 import { editableFieldsOf, formatFieldValue, readFieldValue, type EditableField } from './editable-fields.js';
 
-/** What the runtime puts in place of a secret argument before anyone sees it. */
+/** What the runtime puts in place of a secret argument (or a secret inside a value) before anyone sees it. */
 const REDACTED_PLACEHOLDER = '***REDACTED***';
+
+/** True when the shown value is, or holds, a redacted secret: the held value differs from what the page shows. */
+function holdsRedaction(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes(REDACTED_PLACEHOLDER);
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    return JSON.stringify(value).includes(REDACTED_PLACEHOLDER);
+  } catch {
+    return true;
+  }
+}
 
 /** The changes a grant form asks for, or why they are refused; `typed` keeps what the approver typed. */
 export type ApprovalChanges =
@@ -56,8 +67,9 @@ export class ApprovalEdits {
     if (definition === null || definition === undefined) return [];
     const only = editableFields === undefined ? null : editableFields(item.tool);
     if (editableFields !== undefined && only === null) return [];
-    // A field the runtime redacted (its name looks secret) is never shown, so never edited either.
-    return editableFieldsOf(definition.inputSchema, only).filter((field) => item.arguments[field.name] !== REDACTED_PLACEHOLDER);
+    // A field the runtime redacted (its name looks secret, or its value held a secret) is never
+    // shown as held, so never edited either: an edit would start from the redacted text.
+    return editableFieldsOf(definition.inputSchema, only).filter((field) => !holdsRedaction(item.arguments[field.name]));
   }
 
   /** The changes a grant form's `fields` ask for, or a message saying why they are refused. */

@@ -10,7 +10,11 @@ export interface ApprovalRequest {
   readonly toolName: string;
   /** The validated arguments, deeply frozen: exactly what would execute. */
   readonly arguments: ToolArgs;
-  /** The same arguments with secret fields replaced by a placeholder: safe to show a person or log. */
+  /**
+   * The same arguments with secret fields replaced by a placeholder and secret values scrubbed from
+   * every other string (keys included): safe to show a person or log, and the only form a page
+   * should show.
+   */
   readonly redactedArguments: Readonly<Record<string, unknown>>;
   /** The tool's definition. */
   readonly definition: AnyToolDefinition;

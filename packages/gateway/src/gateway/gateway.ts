@@ -141,6 +141,7 @@ export class Gateway {
         new UpstreamConnection(upstream, {
           restart,
           logger: this.#logger,
+          redactor: this.registry.getAuditLogger().redactor,
           clientInfo: { name: config.name ?? 'milpa-gateway', version: GATEWAY_PACKAGE_VERSION },
           onTools: (tools) => this.#sync(upstream, tools),
         }),

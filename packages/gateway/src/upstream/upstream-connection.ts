@@ -1,5 +1,6 @@
 import { silentLogger, type LogContext, type Logger } from '@milpa/core';
 import { messageOf } from '@milpa/core/kit';
+import { Redactor } from '@milpa/tool-runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -31,6 +32,11 @@ export interface UpstreamConnectionOptions {
   readonly onTools?: (tools: readonly Tool[]) => void;
   /** Called on every state change. */
   readonly onState?: (state: UpstreamState) => void;
+  /**
+   * Scrubs a failed call's error text of the call's secrets before it is logged (the registry's,
+   * so names added there count too). Default: a redactor with the default sensitive names.
+   */
+  readonly redactor?: Redactor;
 }
 
 /** Options of one forwarded call. */
@@ -63,6 +69,7 @@ export class UpstreamConnection {
   readonly config: UpstreamConfig;
   readonly #options: UpstreamConnectionOptions;
   readonly #logger: Logger;
+  readonly #redactor: Redactor;
   readonly #backoff: RestartBackoff;
   #state: UpstreamState = 'starting';
   #client: Client | null = null;
@@ -80,6 +87,7 @@ export class UpstreamConnection {
     this.config = config;
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
+    this.#redactor = options.redactor ?? new Redactor();
     this.#backoff = new RestartBackoff(options.restart);
   }
 
@@ -146,7 +154,7 @@ export class UpstreamConnection {
       // A protocol answer or the caller's abort says nothing about the connection; anything else
       // (fetch failed, a broken pipe) means the upstream may be gone: reconnect.
       if (!(error instanceof McpError) && options.signal?.aborted !== true && generation === this.#generation) {
-        this.#lost(generation, `a call failed: ${messageOf(error)}`);
+        this.#lost(generation, `a call failed: ${this.#scrub(messageOf(error), name, args)}`);
       }
       throw error;
     }
@@ -258,6 +266,13 @@ export class UpstreamConnection {
       await this.#refreshing;
       this.#refreshing = null;
     } while (this.#refreshAgain && generation === this.#generation);
+  }
+
+  /** `text` without the secrets of a call to `name` with `args` (by name, by the tool's schema, by shape). */
+  #scrub(text: string, name: string, args: Readonly<Record<string, unknown>>): string {
+    const redactor = this.#redactor;
+    const schema = this.#tools.find((tool) => tool.name === name)?.inputSchema ?? null;
+    return redactor.scrub(text, redactor.collectSecrets(args, schema as Record<string, unknown> | null));
   }
 
   #lost(generation: number, why: string): void {

@@ -471,4 +471,40 @@ describe('ToolAuditLogger', () => {
       expect(logger.messages()[0]).toContain(`args={"credit_card":"${REDACTED}","amount":100}`);
     });
   });
+
+  describe('secrets in the line and the record', () => {
+    const SECRET = 'pw-audit-19fe';
+
+    it('scrubs a secret quoted under an ordinary name, or nested in an array, from the args= text and the record', () => {
+      const { logger, audit } = setup();
+      audit.log(
+        telegram,
+        'reset',
+        { password: SECRET, note: `was ${SECRET}`, history: [{ password: 'old-77q', hint: 'old-77q!' }] },
+        true,
+        null,
+        1,
+      );
+      const line = logger.lines[0]!;
+      expect(line.message).toContain(
+        `args={"password":"${REDACTED}","note":"was ${REDACTED}","history":[{"password":"${REDACTED}","hint":"${REDACTED}!"}]}`,
+      );
+      expect(JSON.stringify(line)).not.toMatch(/pw-audit|old-77q/);
+    });
+
+    it("scrubs an outcome's code and reason that quote a secret", () => {
+      const { logger, audit } = setup();
+      audit.logOutcome('refused', telegram, 'reset', { api_key: SECRET }, 1, `key ${SECRET} revoked`, `E_${SECRET}`);
+      expect(JSON.stringify(logger.lines)).not.toContain(SECRET);
+      expect(logger.auditRecords()[0]).toMatchObject({ code: `E_${REDACTED}`, reason: `key ${REDACTED} revoked` });
+    });
+
+    it('scrubs validation messages and the record of a writeOnly field quoted elsewhere', () => {
+      const schema = Type.Object({ recovery: Type.String({ writeOnly: true }), note: Type.String() });
+      const { logger, audit } = setup({ schemaOf: () => schema });
+      audit.logValidationFailure(telegram, 'reset', [`note: must not repeat ${SECRET}`], { recovery: SECRET, note: SECRET });
+      expect(JSON.stringify(logger.lines)).not.toContain(SECRET);
+      expect(logger.auditRecords()[0]).toMatchObject({ args: { recovery: REDACTED, note: REDACTED } });
+    });
+  });
 });

@@ -10,6 +10,7 @@ import {
 } from '@milpa/core';
 import { buildAuditRecord, type AuditRecordExtra } from './build-audit-record.js';
 import { describeError } from './describe-error.js';
+import { redactForSink } from './redact-for-sink.js';
 import { Redactor } from './redactor.js';
 import { swallowRejection } from './swallow-rejection.js';
 import {
@@ -25,8 +26,6 @@ import {
 } from './audit-line-format.js';
 import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
 
-const NO_SECRETS: readonly string[] = Object.freeze([]);
-
 /** Options of {@link ToolAuditLogger}. */
 export interface ToolAuditLoggerOptions {
   /** The redactor to use (default: a new one with the default sensitive fields). */
@@ -40,8 +39,10 @@ export interface ToolAuditLoggerOptions {
  * structured {@link ToolAuditRecord} as the logger context `{ audit: record }` — for every terminal
  * path, refusals, plan-mode calls, confirmation requests and unknown tools included.
  *
- * Arguments are redacted everywhere, and free text it writes (reasons, error codes and
- * messages) is scrubbed of the call's secret values. It never throws: a failing logger is ignored.
+ * Arguments are redacted everywhere (the structured record and the `args=` text alike, strings
+ * under ordinary names scrubbed too), and free text it writes (reasons, validation messages, error
+ * codes) is scrubbed of the call's secret values and of anything the redactor recognises as a
+ * secret by its shape. It never throws: a failing logger is ignored.
  * When the logger reports a level as disabled (`isLevelEnabled(level) === false`), nothing is built
  * for that line.
  *
@@ -106,7 +107,7 @@ export class ToolAuditLogger {
       const safeReason = this.redactor.scrub(String(reason), secrets);
       return {
         message: `[ToolAudit] AUTH_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | reason=${clean(safeReason)}`,
-        record: this.#record('auth_denied', 'FORBIDDEN', context, tool, args, tookMs, { reason: safeReason }),
+        record: this.#record('auth_denied', 'FORBIDDEN', context, tool, args, secrets, tookMs, { reason: safeReason }),
       };
     });
   }
@@ -118,7 +119,7 @@ export class ToolAuditLogger {
       const safeErrors = Object.freeze([...errors].map((error) => this.redactor.scrub(String(error), secrets)));
       return {
         message: `[ToolAudit] VALIDATION_FAILED | ${this.#head(context, tool)} | errors=${toJson(safeErrors)}`,
-        record: this.#record('validation_failed', 'VALIDATION_ERROR', context, tool, args, tookMs, { errors: safeErrors }),
+        record: this.#record('validation_failed', 'VALIDATION_ERROR', context, tool, args, secrets, tookMs, { errors: safeErrors }),
       };
     });
   }
@@ -131,7 +132,7 @@ export class ToolAuditLogger {
   logInvocationDenied(context: ToolContext, tool: string, rule: string | null, reason: string, tookMs: number): void {
     this.#write('warn', () => ({
       message: `[ToolAudit] INVOCATION_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | rule=${clean(rule ?? '(target)')} | reason=${clean(reason)}`,
-      record: this.#record('invocation_denied', 'FORBIDDEN', context, tool, null, tookMs, { rule, reason, run_id: context.runId }),
+      record: this.#record('invocation_denied', 'FORBIDDEN', context, tool, null, [], tookMs, { rule, reason, run_id: context.runId }),
     }));
   }
 
@@ -182,11 +183,14 @@ export class ToolAuditLogger {
     const settings = EXTRA_OUTCOMES[outcome];
     if (settings === undefined) return;
     this.#write(settings.level, () => {
-      const safeReason = reason === undefined ? undefined : this.redactor.scrub(String(reason), this.#secretsOf(tool, args));
+      const secrets = this.#secretsOf(tool, args);
+      const safeReason = reason === undefined ? undefined : this.redactor.scrub(String(reason), secrets);
       const suffix = safeReason === undefined ? '' : ` | reason=${clean(safeReason)}`;
+      const rawCode = code === undefined ? settings.code : code;
+      const safeCode = rawCode === null ? null : this.redactor.scrub(String(rawCode), secrets);
       return {
         message: `[ToolAudit] ${outcome.toUpperCase()} | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))}${suffix}`,
-        record: this.#record(outcome, code === undefined ? settings.code : code, context, tool, args, tookMs, {
+        record: this.#record(outcome, safeCode, context, tool, args, secrets, tookMs, {
           ...(safeReason === undefined ? {} : { reason: safeReason }),
         }),
       };
@@ -297,9 +301,9 @@ export class ToolAuditLogger {
     try {
       if (!levelChecked && !this.#isEnabled(level)) return;
       const schema = this.#schemaFor(tool);
-      const secrets = code !== null || extra.reason !== undefined ? this.redactor.collectSecrets(args, schema) : NO_SECRETS;
+      const secrets = this.redactor.collectSecrets(args, schema);
       const safeCode = code === null ? null : this.redactor.scrub(code, secrets);
-      const safeArgs = this.redactor.redact(args ?? null, schema);
+      const safeArgs = redactForSink(this.redactor, args ?? null, schema, secrets);
       const took = wholeMs(tookMs);
       const record: { -readonly [Key in keyof ToolAuditRecord]: ToolAuditRecord[Key] } = {
         outcome,
@@ -333,10 +337,12 @@ export class ToolAuditLogger {
     context: ToolContext,
     tool: string,
     args: unknown,
+    secrets: readonly string[],
     tookMs: unknown,
     extra: AuditRecordExtra,
   ): ToolAuditRecord {
-    return buildAuditRecord(outcome, code, context, tool, this.redactor.redact(args ?? null, this.#schemaFor(tool)), tookMs, extra);
+    const safeArgs = redactForSink(this.redactor, args ?? null, this.#schemaFor(tool), secrets);
+    return buildAuditRecord(outcome, code, context, tool, safeArgs, tookMs, extra);
   }
 
   #head(context: ToolContext, tool: string): string {

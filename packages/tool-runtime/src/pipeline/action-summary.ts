@@ -1,4 +1,5 @@
 import type { JsonSchema, ToolArgs } from '@milpa/core';
+import { redactForSink } from '../audit/redact-for-sink.js';
 import type { Redactor } from '../audit/redactor.js';
 
 function formatScalar(value: string | number | boolean): string {
@@ -10,10 +11,14 @@ function formatScalar(value: string | number | boolean): string {
 /**
  * The human-readable summary of a pending confirmation, e.g. `delete_note(id=42, force=1)`: the
  * first three scalar arguments in order, skipping nulls and non-scalars, with secrets redacted
- * (the summary is shown to the caller and written to the audit log).
+ * (the summary is shown to the caller, kept with the token and written to the audit log). It is
+ * built from the arguments' redacted view, and the finished line is scrubbed once more: a secret
+ * value repeated under an ordinary name, or shaped like a secret, never shows either.
  */
 export function describeActionSummary(toolName: string, args: ToolArgs, redactor: Redactor, schema: JsonSchema | null): string {
-  const safe = redactor.redact(args, schema) as Record<string, unknown>;
+  const secrets = redactor.collectSecrets(args, schema);
+  const view = redactForSink(redactor, args, schema, secrets);
+  const safe = (typeof view === 'object' && view !== null ? view : {}) as Record<string, unknown>;
   const parts: string[] = [];
   for (const [key, value] of Object.entries(safe)) {
     if (parts.length === 3) break;
@@ -21,5 +26,5 @@ export function describeActionSummary(toolName: string, args: ToolArgs, redactor
       parts.push(`${key}=${formatScalar(value)}`);
     }
   }
-  return `${toolName}(${parts.join(', ')})`;
+  return redactor.scrub(`${toolName}(${parts.join(', ')})`, secrets);
 }

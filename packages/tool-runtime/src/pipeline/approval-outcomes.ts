@@ -24,7 +24,7 @@ export function denyApproval(call: PipelineCall, message: string, meta?: Record<
  * store's failure is.
  */
 export function approvalFailed(call: PipelineCall, collaborator: ApprovalCollaborator, error: unknown): typeof STOP {
-  const detail = call.services.scrub(messageOf(error), call.auditArgs, call.toolName);
+  const detail = call.scrub(messageOf(error));
   call.services.safeLog(
     'error',
     { tool: call.toolName, request_id: call.context.requestId, collaborator: `approval ${collaborator}`, error: detail },
@@ -46,7 +46,8 @@ export function invalidApproval(call: PipelineCall, refusal: string, message: st
 export function pendingApproval(call: PipelineCall, approval: PendingApproval, note: string | null): typeof STOP {
   const tool = approval.toolName;
   const expiresAt = formatExpiresAt(approval.expiresAt);
-  const head = note ?? 'This call needs approval from someone else before it runs.';
+  // The gate's note may quote the arguments it was asked about.
+  const head = note === null ? 'This call needs approval from someone else before it runs.' : call.scrub(note);
   const message =
     `${head} Call '${tool}' is held for approval (approval_id: ${approval.approvalId}, expires ${expiresAt}). ` +
     `Once it is approved, call '${tool}' again with the same arguments and approval_id "${approval.approvalId}"; it then runs once.`;

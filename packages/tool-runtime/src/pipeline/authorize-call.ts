@@ -16,7 +16,8 @@ function apply(call: ResolvedCall, authorization: AuthorizationResult, onAllowed
   if (!authorization.allowed) {
     // Stryker disable next-line StringLiteral: equivalent through the public API: the policy gate gives every denial a reason, so the fallback is never read.
     const reason = authorization.reason ?? 'Forbidden';
-    services.debug({ tool: call.toolName }, `[ToolRegistry] Auth result: DENIED: ${reason}`);
+    if (services.isDebugEnabled())
+      services.safeLog('debug', { tool: call.toolName }, `[ToolRegistry] Auth result: DENIED: ${call.scrub(reason)}`);
     call.denial = authorization.denial ?? 'rule_provider';
     return call.refuse(ToolErrorCode.FORBIDDEN, reason, 'auth_denied');
   }

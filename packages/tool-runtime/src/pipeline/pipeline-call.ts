@@ -194,8 +194,14 @@ export class PipelineCall {
     return STOP;
   }
 
-  /** Ends the call with a refusal: `message`, `meta.code` and any extra meta; the outcome is `refused` by `name`. */
-  refuse(code: ToolErrorCode, message: string, name: RefusalName, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
+  /**
+   * Ends the call with a refusal: `message`, `meta.code` and any extra meta; the outcome is `refused`
+   * by `name`. The message is scrubbed of the call's secrets first: a refusal's reason (a rule
+   * provider's, a gate's, a store's) may quote what it was asked about, and it reaches the caller,
+   * `tool.denied` listeners and the audit.
+   */
+  refuse(code: ToolErrorCode, rawMessage: string, name: RefusalName, extraMeta?: Readonly<Record<string, unknown>>): typeof STOP {
+    const message = this.scrub(rawMessage);
     // The shape of ToolResult.error(message, null, meta), built once with its outcome.
     const meta = extraMeta === undefined ? { ...this.meta(), code, type: 'error' } : { ...this.meta(), code, ...extraMeta, type: 'error' };
     const outcome = refusedOutcome(name, code, message);
@@ -214,9 +220,15 @@ export class PipelineCall {
     return this.refuse(ToolErrorCode.FORBIDDEN, message, 'invocation_denied', { rule, reason });
   }
 
+  /** `text` without this call's secret values (and anything secret by its shape), for text the runtime writes or passes on. */
+  scrub(text: string): string {
+    return this.services.scrub(text, this.auditArgs, this.toolName);
+  }
+
   /** A collaborator failed: the call is refused, fail-closed, naming what failed. */
   failClosed(collaborator: string, error: unknown): typeof STOP {
-    const detail = this.services.scrub(messageOf(error), this.auditArgs, this.toolName);
+    // refuse() scrubs the whole message, the collaborator's text included.
+    const detail = messageOf(error);
     const message = `Tool call refused: the ${collaborator} failed (fail-closed): ${detail}`;
     const store = STORE_COLLABORATORS[collaborator];
     if (store !== undefined) return this.refuse(ToolErrorCode.STORE_UNAVAILABLE, message, 'internal_error', { store });

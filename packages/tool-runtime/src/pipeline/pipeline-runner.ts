@@ -108,10 +108,11 @@ export class PipelineRunner {
 
   /** An exit stage's failure is only logged: it never turns the call into a failure. */
   #exitFailed(call: PipelineCall, stage: Stage, error: unknown): void {
+    const detail = call.scrub(messageOf(error));
     call.services.safeLog(
       'error',
-      { tool: call.toolName, stage: stage.name, error: messageOf(error) },
-      `[ToolRegistry] the ${stage.collaborator} failed after the call settled: ${messageOf(error)}`,
+      { tool: call.toolName, stage: stage.name, error: detail },
+      `[ToolRegistry] the ${stage.collaborator} failed after the call settled: ${detail}`,
     );
   }
 }

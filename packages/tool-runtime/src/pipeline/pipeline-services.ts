@@ -1,6 +1,9 @@
 import type { IdempotencySettings } from '../idempotency/idempotency-settings.js';
 import {
   ToolEvents,
+  type JsonSchema,
+  type ToolExecutedEvent,
+  type ToolFailedEvent,
   type ConfirmationStore,
   type EventDispatcher,
   type EventListener,
@@ -9,6 +12,8 @@ import {
   type RateLimiter,
 } from '@milpa/core';
 import type { ApprovalSettings } from '../approval/approval-settings.js';
+import { redactForSink } from '../audit/redact-for-sink.js';
+import { REDACTED } from '../audit/redactor.js';
 import { swallowRejection } from '../audit/swallow-rejection.js';
 import type { ToolAuditLogger } from '../audit/tool-audit-logger.js';
 import type { InvocationRuleSet } from '../invocation/invocation-rule-set.js';
@@ -23,6 +28,17 @@ export interface RateLimitSettingsResolved {
   readonly maxTokens: number;
   readonly cost: number;
   readonly mutatingCost: number;
+}
+
+/**
+ * What the registry's own audit listener records for an event this registry dispatches: the call's
+ * arguments and what its handler threw as they were, since the event itself carries only redacted copies.
+ */
+export interface AuditedCall {
+  /** The validated arguments the handler saw. */
+  readonly args: unknown;
+  /** What the handler threw (`tool.failed`). */
+  readonly thrown: unknown;
 }
 
 /** What {@link PipelineServices} is built from. */
@@ -70,15 +86,23 @@ export class PipelineServices {
   readonly idempotency: IdempotencySettings;
   /** Set through the registry's `setRateLimiter()`. */
   rateLimiter: RateLimiter | null;
-  /** Events this registry is dispatching, so its audit listener ignores other registries' events on a shared dispatcher. */
-  readonly #ownEvents = new Set<object>();
+  /**
+   * Events this registry is dispatching, with the call each records, so its audit listener ignores
+   * other registries' events on a shared dispatcher and audits its own calls from their arguments
+   * (the events hold redacted ones; the audit redacts on its own, with the tool's schema).
+   */
+  readonly #ownEvents = new Map<object, AuditedCall>();
   /** This registry's audit subscription to `tool.executed`. */
-  readonly auditExecuted: EventListener = (eventName, payload) => {
-    if (this.#ownEvents.has(payload['event'] as object)) this.audit.onToolExecuted(eventName, payload);
+  readonly auditExecuted: EventListener = (_eventName, payload) => {
+    const event = payload['event'] as ToolExecutedEvent;
+    const call = this.#ownEvents.get(event);
+    if (call !== undefined) this.audit.logExecuted(event.context, event.name, call.args, event.result, event.cacheServed === true);
   };
   /** This registry's audit subscription to `tool.failed`. */
-  readonly auditFailed: EventListener = (eventName, payload) => {
-    if (this.#ownEvents.has(payload['event'] as object)) this.audit.onToolFailed(eventName, payload);
+  readonly auditFailed: EventListener = (_eventName, payload) => {
+    const event = payload['event'] as ToolFailedEvent;
+    const call = this.#ownEvents.get(event);
+    if (call !== undefined) this.audit.logFailed(event.context, event.name, call.args, call.thrown, event.tookMs);
   };
 
   constructor(init: PipelineServicesInit) {
@@ -125,24 +149,22 @@ export class PipelineServices {
 
   /**
    * Post-execution notification, isolated: a throwing listener (or dispatcher) can never turn a
-   * settled result into a failure.
+   * settled result into a failure. `call` is what the registry's audit listener records for the
+   * event, and `toolName` and `call.args` what a listener's failure text is scrubbed with.
    */
-  async emit(eventName: string, event: object): Promise<void> {
+  async emit(eventName: string, event: object, toolName: string, call: AuditedCall): Promise<void> {
     const dispatcher = this.dispatcher;
     if (dispatcher === null) return;
     // Held only while the dispatch runs (by contract every listener has run when it settles), in a
-    // strong Set: a WeakSet entry per call cost about 1 µs on V8, more than the rest of the pipeline.
-    this.#ownEvents.add(event);
+    // strong Map: a WeakMap entry per call cost about 1 µs on V8, more than the rest of the pipeline.
+    this.#ownEvents.set(event, call);
     try {
       const payload: EventPayload = { event };
       const pending = dispatcher.dispatch(eventName, payload);
       if (isPromiseLike(pending)) await pending;
     } catch (error) {
-      this.safeLog(
-        'warn',
-        { event: eventName, error: messageOf(error) },
-        `[ToolRegistry] ${eventName} listener failed: ${messageOf(error)}`,
-      );
+      const detail = this.scrub(messageOf(error), call.args, toolName);
+      this.safeLog('warn', { event: eventName, error: detail }, `[ToolRegistry] ${eventName} listener failed: ${detail}`);
     } finally {
       this.#ownEvents.delete(event);
     }
@@ -167,14 +189,31 @@ export class PipelineServices {
     }
   }
 
-  /** Removes the call's secret values from text the runtime writes. */
+  /** The input schema of the registered tool `name`, or null. */
+  schemaOf(name: string): JsonSchema | null {
+    return this.tools.get(name)?.definition.inputSchema ?? null;
+  }
+
+  /** The secret values of a call's arguments (by name and by the tool's schema), for scrubbing free text. */
+  secretsOf(args: unknown, name: string): string[] {
+    return this.audit.redactor.collectSecrets(args, this.schemaOf(name));
+  }
+
+  /**
+   * Removes the call's secret values, and whatever the redactor recognises as a secret by its
+   * shape, from text the runtime writes or passes on. The redactor always looks, even when the
+   * arguments hold no secret field. If scrubbing fails, the whole text is redacted.
+   */
   scrub(text: string, args: unknown, name: string): string {
     try {
-      const schema = this.tools.get(name)?.definition.inputSchema ?? null;
-      const secrets = this.audit.redactor.collectSecrets(args, schema);
-      return secrets.length === 0 ? text : this.audit.redactor.scrub(text, secrets);
+      return this.audit.redactor.scrub(text, this.secretsOf(args, name));
     } catch {
-      return text;
+      return REDACTED;
     }
+  }
+
+  /** The view of a call's arguments a sink may receive (see `redactForSink`), with the tool's schema. */
+  redactView(args: unknown, name: string, secrets?: readonly string[]): unknown {
+    return redactForSink(this.audit.redactor, args, this.schemaOf(name), secrets);
   }
 }

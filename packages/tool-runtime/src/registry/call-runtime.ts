@@ -198,8 +198,11 @@ export class CallRuntime {
     } catch {
       callContext = null;
     }
-    if (failure !== null)
-      this.#services.safeLog('error', { error: failure }, `[ToolRegistry] the approval store failed on resume: ${failure}`);
+    if (failure !== null) {
+      // No tool or arguments are known yet: the redactor still scrubs what looks secret by its shape.
+      const detail = this.#services.scrub(failure, null, '');
+      this.#services.safeLog('error', { error: detail }, `[ToolRegistry] the approval store failed on resume: ${detail}`);
+    }
     const caller =
       callContext === null ? {} : { request_id: callContext.requestId, channel: callContext.channel, principal: callContext.principal };
     if (callContext !== null) this.#services.audit.logOutcome(outcome, callContext, '(approval)', null, 0, message);

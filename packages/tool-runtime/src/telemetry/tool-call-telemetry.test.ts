@@ -1,4 +1,4 @@
-import { ToolContext, ToolResult, defineTool } from '@milpa/core';
+import { ToolContext, ToolResult, Type, defineTool } from '@milpa/core';
 import { context, metrics, trace, type ContextManager, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { Histogram } from '@opentelemetry/sdk-metrics';
@@ -181,6 +181,51 @@ describe('ToolCallTelemetry', () => {
       } as unknown as Meter;
       expect((await notesRegistry({ meter: recording, tracer: telemetry.options.tracer }).call('list_notes', {})).success).toBe(true);
       expect(telemetry.spans()).toHaveLength(1);
+    });
+  });
+
+  describe('secrets', () => {
+    const SECRET = 'pw-otel-63aa';
+    const input = Type.Object({ accounts: Type.Array(Type.Object({ password: Type.String() })), note: Type.String() });
+
+    it('scrubs a secret nested in an array from the exception message, stack and type', async () => {
+      class LeakyError extends Error {
+        override name = `LeakyError(${SECRET})`;
+      }
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), telemetry: telemetry.options });
+      registry.register(
+        defineTool({
+          name: 'login',
+          description: 'Logs in',
+          input,
+          handler: (args) => {
+            throw new LeakyError(`failed for ${args.accounts[0]?.password}`);
+          },
+        }),
+      );
+      await registry.call('login', { accounts: [{ password: SECRET }], note: 'n' });
+      const exception = telemetry.spans()[0]?.events.find((event) => event.name === 'gen_ai.execute_tool.exception');
+      expect(exception?.attributes?.['exception.message']).toBe('failed for ***REDACTED***');
+      expect(String(exception?.attributes?.['exception.stacktrace'])).toContain('***REDACTED***');
+      expect(JSON.stringify(telemetry.spans().map((span) => [span.attributes, span.events, span.status]))).not.toContain(SECRET);
+    });
+
+    it('never takes a code a handler made up (here an argument) as error.type on spans or metric labels', async () => {
+      const registry = new ToolRegistry({ defaultContext: () => ToolContext.cli(), telemetry: telemetry.options });
+      registry.register(
+        defineTool({
+          name: 'check',
+          description: 'Checks',
+          input,
+          handler: (args) => ToolResult.error('no', null, { code: args.note }),
+        }),
+      );
+      await registry.call('check', { accounts: [], note: SECRET });
+      const calls = await telemetry.points('milpa.tool.calls');
+      expect(calls.map((point) => point.attributes['error.type'])).toEqual(['tool_error']);
+      expect(telemetry.spans()[0]?.attributes['error.type']).toBe('tool_error');
+      expect(JSON.stringify([calls, await telemetry.points('milpa.tool.duration')])).not.toContain(SECRET);
+      expect(JSON.stringify(telemetry.spans().map((span) => [span.attributes, span.events, span.status]))).not.toContain(SECRET);
     });
   });
 });

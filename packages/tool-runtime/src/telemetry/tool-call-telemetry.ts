@@ -15,7 +15,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import type { InvocationOutcome, ToolResult } from '@milpa/core';
+import { isToolErrorCode, type InvocationOutcome, type ToolResult } from '@milpa/core';
 import type { PipelineCall } from '../pipeline/pipeline-call.js';
 import type { RegisteredTool } from '../pipeline/registered-tool.js';
 import { messageOf, nameOf } from '../pipeline/settle.js';
@@ -66,13 +66,15 @@ interface CallReport {
 }
 
 /**
- * `error.type`: the result's code; without one, the outcome of a refusal (a veto carries no code)
- * or `tool_error` for an error result the handler or a listener returned.
+ * `error.type`: the result's code when it is one of Milpa's error codes; otherwise the outcome of a
+ * refusal (a veto carries no code) or `tool_error` for an error result the handler or a listener
+ * returned. A code a handler or host stage made up is free text that may carry anything, an
+ * argument value included, so it never becomes a span attribute or a metric label.
  */
 function errorTypeOf(result: ToolResult, outcome: InvocationOutcome): string | undefined {
   if (result.success) return undefined;
   const code = result.meta['code'];
-  if (typeof code === 'string' && code !== '') return code;
+  if (isToolErrorCode(code)) return code;
   return outcome === 'executed' ? 'tool_error' : outcome;
 }
 
@@ -80,11 +82,11 @@ function errorTypeOf(result: ToolResult, outcome: InvocationOutcome): string | u
  * The exception event of a handler that threw: its type, and its message and stack scrubbed of the
  * call's secrets (the same text the audit log gets). Never the arguments.
  */
-function exceptionAttributes(call: PipelineCall, toolName: string): Attributes {
+function exceptionAttributes(call: PipelineCall): Attributes {
   const thrown = call.thrown;
-  const scrub = (text: string): string => call.services.scrub(text, call.args, toolName);
+  const scrub = (text: string): string => call.scrub(text);
   const attributes: Attributes = {
-    [NAMES.exceptionType]: thrown instanceof Error ? thrown.name : typeof thrown,
+    [NAMES.exceptionType]: thrown instanceof Error ? scrub(String(thrown.name)) : typeof thrown,
     [NAMES.exceptionMessage]: scrub(messageOf(thrown)),
   };
   if (thrown instanceof Error && typeof thrown.stack === 'string') attributes[NAMES.exceptionStacktrace] = scrub(thrown.stack);
@@ -252,7 +254,7 @@ export class ToolCallTelemetry {
     if (REFUSALS.has(report.outcome)) {
       span.addEvent(TELEMETRY_NAMES.events.refused, { [NAMES.errorType]: errorType, [NAMES.outcome]: report.outcome });
     }
-    if (failedCall !== null) span.addEvent(TELEMETRY_NAMES.events.exception, exceptionAttributes(failedCall, report.toolName ?? ''));
+    if (failedCall !== null) span.addEvent(TELEMETRY_NAMES.events.exception, exceptionAttributes(failedCall));
     span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
   }
 }

@@ -6,6 +6,7 @@ import {
   type ApprovalRequest,
   type PendingApproval,
 } from '@milpa/core';
+import { deepFreeze } from '@milpa/core/kit';
 import { digestArguments } from '../../approval/digest-arguments.js';
 import { approvalFailed, askApproval, denyApproval, pendingApproval } from '../approval-outcomes.js';
 import { isResuming } from '../control-values.js';
@@ -69,7 +70,8 @@ function checkCall(call: ValidatedCall, gate: ApprovalGate): StageVerdict {
   const request: ApprovalRequest = Object.freeze({
     toolName: tool.name,
     arguments: args,
-    redactedArguments: call.services.audit.redactor.redact(args, tool.inputSchema) as Readonly<Record<string, unknown>>,
+    // What a person is shown (the console renders the gate's copy of it): never the raw arguments.
+    redactedArguments: deepFreeze(call.services.redactView(args, tool.name)) as Readonly<Record<string, unknown>>,
     definition: tool,
     mutating: true,
     context,

@@ -37,7 +37,7 @@ function executed(call: ValidatedCall, tool: AnyToolDefinition, value: unknown):
 /** The handler threw (or rejected): `INTERNAL_ERROR`, with the message unless the host hides it. */
 function failed(call: ValidatedCall, tool: AnyToolDefinition, error: unknown): typeof STOP {
   const services = call.services;
-  const detail = services.scrub(messageOf(error), call.args, tool.name);
+  const detail = call.scrub(messageOf(error));
   services.safeLog(
     'error',
     { tool: tool.name, request_id: call.context.requestId, error: detail },

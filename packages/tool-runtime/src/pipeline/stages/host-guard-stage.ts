@@ -13,9 +13,11 @@ function answered(call: ValidatedCall, name: string, answer: HostStageAnswer): u
   }
   const code = typeof answer.meta['code'] === 'string' ? answer.meta['code'] : ToolErrorCode.FORBIDDEN;
   const meta = Object.freeze(Object.assign({}, call.meta(), answer.meta, { code, stage: name }));
-  const message = answer.error ?? answer.message ?? `Refused by the '${name}' stage`;
+  // A host's refusal may quote the arguments it judged: its texts are scrubbed like every refusal.
+  const message = call.scrub(answer.error ?? answer.message ?? `Refused by the '${name}' stage`);
+  const note = answer.message === null ? null : call.scrub(answer.message);
   const outcome = refusedOutcome('refused', isToolErrorCode(code) ? code : ToolErrorCode.FORBIDDEN, message);
-  return call.end(new ToolResult(false, answer.data, answer.message, message, meta, outcome), outcome, message);
+  return call.end(new ToolResult(false, answer.data, note, message, meta, outcome), outcome, message);
 }
 
 /** Wraps a host's guard as a pipeline stage, contained and inspectable like the built-in ones. */

@@ -310,3 +310,27 @@ describe('validateStage', () => {
     });
   });
 });
+
+describe('validateStage (secrets in validation errors)', () => {
+  it('scrubs a secret the caller sent as a key from the message, meta.errors and the audit', async () => {
+    const SECRET = 'pw-valid-2b7';
+    const logger = new RecordingLogger();
+    const registry = new ToolRegistry({ logger, defaultContext: () => ToolContext.cli() });
+    registry.register(
+      defineTool({
+        name: 'login',
+        description: 'Logs in',
+        input: Type.Object(
+          { password: Type.String(), options: Type.Optional(Type.Object({}, { additionalProperties: false })) },
+          { additionalProperties: false },
+        ),
+        handler: () => 'ok',
+      }),
+    );
+    const result = await registry.call('login', { password: SECRET, options: { [SECRET]: true }, [`x${SECRET}`]: 1 });
+    expect(result.meta['code']).toBe('VALIDATION_ERROR');
+    expect(result.error).toContain('Unknown property: options.***REDACTED***');
+    expect(result.meta['errors']).toContainEqual({ path: 'options.***REDACTED***', message: 'Unknown property: options.***REDACTED***' });
+    expect(JSON.stringify([result.toJSON(), result.outcome, logger.dump()])).not.toContain(SECRET);
+  });
+});

@@ -58,9 +58,14 @@ function accept(call: ResolvedCall, args: ToolArgs): undefined {
 }
 
 function refuseInvalid(call: ResolvedCall, issues: readonly ValidationIssue[], errors: readonly string[]): typeof STOP {
-  call.errors = errors;
-  return call.refuse(ToolErrorCode.VALIDATION_ERROR, errors.join('; '), 'validation_failed', {
-    errors: issues.map((issue) => ({ path: issue.path, message: issue.message })),
+  // A message names the offending field by its path, and a path holds the caller's keys: a key may
+  // be a secret (or shaped like one), so the messages and meta.errors are scrubbed like any refusal.
+  const secrets = call.services.secretsOf(call.auditArgs, call.toolName);
+  const redactor = call.services.audit.redactor;
+  const scrub = (text: string): string => redactor.scrub(text, secrets);
+  call.errors = errors.map(scrub);
+  return call.refuse(ToolErrorCode.VALIDATION_ERROR, call.errors.join('; '), 'validation_failed', {
+    errors: issues.map((issue) => ({ path: scrub(issue.path), message: scrub(issue.message) })),
   });
 }
 
