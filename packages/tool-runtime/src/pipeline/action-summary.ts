@@ -1,5 +1,6 @@
-import type { JsonSchema, ToolArgs } from '@milpa/core';
+import type { JsonSchema, TidiedArgument, ToolArgs } from '@milpa/core';
 import type { Redactor } from '../audit/redactor.js';
+import { summarizeTidiedArguments } from '../tidying/summarize-tidied-arguments.js';
 
 function formatScalar(value: string | number | boolean): string {
   // Booleans print as 1 and 0, so a summary reads the same whatever language wrote the caller.
@@ -10,9 +11,17 @@ function formatScalar(value: string | number | boolean): string {
 /**
  * The human-readable summary of a pending confirmation, e.g. `delete_note(id=42, force=1)`: the
  * first three scalar arguments in order, skipping nulls and non-scalars, with secrets redacted
- * (the summary is shown to the caller and written to the audit log).
+ * (the summary is shown to the caller and written to the audit log). When argument tidying changed
+ * the call, the changes follow with their redacted values, so whoever confirms sees that the call
+ * differs from what was sent: `search(query=x, limit=20) [tidied: limit bounded (sent 500, now 20)]`.
  */
-export function describeActionSummary(toolName: string, args: ToolArgs, redactor: Redactor, schema: JsonSchema | null): string {
+export function describeActionSummary(
+  toolName: string,
+  args: ToolArgs,
+  redactor: Redactor,
+  schema: JsonSchema | null,
+  tidied: readonly TidiedArgument[] = [],
+): string {
   const safe = redactor.redact(args, schema) as Record<string, unknown>;
   const parts: string[] = [];
   for (const [key, value] of Object.entries(safe)) {
@@ -21,5 +30,6 @@ export function describeActionSummary(toolName: string, args: ToolArgs, redactor
       parts.push(`${key}=${formatScalar(value)}`);
     }
   }
-  return `${toolName}(${parts.join(', ')})`;
+  const call = `${toolName}(${parts.join(', ')})`;
+  return tidied.length === 0 ? call : `${call} [tidied: ${summarizeTidiedArguments(tidied)}]`;
 }
