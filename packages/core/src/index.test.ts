@@ -212,6 +212,8 @@ describe('@milpa/core', () => {
           "TSchema",
           "TargetResolver",
           "TextContentBlock",
+          "TidiedArgument",
+          "TidyAction",
           "ToolArgs",
           "ToolCaller",
           "ToolContext",

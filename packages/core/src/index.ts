@@ -133,6 +133,7 @@ export { applyVerificationDecision } from './verification/apply-verification-dec
 
 export { ApprovalVerdict, type ApprovalSuspendOptions, type ApprovalVerdictKind } from './approval/approval-verdict.js';
 export type { ApprovalRequest } from './approval/approval-request.js';
+export type { TidiedArgument, TidyAction } from './approval/tidied-argument.js';
 export type { ApprovalResolution } from './approval/approval-resolution.js';
 export type { ApprovalGate } from './approval/approval-gate.js';
 export { checkApprovalClaim } from './approval/check-approval-claim.js';

@@ -1,5 +1,6 @@
 import type { ToolContext } from '../context/tool-context.js';
 import type { AnyToolDefinition, ToolArgs } from '../tools/tool-definition.js';
+import type { TidiedArgument } from './tidied-argument.js';
 
 /**
  * What an {@link ApprovalGate} is asked about: one call that mutates for its validated arguments,
@@ -37,4 +38,11 @@ export interface ApprovalRequest {
   readonly approvalId: string;
   /** The caller's abort signal, or null: a gate that waits (on a person) stops waiting when it aborts. */
   readonly signal: AbortSignal | null;
+  /**
+   * The arguments argument tidying changed (registry option `tidyArguments`): what the caller sent
+   * and what will execute instead, redacted. Empty when tidying changed nothing or is off; a gate
+   * that asks a person should show it, so nobody approves a call that differs from what was asked
+   * without seeing how. Absent from requests built by hand before it existed.
+   */
+  readonly tidied?: readonly TidiedArgument[];
 }

@@ -42,6 +42,29 @@ describe('terminalApprovalGate', () => {
     expect(question).not.toContain('sk-live-123');
   });
 
+  it('shows what argument tidying changed, redacted, before asking', async () => {
+    const { input, output, written } = terminal(true);
+    const registry = new ToolRegistry({ approvalGate: terminalApprovalGate({ input, output }), tidyArguments: true });
+    registry.register(
+      defineTool({
+        name: 'delete_notes',
+        description: 'Delete notes',
+        input: Type.Object({
+          tag: Type.Optional(Type.String()),
+          api_key: Type.Optional(Type.String()),
+          limit: Type.Optional(Type.Integer({ maximum: 5 })),
+        }),
+        mutating: true,
+        handler: () => 'ok',
+      }),
+    );
+    input.write('n\n');
+    await registry.call('delete_notes', { tag: '*', api_key: '%', limit: 80 }, operator());
+    expect(written.join('')).toBe(
+      'Approve delete_notes({"limit":5}) [tidied: tag dropped (sent "*"); api_key dropped (sent "***REDACTED***"); limit bounded (sent 80, now 5)] by cli on cli? [y/N] ',
+    );
+  });
+
   it.each(['n\n', '\n', 'maybe\n', 'yess\n'])('denies on the answer %j and runs nothing', async (answer) => {
     const { input, output } = terminal(true);
     const { registry, handler } = registryWith(terminalApprovalGate({ input, output }));

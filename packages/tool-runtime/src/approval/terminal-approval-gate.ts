@@ -1,5 +1,6 @@
 import { ApprovalVerdict, type ApprovalGate, type ApprovalRequest } from '@milpa/core';
 import { toTerminalSafeText } from '../rendering/terminal-safe-text.js';
+import { summarizeTidiedArguments } from '../tidying/summarize-tidied-arguments.js';
 
 /** The terminal a {@link terminalApprovalGate} reads answers from: a readable stream that says whether it is a TTY. */
 export interface TerminalApprovalInput {
@@ -47,7 +48,9 @@ function describeCall(request: ApprovalRequest): string {
     args = '{…}';
   }
   const who = request.principal === null ? `on ${request.channel}` : `by ${request.principal} on ${request.channel}`;
-  return toTerminalSafeText(`Approve ${request.toolName}(${args}) ${who}? [y/N] `);
+  const tidied = request.tidied ?? [];
+  const changed = tidied.length === 0 ? '' : ` [tidied: ${summarizeTidiedArguments(tidied)}]`;
+  return toTerminalSafeText(`Approve ${request.toolName}(${args})${changed} ${who}? [y/N] `);
 }
 
 /**

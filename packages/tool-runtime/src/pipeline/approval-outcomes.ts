@@ -52,7 +52,7 @@ export function pendingApproval(call: PipelineCall, approval: PendingApproval, n
     `${head} Call '${tool}' is held for approval (approval_id: ${approval.approvalId}, expires ${expiresAt}). ` +
     `Once it is approved, call '${tool}' again with the same arguments and approval_id "${approval.approvalId}"; it then runs once.`;
   const data = Object.freeze({ requires_approval: true, approval_id: approval.approvalId, tool, expires_at: expiresAt });
-  const meta = { ...call.meta(), code: ToolErrorCode.APPROVAL_PENDING, approval_id: approval.approvalId, expires_at: expiresAt };
+  const meta = { ...call.reportingMeta(), code: ToolErrorCode.APPROVAL_PENDING, approval_id: approval.approvalId, expires_at: expiresAt };
   const outcome = approvalPendingOutcome(approval.approvalId, expiresAt);
   const result = new ToolResult(false, data, message, message, { ...meta, type: 'approval_pending' }, outcome);
   return call.end(result, outcome, message);

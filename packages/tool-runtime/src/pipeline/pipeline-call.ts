@@ -58,7 +58,7 @@ export class PipelineCall {
   entry: RegisteredTool | null = null;
   /** tidy: the tidied arguments, when tidying changed anything (clamp starts from them). */
   tidiedArgs: Readonly<Record<string, unknown>> | null = null;
-  /** tidy: what tidying changed, reported as `meta.tidied`; null when nothing was. */
+  /** tidy: what tidying changed, reported as `meta.tidied` (never on a refusal); null when nothing was. */
   tidied: readonly TidiedField[] | null = null;
   /** validate: whether this call must be confirmed before it runs, decided with {@link PipelineCall.mutating}. */
   needsConfirmation = false;
@@ -155,15 +155,25 @@ export class PipelineCall {
   /**
    * Standard meta: `{tool, took_ms, request_id, channel, principal}`, frozen as built. `ToolResult`
    * keeps a frozen meta as it is; an unfrozen one it copies with a spread and freezes, which on V8
-   * costs several times the rest of the pipeline.
+   * costs several times the rest of the pipeline. It never lists what tidying changed: a refusal must
+   * not hint at the schema (see {@link PipelineCall.reportingMeta}).
    */
   meta(): ToolResultMeta {
     return this.metaAfter(performance.now() - this.startedAt);
   }
 
-  /** {@link PipelineCall.meta} for a call that has taken `elapsedMs` so far. */
-  metaAfter(elapsedMs: number): ToolResultMeta {
-    if (this.tidied !== null) {
+  /**
+   * {@link PipelineCall.meta} plus `tidied` (what argument tidying changed, field and action) when
+   * tidying changed anything: only for a call that executed or waits for a person (a confirmation
+   * token, a held approval), never for a refusal.
+   */
+  reportingMeta(): ToolResultMeta {
+    return this.metaAfter(performance.now() - this.startedAt, true);
+  }
+
+  /** {@link PipelineCall.meta} for a call that has taken `elapsedMs` so far; with `tidied` when `withTidied` and it changed anything. */
+  metaAfter(elapsedMs: number, withTidied = false): ToolResultMeta {
+    if (withTidied && this.tidied !== null) {
       return Object.freeze({
         tool: this.toolName,
         took_ms: Math.round(elapsedMs),

@@ -26,7 +26,7 @@ import { InvocationRuleSet } from '../invocation/invocation-rule-set.js';
 function services(logger = new RecordingLogger()) {
   const tools = new Map<string, RegisteredTool>();
   const definition = defineTool({ name: 't', description: 'd', input: Type.Object({}), handler: () => 'ok' });
-  tools.set('t', { definition: definition as never, validate: null, freezeArgs, hasClamps: false, rateLimitKey: null });
+  tools.set('t', { definition: definition as never, validate: null, freezeArgs, clamps: null, rateLimitKey: null });
   return new PipelineServices({
     tools,
     logger,

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, ToolArgs } from '@milpa/core';
+import type { AnyToolDefinition, ClampRule, ToolArgs } from '@milpa/core';
 import type { CompiledValidator } from '../validation/schema-validator.js';
 
 /** The rate-limit key of one caller of one tool. */
@@ -26,8 +26,11 @@ export interface RegisteredTool {
    * until the validate stage builds it on the tool's first call.
    */
   freezeArgs: ((args: Readonly<Record<string, unknown>>) => ToolArgs) | undefined;
-  /** Whether the tool declares any clamp. */
-  readonly hasClamps: boolean;
+  /**
+   * The clamps the clamp stage applies: the tool's, without those on identifier or protected fields
+   * (see `applicableClamps`); null when none remain.
+   */
+  readonly clamps: Readonly<Record<string, ClampRule>> | null;
   /**
    * The key of the tool's last caller, reused while calls keep coming from the same channel and
    * principal: a freshly built key string must be flattened and hashed by the limiter's map on every

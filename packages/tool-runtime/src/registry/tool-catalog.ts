@@ -3,6 +3,7 @@ import type { RegisteredTool } from '../pipeline/registered-tool.js';
 import { isPromiseLike } from '../pipeline/settle.js';
 import type { AuthorizationResult } from '../policy/authorization-result.js';
 import type { PolicyGate } from '../policy/policy-gate.js';
+import { applicableClamps } from '../validation/applicable-clamps.js';
 import type { SchemaValidator } from '../validation/schema-validator.js';
 import type { DenyList, DenyReport } from './deny-list.js';
 import { ToolAlreadyRegisteredError } from './tool-already-registered-error.js';
@@ -96,13 +97,21 @@ export class ToolCatalog {
     const empty = isEmptySchema(normalized.inputSchema);
     if (!empty) this.#validator.assertSchema(normalized.inputSchema);
     if (normalized.outputSchema !== null) this.#validator.assertSchema(normalized.outputSchema);
+    const { clamps, skipped } = applicableClamps(normalized.clamps, normalized.inputSchema);
+    if (skipped.length > 0) {
+      this.#log.safeLog(
+        'warn',
+        { tool: normalized.name, fields: skipped },
+        `[ToolRegistry] ${normalized.name} clamps ${skipped.join(', ')}, an identifier or protected field: the clamp is not applied (a value moved to a bound would name another record), the value is validated as sent`,
+      );
+    }
     this.#toolsRevision++;
     this.#tools.set(normalized.name, {
       definition: normalized,
       // Compiled by the validate stage on the first call; null: nothing to validate.
       validate: empty ? null : undefined,
       freezeArgs: undefined,
-      hasClamps: Object.keys(normalized.clamps).length > 0,
+      clamps,
       rateLimitKey: null,
     });
   }

@@ -95,8 +95,11 @@ export interface ToolRegistryOptions {
    * Tidy what a model sends before clamps and validation (default false): optional arguments sent
    * as null, blank, `*` or `%` are dropped (unless an enum value), numeric strings for number
    * properties converted, optional out-of-range numbers set to the schema's bound (a required one,
-   * often an identifier, is refused by validation instead). Each change is listed in
-   * the result's `meta.tidied`.
+   * often an identifier, is refused by validation instead). It never widens a call: an identifier
+   * field (`id`, `user_id`, `noteIds`, …) is never dropped or bounded, and a property marked
+   * `'x-milpa-protected': true` is taken exactly as sent. Each change is listed in the result's
+   * `meta.tidied` when the call executed or waits for a person (never on a refusal), and with its
+   * redacted values in a confirmation's action summary and an approval request's `tidied`.
    */
   readonly tidyArguments?: boolean;
   /**

@@ -210,6 +210,15 @@ describe('ToolRegistry', () => {
       expect(logger.dump()).not.toContain('hunter2');
     });
 
+    it('logs why an answer that is not an ApprovalVerdict denies the call', async () => {
+      const { gate } = recordingGate(() => ({ kind: 'approve' }));
+      const { registry, logger } = setup({ approvalGate: gate });
+      await registry.call('delete_note', { id: 'n1' }, agent());
+      expect(logger.messages('error')).toEqual([
+        "[ToolRegistry] the approval gate failed for 'delete_note': the gate answered something that is not an ApprovalVerdict; the call is denied (fail-closed)",
+      ]);
+    });
+
     it('denies when the gate never answers and the caller aborts, and the handler never runs', async () => {
       const controller = new AbortController();
       const gate: ApprovalGate = {
@@ -266,6 +275,28 @@ describe('ToolRegistry', () => {
       expect(ungated.inspect('delete_note', agent())?.getStep('approve')).toMatchObject({ presence: 'skipped' });
       const { registry: readOnlyGated } = setup({ approvalGate: gate });
       expect(readOnlyGated.inspect('read_note', agent())?.getStep('approve')).toMatchObject({ presence: 'dormant' });
+    });
+
+    it('describes each case exactly: blocking only where the gate is asked, never mutating, and why', () => {
+      const { gate } = recordingGate();
+      const { registry } = setup({ approvalGate: gate, approvalGates: { read_note: null } });
+      const step = (on: ToolRegistry, name: string) => on.inspect(name, agent())?.getStep('approve');
+      expect(step(registry, 'delete_note')).toMatchObject({ presence: 'active', blocking: true, mutates: false });
+      expect(step(registry, 'delete_note')?.source).toMatch(/^the approval gate is asked for every call \(tool\.mutating\); it allows/);
+      expect(step(registry, 'shell')).toMatchObject({ presence: 'conditional', blocking: true, mutates: false });
+      expect(step(registry, 'read_note')).toMatchObject({
+        presence: 'skipped',
+        blocking: false,
+        mutates: false,
+        source: 'no approval gate is configured for this tool',
+      });
+      const { registry: readOnlyGated } = setup({ approvalGate: gate });
+      expect(step(readOnlyGated, 'read_note')).toMatchObject({
+        presence: 'dormant',
+        blocking: false,
+        mutates: false,
+        source: 'an approval gate is configured, but mutating=false: the gate is never asked',
+      });
     });
 
     it('places the approve step right after confirm, as calls run it', () => {

@@ -46,11 +46,11 @@ describe('ToolRegistry', () => {
       ]);
     });
 
-    it('reports meta.tidied on a refusal too, and passes unknown arguments to validation', async () => {
+    it('passes unknown arguments to validation, and the refusal carries no meta.tidied', async () => {
       const { registry } = searchRegistry({ tidyArguments: true });
       const result = await registry.call('search', { query: 'x', status: '', extra: '*' }, cli());
       expect(result.meta['code']).toBe('VALIDATION_ERROR');
-      expect(result.meta['tidied']).toEqual([{ field: 'status', action: 'dropped' }]);
+      expect(result.meta).not.toHaveProperty('tidied');
     });
 
     it('adds no meta.tidied when nothing changed', async () => {

@@ -93,3 +93,65 @@ describe('tidyArguments', () => {
     expect(tidyArguments(args, { type: 'object' }).args).toBe(args);
   });
 });
+
+describe('tidyArguments: never widening a call', () => {
+  const guarded = Type.Object({
+    tag: Type.Optional(Type.String({ 'x-milpa-protected': true })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, 'x-milpa-protected': true })),
+    user_id: Type.Optional(Type.Integer({ minimum: 2 })),
+    noteIds: Type.Optional(Type.Array(Type.Integer())),
+    ownerId: Type.Optional(Type.String()),
+    status: Type.Optional(Type.String()),
+  }) as unknown as Record<string, unknown>;
+
+  it.each([
+    ['*', '*'],
+    ['%', '%'],
+    ['all', 'all'],
+    ['an empty string', ''],
+    ['a blank string', '  '],
+    ['null', null],
+  ])('keeps a protected filter sent as %s exactly as sent', (_label, value) => {
+    const args = { tag: value };
+    const outcome = tidyArguments(args, guarded);
+    expect(outcome.args).toBe(args);
+    expect(outcome.changes).toEqual([]);
+  });
+
+  it('neither converts nor bounds a protected number', () => {
+    expect(tidyArguments({ limit: '5' }, guarded).args).toEqual({ limit: '5' });
+    expect(tidyArguments({ limit: 500 }, guarded).args).toEqual({ limit: 500 });
+    expect(tidyArguments({ limit: 0 }, guarded).changes).toEqual([]);
+  });
+
+  it('never moves an optional identifier to its minimum (user_id 1 stays 1 for validation to refuse)', () => {
+    const outcome = tidyArguments({ user_id: 1 }, guarded);
+    expect(outcome.args).toEqual({ user_id: 1 });
+    expect(outcome.changes).toEqual([]);
+  });
+
+  it('converts an identifier sent as a numeric string, without moving it to the bound', () => {
+    const outcome = tidyArguments({ user_id: '1' }, guarded);
+    expect(outcome.args).toEqual({ user_id: 1 });
+    expect(outcome.changes).toEqual([{ field: 'user_id', action: 'converted' }]);
+  });
+
+  it.each([
+    ['user_id', null],
+    ['user_id', '*'],
+    ['noteIds', null],
+    ['ownerId', '%'],
+    ['ownerId', ''],
+  ])('never drops the identifier %s sent as %j', (field, value) => {
+    const args = { [field]: value };
+    const outcome = tidyArguments(args, guarded);
+    expect(outcome.args).toEqual(args);
+    expect(outcome.changes).toEqual([]);
+  });
+
+  it('still drops an unprotected, non-identifier filter beside them', () => {
+    const outcome = tidyArguments({ tag: '*', status: '*', user_id: 1 }, guarded);
+    expect(outcome.args).toEqual({ tag: '*', user_id: 1 });
+    expect(outcome.changes).toEqual([{ field: 'status', action: 'dropped' }]);
+  });
+});

@@ -1,4 +1,6 @@
-import type { JsonSchema } from '@milpa/core';
+import type { JsonSchema, TidyAction } from '@milpa/core';
+import { isIdentifierField } from './identifier-field.js';
+import { PROTECTED_KEYWORD } from './protected-field.js';
 
 /** One change argument tidying made, as listed in `meta.tidied`: the field and what was done (never its value). */
 export interface TidiedField {
@@ -7,9 +9,10 @@ export interface TidiedField {
   /**
    * `dropped`: an optional argument sent as null, a blank string, `*` or `%`; `bounded`: a number
    * outside the schema's `minimum` / `maximum`, set to that bound; `converted`: a numeric string
-   * for an integer or number property, made a number.
+   * for an integer or number property, made a number. Protected and identifier fields are never
+   * dropped or bounded.
    */
-  readonly action: 'dropped' | 'bounded' | 'converted';
+  readonly action: TidyAction;
 }
 
 /** The tidied arguments and what changed; `changes` is empty (and `args` the input) when nothing did. */
@@ -68,12 +71,16 @@ function bounded(value: number, schema: Record<string, unknown>): number {
  *
  * | argument | what happens |
  * |---|---|
+ * | marked `'x-milpa-protected': true` in its property schema | passed through exactly as sent (validation judges it) |
+ * | an identifier by its name (`id`, `user_id`, `noteIds`, … see `isIdentifierField`) | never dropped, never moved to a bound; a numeric string is converted |
  * | optional, sent as `null`, a blank string, `*` or `%` | dropped, so the tool sees it as absent — unless the value is one of the property's `enum` values |
  * | required | passed through as sent, even when `null`; a numeric string is converted, never moved to a bound |
  * | a numeric string for an `integer` or `number` property | converted to a number |
  * | an optional integer or number outside the property's `minimum` / `maximum` | set to that bound |
  * | not in the schema's `properties` | passed through (validation judges it) |
  *
+ * Tidying never widens a call: a value that would select everything once dropped, or another
+ * record once bounded, belongs in a protected or identifier field, which it leaves alone.
  * The caller's object is never changed; a new one is returned when anything changed.
  */
 export function tidyArguments(args: Readonly<Record<string, unknown>>, schema: JsonSchema): TidyOutcome {
@@ -87,12 +94,16 @@ export function tidyArguments(args: Readonly<Record<string, unknown>>, schema: J
     const property = (properties as Record<string, unknown>)[field];
     if (typeof property !== 'object' || property === null) continue;
     const propertySchema = property as Record<string, unknown>;
+    // A protected argument is taken exactly as sent: validation judges it, and refuses a bad one.
+    if (propertySchema[PROTECTED_KEYWORD] === true) continue;
     const value = args[field];
     const isRequired = required.includes(field);
+    // Dropping an identifier (or moving it to a bound) would act on all records, or on another one.
+    const identifier = isIdentifierField(field);
     if (isRequired) {
       // A required argument passes through as sent, even null.
       if (value === null) continue;
-    } else if (isEmptyish(value) && !enumHolds(propertySchema, value)) {
+    } else if (!identifier && isEmptyish(value) && !enumHolds(propertySchema, value)) {
       tidied ??= { ...args };
       delete tidied[field];
       changes.push({ field, action: 'dropped' });
@@ -111,7 +122,7 @@ export function tidyArguments(args: Readonly<Record<string, unknown>>, schema: J
     }
     // A required number is never moved to a bound: it is often an identifier, and `id: 0` turned
     // into `id: 1` would act on another record. Validation refuses it instead.
-    if (isRequired || number === undefined || !Number.isFinite(number)) continue;
+    if (isRequired || identifier || number === undefined || !Number.isFinite(number)) continue;
     const inBounds = bounded(number, propertySchema);
     if (inBounds !== number) {
       tidied ??= { ...args };

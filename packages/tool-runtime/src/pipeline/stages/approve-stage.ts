@@ -12,6 +12,7 @@ import { approvalFailed, askApproval, denyApproval, pendingApproval } from '../a
 import { isResuming } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { resumeHeldCall } from '../resume-held-call.js';
+import { describeTidiedArguments } from '../tidied-arguments.js';
 import type { Stage, StageVerdict, ValidatedCall } from '../stage.js';
 
 const CONSULTED =
@@ -81,6 +82,7 @@ function checkCall(call: ValidatedCall, gate: ApprovalGate): StageVerdict {
     requestId: context.requestId,
     approvalId: generateRandomId(),
     signal: call.options?.signal ?? null,
+    tidied: describeTidiedArguments(call),
   });
   return askApproval(
     call,
@@ -91,7 +93,8 @@ function checkCall(call: ValidatedCall, gate: ApprovalGate): StageVerdict {
 }
 
 /**
- * Asks the tool's approval gate about every call that mutates for its arguments: allow lets it
+ * Asks the tool's approval gate about every call that mutates for its arguments (the request lists,
+ * redacted, any argument tidying changed, in `tidied`): allow lets it
  * go on, deny ends it with `APPROVAL_DENIED` (audited, and dispatched in `tool.denied`), suspend
  * holds it in the approval store bound to tool, arguments digest, principal, channel and run, and
  * returns `APPROVAL_PENDING` with the `approval_id`. A call presenting `approval_id` resumes a held

@@ -14,6 +14,7 @@ import { confirmationOutcome } from '../call-outcomes.js';
 import { isResuming, presentedConfirmToken } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { freezeArgs } from '../freeze-args.js';
+import { describeTidiedArguments } from '../tidied-arguments.js';
 import { isPlainArgs, isPromiseLike } from '../settle.js';
 import type { STOP, Stage, StageSubject, StageVerdict, ValidatedCall } from '../stage.js';
 import type { InvocationStepInit } from '../../inspection/invocation-step.js';
@@ -33,7 +34,7 @@ function tokenIssued(call: ValidatedCall, token: ConfirmationToken): typeof STOP
     },
     token.actionSummary,
     null,
-    { ...call.meta(), type: 'confirmation', requires_confirmation: true },
+    { ...call.reportingMeta(), type: 'confirmation', requires_confirmation: true },
     outcome,
   );
   return call.end(result, outcome);
@@ -110,7 +111,8 @@ function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): Inv
 
 /**
  * When the tool or the channel asks for confirmation: a call without a `confirmToken` option mints a
- * one-use token bound to the caller's principal and channel and returns it instead of running; a
+ * one-use token bound to the caller's principal and channel and returns it instead of running (its
+ * action summary lists, redacted, what argument tidying changed); a
  * call with a valid token runs the first call's arguments; any other token is refused. A store
  * that throws or rejects refuses the call (fail-closed).
  */
@@ -128,7 +130,7 @@ export const confirmStage: Stage = {
     const binding: ConfirmationBinding = { principal: call.context.principal, channel: call.context.channel };
     const presented = presentedConfirmToken(call);
     if (presented === undefined) {
-      const summary = describeActionSummary(tool.name, call.args, services.audit.redactor, tool.inputSchema);
+      const summary = describeActionSummary(tool.name, call.args, services.audit.redactor, tool.inputSchema, describeTidiedArguments(call));
       const token = services.confirmationStore.create(tool.name, call.args, summary, binding);
       if (isPromiseLike<ConfirmationToken>(token)) return token.then((issued) => tokenIssued(call, issued));
       return tokenIssued(call, token);

@@ -12,7 +12,9 @@ function applySlot(call: ValidatedCall, slot: InterceptionSlot): undefined | typ
     const value = slot.getResult();
     // A listener's own result reaches the caller as the very instance it answered (a cache may rely
     // on it), so it keeps whatever outcome it carries; the call's own ending says a listener served it.
-    const result = ToolResult.isToolResult(value) ? value : new ToolResult(true, value, null, null, call.meta(), EXECUTED_BY_LISTENER);
+    const result = ToolResult.isToolResult(value)
+      ? value
+      : new ToolResult(true, value, null, null, call.reportingMeta(), EXECUTED_BY_LISTENER);
     return call.end(result, EXECUTED_BY_LISTENER);
   }
   // The shape of ToolResult.blocked(VETO_MESSAGE).withMeta(call.meta()), built once with its outcome.

@@ -13,7 +13,7 @@ const HARD_TIMEOUT: unique symbol = Symbol('milpa.hardTimeout');
 function executed(call: ValidatedCall, tool: AnyToolDefinition, value: unknown): typeof STOP {
   // One clock read serves took_ms and the soft-timeout check (a clock read is not free on every host).
   const elapsedMs = performance.now() - call.startedAt;
-  const meta = call.metaAfter(elapsedMs);
+  const meta = call.metaAfter(elapsedMs, true);
   let result = ToolResult.isToolResult(value)
     ? new ToolResult(
         value.success,
@@ -46,14 +46,20 @@ function failed(call: ValidatedCall, tool: AnyToolDefinition, error: unknown): t
   const message = services.exposeErrorMessages ? detail : `Tool '${tool.name}' failed (request ${call.context.requestId})`;
   call.thrown = error;
   const outcome = failedOutcome('failed', message);
-  const meta = { ...call.meta(), code: ToolErrorCode.INTERNAL_ERROR, type: 'error' };
+  const meta = { ...call.reportingMeta(), code: ToolErrorCode.INTERNAL_ERROR, type: 'error' };
   return call.end(new ToolResult(false, null, null, message, meta, outcome), outcome);
 }
 
 function hardTimeout(call: ValidatedCall, tool: AnyToolDefinition): typeof STOP {
   const message = `Tool '${tool.name}' timed out after ${tool.timeoutMs} ms`;
   const outcome = failedOutcome('timeout', message);
-  const meta = { ...call.meta(), code: ToolErrorCode.TIMEOUT, timeout_exceeded: true, timeout_limit: tool.timeoutMs / 1000, type: 'error' };
+  const meta = {
+    ...call.reportingMeta(),
+    code: ToolErrorCode.TIMEOUT,
+    timeout_exceeded: true,
+    timeout_limit: tool.timeoutMs / 1000,
+    type: 'error',
+  };
   return call.end(new ToolResult(false, null, null, message, meta, outcome), outcome);
 }
 
