@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, deepFreeze, isRecord, messageOf } from './index.js';
+import { canonicalJson, clipText, deepFreeze, isRecord, messageOf } from './index.js';
 
 describe('canonicalJson', () => {
   it('gives the same text when only the key order differs, at every depth', () => {
@@ -81,5 +81,18 @@ describe('messageOf', () => {
     });
     expect(messageOf(hostile)).toBe('an unprintable value');
     expect(messageOf(hostile, 'Unknown error')).toBe('Unknown error');
+  });
+});
+
+describe('clipText', () => {
+  it('keeps text within the bound and cuts longer text, recording its length', () => {
+    expect(clipText('short', 10)).toBe('short');
+    expect(clipText('x'.repeat(5000), 10)).toBe('xxxxxxxxxx… (5000 characters)');
+    expect(clipText('y'.repeat(4_000_000)).length).toBeLessThan(230);
+  });
+
+  it('never splits a surrogate pair', () => {
+    const clipped = clipText(`${'a'.repeat(9)}😀${'b'.repeat(20)}`, 10);
+    expect(clipped).toBe(`${'a'.repeat(9)}… (31 characters)`);
   });
 });

@@ -1,4 +1,4 @@
-import { messageOf as kitMessageOf } from '@milpa/core/kit';
+import { clipText, messageOf as kitMessageOf } from '@milpa/core/kit';
 /** True for anything with a `then` method: the runner treats it as an answer that is not there yet. */
 export function isPromiseLike<T>(value: unknown): value is PromiseLike<T> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
@@ -9,11 +9,15 @@ export function isPlainArgs(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A tool name as text for messages and meta, without ever throwing (a hostile caller may pass anything). */
+/**
+ * A tool name as text for messages, meta and logs, without ever throwing (a hostile caller may pass
+ * anything), cut to 200 characters with its length noted: no registered name is longer than 128, so
+ * a longer one names no tool, and a 4 MB name never becomes a 4 MB log line.
+ */
 export function nameOf(name: unknown): string {
-  if (typeof name === 'string') return name;
+  if (typeof name === 'string') return clipText(name);
   try {
-    return String(name);
+    return clipText(String(name));
   } catch {
     return `[unprintable ${typeof name}]`;
   }

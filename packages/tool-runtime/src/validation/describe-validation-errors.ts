@@ -1,3 +1,4 @@
+import { clipText } from '@milpa/core/kit';
 import type { ErrorObject } from 'ajv';
 import { jsonTypeName } from './json-type-name.js';
 import type { ValidationIssue } from './validation-result.js';
@@ -39,16 +40,21 @@ function locate(root: unknown, pointer: string): { path: string; value: unknown 
   return { path, value };
 }
 
+// A key or value a caller sent is quoted in messages and logs cut to a bounded length (its length noted).
+const MAX_QUOTED_KEY = 100;
+const MAX_QUOTED_VALUE = 200;
+
 function childPath(parent: string, key: string): string {
-  return parent === '' ? key : `${parent}.${key}`;
+  const shown = clipText(key, MAX_QUOTED_KEY);
+  return parent === '' ? shown : `${parent}.${shown}`;
 }
 
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return clipText(value, MAX_QUOTED_VALUE);
   try {
-    return JSON.stringify(value) ?? String(value);
+    return clipText(JSON.stringify(value) ?? String(value), MAX_QUOTED_VALUE);
   } catch {
-    return String(value);
+    return clipText(String(value), MAX_QUOTED_VALUE);
   }
 }
 
