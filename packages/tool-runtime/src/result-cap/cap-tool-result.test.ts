@@ -5,7 +5,19 @@ import { RUNTIME_ALLOWANCE, capToolResult, shareBudget } from './cap-tool-result
 
 /** Standard meta as the pipeline writes it. */
 const STANDARD: ToolResultMeta = Object.freeze({ tool: 'dump', took_ms: 3, request_id: 'req-1', channel: 'cli', principal: 'ana' });
-const RUNTIME_KEYS = ['approval_id', 'tool', 'took_ms', 'request_id', 'channel', 'principal', 'code', 'type', 'truncated', 'original_chars', 'max_chars'];
+const RUNTIME_KEYS = [
+  'approval_id',
+  'tool',
+  'took_ms',
+  'request_id',
+  'channel',
+  'principal',
+  'code',
+  'type',
+  'truncated',
+  'original_chars',
+  'max_chars',
+];
 
 /** The serialized size of `result`'s skeleton: the fixed fields and the runtime's own meta entries, without content. */
 function skeleton(result: ToolResult): number {
@@ -45,7 +57,10 @@ describe('capToolResult', () => {
   });
 
   it('is stable: a cut result passes the cap again unchanged', () => {
-    const capped = capToolResult(new ToolResult(true, 'y'.repeat(5_000), 'm'.repeat(3_000), null, { ...STANDARD, x: 'z'.repeat(4_000) }), 1_000);
+    const capped = capToolResult(
+      new ToolResult(true, 'y'.repeat(5_000), 'm'.repeat(3_000), null, { ...STANDARD, x: 'z'.repeat(4_000) }),
+      1_000,
+    );
     expect(capped).not.toBeNull();
     expect(capToolResult(capped as ToolResult, 1_000)).toBeNull();
   });
@@ -89,7 +104,14 @@ describe('capToolResult', () => {
   });
 
   it('cuts a 200 KB failure error, with the note at its end and the refusal reason cut alike', () => {
-    const failure = new ToolResult(false, null, null, 'e'.repeat(200_000), { ...STANDARD, code: 'INTERNAL_ERROR', type: 'error' }, failedOutcome('failed', 'e'.repeat(200_000)));
+    const failure = new ToolResult(
+      false,
+      null,
+      null,
+      'e'.repeat(200_000),
+      { ...STANDARD, code: 'INTERNAL_ERROR', type: 'error' },
+      failedOutcome('failed', 'e'.repeat(200_000)),
+    );
     const capped = capToolResult(failure, 400) as ToolResult;
     expect(capped.error).toMatch(/^e+\n\n\[Result truncated: it was 200000 characters/);
     expect(capped.meta).toMatchObject({ code: 'INTERNAL_ERROR', type: 'error', truncated: true });
@@ -99,7 +121,14 @@ describe('capToolResult', () => {
 
   it('cuts a huge refusal reason and keeps the refusal outcome', () => {
     const reason = 'r'.repeat(300_000);
-    const refusal = new ToolResult(false, null, null, reason, { ...STANDARD, code: 'FORBIDDEN', type: 'error' }, refusedOutcome('refused', 'FORBIDDEN', reason));
+    const refusal = new ToolResult(
+      false,
+      null,
+      null,
+      reason,
+      { ...STANDARD, code: 'FORBIDDEN', type: 'error' },
+      refusedOutcome('refused', 'FORBIDDEN', reason),
+    );
     const capped = capToolResult(refusal, 400) as ToolResult;
     expect(capped.getRefusal()).toMatchObject({ name: 'refused', code: 'FORBIDDEN' });
     expect(capped.getRefusal()?.reason).toBe(capped.error);
@@ -163,8 +192,20 @@ describe('capToolResult', () => {
 
   it('keeps a confirmation token whole when the summary is huge', () => {
     const summary = 's'.repeat(100_000);
-    const data = { requires_confirmation: true, confirm_token: 't'.repeat(43), action_summary: summary, expires_at: '2026-12-07T19:00:00Z' };
-    const result = new ToolResult(true, data, summary, null, { ...STANDARD, type: 'confirmation', requires_confirmation: true }, confirmationOutcome('t'.repeat(43), summary, '2026-12-07T19:00:00Z'));
+    const data = {
+      requires_confirmation: true,
+      confirm_token: 't'.repeat(43),
+      action_summary: summary,
+      expires_at: '2026-12-07T19:00:00Z',
+    };
+    const result = new ToolResult(
+      true,
+      data,
+      summary,
+      null,
+      { ...STANDARD, type: 'confirmation', requires_confirmation: true },
+      confirmationOutcome('t'.repeat(43), summary, '2026-12-07T19:00:00Z'),
+    );
     const capped = capToolResult(result, 400) as ToolResult;
     expect(capped.getConfirmToken()).toBe('t'.repeat(43));
     expect(capped.requiresConfirmation()).toBe(true);

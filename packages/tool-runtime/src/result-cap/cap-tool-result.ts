@@ -136,6 +136,14 @@ function fitText(part: PartText | null, share: number, note: string | null): str
   return note === null ? cutWithMark(text, share) : cutText(text, share) + note;
 }
 
+/**
+ * True for data the runtime built (a plan, a confirmation request, a held call, a refusal): it is
+ * cut keeping its shape, so its token, id or plan stays readable. A tool's data is cut as text.
+ */
+function keepsShape(outcome: CallOutcome | null): boolean {
+  return outcome !== null && outcome.kind !== 'executed' && outcome.kind !== 'replayed';
+}
+
 /** A refusal's or failure's outcome carrying the cut error as its reason; any other outcome as it is. */
 function outcomeWith(outcome: CallOutcome | null, error: string | null, original: unknown): CallOutcome | null {
   if (outcome === null || error === null || error === original) return outcome;
@@ -151,8 +159,8 @@ function outcomeWith(outcome: CallOutcome | null, error: string | null, original
  * `meta` entries the tool wrote, for every outcome. They share `maxChars` characters, the note
  * included: a part that fits an equal share stays whole and the longer parts split the rest. A
  * string is cut without splitting a surrogate pair; data that is not a string is cut as its JSON
- * text (content blocks block by block; a confirmation's or held call's data keeping its shape and
- * its token or id); meta keeps its first entries, its shape and the runtime's own entries. One
+ * text (content blocks block by block; the data the runtime built for a plan, a confirmation, a
+ * held call or a refusal keeping its shape, its token or id); meta keeps its first entries, its shape and the runtime's own entries. One
  * note says the result was cut (at the end of `error` for a failure, else of the data when it was
  * cut, else of `message`), any other cut text ends with `' […]'`, and `meta` gains `truncated`,
  * `original_chars`, `max_chars` and `original_sizes`.
@@ -182,8 +190,7 @@ export function capToolResult(result: ToolResult, maxChars: number): ToolResult 
   if (dataCut) {
     const dataNote = noteOn === 'data' ? note : null;
     if (isContentData(result.data, result.meta['type'])) cutData = cutContentBlocks(result.data, dataShare, dataNote);
-    else if (result.outcome?.kind === 'confirmation_required' || result.outcome?.kind === 'approval_pending')
-      cutData = shrinkValue(result.data, dataShare).value;
+    else if (keepsShape(result.outcome)) cutData = shrinkValue(result.data, dataShare).value;
     else cutData = fitText(data, dataShare, dataNote);
   }
   const cutMessage = message === null && noteOn !== 'message' ? null : fitText(message, messageShare, noteOn === 'message' ? note : null);

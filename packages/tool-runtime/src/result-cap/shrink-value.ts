@@ -106,9 +106,7 @@ function shrinkAt(value: unknown, budget: number, depth: number): ShrunkValue | 
     return size <= budget ? { value: item, size, cut: false } : null;
   }
   if (depth >= MAX_DEPTH) return budget >= TOO_DEEP.length + 2 ? { value: TOO_DEEP, size: TOO_DEEP.length + 2, cut: true } : null;
-  return Array.isArray(item)
-    ? shrinkArray(item, budget, depth)
-    : shrinkObject(item as Readonly<Record<string, unknown>>, budget, depth);
+  return Array.isArray(item) ? shrinkArray(item, budget, depth) : shrinkObject(item as Readonly<Record<string, unknown>>, budget, depth);
 }
 
 /**
