@@ -226,6 +226,19 @@ describe('capToolResult', () => {
   });
 });
 
+describe('capToolResult input', () => {
+  it('is off with a cap of 0', () => {
+    expect(capToolResult(ToolResult.success('x'.repeat(50_000)), 0)).toBeNull();
+  });
+
+  it('refuses a result that is not a ToolResult, or a cap that is not a whole number of 0 or more', () => {
+    expect(() => capToolResult({ success: true } as unknown as ToolResult, 10)).toThrow(/must be a ToolResult/);
+    for (const cap of [-1, 2.5, Number.NaN, '10' as unknown as number]) {
+      expect(() => capToolResult(ToolResult.success('x'), cap)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    }
+  });
+});
+
 describe('shareBudget', () => {
   it('keeps parts that fit an equal share whole and splits the rest evenly', () => {
     expect(shareBudget([10, 1_000, 0, 1_000], 400)).toEqual([10, 195, 0, 195]);

@@ -1,4 +1,5 @@
-import { ToolResult, type CallOutcome, type ToolResultMeta } from '@milpa/core';
+import { MilpaError, ToolResult, type CallOutcome, type ToolResultMeta } from '@milpa/core';
+import type { ResultPartSizes } from '../audit/tool-audit-record.js';
 import { cutContentBlocks, isContentData, jsonSize, partText, truncationNote, type PartText } from './cap-result-data.js';
 import { cutText, cutWithMark, shrinkValue } from './shrink-value.js';
 import { textSizeWithin } from './text-size.js';
@@ -42,18 +43,6 @@ const RUNTIME_ENTRY_CHARS = 128;
 
 /** Characters all runtime entries together may take outside the budget. */
 export const RUNTIME_ALLOWANCE = 1_024;
-
-/** The characters of each part of a result before the cap (strings by length, the rest as JSON text). */
-export interface OriginalSizes {
-  /** `data`. */
-  readonly data: number;
-  /** `message`. */
-  readonly message: number;
-  /** `error`. */
-  readonly error: number;
-  /** The `meta` entries the tool wrote (the runtime's own entries are not counted). */
-  readonly meta: number;
-}
 
 /** Size of a runtime entry, or -1 when `key` is not one or its value is too big to stay whole. */
 function runtimeEntrySize(key: string, value: unknown): number {
@@ -163,15 +152,32 @@ function outcomeWith(outcome: CallOutcome | null, error: string | null, original
  * held call or a refusal keeping its shape, its token or id); meta keeps its first entries, its shape and the runtime's own entries. One
  * note says the result was cut (at the end of `error` for a failure, else of the data when it was
  * cut, else of `message`), any other cut text ends with `' […]'`, and `meta` gains `truncated`,
- * `original_chars`, `max_chars` and `original_sizes`.
+ * `original_chars`, `max_chars` and `original_sizes`. A `maxChars` of 0 turns the cap off.
+ *
+ * The registry runs it on every call (option `maxResultTokens`); a host that builds results
+ * elsewhere (a proxy, a cache) can cap them the same way.
+ *
+ * @example
+ * const result = ToolResult.success('x'.repeat(50_000));
+ * const shown = capToolResult(result, 10_000) ?? result;
+ * shown.meta; // { truncated: true, original_chars: 50000, max_chars: 10000, original_sizes: { data: 50000, … } }
+ * @throws MilpaError `INVALID_ARGUMENT` when `result` is not a `ToolResult` or `maxChars` is not a whole number ≥ 0.
  */
 export function capToolResult(result: ToolResult, maxChars: number): ToolResult | null {
-  if (surelyFits(result, maxChars)) return null;
+  if (!ToolResult.isToolResult(result)) {
+    throw new MilpaError('capToolResult: result must be a ToolResult.', { code: 'INVALID_ARGUMENT' });
+  }
+  if (typeof maxChars !== 'number' || !Number.isSafeInteger(maxChars) || maxChars < 0) {
+    throw new MilpaError(`capToolResult: maxChars must be a whole number of characters, 0 or more; got ${String(maxChars)}.`, {
+      code: 'INVALID_ARGUMENT',
+    });
+  }
+  if (maxChars === 0 || surelyFits(result, maxChars)) return null;
   const { runtime, content } = splitMeta(result.meta);
   const data = partText(result.data, maxChars);
   const message = partText(result.message, maxChars);
   const error = partText(result.error, maxChars);
-  const sizes: OriginalSizes = {
+  const sizes: ResultPartSizes = {
     data: data?.size ?? 0,
     message: message?.size ?? 0,
     error: error?.size ?? 0,
