@@ -146,7 +146,7 @@ function outcomeWith(outcome: CallOutcome | null, error: string | null, original
  * The result cut to the cap, or null when it fits (the common case, decided without serializing
  * a small result). The cap covers everything the model reads: `data`, `message`, `error` and the
  * `meta` entries the tool wrote, for every outcome. They share `maxChars` characters, the note
- * included: a part that fits an equal share stays whole and the longer parts split the rest. A
+ * included (a cap too small for the note keeps half of it for the content): a part that fits an equal share stays whole and the longer parts split the rest. A
  * string is cut without splitting a surrogate pair; data that is not a string is cut as its JSON
  * text (content blocks block by block; the data the runtime built for a plan, a confirmation, a
  * held call or a refusal keeping its shape, its token or id); meta keeps its first entries, its shape and the runtime's own entries. One
@@ -172,7 +172,12 @@ export function capToolResult(result: ToolResult, maxChars: number): ToolResult 
       code: 'INVALID_ARGUMENT',
     });
   }
-  if (maxChars === 0 || surelyFits(result, maxChars)) return null;
+  return maxChars === 0 ? null : capResult(result, maxChars);
+}
+
+/** {@link capToolResult} without checking its input: what the registry runs on every call, with a cap above 0. */
+export function capResult(result: ToolResult, maxChars: number): ToolResult | null {
+  if (surelyFits(result, maxChars)) return null;
   const { runtime, content } = splitMeta(result.meta);
   const data = partText(result.data, maxChars);
   const message = partText(result.message, maxChars);
@@ -188,7 +193,8 @@ export function capToolResult(result: ToolResult, maxChars: number): ToolResult 
   const note = truncationNote(originalChars, maxChars);
   const [dataShare, messageShare, errorShare, metaShare] = shareBudget(
     [sizes.data, sizes.message, sizes.error, sizes.meta],
-    maxChars - note.length,
+    // The note counts against the cap, except that the content keeps at least half of a cap too small for it.
+    Math.max(maxChars - note.length, Math.floor(maxChars / 2)),
   ) as [number, number, number, number];
   const dataCut = sizes.data > dataShare;
   const noteOn = !result.success ? 'error' : dataCut ? 'data' : 'message';

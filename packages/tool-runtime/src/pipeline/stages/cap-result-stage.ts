@@ -1,4 +1,4 @@
-import { capToolResult } from '../../result-cap/cap-tool-result.js';
+import { capResult } from '../../result-cap/cap-tool-result.js';
 import { describeStep } from '../describe-step.js';
 import type { Stage, StageVerdict, EndedCall } from '../stage.js';
 
@@ -20,7 +20,7 @@ export const capResultStage: Stage = {
   run(call: EndedCall): StageVerdict {
     const maxChars = call.services.maxResultChars;
     if (maxChars === 0) return undefined;
-    const capped = capToolResult(call.result, maxChars);
+    const capped = capResult(call.result, maxChars);
     if (capped !== null) call.result = capped;
     return undefined;
   },
