@@ -1,6 +1,6 @@
 import { isContentBlock, type ContentBlock } from '@milpa/core';
 import { CUT_MARK, cutText, cutWithMark, shrinkValue } from './shrink-value.js';
-import { textSizeWithin } from './text-size.js';
+import { WHOLE_SIZE_LIMIT, textSizeWithin } from './text-size.js';
 
 /** The note a cut result ends with, telling the model how to get the rest. */
 export function truncationNote(originalChars: number, maxChars: number): string {
@@ -11,7 +11,7 @@ export function truncationNote(originalChars: number, maxChars: number): string 
 export interface PartText {
   /** The part as text (a string as it is, anything else as JSON text). */
   readonly text: string;
-  /** Characters of the part: the text's length, or an upper bound when JSON cannot write the part. */
+  /** Characters of the part: the text's length, or an upper bound (at most 1,000,001) when JSON cannot write the part. */
   readonly size: number;
 }
 
@@ -36,7 +36,7 @@ export function partText(value: unknown, limit: number): PartText | null {
   } catch {
     text = '';
   }
-  return { text, size: Math.max(text.length, textSizeWithin(value, Number.MAX_SAFE_INTEGER)) };
+  return { text, size: Math.max(text.length, textSizeWithin(value, WHOLE_SIZE_LIMIT)) };
 }
 
 /** Characters of the JSON text of `value` (an upper bound when JSON cannot write it). */
@@ -45,7 +45,7 @@ export function jsonSize(value: unknown): number {
     const json = JSON.stringify(value);
     return json === undefined ? 0 : json.length;
   } catch {
-    return textSizeWithin(value, Number.MAX_SAFE_INTEGER);
+    return textSizeWithin(value, WHOLE_SIZE_LIMIT);
   }
 }
 

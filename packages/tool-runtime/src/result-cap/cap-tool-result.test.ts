@@ -84,10 +84,12 @@ describe('capToolResult', () => {
     expectWithin(capped, 999);
   });
 
-  it('handles a cyclic object without looping', () => {
+  it('handles a cyclic object without looping, leaving a result that serializes', () => {
     const cyclic: Record<string, unknown> = { text: 'z'.repeat(20) };
     cyclic['self'] = cyclic;
-    expect(capToolResult(new ToolResult(true, cyclic, null, null, { ...STANDARD, cyclic }), 1_000)).toBeNull();
+    const small = capToolResult(new ToolResult(true, cyclic, null, null, { ...STANDARD, cyclic }), 1_000) as ToolResult;
+    expect(() => JSON.stringify(small)).not.toThrow();
+    expectWithin(small, 1_000);
     const wide: Record<string, unknown> = { text: 'z'.repeat(2_000) };
     wide['self'] = wide;
     const capped = capToolResult(new ToolResult(true, wide, null, null, { ...STANDARD, wide }), 1_000) as ToolResult;

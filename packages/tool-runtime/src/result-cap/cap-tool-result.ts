@@ -47,7 +47,12 @@ export const RUNTIME_ALLOWANCE = 1_024;
 /** Size of a runtime entry, or -1 when `key` is not one or its value is too big to stay whole. */
 function runtimeEntrySize(key: string, value: unknown): number {
   if (!RUNTIME_META_KEYS.has(key)) return -1;
-  const size = typeof value === 'string' ? value.length + 2 : textSizeWithin(value, RUNTIME_ENTRY_CHARS);
+  const size =
+    typeof value === 'string'
+      ? value.length + 2
+      : typeof value === 'number' || typeof value === 'boolean' || value === null
+        ? 24
+        : textSizeWithin(value, RUNTIME_ENTRY_CHARS);
   return size <= RUNTIME_ENTRY_CHARS ? size + key.length + 4 : -1;
 }
 
@@ -67,7 +72,8 @@ function surelyFits(result: ToolResult, maxChars: number): boolean {
   if (total > maxChars) return false;
   const meta = result.meta;
   let runtime = 0;
-  for (const key of Object.keys(meta)) {
+  // for…in, not Object.keys: no array per call on the hot path (meta is a plain object).
+  for (const key in meta) {
     const value = meta[key];
     const size = runtimeEntrySize(key, value);
     if (size >= 0 && runtime + size <= RUNTIME_ALLOWANCE) {

@@ -15,24 +15,25 @@ function jsonForm(value: object): unknown {
   }
 }
 
+/** The most characters {@link textSizeWithin} counts when asked for a whole size (a cycle has none). */
+export const WHOLE_SIZE_LIMIT = 1_000_000;
+
 /**
  * An upper bound of the characters of `value` as text (a string counts its length plus quotes,
  * anything else its JSON text without escapes), or `limit + 1` as soon as the bound passes
  * `limit`. Walks the value and stops early, so a small value costs a few steps and a huge one
- * never more than about `limit` steps; nothing is serialized.
+ * never more than about `limit` steps; nothing is serialized. An object shared along several
+ * paths counts once per path, as JSON writes it; a cycle counts until it passes the limit.
  */
 export function textSizeWithin(value: unknown, limit: number): number {
   let total = 0;
   const stack: unknown[] = [value];
-  let seen: Set<object> | null = null;
   while (stack.length > 0) {
     let item = stack.pop();
     if (typeof item === 'object' && item !== null) item = jsonForm(item);
     if (typeof item === 'string') total += item.length + 2;
     else if (typeof item === 'object' && item !== null) {
-      seen ??= new Set();
-      if (seen.has(item)) continue;
-      seen.add(item);
+      // Every object adds at least 2, so a cycle passes any limit and the walk ends.
       total += 2;
       if (Array.isArray(item)) {
         total += item.length;
