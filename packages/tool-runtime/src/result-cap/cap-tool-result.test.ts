@@ -1,27 +1,14 @@
 import { ToolResult, type ToolResultMeta } from '@milpa/core';
 import { describe, expect, it } from 'vitest';
 import { failedOutcome, refusedOutcome, confirmationOutcome } from '../pipeline/call-outcomes.js';
-import { RUNTIME_ALLOWANCE, capToolResult, shareBudget } from './cap-tool-result.js';
+import { RUNTIME_ALLOWANCE, RUNTIME_META_KEYS, capToolResult, shareBudget } from './cap-tool-result.js';
 
 /** Standard meta as the pipeline writes it. */
 const STANDARD: ToolResultMeta = Object.freeze({ tool: 'dump', took_ms: 3, request_id: 'req-1', channel: 'cli', principal: 'ana' });
-const RUNTIME_KEYS = [
-  'approval_id',
-  'tool',
-  'took_ms',
-  'request_id',
-  'channel',
-  'principal',
-  'code',
-  'type',
-  'truncated',
-  'original_chars',
-  'max_chars',
-];
 
 /** The serialized size of `result`'s skeleton: the fixed fields and the runtime's own meta entries, without content. */
 function skeleton(result: ToolResult): number {
-  const meta = Object.fromEntries(Object.entries(result.meta).filter(([key]) => RUNTIME_KEYS.includes(key) || key === 'original_sizes'));
+  const meta = Object.fromEntries(Object.entries(result.meta).filter(([key]) => RUNTIME_META_KEYS.has(key)));
   return JSON.stringify({ success: result.success, data: null, message: null, error: null, meta }).length;
 }
 
@@ -213,6 +200,7 @@ describe('capToolResult', () => {
     const capped = capToolResult(result, 400) as ToolResult;
     expect(capped.getConfirmToken()).toBe('t'.repeat(43));
     expect(capped.requiresConfirmation()).toBe(true);
+    expect(capped.message).toMatch(/\[Result truncated: it was \d+ characters, over the limit of 400\./);
     expectWithin(capped, 400);
   });
 

@@ -9,7 +9,7 @@ import { textSizeWithin } from './text-size.js';
  * each is at most {@link RUNTIME_ENTRY_CHARS} characters and together at most
  * {@link RUNTIME_ALLOWANCE}; past that (a tool that writes them itself, huge) they count as content.
  */
-const RUNTIME_META_KEYS: ReadonlySet<string> = new Set([
+export const RUNTIME_META_KEYS: ReadonlySet<string> = new Set([
   'tool',
   'took_ms',
   'request_id',
@@ -152,13 +152,15 @@ function outcomeWith(outcome: CallOutcome | null, error: string | null, original
  * The result cut to the cap, or null when it fits (the common case, decided without serializing
  * a small result). The cap covers everything the model reads: `data`, `message`, `error` and the
  * `meta` entries the tool wrote, for every outcome. They share `maxChars` characters, the note
- * included (a cap too small for the note keeps half of it for the content): a part that fits an equal share stays whole and the longer parts split the rest. A
- * string is cut without splitting a surrogate pair; data that is not a string is cut as its JSON
- * text (content blocks block by block; the data the runtime built for a plan, a confirmation, a
- * held call or a refusal keeping its shape, its token or id); meta keeps its first entries, its shape and the runtime's own entries. One
- * note says the result was cut (at the end of `error` for a failure, else of the data when it was
- * cut, else of `message`), any other cut text ends with `' […]'`, and `meta` gains `truncated`,
- * `original_chars`, `max_chars` and `original_sizes`. A `maxChars` of 0 turns the cap off.
+ * included (a cap too small for the note keeps half of it for the content): a part that fits an
+ * equal share stays whole and the longer parts split the rest. A string is cut without splitting
+ * a surrogate pair; data that is not a string is cut as its JSON text (content blocks block by
+ * block; the data the runtime built for a plan, a confirmation, a held call or a refusal keeping
+ * its shape, its token or id); meta keeps its first entries, its shape and the runtime's own
+ * entries. One note says the result was cut (at the end of `error` for a failure, else of the
+ * data when it was cut as text, else of `message`), any other cut text ends with `' […]'`, and
+ * `meta` gains `truncated`, `original_chars`, `max_chars` and `original_sizes`. A `maxChars` of 0
+ * turns the cap off.
  *
  * The registry runs it on every call (option `maxResultTokens`); a host that builds results
  * elsewhere (a proxy, a cache) can cap them the same way.
@@ -203,12 +205,14 @@ export function capResult(result: ToolResult, maxChars: number): ToolResult | nu
     Math.max(maxChars - note.length, Math.floor(maxChars / 2)),
   ) as [number, number, number, number];
   const dataCut = sizes.data > dataShare;
-  const noteOn = !result.success ? 'error' : dataCut ? 'data' : 'message';
+  const shaped = keepsShape(result.outcome) && !isContentData(result.data, result.meta['type']);
+  // Data cut keeping its shape has no end to put the note at: the message carries it then.
+  const noteOn = !result.success ? 'error' : dataCut && !shaped ? 'data' : 'message';
   let cutData: unknown = result.data;
   if (dataCut) {
     const dataNote = noteOn === 'data' ? note : null;
-    if (isContentData(result.data, result.meta['type'])) cutData = cutContentBlocks(result.data, dataShare, dataNote);
-    else if (keepsShape(result.outcome)) cutData = shrinkValue(result.data, dataShare).value;
+    if (shaped) cutData = shrinkValue(result.data, dataShare).value;
+    else if (isContentData(result.data, result.meta['type'])) cutData = cutContentBlocks(result.data, dataShare, dataNote);
     else cutData = fitText(data, dataShare, dataNote);
   }
   const cutMessage = message === null && noteOn !== 'message' ? null : fitText(message, messageShare, noteOn === 'message' ? note : null);
