@@ -64,6 +64,8 @@ function partSize(value: unknown, limit: number): number {
 /**
  * True when the result surely fits: an upper bound of its content is within `maxChars`. Walks
  * each part only as far as the limit, so a small result costs a few steps and no serialization.
+ * The first pass counts every meta entry (no lookups); only a result it cannot clear is counted
+ * again without the runtime's own entries.
  */
 function surelyFits(result: ToolResult, maxChars: number): boolean {
   let total = partSize(result.data, maxChars);
@@ -71,8 +73,27 @@ function surelyFits(result: ToolResult, maxChars: number): boolean {
   total += partSize(result.message, maxChars) + partSize(result.error, maxChars);
   if (total > maxChars) return false;
   const meta = result.meta;
-  let runtime = 0;
+  let all = total;
   // for…in, not Object.keys: no array per call on the hot path (meta is a plain object).
+  for (const key in meta) {
+    const value = meta[key];
+    all +=
+      key.length +
+      4 +
+      (typeof value === 'string'
+        ? value.length + 2
+        : typeof value === 'number' || typeof value === 'boolean' || value === null
+          ? 24
+          : textSizeWithin(value, maxChars));
+    if (all > maxChars) return fitsWithoutRuntimeEntries(meta, total, maxChars);
+  }
+  return true;
+}
+
+/** {@link surelyFits} for the meta, its runtime entries (up to the allowance) left out of the count. */
+function fitsWithoutRuntimeEntries(meta: ToolResultMeta, counted: number, maxChars: number): boolean {
+  let total = counted;
+  let runtime = 0;
   for (const key in meta) {
     const value = meta[key];
     const size = runtimeEntrySize(key, value);
