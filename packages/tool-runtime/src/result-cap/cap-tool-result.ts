@@ -36,6 +36,10 @@ export const RUNTIME_META_KEYS: ReadonlySet<string> = new Set([
   'reason',
   'store',
   'run_id',
+  // What the MCP gateway writes about the upstream that answered.
+  'upstream',
+  'upstream_error',
+  'upstream_code',
 ]);
 
 /** Characters one runtime entry may take and stay outside the budget. */
