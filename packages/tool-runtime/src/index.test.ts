@@ -25,6 +25,7 @@ describe('@milpa/tool-runtime', () => {
         "ToolRegistry",
         "ToolScanner",
         "ValidationResult",
+        "capToolResult",
         "formatExpiresAt",
         "policyApprovalGate",
         "rateLimitKey",

@@ -1,4 +1,5 @@
 import { ToolErrorCode, ToolResult, type AnyToolDefinition, type JsonSchema, type ToolInvocation } from '@milpa/core';
+import { capToolResult } from '@milpa/tool-runtime';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { ResolvedToolPolicy } from './resolve-tool-policy.js';
@@ -81,7 +82,9 @@ export function toGatewayTool(source: GatewayToolSource): AnyToolDefinition {
         });
         return toUpstreamResult(result, upstream, maxChars);
       } catch (error) {
-        return toUpstreamFailure(error, upstream, name, signal, connection.retryAfterMs);
+        const failure = toUpstreamFailure(error, upstream, name, signal, connection.retryAfterMs);
+        // The upstream's error text is the upstream's to choose: it is capped like a result.
+        return maxChars > 0 ? (capToolResult(failure, maxChars) ?? failure) : failure;
       }
     },
   } satisfies AnyToolDefinition;

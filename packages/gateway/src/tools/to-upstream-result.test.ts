@@ -34,6 +34,31 @@ describe('toUpstreamResult', () => {
   it('marks a capped result truncated', () => {
     expect(toUpstreamResult({ content: [{ type: 'text', text: 'x'.repeat(20) }] }, 'files', 8).meta['truncated']).toBe(true);
   });
+
+  it('caps content blocks and the structured content beside them together', () => {
+    const big = 'x'.repeat(200_000);
+    const result = toUpstreamResult({ content: [{ type: 'text', text: big }], structuredContent: { big } }, 'files', 400);
+    expect(result.meta).toMatchObject({ upstream: 'files', truncated: true, max_chars: 400 });
+    expect(result.getContent()?.at(-1)).toMatchObject({ type: 'text', text: expect.stringMatching(/^\[Result truncated/) });
+    expect(JSON.stringify(result).length).toBeLessThan(400 + 300);
+  });
+
+  it('caps a result with only structured content', () => {
+    const result = toUpstreamResult({ content: [], structuredContent: { rows: 'r'.repeat(200_000) } }, 'files', 400);
+    expect(result.meta['truncated']).toBe(true);
+    expect(JSON.stringify(result).length).toBeLessThan(400 + 300);
+  });
+
+  it("caps an upstream's error text, the note at its end", () => {
+    const result = toUpstreamResult({ content: [{ type: 'text', text: 'e'.repeat(200_000) }], isError: true }, 'files', 400);
+    expect(result.error).toMatch(/^e+\n\n\[Result truncated: it was 200\d{3} characters, over the limit of 400\./);
+    expect(result.meta).toMatchObject({ upstream_error: 'tool_error', truncated: true });
+  });
+
+  it('keeps everything with a cap of 0', () => {
+    const result = toUpstreamResult({ content: [], structuredContent: { rows: 'r'.repeat(50_000) } }, 'files', 0);
+    expect(result.meta).not.toHaveProperty('truncated');
+  });
 });
 
 describe('toUpstreamFailure', () => {

@@ -1,6 +1,6 @@
 import { ToolResult, isContentBlock, type ContentBlock } from '@milpa/core';
+import { capToolResult } from '@milpa/tool-runtime';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { capContentBlocks } from './cap-content-blocks.js';
 import { UPSTREAM_ERROR_META_KEY } from './upstream-error-kind.js';
 
 function toBlocks(content: readonly unknown[] | undefined): ContentBlock[] {
@@ -9,24 +9,30 @@ function toBlocks(content: readonly unknown[] | undefined): ContentBlock[] {
 }
 
 /**
- * An upstream's `CallToolResult` as a `ToolResult`: its content blocks pass through (cut to
- * `maxChars` by {@link capContentBlocks}, with `meta.truncated`), a result with structured
- * content only becomes that data, and `isError: true` becomes a failure without a code (shown to
- * MCP clients as `TOOL_ERROR`) carrying the upstream's text and `meta.upstream_error: 'tool_error'`.
- * `meta.upstream` names the upstream; structured content also travels in `meta.structured_content`.
+ * An upstream's `CallToolResult` as a `ToolResult`, cut to `maxChars` by the runtime's
+ * whole-result cap ({@link capToolResult}: content blocks, structured content, error text and
+ * meta together, with `meta.truncated`; 0 keeps everything): its content blocks pass through, a
+ * result with structured content only becomes that data, and `isError: true` becomes a failure
+ * without a code (shown to MCP clients as `TOOL_ERROR`) carrying the upstream's text and
+ * `meta.upstream_error: 'tool_error'`. `meta.upstream` names the upstream; structured content also
+ * travels in `meta.structured_content`.
  *
  * @example
  * toUpstreamResult({ content: [{ type: 'text', text: 'ok' }] }, 'files', 2_500 * 4).getContent(); // [{ type: 'text', text: 'ok' }]
  */
 export function toUpstreamResult(result: CallToolResult, upstream: string, maxChars: number): ToolResult {
+  const built = buildResult(result, upstream);
+  return maxChars > 0 ? (capToolResult(built, maxChars) ?? built) : built;
+}
+
+function buildResult(result: CallToolResult, upstream: string): ToolResult {
   const blocks = toBlocks(result.content);
   if (result.isError === true) {
     const text = blocks
       .filter((block) => block.type === 'text')
       .map((block) => block.text)
       .join('\n');
-    const capped = maxChars > 0 && text.length > maxChars ? `${text.slice(0, maxChars)}\n[cut by the gateway's result cap]` : text;
-    return ToolResult.error(capped === '' ? `Upstream '${upstream}' reported an error without a message.` : capped, null, {
+    return ToolResult.error(text === '' ? `Upstream '${upstream}' reported an error without a message.` : text, null, {
       upstream,
       [UPSTREAM_ERROR_META_KEY]: 'tool_error',
     });
@@ -34,6 +40,5 @@ export function toUpstreamResult(result: CallToolResult, upstream: string, maxCh
   const structured = result.structuredContent;
   const meta: Record<string, unknown> = { upstream, ...(structured === undefined ? {} : { structured_content: structured }) };
   if (blocks.length === 0 && structured !== undefined) return ToolResult.success(structured, null, meta);
-  const capped = capContentBlocks(blocks, maxChars);
-  return ToolResult.content(capped.blocks, null, capped.truncated ? { ...meta, truncated: true } : meta);
+  return ToolResult.content(blocks, null, meta);
 }

@@ -1,6 +1,6 @@
 import type { ToolContext } from '@milpa/core';
 import { wholeMs } from './audit-line-format.js';
-import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
+import type { AuditOutcome, ResultPartSizes, ToolAuditRecord } from './tool-audit-record.js';
 
 /** The optional fields of an audit record, as the audit logger's outcome methods pass them. */
 export interface AuditRecordExtra {
@@ -18,6 +18,8 @@ export interface AuditRecordExtra {
   readonly cache_served?: boolean;
   /** True when the result was cut to the result cap. */
   readonly truncated?: boolean;
+  /** The sizes of the result's parts before the cap cut it. */
+  readonly original_sizes?: ResultPartSizes;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type ToolResult,
 } from '@milpa/core';
 import { buildAuditRecord, type AuditRecordExtra } from './build-audit-record.js';
+import { cappedSizesOf } from './capped-sizes.js';
 import { describeError } from './describe-error.js';
 import { redactForSink } from './redact-for-sink.js';
 import { Redactor } from './redactor.js';
@@ -24,7 +25,7 @@ import {
   wholeMs,
   type ExtraOutcome,
 } from './audit-line-format.js';
-import type { AuditOutcome, ToolAuditRecord } from './tool-audit-record.js';
+import type { AuditOutcome, ResultPartSizes, ToolAuditRecord } from './tool-audit-record.js';
 
 /** Options of {@link ToolAuditLogger}. */
 export interface ToolAuditLoggerOptions {
@@ -169,7 +170,8 @@ export class ToolAuditLogger {
    * `[ToolAudit] {NOT_FOUND|REFUSED|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR} | {request_id} | {channel} | {tool} | {principal}`
    * plus ` | reason={reason}` when given. `not_found`, `invalid_token` and `vetoed` are warnings,
    * `internal_error` an error, `plan` and `confirmation_requested` info. `code` overrides the
-   * outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none).
+   * outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none);
+   * `originalSizes`, when the result cap cut the result, is recorded with `truncated`.
    */
   logOutcome(
     outcome: ExtraOutcome,
@@ -179,6 +181,7 @@ export class ToolAuditLogger {
     tookMs: number,
     reason?: string,
     code?: string | null,
+    originalSizes?: ResultPartSizes,
   ): void {
     const settings = EXTRA_OUTCOMES[outcome];
     if (settings === undefined) return;
@@ -192,6 +195,7 @@ export class ToolAuditLogger {
         message: `[ToolAudit] ${outcome.toUpperCase()} | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))}${suffix}`,
         record: this.#record(outcome, safeCode, context, tool, args, secrets, tookMs, {
           ...(safeReason === undefined ? {} : { reason: safeReason }),
+          ...(originalSizes === undefined ? {} : { truncated: true, original_sizes: originalSizes }),
         }),
       };
     });
@@ -220,14 +224,20 @@ export class ToolAuditLogger {
     try {
       const meta = (result.meta ?? {}) as Readonly<Record<string, unknown>>;
       if (this.#isEnabled(result.success ? 'info' : 'warn')) {
-        // A capped result records the size the tool returned, not the cut one.
+        // A capped result records the sizes the tool returned, not the cut ones.
+        const sizes = cappedSizesOf(meta);
         const outputSize =
-          meta['truncated'] === true && typeof meta['original_chars'] === 'number'
-            ? meta['original_chars']
+          sizes !== undefined && (sizes.data > 0 || result.data !== null)
+            ? sizes.data
             : typeof result.data === 'string'
               ? result.data.length
               : null;
-        const extra = { output_size: outputSize, cache_served: cacheServed, ...(meta['truncated'] === true ? { truncated: true } : {}) };
+        const extra = {
+          output_size: outputSize,
+          cache_served: cacheServed,
+          ...(meta['truncated'] === true ? { truncated: true } : {}),
+          ...(sizes === undefined ? {} : { original_sizes: sizes }),
+        };
         if (result.success) {
           this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra, true);
         } else {
@@ -267,10 +277,14 @@ export class ToolAuditLogger {
     }
   }
 
-  /** Audits a call whose handler threw, exactly as {@link ToolAuditLogger.onToolFailed} does for a `ToolFailedEvent`. */
-  logFailed(context: ToolContext, tool: string, args: unknown, error: unknown, tookMs: number): void {
+  /**
+   * Audits a call whose handler threw, exactly as {@link ToolAuditLogger.onToolFailed} does for a
+   * `ToolFailedEvent`; `originalSizes` (when the result cap cut the result) goes into the record.
+   */
+  logFailed(context: ToolContext, tool: string, args: unknown, error: unknown, tookMs: number, originalSizes?: ResultPartSizes): void {
     try {
-      this.#writeCall('warn', 'exception', context, tool, args, 'EXCEPTION', tookMs, { reason: describeError(error) });
+      const capped = originalSizes === undefined ? {} : { truncated: true, original_sizes: originalSizes };
+      this.#writeCall('warn', 'exception', context, tool, args, 'EXCEPTION', tookMs, { reason: describeError(error), ...capped });
     } catch {
       // Audit must never disturb the call it records.
     }
@@ -295,6 +309,7 @@ export class ToolAuditLogger {
       readonly cache_served?: boolean;
       readonly reason?: string;
       readonly truncated?: boolean;
+      readonly original_sizes?: ResultPartSizes;
     },
     levelChecked = false,
   ): void {
@@ -320,6 +335,7 @@ export class ToolAuditLogger {
       if (extra.reason !== undefined) record.reason = this.redactor.scrub(extra.reason, secrets);
       if ('output_size' in extra) record.output_size = extra.output_size ?? null;
       if (extra.truncated === true) record.truncated = true;
+      if (extra.original_sizes !== undefined) record.original_sizes = extra.original_sizes;
       const status = safeCode === null ? 'OK' : `ERROR:${safeCode}`;
       const head = clean(
         `${context.requestId} | ${context.channel} | ${String(tool)} | ${principalLabel(context.principal)} | ${took}ms | ${status}`,

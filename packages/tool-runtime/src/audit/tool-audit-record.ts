@@ -81,4 +81,21 @@ export interface ToolAuditRecord {
   readonly output_size?: number | null;
   /** True when the result cap cut the result the caller got. */
   readonly truncated?: boolean;
+  /**
+   * For a result the cap cut, the characters of each part before the cut: `data`, `message`,
+   * `error` and the `meta` entries the tool wrote (strings by length, the rest as JSON text).
+   */
+  readonly original_sizes?: ResultPartSizes;
+}
+
+/** The characters of each part of a result before the result cap cut it. */
+export interface ResultPartSizes {
+  /** `data`. */
+  readonly data: number;
+  /** `message`. */
+  readonly message: number;
+  /** `error`. */
+  readonly error: number;
+  /** The `meta` entries the tool wrote (the runtime's own entries are not counted). */
+  readonly meta: number;
 }

@@ -104,8 +104,10 @@ export interface ToolRegistryOptions {
   readonly tidyArguments?: boolean;
   /**
    * The most a result may carry, in estimated tokens of four characters (default 2,500, i.e.
-   * 10,000 characters); a longer one is cut and ends with a note to narrow the request or page.
-   * 0 turns the cap off.
+   * 10,000 characters), for every outcome: `data`, `message`, `error` and the `meta` entries the
+   * tool wrote share it, the note included. A longer result is cut, says so in a note (to narrow
+   * the request or page) and carries `meta.truncated`, `original_chars`, `max_chars` and
+   * `original_sizes`; the runtime's own meta entries stay whole. 0 turns the cap off.
    */
   readonly maxResultTokens?: number;
   /**

@@ -115,11 +115,18 @@ describe('ToolRegistry', () => {
       const { registry, logger } = echo();
       const result = await registry.call('dump', { size: 12_000 }, cli());
       expect(typeof result.data).toBe('string');
-      expect((result.data as string).startsWith(`${'a'.repeat(10_000)}\n\n[Result truncated`)).toBe(true);
+      // The note counts against the cap: the data keeps what fits beside it.
+      expect((result.data as string).length).toBeLessThanOrEqual(10_000);
+      expect((result.data as string).startsWith(`${'a'.repeat(9_800)}`)).toBe(true);
+      expect(result.data as string).toMatch(/a\n\n\[Result truncated: it was 12000 characters/);
       expect(result.data as string).toContain('Narrow the request, or page with offset');
       expect(result.meta).toMatchObject({ truncated: true, original_chars: 12_000, max_chars: 10_000, tool: 'dump' });
       const record = logger.auditRecords().find((entry) => entry['outcome'] === 'ok');
-      expect(record).toMatchObject({ output_size: 12_000, truncated: true });
+      expect(record).toMatchObject({
+        output_size: 12_000,
+        truncated: true,
+        original_sizes: { data: 12_000, message: 0, error: 0, meta: 0 },
+      });
     });
 
     it('leaves a result of exactly the cap alone', async () => {
@@ -129,8 +136,8 @@ describe('ToolRegistry', () => {
     });
 
     it('cuts structured data as JSON text', async () => {
-      const result = await echo({ maxResultTokens: 25 }).registry.call('rows', { count: 50 }, cli());
-      expect(result.meta).toMatchObject({ truncated: true, max_chars: 100 });
+      const result = await echo({ maxResultTokens: 100 }).registry.call('rows', { count: 50 }, cli());
+      expect(result.meta).toMatchObject({ truncated: true, max_chars: 400 });
       expect((result.data as string).startsWith('{"rows":[{"id":0')).toBe(true);
     });
 
@@ -140,10 +147,12 @@ describe('ToolRegistry', () => {
       expect(echo({ maxResultTokens: 0 }).registry.inspect('dump', cli())?.getStep('cap_result').presence).toBe('skipped');
     });
 
-    it('leaves refusals and error messages alone', async () => {
-      const { registry } = echo({ maxResultTokens: 10 });
+    it('cuts the error of a failure too, and leaves a short refusal alone', async () => {
+      const { registry } = echo({ maxResultTokens: 100 });
       const failed = await registry.call('fails', {}, cli());
-      expect(failed.error).toHaveLength(20_000);
+      expect((failed.error as string).length).toBeLessThanOrEqual(400);
+      expect(failed.error).toMatch(/^b+\n\n\[Result truncated: it was 20000 characters, over the limit of 400\./);
+      expect(failed.meta).toMatchObject({ code: 'NOT_FOUND', type: 'error', truncated: true });
       expect((await registry.call('dump', { size: 'x' }, cli())).meta).not.toHaveProperty('truncated');
     });
 

@@ -1,73 +1,86 @@
+import { isContentBlock, type ContentBlock } from '@milpa/core';
+import { CUT_MARK, cutText, cutWithMark, shrinkValue } from './shrink-value.js';
+import { WHOLE_SIZE_LIMIT, textSizeWithin } from './text-size.js';
+
 /** The note a cut result ends with, telling the model how to get the rest. */
 export function truncationNote(originalChars: number, maxChars: number): string {
   return `\n\n[Result truncated: it was ${originalChars} characters, over the limit of ${maxChars}. Narrow the request, or page with offset to read the rest.]`;
 }
 
-/**
- * True when the text form of `value` surely has more than `limit` characters. Walks the value and
- * stops as soon as the count passes the limit, so a small result costs a few steps, never a full
- * serialization. Counts string lengths and keys; structure characters are ignored (an estimate
- * from below, so a result it lets through is within a few percent of the limit at most).
- */
-function exceeds(value: unknown, limit: number): boolean {
-  let total = 0;
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'string') total += item.length;
-    else if (typeof item === 'number' || typeof item === 'boolean' || typeof item === 'bigint') total += 4;
-    else if (typeof item === 'object' && item !== null) {
-      if (seen.has(item)) continue;
-      seen.add(item);
-      if (Array.isArray(item)) {
-        for (const element of item) stack.push(element);
-      } else {
-        for (const key of Object.keys(item)) {
-          total += key.length;
-          stack.push((item as Record<string, unknown>)[key]);
-        }
-      }
-    }
-    if (total > limit) return true;
-  }
-  return false;
+/** The text of a part of a result as the model reads it, and the characters of the part before any cut. */
+export interface PartText {
+  /** The part as text (a string as it is, anything else as JSON text). */
+  readonly text: string;
+  /** Characters of the part: the text's length, or an upper bound (at most 1,000,001) when JSON cannot write the part. */
+  readonly size: number;
 }
 
-function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
+/**
+ * The text of `value` as the model reads it: a string as it is, anything else as its JSON text;
+ * null for null or undefined. A value JSON cannot write (too deep, a cycle, a BigInt, a throwing
+ * `toJSON`) is written from its cut form, at most about `limit` characters, and its size is an
+ * upper bound of its whole text, so it is cut and never escapes the cap.
+ */
+export function partText(value: unknown, limit: number): PartText | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return { text: value, size: value.length };
   try {
-    return JSON.stringify(value) ?? String(value);
+    const json = JSON.stringify(value);
+    if (json !== undefined) return { text: json, size: json.length };
   } catch {
-    return String(value);
+    // Written from its cut form below.
+  }
+  let text = '';
+  try {
+    text = JSON.stringify(shrinkValue(value, limit + 1).value) ?? '';
+  } catch {
+    text = '';
+  }
+  return { text, size: Math.max(text.length, textSizeWithin(value, WHOLE_SIZE_LIMIT)) };
+}
+
+/** Characters of the JSON text of `value` (an upper bound when JSON cannot write it). */
+export function jsonSize(value: unknown): number {
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? 0 : json.length;
+  } catch {
+    return textSizeWithin(value, WHOLE_SIZE_LIMIT);
   }
 }
 
-/** Cuts `text` to `limit` UTF-16 code units without splitting a surrogate pair. */
-function cut(text: string, limit: number): string {
-  let end = limit;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(0, end);
+/** True when `data` is the content blocks of a `ToolResult.content` result. */
+export function isContentData(data: unknown, type: unknown): data is readonly ContentBlock[] {
+  return type === 'content' && Array.isArray(data) && data.every(isContentBlock);
 }
 
-/** What {@link capResultData} answers for data over the cap. */
-export interface CappedData {
-  /** The cut text, ending with the truncation note. */
-  readonly data: string;
-  /** The characters of the data's text before the cut. */
-  readonly originalChars: number;
+function blockSize(block: ContentBlock): number {
+  if (block.type === 'text') return block.text.length;
+  if (block.type === 'image' || block.type === 'audio') return block.data.length;
+  return jsonSize(block);
 }
 
 /**
- * The data of a result, cut to `maxChars` characters of its text (a string as it is, anything
- * else as JSON) followed by a note; null when it fits (the common case, decided without
- * serializing small results).
+ * Content blocks cut to `budget` characters (text, base64 data, other blocks at their JSON size):
+ * blocks are kept in order while they fit, a text block that does not fit is cut, any other block
+ * that does not fit is left out (half an image is no image), and the rest is dropped. `note` ends
+ * the blocks as a text block of its own.
  */
-export function capResultData(data: unknown, maxChars: number): CappedData | null {
-  if (data === null || data === undefined) return null;
-  if (typeof data === 'string' ? data.length <= maxChars : !exceeds(data, maxChars)) return null;
-  const text = textOf(data);
-  if (text.length <= maxChars) return null;
-  return { data: cut(text, maxChars) + truncationNote(text.length, maxChars), originalChars: text.length };
+export function cutContentBlocks(blocks: readonly ContentBlock[], budget: number, note: string | null): readonly ContentBlock[] {
+  const kept: ContentBlock[] = [];
+  let left = budget;
+  for (const block of blocks) {
+    const size = blockSize(block);
+    if (size <= left) {
+      kept.push(block);
+      left -= size;
+      continue;
+    }
+    if (block.type === 'text' && left > CUT_MARK.length) {
+      kept.push({ type: 'text', text: note === null ? cutWithMark(block.text, left) : cutText(block.text, left) });
+    }
+    break;
+  }
+  if (note !== null) kept.push({ type: 'text', text: note.trimStart() });
+  return Object.freeze(kept);
 }

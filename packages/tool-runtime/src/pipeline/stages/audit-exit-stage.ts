@@ -1,4 +1,5 @@
 import { ToolErrorCode } from '@milpa/core';
+import { cappedSizesOf } from '../../audit/capped-sizes.js';
 import { describeStep } from '../describe-step.js';
 import type { Stage, StageVerdict, EndedCall } from '../stage.js';
 
@@ -47,12 +48,14 @@ export const auditExitStage: Stage = {
     const args = call.auditArgs;
     const result = call.result;
     const tookMs = result.meta['took_ms'] as number;
+    // The sizes before the result cap cut it, when it did.
+    const sizes = cappedSizesOf(result.meta);
     switch (call.outcome) {
       case 'executed':
         audit.logExecuted(context, name, args, result, call.cacheServed);
         break;
       case 'failed':
-        audit.logFailed(context, name, args, call.thrown, tookMs);
+        audit.logFailed(context, name, args, call.thrown, tookMs, sizes);
         break;
       case 'not_found':
         audit.logOutcome('not_found', context, name, null, tookMs);
@@ -71,7 +74,7 @@ export const auditExitStage: Stage = {
         break;
       case 'plan':
       case 'confirmation_requested':
-        audit.logOutcome(call.outcome, context, name, args, tookMs);
+        audit.logOutcome(call.outcome, context, name, args, tookMs, undefined, undefined, sizes);
         break;
       case 'invalid_token':
       case 'vetoed':
@@ -80,10 +83,19 @@ export const auditExitStage: Stage = {
       case 'approval_pending':
       case 'approval_invalid':
       case 'replayed':
-        audit.logOutcome(call.outcome, context, name, args, tookMs, call.reason);
+        audit.logOutcome(call.outcome, context, name, args, tookMs, call.reason, undefined, sizes);
         break;
       case 'refused':
-        audit.logOutcome('refused', context, name, args, tookMs, call.reason, String(result.meta['code'] ?? ToolErrorCode.FORBIDDEN));
+        audit.logOutcome(
+          'refused',
+          context,
+          name,
+          args,
+          tookMs,
+          call.reason,
+          String(result.meta['code'] ?? ToolErrorCode.FORBIDDEN),
+          sizes,
+        );
         break;
       case 'aborted':
         audit.log(context, name, args, false, ToolErrorCode.TIMEOUT, tookMs);

@@ -1,15 +1,15 @@
-import { ToolResult } from '@milpa/core';
-import { capResultData } from '../../result-cap/cap-result-data.js';
+import { capResult } from '../../result-cap/cap-tool-result.js';
 import { describeStep } from '../describe-step.js';
 import type { Stage, StageVerdict, EndedCall } from '../stage.js';
 
 /**
- * Caps what a tool returns before anyone sees it: a result whose data is longer than the cap
- * (registry option `maxResultTokens`, default 2,500 estimated tokens = 10,000 characters; 0 turns
- * it off) is cut, ends with a note telling the model to narrow the request or page with `offset`,
- * and carries `meta.truncated`, `meta.original_chars` and `meta.max_chars`; the audit records the
- * original size. Every result is sent again on each later turn, so one oversized result costs many
- * times over.
+ * Caps what the model reads of every result, whatever the outcome (refusals and failures too):
+ * `data`, `message`, `error` and the `meta` entries the tool wrote share one budget (registry option
+ * `maxResultTokens`, default 2,500 estimated tokens = 10,000 characters; 0 turns it off). A result
+ * over it is cut, carries a note telling the model to narrow the request or page with `offset`, and
+ * `meta.truncated`, `meta.original_chars`, `meta.max_chars` and `meta.original_sizes` (per part);
+ * the runtime's own meta entries stay whole. The audit records the original sizes. Every result is
+ * sent again on each later turn, so one oversized result costs many times over.
  */
 export const capResultStage: Stage = {
   name: 'cap_result',
@@ -19,18 +19,9 @@ export const capResultStage: Stage = {
   refusesOnAbort: false,
   run(call: EndedCall): StageVerdict {
     const maxChars = call.services.maxResultChars;
-    if (maxChars === 0 || call.outcome !== 'executed') return undefined;
-    const result = call.result;
-    const capped = capResultData(result.data, maxChars);
-    if (capped === null) return undefined;
-    call.result = new ToolResult(
-      result.success,
-      capped.data,
-      result.message,
-      result.error,
-      Object.freeze({ ...result.meta, truncated: true, original_chars: capped.originalChars, max_chars: maxChars }),
-      call.ending,
-    );
+    if (maxChars === 0) return undefined;
+    const capped = capResult(call.result, maxChars);
+    if (capped !== null) call.result = capped;
     return undefined;
   },
   describe({ wiring }) {
@@ -43,7 +34,9 @@ export const capResultStage: Stage = {
             'active',
             false,
             false,
-            `a result whose data is over ${wiring.maxResultChars} characters (${wiring.maxResultChars / 4} estimated tokens) is cut, with a note to narrow the request or page with offset, and meta.truncated`,
+            `every result, refusals and failures included, is capped at ${wiring.maxResultChars} characters (${wiring.maxResultChars / 4} estimated tokens) ` +
+              'shared by data, message, error and the meta entries the tool wrote; a longer one is cut, with a note to narrow the request or page with offset, ' +
+              'meta.truncated and the original sizes',
           ),
     ];
   },
