@@ -28,8 +28,7 @@ const PARAMETER_NAMES = new SecretNames(['key', 'sig', 'signature']);
  * One cheap scan before the real ones: text without any of these cannot hold a shape below, so
  * plain strings (names, ids, paths, prose) pay for this test only.
  */
-const PREFILTER =
-  /=|:\/\/|"\s*:|eyJ|-----BEGIN|gh[pousr]_|github_pat_|sk-|xox[abprs]-|xapp-|A(?:KI|SI|BI|CC)A|[Bb]earer|[Bb]asic|BEARER|BASIC/;
+const PREFILTER = /[=:]|eyJ|-----BEGIN|gh[pousr]_|github_pat_|sk-|xox[abprs]-|xapp-|A(?:KI|SI|BI|CC)A|[Bb]earer|[Bb]asic|BEARER|BASIC/;
 
 /** A PEM private key block, to its END line, or to the end of the text when that line is missing. */
 const PEM_PRIVATE_KEY = /-----BEGIN[A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----|[\s\S]*$)/g;
@@ -64,9 +63,15 @@ const KNOWN_TOKENS = new RegExp(
 
 /**
  * `name=value` pairs (URL query parameters, form bodies, cookies, logfmt): the value goes when the
- * name means a secret. A value may be double-quoted.
+ * name means a secret (as a field name, or `key`, `sig`, `signature`). A value may be quoted.
  */
-const NAME_VALUE = /(^|[?&;,\s"'({[])([A-Za-z0-9_.\-[\]%]+)=("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^&#;\s"'<>\\]*)/g;
+const NAME_EQUALS = /(^|[?&;,\s"'({[])([A-Za-z0-9_.\-[\]%]+)=("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^&#;\s"'<>\\]*)/g;
+
+/**
+ * `name: value` (HTTP headers, YAML, object literals in messages): the value, to the end of the line
+ * or the next `,` `;` `&`, goes when the name means a secret as a field name. A value may be quoted.
+ */
+const NAME_COLON = /(^|[\s"'({[,;])([A-Za-z][A-Za-z0-9_.-]*)(:[ \t]*)(?!\/\/)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\r\n,;&"'<>\\]+)/g;
 
 /** `"name": value` in JSON text: a string or number value goes when the name means a secret. */
 const JSON_MEMBER = /"([^"\\]{1,200})"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/g;
@@ -102,8 +107,13 @@ export function scrubShapes(text: string, isSecretName: SecretNameTest, patterns
       .replace(SCHEME_CREDENTIAL, `$1$2${REDACTED}`)
       .replace(KNOWN_TOKENS, REDACTED);
     if (result.includes('=')) {
-      result = result.replace(NAME_VALUE, (pair: string, before: string, name: string, value: string) =>
+      result = result.replace(NAME_EQUALS, (pair: string, before: string, name: string, value: string) =>
         value !== '' && isSecretParameter(decodedName(name), isSecretName) ? `${before}${name}=${REDACTED}` : pair,
+      );
+    }
+    if (result.includes(':')) {
+      result = result.replace(NAME_COLON, (pair: string, before: string, name: string, colon: string) =>
+        isSecretName(name) ? `${before}${name}${colon}${REDACTED}` : pair,
       );
     }
     if (result.includes('"')) {

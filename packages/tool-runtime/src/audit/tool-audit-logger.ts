@@ -73,12 +73,21 @@ export class ToolAuditLogger {
   }
 
   /**
-   * Adds an argument name to redact (case, `-` and `_` ignored).
+   * Adds an argument name to redact (case and separators ignored, as part of a longer name too; see {@link Redactor}).
    *
    * @throws MilpaError `INVALID_ARGUMENT` for an empty name.
    */
   addSensitiveField(name: string): void {
     this.redactor.addSensitiveField(name);
+  }
+
+  /**
+   * Adds a value pattern to redact from every string value and text (see {@link Redactor.addSensitivePattern}).
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for anything but a regular expression.
+   */
+  addSensitivePattern(pattern: RegExp): void {
+    this.redactor.addSensitivePattern(pattern);
   }
 
   /**
