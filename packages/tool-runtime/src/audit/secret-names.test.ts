@@ -162,8 +162,10 @@ describe('SecretNames', () => {
       'max_output_tokens',
       'max_completion_tokens',
       'token_count',
+      'token_counts',
       'tokenCount',
       'token_limit',
+      'token_limits',
       'tokenBudget',
       'token_usage',
       'total_tokens',
@@ -194,6 +196,13 @@ describe('SecretNames', () => {
       ['a token-count word without a count', 'token_value'],
     ])('redacts %s (%j)', (_why, name) => {
       expect(redactor.isSensitiveKey(name)).toBe(true);
+    });
+
+    it('applies the exception in a set of names without short names too', () => {
+      const names = new SecretNames(['token', 'secret']);
+      expect(names.matches('max_tokens')).toBe(false);
+      expect(names.matches('max_secret_tokens')).toBe(true);
+      expect(names.matches('github_token')).toBe(true);
     });
 
     it('keeps the exception to the word token: a host name that counts stays secret', () => {
@@ -241,6 +250,12 @@ describe('SecretNames', () => {
       expect(names.matches('')).toBe(false);
       expect(new SecretNames().matches('password')).toBe(false);
       expect(() => new Redactor().addSensitiveField(' . ')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    });
+
+    it('judges a key of many thousand words in bounded work', () => {
+      const own = new Redactor(['pin']);
+      expect(own.isSensitiveKey(`${'a_'.repeat(50_000)}pin`)).toBe(true);
+      expect(own.isSensitiveKey('pi_'.repeat(50_000))).toBe(false);
     });
 
     it('matches names in other scripts', () => {
