@@ -32,7 +32,7 @@ const PEM = [
 
 describe('Redactor shapes', () => {
   describe('token formats', () => {
-    it.each([
+    it.each<readonly [string, string]>([
       ...Object.entries(GITHUB).map(([kind, token]) => [`GitHub ${kind}`, token] as const),
       ['OpenAI legacy key', OPENAI_LEGACY],
       ['OpenAI project key', OPENAI_PROJECT],
