@@ -62,26 +62,30 @@ const KNOWN_TOKENS = new RegExp(
 );
 
 /**
- * `name=value` pairs (URL query parameters, form bodies, cookies, logfmt): the value goes when the
- * name means a secret (as a field name, or `key`, `sig`, `signature`). A value may be quoted.
+ * `name=` in `name=value` pairs (URL query parameters, form bodies, cookies, logfmt; the whole run of
+ * name characters before `=` is the name), and the value after it, quoted or up to the next separator. The value goes when the name means a secret (as a
+ * field name, or `key`, `sig`, `signature`).
  */
-const NAME_EQUALS = /(^|[?&;,\s"'({[])([A-Za-z0-9_.\-[\]%]+)=("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^&#;\s"'<>\\]*)/g;
+const EQUALS_NAME = /(?<![A-Za-z0-9_.\-[\]%])([A-Za-z0-9_.\-[\]%]+)=/g;
+const EQUALS_VALUE = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^&#;\s"'<>\\]*/y;
 
 /**
- * `name: value` (HTTP headers, YAML, object literals in messages): the value, to the end of the line
- * or the next `,` `;` `&`, goes when the name means a secret as a field name. A value may be quoted.
+ * `name:` in `name: value` (HTTP headers, YAML, object literals in messages), and the value after
+ * it, quoted or to the end of the line or the next `,` `;` `&`. The value goes when the name means a
+ * secret as a field name.
  */
-const NAME_COLON = /(^|[\s"'({[,;])([A-Za-z][A-Za-z0-9_.-]*)(:[ \t]*)(?!\/\/)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\r\n,;&"'<>\\]+)/g;
+const COLON_NAME = /(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]*):(?![ \t]*\/\/)[ \t]*/g;
+const COLON_VALUE = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\r\n,;&"'<>\\]*/y;
 
-/** `"name": value` in JSON text: a string or number value goes when the name means a secret. */
-const JSON_MEMBER = /"([^"\\]{1,200})"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/g;
+/** `"name":` in JSON text, and the string or number after it (nothing for an object or list), which goes when the name means a secret. */
+const JSON_NAME = /"([^"\\]+)"\s*:\s*/g;
+const JSON_VALUE = /"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|/y;
 
 /** Decides whether a field or parameter name means a secret. */
 export type SecretNameTest = (name: string) => boolean;
 
 /** `name` with its `%XX` escapes decoded, or as it is when they are malformed. */
 function decodedName(name: string): string {
-  if (!name.includes('%')) return name;
   try {
     return decodeURIComponent(name);
   } catch {
@@ -89,8 +93,28 @@ function decodedName(name: string): string {
   }
 }
 
-function isSecretParameter(name: string, isSecretName: SecretNameTest): boolean {
-  return isSecretName(name) || PARAMETER_NAMES.matches(name);
+/**
+ * `text` with the value after each secret name found by `names` (its first group the name, the
+ * match ending where the value starts) replaced by `marker`. A value is read (with the sticky
+ * `values`) only after a secret name, and the search goes on right after a public name's separator,
+ * so a secret nested in a public value (`next="https://…?token=…"`) is found and the text is read
+ * once.
+ */
+function redactPairs(text: string, names: RegExp, values: RegExp, isSecret: SecretNameTest, marker: string): string {
+  let result = '';
+  let copied = 0;
+  names.lastIndex = 0;
+  for (let found = names.exec(text); found !== null; found = names.exec(text)) {
+    if (!isSecret(found[1] as string)) continue;
+    const start = names.lastIndex;
+    values.lastIndex = start;
+    const value = (values.exec(text) as RegExpExecArray)[0];
+    if (value === '') continue;
+    result += text.slice(copied, start) + marker;
+    copied = start + value.length;
+    names.lastIndex = copied;
+  }
+  return result + text.slice(copied);
 }
 
 /**
@@ -106,21 +130,13 @@ export function scrubShapes(text: string, isSecretName: SecretNameTest, patterns
       .replace(URL_USERINFO, `$1${REDACTED}@`)
       .replace(SCHEME_CREDENTIAL, `$1$2${REDACTED}`)
       .replace(KNOWN_TOKENS, REDACTED);
-    if (result.includes('=')) {
-      result = result.replace(NAME_EQUALS, (pair: string, before: string, name: string, value: string) =>
-        value !== '' && isSecretParameter(decodedName(name), isSecretName) ? `${before}${name}=${REDACTED}` : pair,
-      );
-    }
-    if (result.includes(':')) {
-      result = result.replace(NAME_COLON, (pair: string, before: string, name: string, colon: string) =>
-        isSecretName(name) ? `${before}${name}${colon}${REDACTED}` : pair,
-      );
-    }
-    if (result.includes('"')) {
-      result = result.replace(JSON_MEMBER, (member: string, name: string, colon: string) =>
-        isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : member,
-      );
-    }
+    const isSecretParameter = (name: string): boolean => {
+      const decoded = decodedName(name);
+      return isSecretName(decoded) || PARAMETER_NAMES.matches(decoded);
+    };
+    result = redactPairs(result, EQUALS_NAME, EQUALS_VALUE, isSecretParameter, REDACTED);
+    result = redactPairs(result, COLON_NAME, COLON_VALUE, isSecretName, REDACTED);
+    result = redactPairs(result, JSON_NAME, JSON_VALUE, isSecretName, `"${REDACTED}"`);
   }
   for (const pattern of patterns) {
     result = result.replace(pattern, (found: string) => (found === '' ? '' : REDACTED));
