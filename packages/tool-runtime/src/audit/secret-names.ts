@@ -66,19 +66,23 @@ export function compactName(name: string): string {
 
 /** The lower-cased words of `name`: split at separators, camelCase humps (`APIKey` → api, key) and letter/digit changes. */
 export function nameWords(name: string): string[] {
-  return name
-    .normalize('NFKC')
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
-    .replace(/(\p{N})(\p{L})/gu, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
+  return (
+    name
+      .normalize('NFKC')
+      .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+      .replace(/(\p{L})(\p{N})/gu, '$1 $2')
+      .replace(/(\p{N})(\p{L})/gu, '$1 $2')
+      .toLowerCase()
+      // Stryker disable next-line Regex: equivalent: splitting at each separator instead of each run only adds empty words, which the filter drops.
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word !== '')
+  );
 }
 
 /** True when some run of consecutive `words` spells `name` (already compacted). */
 function spellsWithWords(words: readonly string[], name: string): boolean {
+  // Stryker disable next-line EqualityOperator: equivalent: a run starting past the last word spells nothing.
   for (let start = 0; start < words.length; start += 1) {
     let spelled = '';
     // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a run already as long as the name only grows, so going on finds nothing more (the stop bounds the work on hostile keys).
