@@ -209,6 +209,14 @@ describe('Redactor shape edges', () => {
     });
   });
 
+  describe('given secrets', () => {
+    it('replaces the longest of overlapping secrets first, in any order given', () => {
+      expect(redactor.scrub('x abcdef y', ['abc', 'abcdef'])).toBe(`x ${R} y`);
+      expect(redactor.scrub('x abcdef y abc', ['abcdef', 'abc'])).toBe(`x ${R} y ${R}`);
+      expect(redactor.scrub('x abcdefgh y', ['abc', 'abcdef', 'abcdefgh', 'ab'])).toBe(`x ${R} y`);
+    });
+  });
+
   describe('prefilter', () => {
     it.each([
       ['a GitHub token', `ghp_${body(36)}`],

@@ -102,7 +102,7 @@ describe('Redactor shapes', () => {
   describe('PEM private keys', () => {
     it('redacts a whole block, any key kind, and keeps the text around it', () => {
       expect(redactor.scrub(`key:\n${PEM}\nused`, [])).toBe(`key:\n${R}\nused`);
-      const blocks = ['EC PRIVATE KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PGP PRIVATE KEY BLOCK'].map(
+      const blocks = ['PGP PRIVATE KEY BLOCK', 'EC PRIVATE KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'OPENSSH PRIVATE KEY'].map(
         (kind) => `-----BEGIN ${kind}-----\nQUJD\n-----END ${kind}-----`,
       );
       expect(redactor.scrub(blocks.join(' and '), [])).toBe([R, R, R, R, R].join(' and '));
