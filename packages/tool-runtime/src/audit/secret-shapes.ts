@@ -4,7 +4,7 @@
 //
 // No maintained pattern set fitted (the secretlint rule packages keep their expressions inside
 // rule objects that need secretlint's own runner, and their current releases need Node 22), so the
-// expressions below are written here from the formats their issuers publish:
+// expressions below are written here from the formats their vendors publish:
 // - GitHub: "Behind GitHub's new authentication token formats" (github.blog, 2021): `ghp_`, `gho_`,
 //   `ghu_`, `ghs_`, `ghr_` and a base62 body; fine-grained tokens start `github_pat_`.
 // - OpenAI: API keys start `sk-` (project keys `sk-proj-`, service accounts `sk-svcacct-`, admin
