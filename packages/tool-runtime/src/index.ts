@@ -30,7 +30,7 @@ export {
   type TerminalApprovalOutput,
 } from './approval/terminal-approval-gate.js';
 export { formatExpiresAt } from './confirmation/format-expires-at.js';
-export { Redactor, REDACTED, DEFAULT_SENSITIVE_FIELDS } from './audit/redactor.js';
+export { Redactor, REDACTED, DEFAULT_SENSITIVE_FIELDS, type RedactorOptions } from './audit/redactor.js';
 export type { AuditOutcome, ResultPartSizes, ToolAuditRecord } from './audit/tool-audit-record.js';
 export { capToolResult } from './result-cap/cap-tool-result.js';
 export { ToolAuditLogger, type ToolAuditLoggerOptions } from './audit/tool-audit-logger.js';

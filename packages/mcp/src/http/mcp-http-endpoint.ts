@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { MilpaError, generateRandomId, type GovernedToolRegistry } from '@milpa/core';
 import { createMcpServer } from '../server/create-mcp-server.js';
 import { BoundedEventStore, ReplayBudget } from './bounded-event-store.js';
@@ -16,6 +16,7 @@ import type { McpIdentity } from './mcp-authenticator.js';
 import { McpSessionTable, type McpSession } from './mcp-session-table.js';
 import { ProtectedResourceMetadata } from './protected-resource-metadata.js';
 import { readJsonBody } from './read-json-body.js';
+import { initializeRequestOf, isHttpUrl, pathnameOf, refuse, sendError, setRawHeader } from './endpoint-http-helpers.js';
 import { DEFAULT_MAX_JSON_DEPTH, invalidJsonRpcReason } from '../json/json-depth.js';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -30,60 +31,6 @@ const DEFAULT_MAX_REPLAY_BYTES_TOTAL = 64 * 1024 * 1024;
 /** The first protocol version whose streams can be resumed (priming events, `closeSSEStream`). */
 const RESUMABLE_PROTOCOL_VERSION = '2025-11-25';
 const ANONYMOUS: McpIdentity = Object.freeze({ principal: null, scopes: Object.freeze([]) });
-
-type Refusal = { readonly status: number; readonly code: number; readonly message: string; readonly headers?: Record<string, string> };
-
-function initializeRequestOf(body: unknown): { params: { protocolVersion: string } } | undefined {
-  const messages: unknown[] = Array.isArray(body) ? body : [body];
-  return messages.find((message) => isInitializeRequest(message)) as { params: { protocolVersion: string } } | undefined;
-}
-
-// Answers after which the connection is closed: a client refused for who it is, how much it sends or
-// how fast, gets no kept-alive socket to hold a connection slot with.
-const CLOSING_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404, 405, 408, 413, 429, 503]);
-
-function sendError(response: ServerResponse, refusal: Refusal): void {
-  if (response.headersSent) {
-    response.end();
-    return;
-  }
-  const closing = CLOSING_STATUSES.has(refusal.status) ? { Connection: 'close' } : undefined;
-  response.writeHead(refusal.status, { 'Content-Type': 'application/json', ...closing, ...refusal.headers });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: null }));
-}
-
-function refuse(status: number, code: number, message: string, headers?: Record<string, string>): Refusal {
-  return headers === undefined ? { status, code, message } : { status, code, message, headers };
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const protocol = new URL(value).protocol;
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-function pathnameOf(target: string): string {
-  try {
-    return new URL(target, 'http://localhost').pathname;
-  } catch {
-    return target;
-  }
-}
-
-/** Sets a request header for the SDK transport, which reads `rawHeaders`. */
-function setRawHeader(request: IncomingMessage, name: string, value: string): void {
-  const raw = request.rawHeaders;
-  for (let index = 0; index < raw.length; index += 2) {
-    if (raw[index]?.toLowerCase() === name) {
-      raw[index + 1] = value;
-      return;
-    }
-  }
-  raw.push(name, value);
-}
 
 function positive(name: string, value: number, integer = false): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {

@@ -1,4 +1,4 @@
-import type { LogLevel, ToolExecutedEvent, ToolFailedEvent } from '@milpa/core';
+import type { LogLevel, ToolContext, ToolExecutedEvent, ToolFailedEvent } from '@milpa/core';
 
 // The small formatting rules of audit lines, shared by every line the audit logger writes.
 
@@ -91,4 +91,30 @@ export function isExecutedEvent(value: unknown): value is ToolExecutedEvent {
 export function isFailedEvent(value: unknown): value is ToolFailedEvent {
   const event = value as Partial<ToolFailedEvent> | null;
   return typeof event?.name === 'string' && typeof event.context === 'object' && event.context !== null;
+}
+
+/**
+ * The soft-timeout warning's message and context map (`tool`, `execution_time`, `timeout_limit`,
+ * `principal`, `channel`, `request_id`); `head` is the line's `{request_id} | {channel} | {tool}`.
+ */
+export function timeoutLine(
+  context: ToolContext,
+  tool: string,
+  head: string,
+  seconds: number,
+  limitSeconds: number,
+): { message: string; logContext: Record<string, unknown> } {
+  const execution = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 0;
+  const limit = typeof limitSeconds === 'number' && Number.isFinite(limitSeconds) ? limitSeconds : 0;
+  return {
+    message: `[ToolRuntime] Timeout exceeded | ${head} | execution=${execution.toFixed(3)}s | limit=${limit}s`,
+    logContext: {
+      tool,
+      execution_time: Math.round(execution * 1000) / 1000,
+      timeout_limit: limit,
+      principal: context.principal,
+      channel: context.channel,
+      request_id: context.requestId,
+    },
+  };
 }

@@ -1,27 +1,17 @@
 import { MilpaError, type JsonSchema, type TSchema } from '@milpa/core';
+import { REDACTED } from './redacted.js';
 import { NO_SCHEMAS, isObject, isSecretSchema, itemSchemas, propertySchemas, schemasOf, topLevelSecretsOf } from './schema-secrets.js';
+import { DEFAULT_SENSITIVE_FIELDS, SecretNames, compactName } from './secret-names.js';
+import { scrubLiterals, scrubShapes } from './secret-shapes.js';
 
-/** The value that replaces a secret in logs, audit records and runtime-written messages. */
-export const REDACTED = '***REDACTED***';
+export { REDACTED } from './redacted.js';
+export { DEFAULT_SENSITIVE_FIELDS } from './secret-names.js';
 
-/**
- * Argument names redacted by default: the usual credential names and the confirmation token.
- * Matching ignores case, `-` and `_`, so `apiKey`, `API-KEY` and `api_key` are all caught.
- */
-export const DEFAULT_SENSITIVE_FIELDS: readonly string[] = Object.freeze([
-  'password',
-  'token',
-  'secret',
-  'api_key',
-  'apiKey',
-  'access_token',
-  'refresh_token',
-  'client_secret',
-  'authorization',
-  'cookie',
-  'private_key',
-  'confirm_token',
-]);
+/** Options of a {@link Redactor}. */
+export interface RedactorOptions {
+  /** Expressions whose every match in a string value or a scrubbed text is replaced by {@link REDACTED}. */
+  readonly patterns?: readonly RegExp[];
+}
 
 /** Deeper structures are cut off (and the cut-off part never logged): logs need no more, and a hostile payload cannot exhaust the stack. */
 const MAX_DEPTH = 32;
@@ -42,10 +32,6 @@ interface CollectStep {
   readonly schemas: readonly object[];
   /** True when the value sits under a secret field: every string and number in it is a secret. */
   readonly secret: boolean;
-}
-
-function normalizeKey(key: string): string {
-  return key.toLowerCase().replace(/[-_]/g, '');
 }
 
 /** A plain object (`{…}` or `Object.create(null)`): the usual shape of a call's arguments. */
@@ -71,56 +57,89 @@ function setField(target: Record<string, unknown>, key: string, value: unknown):
   else target[key] = value;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Removes secrets from values before they reach a log line, an audit record or a message.
  *
- * A field is secret when its key, normalized (lower-cased, `-` and `_` removed), is one of the
- * sensitive names, or when the tool's schema marks the property at that path `writeOnly: true` or
- * `'x-milpa-secret': true`. Its whole value — string, number, object, list — becomes
- * {@link REDACTED}, at any depth. `_ctx` keys are dropped.
+ * A field is secret when its name means so, or when the tool's schema marks the value at that path
+ * (`writeOnly: true`, `format: 'password'` or `'x-milpa-secret': true`, array items included). Its
+ * whole value — string, number, object, list — becomes {@link REDACTED}, at any depth. A name means
+ * a secret when, compacted (lower-cased, everything but letters and digits removed), it contains a
+ * sensitive name of five characters or more, or, for a shorter one, when some of its words spell it
+ * (words split at separators, camelCase humps and digits). A name caught only by `token` that
+ * counts tokens — each `token` a whole word `token`/`tokens`, beside `max`, `min`, `total`, `num`,
+ * `count`, `limit`, `budget`, `usage`, `used` or `remaining`, or `tokens` beside `input`, `output`,
+ * `prompt`, `completion`, `reasoning` or `cached` — is not secret. `_ctx` keys are dropped.
+ *
+ * Secrets are also recognised by their shape in every string, whatever its field: `Bearer` and
+ * `Basic` credentials, JWTs, AWS access key ids, GitHub, OpenAI and Slack tokens, PEM private keys,
+ * the userinfo of URLs, and the values of `name=value` pairs (query parameters, cookies, logfmt) and
+ * JSON members whose name means a secret (for parameters, `key`, `sig` and `signature` too). Only
+ * the secret part goes: `https://***REDACTED***@host/path?user=ada&token=***REDACTED***`.
  *
  * @example
  * const redactor = new Redactor();
- * redactor.redact({ user: 'ada', API_KEY: 'k-123', nested: { Password: 'x' } });
- * // { user: 'ada', API_KEY: '***REDACTED***', nested: { Password: '***REDACTED***' } }
+ * redactor.redact({ user: 'ada', db_password: 'x', headers: { 'X-Api-Key': 'k' }, url: 'https://a:b@host/' });
+ * // { user: 'ada', db_password: '***REDACTED***', headers: { 'X-Api-Key': '***REDACTED***' }, url: 'https://***REDACTED***@host/' }
  */
 export class Redactor {
-  readonly #fields = new Set<string>();
+  readonly #names = new SecretNames();
+  readonly #patterns: RegExp[] = [];
+  readonly #isSecretName = (name: string): boolean => this.isSensitiveKey(name);
   /** Raw key → whether it is sensitive: normalizing costs a regex replace, and calls repeat the same few keys. */
   readonly #keyVerdicts = new Map<string, boolean>();
   /** Objects the running `redact()` may still copy. */
   #copiesLeft = 0;
 
-  /** @param fields The sensitive names; default {@link DEFAULT_SENSITIVE_FIELDS}. */
-  constructor(fields: readonly string[] = DEFAULT_SENSITIVE_FIELDS) {
+  /**
+   * @param fields The sensitive names; default {@link DEFAULT_SENSITIVE_FIELDS} (a list replaces them).
+   * @param options Value patterns to redact besides the built-in shapes.
+   * @throws MilpaError `INVALID_ARGUMENT` for a malformed name or pattern.
+   */
+  constructor(fields: readonly string[] = DEFAULT_SENSITIVE_FIELDS, options: RedactorOptions = {}) {
     for (const field of fields) this.addSensitiveField(field);
+    for (const pattern of options.patterns ?? []) this.addSensitivePattern(pattern);
   }
 
   /**
-   * Adds a sensitive name (matched like the defaults: case, `-` and `_` ignored).
+   * Adds a sensitive name, matched like the defaults: case, separators and spacing ignored, and as
+   * part of a longer name too (a name of four letters or digits or fewer as whole words only, so
+   * `pin` catches `user_pin` and `pinCode` but not `shipping`).
    *
-   * @throws MilpaError `INVALID_ARGUMENT` for a name that is empty once normalized.
+   * @throws MilpaError `INVALID_ARGUMENT` for a name without a letter or digit.
    */
   addSensitiveField(name: string): void {
-    if (typeof name !== 'string' || normalizeKey(name) === '') {
+    if (typeof name !== 'string' || compactName(name) === '') {
       throw new MilpaError(`A sensitive field name must be a non-empty string, got ${JSON.stringify(name)}.`, {
         code: 'INVALID_ARGUMENT',
       });
     }
-    this.#fields.add(normalizeKey(name));
+    this.#names.add(name);
     this.#keyVerdicts.clear();
   }
 
-  /** True when `key` names a sensitive field (`Password`, `api-key`, `clientSecret`, …). */
+  /**
+   * Adds a value pattern: every match of it in a string value (by {@link Redactor.redact}) or in a
+   * text (by {@link Redactor.scrub}) becomes {@link REDACTED}. The redactor keeps its own global
+   * copy, so the caller's expression and its `lastIndex` are never touched. It runs on every string
+   * of every audited call: keep it simple and anchored on something distinctive.
+   *
+   * @example
+   * redactor.addSensitivePattern(/\bACME-[0-9A-F]{32}\b/);
+   * @throws MilpaError `INVALID_ARGUMENT` for anything but a regular expression.
+   */
+  addSensitivePattern(pattern: RegExp): void {
+    if (!(pattern instanceof RegExp)) {
+      throw new MilpaError(`A sensitive pattern must be a regular expression, got ${String(pattern)}.`, { code: 'INVALID_ARGUMENT' });
+    }
+    this.#patterns.push(new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, '')}g`));
+  }
+
+  /** True when `key` names a sensitive field (`Password`, `db_password`, `X-Api-Key`, `sessionToken`, …). */
   isSensitiveKey(key: string): boolean {
     if (typeof key !== 'string') return false;
     let verdict = this.#keyVerdicts.get(key);
     if (verdict === undefined) {
-      verdict = this.#fields.has(normalizeKey(key));
+      verdict = this.#names.matches(key);
       // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: when the cache starts over decides only memory and speed; a forgotten verdict is worked out again the same.
       if (this.#keyVerdicts.size >= MAX_REMEMBERED_KEYS) this.#keyVerdicts.clear();
       this.#keyVerdicts.set(key, verdict);
@@ -136,7 +155,8 @@ export class Redactor {
    *
    * Flat arguments (a plain object of strings, numbers, booleans and nulls, the usual case) take a
    * shorter path with the same result: one shallow copy, each key checked by name and against the
-   * schema's top-level secret properties.
+   * schema's top-level secret properties. Every string kept is scrubbed of secret shapes and of the
+   * added patterns, see {@link Redactor.scrubShapes}.
    */
   redact(value: unknown, schema: JsonSchema | TSchema | null = null): unknown {
     const flat = this.#redactFlat(value, schema);
@@ -168,23 +188,30 @@ export class Redactor {
   /**
    * `text` with every occurrence of each non-empty secret (and its JSON-escaped form) replaced by
    * {@link REDACTED}; longer secrets first, so one secret inside another never leaves a remnant.
-   * Never throws (if scrubbing fails, the whole text is redacted).
+   * Then, even without `secrets`, it is scrubbed of secret shapes and of the added patterns (see
+   * {@link Redactor.scrubShapes}). Never throws (if scrubbing fails, the whole text is redacted).
    */
   scrub(text: string, secrets: readonly string[]): string {
     try {
-      const variants = new Set<string>();
-      for (const secret of secrets) {
-        if (typeof secret !== 'string' || secret === '') continue;
-        variants.add(secret);
-        const escaped = JSON.stringify(secret).slice(1, -1);
-        if (escaped !== secret) variants.add(escaped);
-      }
-      if (variants.size === 0) return text;
-      const pattern = [...variants]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|');
-      return String(text).replace(new RegExp(pattern, 'g'), REDACTED);
+      return this.scrubShapes(scrubLiterals(text, secrets));
+    } catch {
+      return REDACTED;
+    }
+  }
+
+  /**
+   * `text` with the secrets recognised by their shape (see {@link Redactor}) and every match of the
+   * added patterns replaced by {@link REDACTED}, keeping what says what they were (a URL's scheme and
+   * host, the `Bearer` word, a parameter's name). Text without a character any shape needs costs one
+   * scan. Never throws (if scrubbing fails, the whole text is redacted).
+   *
+   * @example
+   * redactor.scrubShapes('GET https://ada:pw@api.example.com/v1?access_token=abc failed');
+   * // 'GET https://***REDACTED***@api.example.com/v1?access_token=***REDACTED*** failed'
+   */
+  scrubShapes(text: string): string {
+    try {
+      return scrubShapes(String(text), this.#isSecretName, this.#patterns);
     } catch {
       return REDACTED;
     }
@@ -209,7 +236,7 @@ export class Redactor {
         }
         const inner = value[key];
         if (!isFlatValue(inner)) return NOT_FLAT;
-        setField(copy, key, inner);
+        setField(copy, key, typeof inner === 'string' ? this.scrubShapes(inner) : inner);
       }
       return copy;
     } catch {
@@ -241,6 +268,7 @@ export class Redactor {
   #copy(value: unknown, schemas: readonly object[], depth: number, ancestors: Set<object>): unknown {
     switch (typeof value) {
       case 'string':
+        return this.scrubShapes(value);
       case 'number':
       case 'boolean':
       case 'undefined':
@@ -267,10 +295,10 @@ export class Redactor {
     ancestors.add(object);
     try {
       if (Array.isArray(object)) {
-        return object.map((item, index) => this.#copy(item, itemSchemas(schemas, index), depth + 1, ancestors));
+        return object.map((item, index) => this.#copyItem(item, itemSchemas(schemas, index), depth, ancestors));
       }
       if (object instanceof Set) {
-        return [...object].map((item, index) => this.#copy(item, itemSchemas(schemas, index), depth + 1, ancestors));
+        return [...object].map((item, index) => this.#copyItem(item, itemSchemas(schemas, index), depth, ancestors));
       }
       const entries: [string, () => unknown][] =
         object instanceof Map
@@ -298,6 +326,11 @@ export class Redactor {
     } finally {
       ancestors.delete(object);
     }
+  }
+
+  /** An array or Set item: {@link REDACTED} when its schema marks it secret, else its copy. */
+  #copyItem(item: unknown, schemas: readonly object[], depth: number, ancestors: Set<object>): unknown {
+    return isSecretSchema(schemas) ? REDACTED : this.#copy(item, schemas, depth + 1, ancestors);
   }
 
   /**
@@ -332,7 +365,10 @@ export class Redactor {
         const children: CollectStep[] = [];
         if (Array.isArray(value) || value instanceof Set) {
           let index = 0;
-          for (const item of value) children.push({ value: item, schemas: itemSchemas(schemas, index++), secret });
+          for (const item of value) {
+            const itemSchemasOf = itemSchemas(schemas, index++);
+            children.push({ value: item, schemas: itemSchemasOf, secret: secret || isSecretSchema(itemSchemasOf) });
+          }
         } else {
           const entries: [string, unknown][] = value instanceof Map ? [...value].map(([key, inner]) => [String(key), inner]) : [];
           if (!(value instanceof Map)) {

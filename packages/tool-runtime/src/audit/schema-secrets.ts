@@ -1,5 +1,5 @@
-// How a tool's input schema marks properties secret (`writeOnly: true` or `'x-milpa-secret': true`,
-// in the schema itself or any `allOf` / `anyOf` / `oneOf` branch). Internal to the audit: the
+// How a tool's input schema marks properties secret (`writeOnly: true`, `format: 'password'` or
+// `'x-milpa-secret': true`, in the schema itself or any `allOf` / `anyOf` / `oneOf` branch). Internal to the audit: the
 // redactor walks these per value, and keeps a per-schema summary for its flat-arguments path.
 
 /** No schema applies at this level. */
@@ -45,21 +45,29 @@ export function propertySchemas(schemas: readonly object[], key: string): readon
   return found;
 }
 
-/** The schemas that apply to item `index` of an array matching `schemas` (`prefixItems`, else `items`). */
+/**
+ * The schemas that apply to item `index` of an array matching `schemas`: `prefixItems`, else
+ * `items`; or, in the older tuple form where `items` is a list, its entry, else `additionalItems`.
+ */
 export function itemSchemas(schemas: readonly object[], index: number): readonly object[] {
   if (schemas.length === 0) return NO_SCHEMAS;
   const found: object[] = [];
   for (const schema of schemas) {
     const prefixItems = ownField(schema, 'prefixItems');
-    if (Array.isArray(prefixItems) && index < prefixItems.length) expand(prefixItems[index], found);
-    else expand(ownField(schema, 'items'), found);
+    const items = ownField(schema, 'items');
+    if (Array.isArray(prefixItems)) expand(index < prefixItems.length ? prefixItems[index] : items, found);
+    else if (Array.isArray(items)) expand(index < items.length ? items[index] : ownField(schema, 'additionalItems'), found);
+    else expand(items, found);
   }
   return found;
 }
 
-/** True when any of `schemas` marks its value `writeOnly` or `x-milpa-secret`. */
+/** True when any of `schemas` marks its value `writeOnly`, `format: 'password'` or `x-milpa-secret`. */
 export function isSecretSchema(schemas: readonly object[]): boolean {
-  return schemas.some((schema) => ownField(schema, 'writeOnly') === true || ownField(schema, 'x-milpa-secret') === true);
+  return schemas.some(
+    (schema) =>
+      ownField(schema, 'writeOnly') === true || ownField(schema, 'format') === 'password' || ownField(schema, 'x-milpa-secret') === true,
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 import { buildAuditRecord, type AuditRecordExtra } from './build-audit-record.js';
 import { cappedSizesOf } from './capped-sizes.js';
 import { describeError } from './describe-error.js';
+import { boundForLog } from './bound-for-log.js';
 import { redactForSink } from './redact-for-sink.js';
 import { Redactor } from './redactor.js';
 import { swallowRejection } from './swallow-rejection.js';
@@ -21,19 +22,15 @@ import {
   isExecutedEvent,
   isFailedEvent,
   principalLabel,
+  timeoutLine,
   toJson,
   wholeMs,
   type ExtraOutcome,
 } from './audit-line-format.js';
 import type { AuditOutcome, ResultPartSizes, ToolAuditRecord } from './tool-audit-record.js';
+import type { ToolAuditLoggerOptions } from './tool-audit-logger-options.js';
 
-/** Options of {@link ToolAuditLogger}. */
-export interface ToolAuditLoggerOptions {
-  /** The redactor to use (default: a new one with the default sensitive fields). */
-  readonly redactor?: Redactor;
-  /** The input schema of a tool, so properties marked `writeOnly` / `x-milpa-secret` are redacted too. */
-  readonly schemaOf?: (toolName: string) => JsonSchema | TSchema | null;
-}
+export type { ToolAuditLoggerOptions } from './tool-audit-logger-options.js';
 
 /**
  * Writes the audit trail of tool calls: a human-readable `[ToolAudit] …` line as the message, and a
@@ -75,12 +72,21 @@ export class ToolAuditLogger {
   }
 
   /**
-   * Adds an argument name to redact (case, `-` and `_` ignored).
+   * Adds an argument name to redact (case and separators ignored, as part of a longer name too; see {@link Redactor}).
    *
    * @throws MilpaError `INVALID_ARGUMENT` for an empty name.
    */
   addSensitiveField(name: string): void {
     this.redactor.addSensitiveField(name);
+  }
+
+  /**
+   * Adds a value pattern to redact from every string value and text (see {@link Redactor.addSensitivePattern}).
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for anything but a regular expression.
+   */
+  addSensitivePattern(pattern: RegExp): void {
+    this.redactor.addSensitivePattern(pattern);
   }
 
   /**
@@ -148,21 +154,7 @@ export class ToolAuditLogger {
    * `[ToolRuntime] Timeout exceeded | {request_id} | {channel} | {tool} | execution={s.sss}s | limit={n}s`.
    */
   logTimeout(context: ToolContext, tool: string, seconds: number, limitSeconds: number): void {
-    this.#write('warn', () => {
-      const execution = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : 0;
-      const limit = typeof limitSeconds === 'number' && Number.isFinite(limitSeconds) ? limitSeconds : 0;
-      return {
-        message: `[ToolRuntime] Timeout exceeded | ${this.#head(context, tool)} | execution=${execution.toFixed(3)}s | limit=${limit}s`,
-        logContext: {
-          tool,
-          execution_time: Math.round(execution * 1000) / 1000,
-          timeout_limit: limit,
-          principal: context.principal,
-          channel: context.channel,
-          request_id: context.requestId,
-        },
-      };
-    });
+    this.#write('warn', () => timeoutLine(context, tool, this.#head(context, tool), seconds, limitSeconds));
   }
 
   /**
@@ -318,7 +310,7 @@ export class ToolAuditLogger {
       const schema = this.#schemaFor(tool);
       const secrets = this.redactor.collectSecrets(args, schema);
       const safeCode = code === null ? null : this.redactor.scrub(code, secrets);
-      const safeArgs = redactForSink(this.redactor, args ?? null, schema, secrets);
+      const safeArgs = boundForLog(redactForSink(this.redactor, args ?? null, schema, secrets));
       const took = wholeMs(tookMs);
       const record: { -readonly [Key in keyof ToolAuditRecord]: ToolAuditRecord[Key] } = {
         outcome,
@@ -357,7 +349,7 @@ export class ToolAuditLogger {
     tookMs: unknown,
     extra: AuditRecordExtra,
   ): ToolAuditRecord {
-    const safeArgs = redactForSink(this.redactor, args ?? null, this.#schemaFor(tool), secrets);
+    const safeArgs = boundForLog(redactForSink(this.redactor, args ?? null, this.#schemaFor(tool), secrets));
     return buildAuditRecord(outcome, code, context, tool, safeArgs, tookMs, extra);
   }
 

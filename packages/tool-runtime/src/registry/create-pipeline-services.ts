@@ -50,6 +50,7 @@ export function createPipelineServices(options: ToolRegistryOptions, tools: Read
   );
   const audit = new ToolAuditLogger(logger, { schemaOf: (name) => tools.get(name)?.definition.inputSchema ?? null });
   for (const field of options.sensitiveFields ?? []) audit.addSensitiveField(field);
+  for (const pattern of options.sensitivePatterns ?? []) audit.addSensitivePattern(pattern);
   return new PipelineServices({
     tools,
     logger,

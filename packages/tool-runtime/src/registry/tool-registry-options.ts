@@ -53,8 +53,13 @@ export interface ToolRegistryOptions {
    * When false the caller gets a generic message with the request id and the detail is only logged.
    */
   readonly exposeErrorMessages?: boolean;
-  /** Extra argument names to redact in logs and runtime-written messages. */
+  /**
+   * Extra argument names to redact in logs and runtime-written messages, matched like the built-in
+   * ones (case and separators ignored, as part of a longer name too).
+   */
   readonly sensitiveFields?: readonly string[];
+  /** Value patterns to redact from every string value and text the runtime writes, besides the built-in secret shapes. */
+  readonly sensitivePatterns?: readonly RegExp[];
   /** A validator to share between registries (identical schemas compile once). */
   readonly validator?: SchemaValidator;
   /**

@@ -27,7 +27,35 @@ const API_KEY = 'ak-9f3b2c71d0';
 const BEARER = 'Bearer tok-77e1c0ffee';
 const WRITE_ONLY = 'wo-4455-recovery';
 const NESTED = 'nested-pw-81x';
-const SECRETS = [PASSWORD, API_KEY, BEARER, WRITE_ONLY, NESTED];
+// Secrets under names that only mean "secret" (case, separators, longer names), in headers, in a URL,
+// in writeOnly array items, and by shape alone under an ordinary name.
+const VARIANTS: Record<string, string> = {
+  db_password: 'v-dbpw-6161',
+  new_password: 'v-newpw-6262',
+  github_token: 'v-ghtok-6363',
+  sessionToken: 'v-sess-6464',
+  aws_secret_access_key: 'v-aws-6565',
+  passphrase: 'v-phrase-6666',
+  private_token: 'v-priv-6767',
+};
+const HEADER_KEY = 'v-xapikey-6868';
+const HEADER_TOKEN = 'v-privtok-6969';
+const URL_TOKEN = 'v-urltok-7070';
+const ITEM_CODE = 'v-item-7171';
+const GITHUB_SHAPED = `ghp_${'A1b2C3d4E5'.repeat(3)}123456`;
+const SECRETS = [
+  PASSWORD,
+  API_KEY,
+  BEARER,
+  WRITE_ONLY,
+  NESTED,
+  ...Object.values(VARIANTS),
+  HEADER_KEY,
+  HEADER_TOKEN,
+  URL_TOKEN,
+  ITEM_CODE,
+  GITHUB_SHAPED,
+];
 
 const input = Type.Object(
   {
@@ -39,6 +67,11 @@ const input = Type.Object(
     note: Type.String(),
     accounts: Type.Array(Type.Object({ name: Type.String(), password: Type.String() })),
     extra: Type.Optional(Type.Object({}, { additionalProperties: false })),
+    ...Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, Type.String()])),
+    headers: Type.Record(Type.String(), Type.String()),
+    callback: Type.String(),
+    codes: Type.Array(Type.String({ writeOnly: true })),
+    comment: Type.String(),
   },
   { additionalProperties: false },
 );
@@ -53,13 +86,34 @@ function secretArgs(): Record<string, unknown> {
     recovery: WRITE_ONLY,
     note: `remember ${PASSWORD} and ${WRITE_ONLY}`,
     accounts: [{ name: 'ops', password: NESTED }],
+    ...VARIANTS,
+    headers: { 'X-Api-Key': HEADER_KEY, 'Private-Token': HEADER_TOKEN, Accept: 'application/json' },
+    callback: `https://hooks.example.com/done?access_token=${URL_TOKEN}&page=2`,
+    codes: [ITEM_CODE],
+    comment: `use ${GITHUB_SHAPED} for the push`,
   };
 }
 
 /** Everything quoted back: what a careless handler, gate or guard would write. */
 function quote(args: Record<string, unknown>): string {
   const accounts = args['accounts'] as { password: string }[];
-  return `${String(args['password'])} ${String(args['api_key'])} ${String(args['authorization'])} ${String(args['recovery'])} ${accounts[0]?.password}`;
+  const headers = (args['headers'] ?? {}) as Record<string, string>;
+  const variants = Object.keys(VARIANTS).map((name) => String(args[name]));
+  return [
+    args['password'],
+    args['api_key'],
+    args['authorization'],
+    args['recovery'],
+    accounts[0]?.password,
+    ...variants,
+    headers['X-Api-Key'],
+    headers['Private-Token'],
+    args['callback'],
+    (args['codes'] as string[] | undefined)?.[0],
+    args['comment'],
+  ]
+    .map(String)
+    .join(' ');
 }
 
 /** JSON of anything captured, Errors with their name, message, stack, cause and own fields. */
@@ -150,7 +204,7 @@ describe('ToolRegistry', () => {
   });
 
   describe('call (every sink at once: secrets reach none but tool.executing)', () => {
-    it('keeps password, api_key, authorization, writeOnly and array-nested secrets out of every captured output', async () => {
+    it('keeps secrets by name, name variant, header, URL, writeOnly item and shape out of every captured output', async () => {
       const sinks = setup();
       telemetry = sinks.telemetry;
       const { registry } = sinks;
