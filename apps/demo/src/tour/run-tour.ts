@@ -14,6 +14,9 @@ import { booleanField, numberField, stringField } from './data-field.js';
 import { describeNotes, indent, times } from './tour-phrases.js';
 import { writeTourIntro } from './write-tour-intro.js';
 import { writeTourNextSteps } from './write-tour-next-steps.js';
+import { stableAuditLine } from './stable-audit-line.js';
+
+export { stableAuditLine } from './stable-audit-line.js';
 import { approvalIdOf, createTourStage, maskApproval, openRun } from './tour-stage.js';
 
 /** Options of {@link runTour}. */
@@ -39,20 +42,6 @@ const ROUTED_MODELS: readonly { provider: ProviderName; model: string }[] = [
   { provider: 'openai', model: 'gpt-4o-mini' },
   { provider: 'ollama', model: 'llama3.1:8b' },
 ];
-
-/** The duration field of an audit line: the first `| {n}ms |` followed by the status and the args. */
-const AUDIT_DURATION = / \| \d+ms \| (?=(?:OK|ERROR:[^|]*) \| args=)/;
-
-/**
- * An audit line with its duration replaced by `…ms`, so the tour's transcript is stable.
- *
- * @example
- * stableAuditLine('[ToolAudit] r1 | cli | list_notes | cli | 3ms | OK | args={}');
- * // '[ToolAudit] r1 | cli | list_notes | cli | …ms | OK | args={}'
- */
-export function stableAuditLine(line: string): string {
-  return line.replace(AUDIT_DURATION, ' | …ms | ');
-}
 
 /**
  * The guided tour: a fresh demo runtime, then one short scene per property of the pipeline —
