@@ -114,9 +114,14 @@ describe('Gateway (stdio upstream, HTTP clients)', () => {
       expect(log.count('toggle_extra')).toBe(0);
     });
 
-    it('a caller without the scope gets FORBIDDEN', async () => {
-      const result = await call(reader, 'up_delete_item', { id: 1 });
-      expect(errorCode(result)).toBe('FORBIDDEN');
+    it('a caller without the scope is answered as for an unknown tool, naming neither the tool nor the scope', async () => {
+      const hidden = await call(reader, 'up_delete_item', { id: 1 }).catch((error: unknown) => error);
+      const unknown = await call(reader, 'up_no_such_tool', { id: 1 }).catch((error: unknown) => error);
+      expect(hidden).toBeInstanceOf(McpError);
+      expect((hidden as McpError).code).toBe((unknown as McpError).code);
+      expect((hidden as McpError).message.replace('up_delete_item', '<name>')).toBe(
+        (unknown as McpError).message.replace('up_no_such_tool', '<name>'),
+      );
       expect(log.count('delete_item')).toBe(0);
     });
 

@@ -236,3 +236,15 @@ describe('Redactor shapes', () => {
     });
   });
 });
+
+describe('Redactor shapes: a pair already redacted', () => {
+  const redactor = new Redactor();
+
+  it('keeps the punctuation after an already redacted value, and still redacts what follows a marker', () => {
+    expect(redactor.scrub(`reset(password=${REDACTED}, id=4)`, [])).toBe(`reset(password=${REDACTED}, id=4)`);
+    expect(redactor.scrub(`rotate(password=${REDACTED})`, [])).toBe(`rotate(password=${REDACTED})`);
+    expect(redactor.scrub(`{"password": "${REDACTED}"}`, [])).toBe(`{"password": "${REDACTED}"}`);
+    expect(redactor.scrub(`password=${REDACTED}tail`, [])).toBe(`password=${REDACTED}`);
+    expect(redactor.scrub(`password=${REDACTED},tail`, [])).toBe(`password=${REDACTED}`);
+  });
+});

@@ -100,6 +100,8 @@ function decodedName(name: string): string {
  * so a secret nested in a public value (`next="https://…?token=…"`) is found and the text is read
  * once.
  */
+const ALREADY_REDACTED = /^"?\*\*\*REDACTED\*\*\*"?[,;)\]}]*$/;
+
 function redactPairs(text: string, names: RegExp, values: RegExp, isSecret: SecretNameTest, marker: string): string {
   let result = '';
   let copied = 0;
@@ -109,7 +111,8 @@ function redactPairs(text: string, names: RegExp, values: RegExp, isSecret: Secr
     const start = names.lastIndex;
     values.lastIndex = start;
     const value = (values.exec(text) as RegExpExecArray)[0];
-    if (value === '') continue;
+    // Empty, or already redacted (closing punctuation after the marker is the text's own: a summary's `, ` or `)`).
+    if (value === '' || ALREADY_REDACTED.test(value)) continue;
     result += text.slice(copied, start) + marker;
     copied = start + value.length;
     names.lastIndex = copied;
