@@ -115,9 +115,11 @@ describe('rulesStage', () => {
         historyStore: {
           startRun: () => true,
           append: () => undefined,
-          load: () => {
+          load: () => null,
+          reserve: () => {
             throw new Error('store down');
           },
+          settle: () => undefined,
         },
       });
       registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), handler: () => 'ok' }));
