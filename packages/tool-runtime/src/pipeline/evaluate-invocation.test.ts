@@ -202,7 +202,12 @@ describe('evaluateInvocation (through the rules stage)', () => {
     });
 
     it('refuses the call (fail-closed) when the store answers a reservation without a history or an id', async () => {
-      for (const store of [spyStore(undefined), spyStore(InvocationHistory.empty(), ''), spyStore(InvocationHistory.empty(), 7)]) {
+      for (const store of [
+        spyStore(undefined),
+        spyStore(null),
+        spyStore(InvocationHistory.empty(), ''),
+        spyStore(InvocationHistory.empty(), 7),
+      ]) {
         const { registry } = setup({ rules: [observe([])], historyStore: store });
         const result = await registry.call('edit_page', { id: 'p1' }, context('run-1'));
         expect(result.meta['code']).toBe('INTERNAL_ERROR');
@@ -225,6 +230,7 @@ describe('evaluateInvocation (through the rules stage)', () => {
       const { registry } = setup({ rules: [counting], historyStore: spyStore(plain) });
       expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['reason']).toBe('once_only');
       expect(seen[0]?.history).toBeInstanceOf(InvocationHistory);
+      expect(seen[0]?.history.inFlight).toEqual([]);
       const inFlight = { observations: [], complete: true, inFlight: [{ tool: 'edit_page', target: null }] };
       const parallel = setup({ rules: [counting], historyStore: spyStore(inFlight) });
       expect((await parallel.registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['reason']).toBe('once_only');
