@@ -40,6 +40,7 @@ describe('rulesStage', () => {
 
     it('is active for resolvers alone only when the call belongs to a run', () => {
       expect(stepsOf({ targetResolvers: [resolver] }, web()).rules.presence).toBe('skipped');
+      expect(stepsOf({}, web('run-1')).rules.presence).toBe('skipped');
       const { rules } = stepsOf({ targetResolvers: [resolver] }, web('run-1'));
       expect(rules).toMatchObject({ presence: 'active', blocking: true });
       expect(rules.source).toBe(
