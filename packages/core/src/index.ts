@@ -121,7 +121,12 @@ export {
   type InvocationTarget,
 } from './invocation/invocation-target.js';
 export { InvocationOutcome } from './invocation/invocation-outcome.js';
-export { InvocationHistory, type InvocationObservation, type InvocationObservationFilter } from './invocation/invocation-history.js';
+export {
+  InvocationHistory,
+  type InFlightInvocation,
+  type InvocationObservation,
+  type InvocationObservationFilter,
+} from './invocation/invocation-history.js';
 export type { Invocation, InvocationRequest, InvocationRule, TargetResolver } from './invocation/invocation-rule.js';
 
 export { VerificationStatus } from './verification/verification-status.js';
@@ -157,7 +162,7 @@ export { RateLimitResult, type RateLimiter } from './contracts/rate-limiter.js';
 export type { PolicyRule, PolicyRuleProvider } from './contracts/policy-rule-provider.js';
 export type { ConfirmationBinding, ConfirmationStore, ConfirmationToken } from './contracts/confirmation-store.js';
 export type { Verifier } from './contracts/verifier.js';
-export type { InvocationHistoryStore } from './contracts/invocation-history-store.js';
+export type { InvocationHistoryStore, InvocationReservation } from './contracts/invocation-history-store.js';
 export type { ChannelRenderer } from './contracts/channel-renderer.js';
 export type { LlmMessage, LlmResponse, LlmService, LlmToolCall } from './contracts/llm-service.js';
 export type { ToolRegistry } from './contracts/tool-registry.js';

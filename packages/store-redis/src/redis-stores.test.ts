@@ -247,6 +247,31 @@ describe('RedisStores', () => {
       for (const failure of failures) expect(failure.message).toMatch(/^The Redis .+ found malformed data \(.+\)/);
       expect(await redis.client.hGet(`${prefix}rate-limit:web:alice:search`, 'used')).toBe('lots');
     });
+
+    it('reports malformed places of calls in flight, and changes nothing', async () => {
+      const stores = await connectStores();
+      const key = `${stores.prefix}history:run-2`;
+      await stores.history.startRun('run-2');
+      for (const places of [
+        'not json',
+        JSON.stringify([{ id: 'p', call: '{}' }]),
+        JSON.stringify([{ id: 'p', exp: '99999999999999', call: 'not json' }]),
+      ]) {
+        await redis.client.hSet(key, 'places', places);
+        const call = stores.history.reserve('run-2', { tool: 'delete_note', target: null }, 60_000);
+        expect(await storeErrorOf(call)).toMatchObject({ store: 'history', failure: 'malformed' });
+        expect(await redis.client.hGet(key, 'places')).toBe(places);
+      }
+    });
+
+    it('refuses a lease that is not a whole number of milliseconds, taking no place', async () => {
+      const stores = await connectStores();
+      await stores.history.startRun('run-3');
+      for (const lease of [0, -5, 1.5, Number.NaN]) {
+        await expect(stores.history.reserve('run-3', { tool: 'a', target: null }, lease)).rejects.toThrow(/leaseMs must be a whole number/);
+      }
+      expect((await stores.history.load('run-3'))?.inFlight).toEqual([]);
+    });
   });
 
   describe('keys', () => {

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisStores } from '../src/index.js';
 import { REDIS_URL, useTestRedis } from './redis-server.js';
 
 const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -143,6 +144,26 @@ describe('RedisStores across processes', () => {
     }[];
     expect((inA?.succeeded ?? 0) + (inB?.succeeded ?? 0)).toBe(1);
     expect(await runsOf(prefix, 'delete_note')).toBe(1);
+  });
+
+  it('runs exactly 3 of 40 deletions when two processes make 20 parallel calls each in one run under a limit of 3 per run', async () => {
+    const { prefix, a, b } = await startPair();
+    const stores = await RedisStores.connect({ client: redis.client, prefix });
+    try {
+      expect(await stores.history.startRun('run-limit')).toBe(true);
+      const answers = (await Promise.all([
+        a.send({ op: 'limited-deletions', runId: 'run-limit', times: 20 }),
+        b.send({ op: 'limited-deletions', runId: 'run-limit', times: 20 }),
+      ])) as { succeeded: number; refused: number }[];
+      expect(answers.reduce((sum, answer) => sum + answer.succeeded, 0)).toBe(3);
+      expect(answers.reduce((sum, answer) => sum + answer.refused, 0)).toBe(37);
+      expect(await runsOf(prefix, 'purge_note')).toBe(3);
+      const history = await stores.history.load('run-limit');
+      expect(history).toMatchObject({ complete: true, length: 40, inFlight: [] });
+      expect(history?.count({ outcome: 'executed' })).toBe(3);
+    } finally {
+      await stores.close();
+    }
   });
 
   it('runs a call once when both processes make 20 calls each, at once, with one idempotency key', async () => {

@@ -71,13 +71,20 @@ function storeErrorOf(work: () => unknown): SqliteStoreError {
   throw new Error('expected a SqliteStoreError');
 }
 
+function rowCount(path: string, table: string): number {
+  const db = raw(path);
+  const { n } = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
+  db.close();
+  return n;
+}
+
 describe('SqliteStores', () => {
   describe('open', () => {
-    it('creates the schema in an empty file, in WAL mode, at schema version 2', () => {
+    it('creates the schema in an empty file, in WAL mode, at schema version 3', () => {
       const path = newPath();
       openStores(path);
       const db = raw(path);
-      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
+      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
         ({ name }) => name,
@@ -87,9 +94,11 @@ describe('SqliteStores', () => {
         'confirmation_tokens',
         'idempotency_keys',
         'invocation_observations',
+        'invocation_reservations',
         'invocation_runs',
         'rate_limit_buckets',
         'schema_version',
+        'sqlite_sequence',
         'verification_records',
       ]);
       db.close();
@@ -107,24 +116,25 @@ describe('SqliteStores', () => {
       expect(second.rateLimiter.getUsage('web:alice:search')).toBe(4);
       expect(second.history.load('run-1')?.complete).toBe(true);
       const db = raw(path);
-      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
+      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
       db.close();
     });
 
-    it('migrates a file at schema version 1 to version 2, keeping what it held', () => {
+    it('migrates a file at schema version 1 to version 3, keeping what it held', () => {
       const path = newPath();
       const first = SqliteStores.open(path, { sweepIntervalMs: 0 });
       const { token } = first.confirmation.create('delete_note', { id: 42 }, 'delete_note(id=42)', BINDING);
       first.close();
       const db = raw(path);
-      db.exec('DROP TABLE approval_holds; DROP TABLE idempotency_keys');
+      db.exec('DROP TABLE approval_holds; DROP TABLE idempotency_keys; DROP TABLE invocation_reservations');
       db.prepare('UPDATE schema_version SET version = 1').run();
       db.close();
       const second = openStores(path);
       expect(second.confirmation.consume(token, 'delete_note', BINDING)).toEqual({ id: 42 });
       expect(second.approval.get('a'.repeat(32))).toBeNull();
+      expect(second.history.reserve('run-1', { tool: 'delete_note', target: null }, 60_000).history.complete).toBe(false);
       const check = raw(path);
-      expect(check.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
+      expect(check.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
       check.close();
     });
 
@@ -235,6 +245,21 @@ describe('SqliteStores', () => {
       db.prepare("UPDATE invocation_observations SET outcome = 'exploded'").run();
       db.close();
       expect(storeErrorOf(() => stores.history.load('run-1'))).toMatchObject({ store: 'history', failure: 'malformed' });
+    });
+
+    it('refuses to answer a place when a call in flight has a mistyped target', () => {
+      const path = newPath();
+      const stores = openStores(path);
+      stores.history.startRun('run-1');
+      stores.history.reserve('run-1', { tool: 'delete_note', target: { kind: 'note', id: '1' } }, 60_000);
+      const db = raw(path);
+      db.prepare('UPDATE invocation_reservations SET target_id = NULL').run();
+      db.close();
+      expect(storeErrorOf(() => stores.history.reserve('run-1', { tool: 'delete_note', target: null }, 60_000))).toMatchObject({
+        store: 'history',
+        failure: 'malformed',
+      });
+      expect(rowCount(path, 'invocation_reservations')).toBe(1);
     });
   });
 
@@ -406,6 +431,28 @@ describe('SqliteStores', () => {
       expect(stores.history.startRun('run-1')).toBe(true);
       expect(stores.history.load('run-1')?.observations).toEqual([]);
     });
+
+    it('refuses a lease that is not a whole number of milliseconds, taking no place', () => {
+      const path = newPath();
+      const stores = openStores(path);
+      stores.history.startRun('run-1');
+      for (const lease of [0, -5, 1.5, Number.NaN, '60' as unknown as number]) {
+        expect(() => stores.history.reserve('run-1', { tool: 'a', target: null }, lease)).toThrow(/leaseMs must be a whole number/);
+      }
+      expect(rowCount(path, 'invocation_reservations')).toBe(0);
+    });
+
+    it('never gives a new place the id of a place dropped before it, so a late settle cannot release it', () => {
+      const clock = { now: Date.now() };
+      const stores = openStores(newPath(), { now: () => clock.now });
+      stores.history.startRun('run-1');
+      const stale = stores.history.reserve('run-1', { tool: 'a', target: null }, 1_000);
+      clock.now += 2_000;
+      const fresh = stores.history.reserve('run-1', { tool: 'b', target: null }, 60_000);
+      expect(fresh.id).not.toBe(stale.id);
+      stores.history.settle('run-1', stale.id, { tool: 'a', outcome: 'executed', target: null });
+      expect(stores.history.load('run-1')?.inFlight).toEqual([{ tool: 'b', target: null }]);
+    });
   });
 
   describe('verification', () => {
@@ -430,13 +477,6 @@ describe('SqliteStores', () => {
   });
 
   describe('sweep', () => {
-    function rowCount(path: string, table: string): number {
-      const db = raw(path);
-      const { n } = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
-      db.close();
-      return n;
-    }
-
     it('removes at most sweepLimit expired rows per table and keeps live ones', () => {
       const clock = { now: Date.now() };
       const path = newPath();
@@ -453,7 +493,7 @@ describe('SqliteStores', () => {
       expect(stores.confirmation.consume(live, 't', BINDING)).toEqual({ live: true });
     });
 
-    it('removes idle runs with their observations', () => {
+    it('removes idle runs with their observations and places', () => {
       const clock = { now: Date.now() };
       const path = newPath();
       const stores = openStores(path, { historyIdleTtlSeconds: 1, now: () => clock.now });
@@ -461,8 +501,12 @@ describe('SqliteStores', () => {
       stores.history.append('run-1', { tool: 'a', outcome: 'executed', target: null });
       clock.now += 1_000;
       expect(stores.sweep()).toBe(1);
+      stores.history.reserve('run-1', { tool: 'b', target: null }, 600_000);
+      clock.now += 1_000;
+      expect(stores.sweep()).toBe(1);
       expect(rowCount(path, 'invocation_runs')).toBe(0);
       expect(rowCount(path, 'invocation_observations')).toBe(0);
+      expect(rowCount(path, 'invocation_reservations')).toBe(0);
     });
 
     it('runs on its timer every sweepIntervalMs', () => {

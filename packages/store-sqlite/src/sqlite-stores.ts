@@ -209,6 +209,7 @@ export class SqliteStores {
         .all(now - this.#historyIdleMs, this.#sweepLimit) as { run_id: string }[];
       for (const { run_id: runId } of idle) {
         db.prepare('DELETE FROM invocation_observations WHERE run_id = ?').run(runId);
+        db.prepare('DELETE FROM invocation_reservations WHERE run_id = ?').run(runId);
         db.prepare('DELETE FROM invocation_runs WHERE run_id = ?').run(runId);
       }
       return idle.length;

@@ -164,6 +164,24 @@ describe('SqliteStores across processes', () => {
     stores.close();
   });
 
+  it('runs exactly 3 of 40 deletions when two processes make 20 parallel calls each in one run under a limit of 3 per run', async () => {
+    const path = files.path('run-limit.db');
+    const opened = SqliteStores.open(path);
+    expect(opened.history.startRun('run-limit')).toBe(true);
+    opened.close();
+    const answers = (await runTogether([
+      { path, job: 'limited-deletions', runId: 'run-limit', calls: 20 },
+      { path, job: 'limited-deletions', runId: 'run-limit', calls: 20 },
+    ])) as { runs: number; refused: number }[];
+    expect(answers.reduce((sum, answer) => sum + answer.runs, 0)).toBe(3);
+    expect(answers.reduce((sum, answer) => sum + answer.refused, 0)).toBe(37);
+    const stores = SqliteStores.open(path);
+    const history = stores.history.load('run-limit');
+    expect(history).toMatchObject({ complete: true, length: 40, inFlight: [] });
+    expect(history?.count({ outcome: 'executed' })).toBe(3);
+    stores.close();
+  });
+
   it('runs a call once when two processes make 20 calls each with one idempotency key', async () => {
     const path = files.path('idempotency.db');
     SqliteStores.open(path).close();

@@ -48,3 +48,38 @@ describe('InvocationOutcome', () => {
     expect(InvocationOutcome.isInvocationOutcome('deleted')).toBe(false);
   });
 });
+
+describe('InvocationHistory calls in flight', () => {
+  const inFlight = [
+    { tool: 'delete_note', target: { kind: 'note', id: '3' } },
+    { tool: 'read_note', target: null },
+  ];
+
+  it('counts the calls in flight as matching any outcome, so a limit sees the calls that may still execute', () => {
+    const history = new InvocationHistory(observations, true, inFlight);
+    expect(history.count({ tool: 'delete_note', outcome: 'executed' })).toBe(3);
+    expect(history.count({ tool: 'delete_note', outcome: 'failed' })).toBe(1);
+    expect(history.count()).toBe(6);
+    expect(history.count({ targetId: '3' })).toBe(1);
+    expect(history.count({ targetKind: 'page' })).toBe(0);
+    expect(history.some({ tool: 'read_note', outcome: 'failed' })).toBe(true);
+    expect(history.length).toBe(4);
+  });
+
+  it('leaves the calls in flight out when includeInFlight is false', () => {
+    const history = new InvocationHistory(observations, true, inFlight);
+    expect(history.count({ tool: 'delete_note', outcome: 'executed', includeInFlight: false })).toBe(2);
+    expect(history.some({ tool: 'read_note', outcome: 'failed', includeInFlight: false })).toBe(false);
+    expect(history.some({ targetId: '3', includeInFlight: false })).toBe(false);
+  });
+
+  it('keeps a frozen copy of the calls in flight, with their tool and target only', () => {
+    const source = [{ tool: 'delete_note', target: { kind: 'note', id: '3' }, arguments: { id: 3 } }];
+    const history = new InvocationHistory([], true, source);
+    source[0]!.target.id = '4';
+    expect(history.inFlight).toEqual([{ tool: 'delete_note', target: { kind: 'note', id: '3' } }]);
+    expect(Object.isFrozen(history.inFlight[0])).toBe(true);
+    expect(Object.isFrozen(history.inFlight[0]?.target)).toBe(true);
+    expect(InvocationHistory.empty().inFlight).toEqual([]);
+  });
+});

@@ -29,7 +29,11 @@ export interface InvocationRequest {
 export interface Invocation extends InvocationRequest {
   /** What the call acts on, as the host's target resolvers name it; null when none claimed it. */
   readonly target: InvocationTarget | null;
-  /** The run's earlier calls, and whether that list is complete. */
+  /**
+   * The run's earlier calls, whether that list is complete, and the calls of the run that took
+   * their place before this one and are still in flight (`history.inFlight`, counted by `count`
+   * and `some`), so a limit holds when a model makes calls in parallel.
+   */
   readonly history: InvocationHistory;
 }
 

@@ -1,4 +1,13 @@
-import { InvocationHistory, InvocationOutcome, type InvocationHistoryStore, type InvocationObservation } from '@milpa/core';
+import { randomUUID } from 'node:crypto';
+import {
+  InvocationHistory,
+  InvocationOutcome,
+  MilpaError,
+  type InFlightInvocation,
+  type InvocationHistoryStore,
+  type InvocationObservation,
+  type InvocationReservation,
+} from '@milpa/core';
 import { fromJsonText } from '../connection/json-text.js';
 import { RedisScript } from '../connection/redis-script.js';
 import { malformedData, type StoreConnection } from '../connection/store-connection.js';
@@ -24,6 +33,59 @@ end
 local function field(n) return 'o:' .. string.format('%d', n) end
 `;
 
+/**
+ * The places of calls in flight: the field `places`, a JSON array of `{id, exp, call}` in the
+ * order they were taken (`call` is the call's JSON text). `livePlaces` answers the places whose
+ * lease has not run out, and whether it dropped any; nil when the field is malformed.
+ */
+const PLACES = `
+local function livePlaces()
+  local raw = redis.call('HGET', KEYS[1], 'places')
+  local kept, dropped = {}, false
+  if not raw then return kept, dropped end
+  local ok, list = pcall(cjson.decode, raw)
+  if not ok or type(list) ~= 'table' then return nil end
+  for _, place in ipairs(list) do
+    if type(place) ~= 'table' or type(place.id) ~= 'string' or type(place.call) ~= 'string' or tonumber(place.exp) == nil then return nil end
+    local parsed, call = pcall(cjson.decode, place.call)
+    if not parsed or type(call) ~= 'table' or type(call.tool) ~= 'string' then return nil end
+    if tonumber(place.exp) > now then kept[#kept + 1] = place else dropped = true end
+  end
+  return kept, dropped
+end
+local function savePlaces(places)
+  if #places == 0 then redis.call('HDEL', KEYS[1], 'places') else redis.call('HSET', KEYS[1], 'places', cjson.encode(places)) end
+end
+-- Drops the places past their lease (a call that may or may not have run: the run is no longer complete).
+local function sweepPlaces()
+  local places, dropped = livePlaces()
+  if places == nil then return nil end
+  if dropped then
+    savePlaces(places)
+    redis.call('HSET', KEYS[1], 'complete', '0')
+    live.complete = '0'
+  end
+  return places
+end
+local function history(places)
+  local answer = {live.complete, string.format('%d', live.next - live.first)}
+  for n = live.first, live.next - 1 do
+    local observation = redis.call('HGET', KEYS[1], field(n))
+    if observation == false then return nil end
+    answer[#answer + 1] = observation
+  end
+  for _, place in ipairs(places) do answer[#answer + 1] = place.call end
+  return answer
+end
+-- A run that is not live starts over, incomplete.
+local function openRun()
+  if live then return end
+  redis.call('DEL', KEYS[1])
+  live = {complete = '0', first = 1, next = 1}
+  redis.call('HSET', KEYS[1], 'complete', '0', 'first', '1', 'next', '1')
+end
+`;
+
 /** Opens a complete, empty run unless it is live; either way the run is touched. */
 const START_RUN = new RedisScript(
   'history start run',
@@ -40,34 +102,62 @@ return {'started'}
 `,
 );
 
-/** Answers `{'loaded', complete, observation...}` for a live run (and touches it), `{'unknown'}` otherwise. */
+/**
+ * Answers `{'loaded', complete, count, observation..., call...}` for a live run (and touches it):
+ * `count` observations, then the calls in flight. `{'unknown'}` otherwise.
+ */
 const LOAD = new RedisScript(
   'history load',
-  `${LIVE_RUN}
+  `${LIVE_RUN}${PLACES}
 if not live then return {'unknown'} end
 redis.call('HSET', KEYS[1], 'touched', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-local answer = {'loaded', live.complete}
-for n = live.first, live.next - 1 do
-  local observation = redis.call('HGET', KEYS[1], field(n))
-  if observation == false then return {'malformed'} end
-  answer[#answer + 1] = observation
-end
+local places = sweepPlaces()
+if places == nil then return {'malformed'} end
+local answer = history(places)
+if answer == nil then return {'malformed'} end
+table.insert(answer, 1, 'loaded')
+return answer
+`,
+);
+
+/**
+ * Takes a place for `ARGV[4]` (the call as JSON) with id `ARGV[3]`, held until `ARGV[5]`
+ * (epoch ms), and answers `{'reserved', complete, count, observation..., call...}`: the history
+ * up to the place. A run that is not live starts over, incomplete.
+ */
+const RESERVE = new RedisScript(
+  'history reserve',
+  `${LIVE_RUN}${PLACES}
+openRun()
+local places = sweepPlaces()
+if places == nil then return {'malformed'} end
+local answer = history(places)
+if answer == nil then return {'malformed'} end
+places[#places + 1] = {id = ARGV[3], exp = ARGV[5], call = ARGV[4]}
+savePlaces(places)
+redis.call('HSET', KEYS[1], 'touched', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+table.insert(answer, 1, 'reserved')
 return answer
 `,
 );
 
 /**
  * Appends `ARGV[4]` (an observation as JSON) keeping at most `ARGV[3]` observations: past that the
- * oldest are dropped and the run is marked incomplete. A run that is not live starts over, incomplete.
+ * oldest are dropped and the run is marked incomplete. A run that is not live starts over,
+ * incomplete. With `ARGV[5]`, the place with that id is released in the same step (settle).
  */
 const APPEND = new RedisScript(
   'history append',
-  `${LIVE_RUN}
-if not live then
-  redis.call('DEL', KEYS[1])
-  live = {complete = '0', first = 1, next = 1}
-  redis.call('HSET', KEYS[1], 'complete', '0', 'first', '1')
+  `${LIVE_RUN}${PLACES}
+openRun()
+local places = sweepPlaces()
+if places == nil then return {'malformed'} end
+if ARGV[5] then
+  local kept = {}
+  for _, place in ipairs(places) do if place.id ~= ARGV[5] then kept[#kept + 1] = place end end
+  savePlaces(kept)
 end
 local first = live.first
 redis.call('HSET', KEYS[1], field(live.next), ARGV[4], 'next', string.format('%d', live.next + 1), 'touched', ARGV[1])
@@ -86,9 +176,12 @@ return {'appended'}
  * every call, never arguments or results) is shared by every process that uses the Redis server,
  * so a run suspended in one process resumes in another with its history complete.
  *
- * A run is one hash, `<prefix>history:<runId>`. Each `startRun`, `load` and `append` is one Lua
- * script, so overlapping appends, across processes too, lose nothing and keep the order they ran
- * in. A run keeps at most `maxObservationsPerRun` observations (past it the oldest are dropped and
+ * A run is one hash, `<prefix>history:<runId>`. Each `startRun`, `load`, `append`, `reserve` and
+ * `settle` is one Lua script, which Redis runs atomically: overlapping appends, across processes
+ * too, lose nothing and keep the order they ran in, and the calls of every process take their
+ * places in a run one after another, each answered with the history up to its own place. A place
+ * is released by `settle` in the same script that appends the call's observation; a place past
+ * its lease is dropped by the next script on its run, which marks the run incomplete. A run keeps at most `maxObservationsPerRun` observations (past it the oldest are dropped and
  * the run becomes incomplete), and a run untouched for `historyIdleTtlSeconds` is forgotten: its
  * key expires on the server, and it loads as unknown, which rules that need a complete history
  * refuse.
@@ -127,13 +220,64 @@ export class RedisInvocationHistoryStore implements InvocationHistoryStore {
    */
   async load(runId: string): Promise<InvocationHistory | null> {
     const reply = await this.#connection.run('history', LOAD, [this.#key(runId)], this.#args([]));
-    const [verdict, complete, ...observations] = Array.isArray(reply) ? (reply as unknown[]) : [];
-    if (verdict === 'unknown') return null;
-    if (verdict !== 'loaded' || (complete !== '0' && complete !== '1'))
+    if (Array.isArray(reply) && reply[0] === 'unknown') return null;
+    return this.#history(runId, reply, 'loaded');
+  }
+
+  /**
+   * Takes the next place in the run for `call` (its tool and target), held for `leaseMs`, and
+   * answers it with the history up to that place, in one script. An unknown run is recorded as
+   * incomplete.
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` when `leaseMs` is not a whole number >= 1 (nothing changes);
+   *   RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the run's data is malformed.
+   */
+  async reserve(runId: string, call: InFlightInvocation, leaseMs: number): Promise<InvocationReservation> {
+    if (typeof leaseMs !== 'number' || !Number.isSafeInteger(leaseMs) || leaseMs < 1) {
+      throw new MilpaError(`RedisInvocationHistoryStore.reserve: leaseMs must be a whole number >= 1, got ${String(leaseMs)}.`, {
+        code: 'INVALID_ARGUMENT',
+      });
+    }
+    const id = randomUUID();
+    const target = call.target === null ? null : { kind: call.target.kind, id: call.target.id };
+    const args = this.#args([id, JSON.stringify({ tool: call.tool, target }), String(this.#connection.now() + leaseMs)]);
+    const reply = await this.#connection.run('history', RESERVE, [this.#key(runId)], args);
+    return Object.freeze({ id, history: this.#history(runId, reply, 'reserved') });
+  }
+
+  /**
+   * Releases place `reservationId` and appends `observation`, in one script; a place already
+   * dropped still gets its observation.
+   *
+   * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the run's data is malformed;
+   *   nothing changes then.
+   */
+  async settle(runId: string, reservationId: string, observation: InvocationObservation): Promise<void> {
+    const target = observation.target === null ? null : { kind: observation.target.kind, id: observation.target.id };
+    await this.#run(APPEND, runId, [
+      String(this.#maxObservations),
+      JSON.stringify({ tool: observation.tool, outcome: observation.outcome, target }),
+      reservationId,
+    ]);
+  }
+
+  /** A `{verdict, complete, count, observation..., call...}` reply as a history. */
+  #history(runId: string, reply: unknown, verdict: string): InvocationHistory {
+    const [answered, complete, count, ...rest] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    const observations = Number(count);
+    if (
+      answered !== verdict ||
+      (complete !== '0' && complete !== '1') ||
+      !Number.isSafeInteger(observations) ||
+      observations < 0 ||
+      observations > rest.length
+    ) {
       throw this.#malformed(runId, 'a run with missing or mistyped fields');
+    }
     return new InvocationHistory(
-      observations.map((text) => this.#decode(runId, text)),
+      rest.slice(0, observations).map((text) => this.#decode(runId, text)),
       complete === '1',
+      rest.slice(observations).map((text) => this.#decodeCall(runId, text)),
     );
   }
 
@@ -165,6 +309,14 @@ export class RedisInvocationHistoryStore implements InvocationHistoryStore {
 
   #key(runId: string): string {
     return this.#connection.key('history', runId);
+  }
+
+  #decodeCall(runId: string, text: unknown): InFlightInvocation {
+    const fields = StoredFields.of(fromJsonText(text), (what) => this.#malformed(runId, `a call in flight: ${what}`));
+    const target = fields.optionalObject('target');
+    if (target === undefined) return { tool: fields.text('tool'), target: null };
+    const targetFields = StoredFields.of(target, (what) => this.#malformed(runId, `a call in flight's target: ${what}`));
+    return { tool: fields.text('tool'), target: { kind: targetFields.text('kind'), id: targetFields.text('id') } };
   }
 
   #decode(runId: string, text: unknown): InvocationObservation {

@@ -77,6 +77,18 @@ const MIGRATIONS: readonly string[] = Object.freeze([
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_forget ON idempotency_keys (forget_at);
   `,
+  // 3: the places calls of a run hold in its history while they are in flight.
+  `
+  CREATE TABLE invocation_reservations (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id      TEXT NOT NULL,
+    tool        TEXT NOT NULL,
+    target_kind TEXT,
+    target_id   TEXT,
+    expires_at  INTEGER NOT NULL
+  );
+  CREATE INDEX invocation_reservations_run ON invocation_reservations (run_id, id);
+  `,
 ]);
 
 /** The schema version this package writes. */

@@ -30,8 +30,8 @@ export interface SqliteStatement {
   get(...parameters: unknown[]): unknown;
   /** Every row. */
   all(...parameters: unknown[]): unknown[];
-  /** Runs a change; `changes` counts the rows it touched. */
-  run(...parameters: unknown[]): { readonly changes: number };
+  /** Runs a change; `changes` counts the rows it touched, `lastInsertRowid` is the rowid of the last row it inserted. */
+  run(...parameters: unknown[]): { readonly changes: number; readonly lastInsertRowid: number | bigint };
 }
 
 /**

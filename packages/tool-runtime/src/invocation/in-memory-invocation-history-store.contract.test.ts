@@ -4,7 +4,13 @@ import { InMemoryInvocationHistoryStore } from './in-memory-invocation-history-s
 
 describe('InMemoryInvocationHistoryStore', () => {
   describe('the InvocationHistoryStore contract', () => {
-    for (const contractCase of invocationHistoryStoreContract(() => new InMemoryInvocationHistoryStore()))
-      it(contractCase.name, contractCase.run);
+    let clock = Date.now();
+    const cases = invocationHistoryStoreContract({
+      create: () => new InMemoryInvocationHistoryStore({ now: () => clock }),
+      advanceTime: (milliseconds) => {
+        clock += milliseconds;
+      },
+    });
+    for (const contractCase of cases) it(contractCase.name, contractCase.run);
   });
 });

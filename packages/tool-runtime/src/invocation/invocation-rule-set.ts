@@ -61,15 +61,23 @@ function checkResolver(resolver: unknown, index: number): TargetResolver {
   return resolver as TargetResolver;
 }
 
+const STORE_METHODS = ['startRun', 'load', 'append', 'reserve', 'settle'] as const;
+
+/**
+ * A store without `reserve` and `settle` is refused here rather than run without them: calls of a
+ * run made in parallel would then each pass a per-run limit, and no lock in this process could
+ * stop the calls of another process sharing the store.
+ */
 function checkStore(store: unknown): InvocationHistoryStore {
-  if (
-    typeof store !== 'object' ||
-    store === null ||
-    typeof (store as Partial<InvocationHistoryStore>).startRun !== 'function' ||
-    typeof (store as Partial<InvocationHistoryStore>).load !== 'function' ||
-    typeof (store as Partial<InvocationHistoryStore>).append !== 'function'
-  ) {
-    throw invalid('historyStore must have startRun(runId), load(runId) and append(runId, observation) functions.');
+  const missing =
+    typeof store !== 'object' || store === null
+      ? STORE_METHODS
+      : STORE_METHODS.filter((method) => typeof (store as Partial<InvocationHistoryStore>)[method] !== 'function');
+  if (missing.length > 0) {
+    throw invalid(
+      `historyStore must have startRun(runId), load(runId), append(runId, observation), reserve(runId, call, leaseMs) and settle(runId, reservationId, observation) functions; missing: ${missing.join(', ')}. ` +
+        'reserve and settle keep per-run limits for calls made in parallel: a store without them is refused rather than let those calls pass a limit together.',
+    );
   }
   return store as InvocationHistoryStore;
 }
@@ -86,6 +94,8 @@ export class InvocationRuleSet {
   #rules: readonly CheckedRule[] = NO_RULES;
   readonly resolvers: readonly TargetResolver[];
   readonly store: InvocationHistoryStore;
+  /** How long a call holds its place in its run's history, in milliseconds. */
+  readonly leaseMs: number;
   /** Rules per tool name, rebuilt when a rule is added. */
   readonly #byTool = new Map<string, readonly CheckedRule[]>();
 
@@ -94,10 +104,12 @@ export class InvocationRuleSet {
     rules: readonly InvocationRule[] | undefined,
     resolvers: readonly TargetResolver[] | undefined,
     store: InvocationHistoryStore,
+    leaseMs: number,
   ) {
     if (rules !== undefined && !Array.isArray(rules)) throw invalid('rules must be an array of invocation rules.');
     if (resolvers !== undefined && !Array.isArray(resolvers)) throw invalid('targetResolvers must be an array of target resolvers.');
     this.store = checkStore(store);
+    this.leaseMs = leaseMs;
     this.resolvers = Object.freeze((resolvers ?? []).map(checkResolver));
     this.addAll(rules ?? []);
   }

@@ -139,8 +139,22 @@ describe('evaluateInvocation (through the rules stage)', () => {
   });
 
   describe('history', () => {
-    function spyStore(answer: unknown): InvocationHistoryStore & { load: ReturnType<typeof vi.fn> } {
-      return { startRun: () => true, load: vi.fn(() => answer), append: () => undefined } as never;
+    type SpyStore = InvocationHistoryStore & {
+      load: ReturnType<typeof vi.fn>;
+      reserve: ReturnType<typeof vi.fn>;
+      settle: ReturnType<typeof vi.fn>;
+      append: ReturnType<typeof vi.fn>;
+    };
+
+    /** A store whose every place comes with `history` as the history up to it. */
+    function spyStore(history: unknown, id: unknown = 'place-1'): SpyStore {
+      return {
+        startRun: () => true,
+        load: vi.fn(() => history),
+        append: vi.fn(() => undefined),
+        reserve: vi.fn(() => ({ id, history })),
+        settle: vi.fn(() => undefined),
+      } as never;
     }
 
     it('never asks the store for the history of a call outside any run', async () => {
@@ -149,22 +163,60 @@ describe('evaluateInvocation (through the rules stage)', () => {
       const { registry } = setup({ rules: [observe(seen)], historyStore: store });
       await registry.call('edit_page', { id: 'p1' }, context());
       expect(store.load).not.toHaveBeenCalled();
+      expect(store.reserve).not.toHaveBeenCalled();
       expect(seen[0]?.history.complete).toBe(false);
     });
 
-    it('never loads a history when no rule applies, even for a call in a run with a target', async () => {
+    it('takes no place and loads no history when the registry has no rule, even for a call in a run with a target', async () => {
       const store = spyStore(InvocationHistory.empty());
       const { registry } = setup({ targetResolvers: [page], historyStore: store });
       expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).success).toBe(true);
       expect(store.load).not.toHaveBeenCalled();
+      expect(store.reserve).not.toHaveBeenCalled();
+      expect(store.append).toHaveBeenCalledWith('run-1', { tool: 'edit_page', outcome: 'executed', target: { kind: 'page', id: 'p1' } });
     });
 
-    it('treats a store answering undefined as not knowing the run', async () => {
-      const { registry } = setup({ rules: [{ ...observe([]), requiresCompleteHistory: true }], historyStore: spyStore(undefined) });
-      expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['reason']).toBe('history_incomplete');
+    it('takes a place with the tool, target and lease before the rules run, and settles that place when the call ends', async () => {
+      const store = spyStore(InvocationHistory.empty(), 'place-7');
+      const order: string[] = [];
+      store.reserve.mockImplementation(() => (order.push('reserve'), { id: 'place-7', history: InvocationHistory.empty() }));
+      const rule: InvocationRule = { identifier: 'r', evaluate: () => (order.push('rule'), InvocationDecision.allow()) };
+      const { registry } = setup({ rules: [rule], targetResolvers: [page], historyStore: store, historyLeaseSeconds: 30 });
+      expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).success).toBe(true);
+      expect(order).toEqual(['reserve', 'rule']);
+      expect(store.reserve).toHaveBeenCalledWith('run-1', { tool: 'edit_page', target: { kind: 'page', id: 'p1' } }, 30_000);
+      expect(store.settle).toHaveBeenCalledWith('run-1', 'place-7', {
+        tool: 'edit_page',
+        outcome: 'executed',
+        target: { kind: 'page', id: 'p1' },
+      });
+      expect(store.append).not.toHaveBeenCalled();
     });
 
-    it('turns a plain history object from a shared store into a history the rules can count', async () => {
+    it('takes a place for a call of a tool no rule applies to, so the rules of other tools see it in flight', async () => {
+      const store = spyStore(InvocationHistory.empty());
+      const { registry } = setup({ rules: [{ ...observe([]), tools: ['other_tool'] }], historyStore: store });
+      expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).success).toBe(true);
+      expect(store.reserve).toHaveBeenCalledTimes(1);
+      expect(store.settle).toHaveBeenCalledWith('run-1', 'place-1', { tool: 'edit_page', outcome: 'executed', target: null });
+    });
+
+    it('refuses the call (fail-closed) when the store answers a reservation without a history or an id', async () => {
+      for (const store of [
+        spyStore(undefined),
+        spyStore(null),
+        spyStore(InvocationHistory.empty(), ''),
+        spyStore(InvocationHistory.empty(), 7),
+      ]) {
+        const { registry } = setup({ rules: [observe([])], historyStore: store });
+        const result = await registry.call('edit_page', { id: 'p1' }, context('run-1'));
+        expect(result.meta['code']).toBe('INTERNAL_ERROR');
+        expect(result.error).toContain('the history store answered a malformed reservation');
+        expect(store.append).toHaveBeenCalledTimes(1);
+      }
+    });
+
+    it('turns a plain history object from a shared store into a history the rules can count, calls in flight included', async () => {
       const plain = { observations: [{ tool: 'edit_page', outcome: 'executed', target: null }], complete: true };
       const seen: Invocation[] = [];
       const counting: InvocationRule = {
@@ -178,6 +230,10 @@ describe('evaluateInvocation (through the rules stage)', () => {
       const { registry } = setup({ rules: [counting], historyStore: spyStore(plain) });
       expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['reason']).toBe('once_only');
       expect(seen[0]?.history).toBeInstanceOf(InvocationHistory);
+      expect(seen[0]?.history.inFlight).toEqual([]);
+      const inFlight = { observations: [], complete: true, inFlight: [{ tool: 'edit_page', target: null }] };
+      const parallel = setup({ rules: [counting], historyStore: spyStore(inFlight) });
+      expect((await parallel.registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['reason']).toBe('once_only');
     });
 
     it('counts a plain history as complete only when complete is exactly true', async () => {
@@ -194,10 +250,39 @@ describe('evaluateInvocation (through the rules stage)', () => {
     });
 
     it('refuses the call (fail-closed) when the store answers a malformed history', async () => {
-      const { registry } = setup({ rules: [observe([])], historyStore: spyStore({ observations: 'none' }) });
-      const result = await registry.call('edit_page', { id: 'p1' }, context('run-1'));
-      expect(result.meta['code']).toBe('INTERNAL_ERROR');
-      expect(result.error).toContain('the history store answered a malformed history');
+      for (const history of [{ observations: 'none' }, { observations: [], inFlight: 'none' }]) {
+        const { registry } = setup({ rules: [observe([])], historyStore: spyStore(history) });
+        const result = await registry.call('edit_page', { id: 'p1' }, context('run-1'));
+        expect(result.meta['code']).toBe('INTERNAL_ERROR');
+        expect(result.error).toContain('the history store answered a malformed history');
+      }
+    });
+
+    it('settles the place once the store answers, even when the caller aborted while it waited', async () => {
+      let answer: (value: unknown) => void = () => undefined;
+      const store = spyStore(InvocationHistory.empty());
+      store.reserve.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+      const { registry } = setup({ rules: [observe([])], historyStore: store });
+      const controller = new AbortController();
+      const pending = registry.call('edit_page', { id: 'p1' }, context('run-1'), { signal: controller.signal });
+      await vi.waitFor(() => expect(store.reserve).toHaveBeenCalled());
+      controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      answer({ id: 'late-place', history: InvocationHistory.empty() });
+      expect((await pending).success).toBe(false);
+      await vi.waitFor(() =>
+        expect(store.settle).toHaveBeenCalledWith('run-1', 'late-place', expect.objectContaining({ tool: 'edit_page' })),
+      );
+      expect(store.append).not.toHaveBeenCalled();
+    });
+
+    it('records the call with append when taking its place failed', async () => {
+      const store = spyStore(InvocationHistory.empty());
+      store.reserve.mockImplementation(() => Promise.reject(new Error('store offline')));
+      const { registry } = setup({ rules: [observe([])], historyStore: store });
+      expect((await registry.call('edit_page', { id: 'p1' }, context('run-1'))).meta['code']).toBe('INTERNAL_ERROR');
+      expect(store.settle).not.toHaveBeenCalled();
+      expect(store.append).toHaveBeenCalledWith('run-1', expect.objectContaining({ outcome: 'internal_error' }));
     });
   });
 });

@@ -102,24 +102,15 @@ function resolveTarget(
   return Promise.all(pending).then((answers) => answers.reduce<Resolution>(fold, synchronous));
 }
 
-/** The run's history from the store: unknown (incomplete) without a run or for a run the store does not know. */
-function loadHistory(call: ValidatedCall): InvocationHistory | PromiseLike<InvocationHistory> {
-  const runId = call.context.runId;
-  if (runId === null) return InvocationHistory.unknown();
-  const loaded = call.services.invocation.store.load(runId);
-  // Stryker disable next-line ConditionalExpression: equivalent: a synchronous history taken the asynchronous way is the same history, later.
-  if (isPromiseLike(loaded)) return Promise.resolve(loaded).then(asHistory);
-  return asHistory(loaded);
-}
-
 /** A store's answer as a history; a store may hand back any object (a shared store deserializes it). */
-function asHistory(value: unknown): InvocationHistory {
-  if (value === null || value === undefined) return InvocationHistory.unknown();
-  // Stryker disable next-line ConditionalExpression: equivalent when false: a history rebuilt from its own observations and completeness is the same history.
+function asHistory(value: object): InvocationHistory {
+  // Stryker disable next-line ConditionalExpression: equivalent when false: a history rebuilt from its own observations, completeness and calls in flight is the same history.
   if (value instanceof InvocationHistory) return value;
-  const { observations, complete } = value as { observations?: unknown; complete?: unknown };
-  if (!Array.isArray(observations)) throw new TypeError('the history store answered a malformed history');
-  return new InvocationHistory(observations, complete === true);
+  const { observations, complete, inFlight } = value as { observations?: unknown; complete?: unknown; inFlight?: unknown };
+  if (!Array.isArray(observations) || (inFlight !== undefined && !Array.isArray(inFlight))) {
+    throw new TypeError('the history store answered a malformed history');
+  }
+  return new InvocationHistory(observations, complete === true, inFlight ?? []);
 }
 
 /** Runs the rules from `index` on, in order, until one denies. */
@@ -175,34 +166,84 @@ function decide(call: ValidatedCall, checked: CheckedRule, answer: unknown): und
   return call.denyInvocation(checked.identifier, reason);
 }
 
+/** A store's reservation, checked; a store may hand back any object (a shared store deserializes it). */
+function asReservation(value: unknown): { readonly id: string; readonly history: InvocationHistory } {
+  const { id, history } = (typeof value === 'object' && value !== null ? value : {}) as { id?: unknown; history?: unknown };
+  if (typeof id !== 'string' || id === '' || typeof history !== 'object' || history === null) {
+    throw new TypeError('the history store answered a malformed reservation');
+  }
+  return { id, history: asHistory(history) };
+}
+
+/**
+ * Takes the call's place in its run's history, then runs the rules over the history up to that
+ * place. The place is taken before any rule runs, in one atomic step of the store, so every call
+ * of the run that overlaps this one is either ahead of it (and in its history, in flight) or
+ * behind it (and sees this call in flight): a limit holds however many calls run in parallel, in
+ * however many processes. The history stage settles the place when the call ends, whatever the
+ * outcome; a place whose call never ends is released by its lease.
+ */
+function reserveThenRun(
+  call: ValidatedCall,
+  runId: string,
+  rules: readonly CheckedRule[],
+  request: InvocationRequest,
+  target: InvocationTarget | null,
+): StageVerdict {
+  const set = call.services.invocation;
+  const reserved = set.store.reserve(runId, Object.freeze({ tool: request.toolName, target }), set.leaseMs);
+  const run = (history: InvocationHistory): undefined | typeof STOP | Promise<undefined | typeof STOP> =>
+    // Stryker disable next-line ConditionalExpression: equivalent: running no rule answers undefined too; this only skips the work.
+    rules.length === 0 ? undefined : runRules(call, rules, Object.freeze({ ...request, target, history }), 0);
+  // Stryker disable next-line ConditionalExpression: equivalent when true: a synchronous place taken the asynchronous way is the same place, settled the same way, later.
+  if (isPromiseLike(reserved)) {
+    const checked = Promise.resolve(reserved).then(asReservation);
+    // Set before waiting, so the history stage settles the place even when the caller aborts meanwhile.
+    call.reservation = checked.then(
+      (reservation) => reservation.id,
+      () => null,
+    );
+    return checked.then((reservation) => run(reservation.history));
+  }
+  const reservation = asReservation(reserved);
+  call.reservation = reservation.id;
+  return run(reservation.history);
+}
+
 function withTarget(call: ValidatedCall, rules: readonly CheckedRule[], request: InvocationRequest, resolution: Resolution): StageVerdict {
   if (resolution === FAILED) return call.denyInvocation(null, TARGET_FAILED);
   if (resolution === CONFLICT) return call.denyInvocation(null, TARGET_CONFLICT);
   call.target = resolution;
-  if (rules.length === 0) return undefined;
-  const history = loadHistory(call);
-  // Stryker disable next-line ConditionalExpression: equivalent: a synchronous history taken the asynchronous way is the same history, later.
-  if (isPromiseLike(history))
-    return Promise.resolve(history).then((loaded) =>
-      runRules(call, rules, Object.freeze({ ...request, target: resolution, history: loaded }), 0),
-    );
-  return runRules(call, rules, Object.freeze({ ...request, target: resolution, history }), 0);
+  const runId = call.context.runId;
+  // A call outside any run has no history to take a place in: its rules see an unknown (incomplete) one.
+  if (runId === null)
+    // Stryker disable next-line ConditionalExpression: equivalent: running no rule answers undefined too; this only skips the work.
+    return rules.length === 0
+      ? undefined
+      : runRules(call, rules, Object.freeze({ ...request, target: resolution, history: InvocationHistory.unknown() }), 0);
+  // A registry without rules records a run's calls when they end, and takes no place.
+  if (call.services.invocation.rules.length === 0) return undefined;
+  return reserveThenRun(call, runId, rules, request, resolution);
 }
 
 /**
  * The invocation rules over this call's final arguments: resolves the target (when a rule applies
- * or the call belongs to a run, whose history records it), loads the run's history, then runs the
- * rules that apply to the tool, in registration order, until one denies. Synchronous unless a
- * resolver, the store or a rule answers with a promise. No rules and no run: nothing happens.
+ * or the call belongs to a run, whose history records it), takes the call's place in its run's
+ * history (when the call belongs to a run and the registry has any rule — a rule of another tool
+ * may count this call), then runs the rules that apply to the tool, in registration order, until
+ * one denies, over the history up to that place. Without a run the history is unknown (and
+ * incomplete). Synchronous unless a resolver, the store or a rule answers with a promise. No
+ * rules and no run: nothing happens.
  */
 export function evaluateInvocation(call: ValidatedCall): StageVerdict {
   const set = call.services.invocation;
   const definition = call.entry.definition;
   const rules = set.rulesFor(definition.name);
   const resolvers = set.resolvers;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent when the resolver count is ignored: asking no resolver finds no target, as not asking does.
   const needsTarget = resolvers.length > 0 && (rules.length > 0 || call.context.runId !== null);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: with no rule and no target to find, the full path resolves nothing and runs no rule either; this only skips the work.
-  if (rules.length === 0 && !needsTarget) return undefined;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent: with no rule for the tool, no target to find and no place to take, the full path resolves nothing, takes no place and runs no rule; this only skips the work.
+  if (rules.length === 0 && !needsTarget && (call.context.runId === null || set.rules.length === 0)) return undefined;
   const request: InvocationRequest = Object.freeze({
     toolName: definition.name,
     arguments: call.args,

@@ -87,6 +87,12 @@ export class PipelineCall {
   /** rules: what the call acts on, as the host's target resolvers named it. */
   target: InvocationTarget | null = null;
 
+  /**
+   * rules: the id of the place this call holds in its run's history, or a promise of it while the
+   * store answers (null when taking it failed); null when the call took none. History settles it.
+   */
+  reservation: string | PromiseLike<string | null> | null = null;
+
   /** Terminal: the result the caller gets; it carries {@link PipelineCall.ending} as `result.outcome`. */
   result: ToolResult | null = null;
   /** Terminal: how the call ended, typed; the one source of {@link PipelineCall.outcome}. */

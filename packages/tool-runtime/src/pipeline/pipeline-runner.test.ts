@@ -38,7 +38,7 @@ function services(logger = new RecordingLogger()) {
     rateLimiter: null,
     rateLimit: { windowSeconds: 60, maxTokens: 100, cost: 1, mutatingCost: 5 },
     exposeErrorMessages: true,
-    invocation: new InvocationRuleSet([], [], new InMemoryInvocationHistoryStore()),
+    invocation: new InvocationRuleSet([], [], new InMemoryInvocationHistoryStore(), 900_000),
     tidyArguments: false,
     maxResultChars: 10_000,
     approvals: new ApprovalSettings({ gate: null, gates: {}, store: new InMemoryApprovalStore(), ttlSeconds: 60 }),

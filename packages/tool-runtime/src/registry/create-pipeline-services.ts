@@ -47,6 +47,7 @@ export function createPipelineServices(options: ToolRegistryOptions, tools: Read
     options.rules,
     options.targetResolvers,
     options.historyStore ?? new InMemoryInvocationHistoryStore(),
+    Math.ceil(positive('historyLeaseSeconds', options.historyLeaseSeconds ?? 900) * 1000),
   );
   const audit = new ToolAuditLogger(logger, { schemaOf: (name) => tools.get(name)?.definition.inputSchema ?? null });
   for (const field of options.sensitiveFields ?? []) audit.addSensitiveField(field);

@@ -97,6 +97,14 @@ export interface ToolRegistryOptions {
    */
   readonly historyStore?: InvocationHistoryStore;
   /**
+   * How long a call of a run holds its place in the run's history (default 900 s). When the
+   * registry has invocation rules, each call of a run takes its place before the rules run, so
+   * parallel calls see each other, and gives it up when it ends. A place is released after this
+   * lease even if its call never ended (a crashed process); the run is then marked incomplete.
+   * Make it longer than your slowest call, waiting gates included.
+   */
+  readonly historyLeaseSeconds?: number;
+  /**
    * Tidy what a model sends before clamps and validation (default false): optional arguments sent
    * as null, blank, `*` or `%` are dropped (unless an enum value), numeric strings for number
    * properties converted, optional out-of-range numbers set to the schema's bound (a required one,

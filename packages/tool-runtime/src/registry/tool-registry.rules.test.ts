@@ -507,7 +507,7 @@ describe('ToolRegistry', () => {
       expect(append).not.toHaveBeenCalled();
     });
 
-    it('works with an async store and fails closed when loading the history fails', async () => {
+    it('works with an async store and fails closed when taking a place in the history fails', async () => {
       const runs = new Map<string, InvocationObservation[]>();
       const asyncStore: InvocationHistoryStore = {
         startRun: async (runId) => (runs.has(runId) ? false : (runs.set(runId, []), true)),
@@ -518,6 +518,11 @@ describe('ToolRegistry', () => {
         append: async (runId, observation) => {
           runs.get(runId)?.push(observation);
         },
+        // Sequential calls only: every place is settled before the next is taken.
+        reserve: async (runId) => ({ id: 'place', history: new InvocationHistory(runs.get(runId) ?? [], runs.has(runId)) }),
+        settle: async (runId, _id, observation) => {
+          runs.get(runId)?.push(observation);
+        },
       };
       const { registry } = setup({ historyStore: asyncStore, rules: [maxDeletions(1)] });
       const runId = await registry.startRun();
@@ -525,7 +530,7 @@ describe('ToolRegistry', () => {
       expect((await registry.call('delete_note', { id: 'n2' }, web(runId))).meta['reason']).toBe('too_many_deletions');
 
       const broken = setup({
-        historyStore: { ...asyncStore, load: () => Promise.reject(new Error('store offline')) },
+        historyStore: { ...asyncStore, reserve: () => Promise.reject(new Error('store offline')) },
         rules: [maxDeletions(1)],
       });
       const result = await broken.registry.call('delete_note', { id: 'n1' }, web(runId));

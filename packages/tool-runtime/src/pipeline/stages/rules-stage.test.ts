@@ -40,6 +40,7 @@ describe('rulesStage', () => {
 
     it('is active for resolvers alone only when the call belongs to a run', () => {
       expect(stepsOf({ targetResolvers: [resolver] }, web()).rules.presence).toBe('skipped');
+      expect(stepsOf({}, web('run-1')).rules.presence).toBe('skipped');
       const { rules } = stepsOf({ targetResolvers: [resolver] }, web('run-1'));
       expect(rules).toMatchObject({ presence: 'active', blocking: true });
       expect(rules.source).toBe(
@@ -82,6 +83,19 @@ describe('rulesStage', () => {
       expect(rules.presence).toBe('skipped');
     });
 
+    it("says a call of a run takes its place in the run's history when the registry has rules, even for other tools", () => {
+      const mine = stepsOf({ rules: [allow('count')] }, web('run-9')).rules;
+      expect(mine.source).toContain(
+        "the call first takes its place in run 'run-9's history, so it and the calls of the run ahead of it, still in flight, see each other",
+      );
+      const other = stepsOf({ rules: [allow('elsewhere', { tools: ['other_tool'] })] }, web('run-9')).rules;
+      expect(other).toMatchObject({ presence: 'active', blocking: true });
+      expect(other.source).toMatch(
+        /^no invocation rule applies to this tool; the call first takes its place in run 'run-9's history.*for the rules of other tools$/,
+      );
+      expect(stepsOf({ rules: [allow('count')] }, web()).rules.source).not.toContain('takes its place');
+    });
+
     it('describes the replay step as dormant when the call is never confirmed, and conditional when it may be', () => {
       const never = stepsOf({ rules: [allow('r')] }, web()).replay;
       expect(never).toMatchObject({ presence: 'dormant', blocking: false });
@@ -115,9 +129,11 @@ describe('rulesStage', () => {
         historyStore: {
           startRun: () => true,
           append: () => undefined,
-          load: () => {
+          load: () => null,
+          reserve: () => {
             throw new Error('store down');
           },
+          settle: () => undefined,
         },
       });
       registry.register(defineTool({ name: 'delete_note', description: 'd', input: Type.Object({}), handler: () => 'ok' }));

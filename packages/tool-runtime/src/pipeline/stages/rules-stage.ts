@@ -23,7 +23,15 @@ function listRules(rules: StageSubject['wiring']['rules']): string {
 /** What the rules and resolvers would do for this tool and caller; shared with the replay step. */
 export function describeInvocationRules({ tool, context, wiring }: StageSubject): { presence: 'active' | 'skipped'; source: string } {
   const rules = wiring.rulesFor(tool.name);
+  // With rules in the registry, every call of a run takes its place in the run's history here.
+  const place =
+    context.runId !== null && wiring.rules.length > 0
+      ? `the call first takes its place in run '${context.runId}'s history, so it and the calls of the run ahead of it, still in flight, see each other (a store that fails refuses the call)`
+      : null;
   if (rules.length === 0) {
+    if (place !== null) {
+      return { presence: 'active', source: `no invocation rule applies to this tool; ${place}, for the rules of other tools` };
+    }
     if (wiring.targetResolvers > 0 && context.runId !== null) {
       return {
         presence: 'active',
@@ -50,6 +58,7 @@ export function describeInvocationRules({ tool, context, wiring }: StageSubject)
       `history completeness can refuse this call: ${strict.join(', ')} require a complete history, which run '${context.runId}' has only if the history store opened it and recorded every call since`,
     );
   }
+  if (place !== null) parts.push(place);
   parts.push(
     'a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule and reason code, never arguments',
   );
