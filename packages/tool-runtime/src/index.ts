@@ -1,7 +1,8 @@
 // @milpa/tool-runtime: the Milpa engine. One governed pipeline for every tool call:
 // resolve → clamp → validate → authorize → rate-limit → plan-mode → confirm → intercept → execute → audit.
 
-// Specialised parts live on subpaths: `/routing` (what a model is offered), `/inspection`, `/rendering`.
+// Specialised parts live on subpaths: `/routing` (what a model is offered), `/inspection`, `/rendering`,
+// `/audit` (the audit logger, its records and the redactor).
 
 // --- policy (shared) ---
 export { DEFAULT_CHANNEL_POLICIES, FAIL_CLOSED_CHANNEL_POLICY, type ChannelPolicy } from './policy/channel-policy.js';
@@ -30,10 +31,7 @@ export {
   type TerminalApprovalOutput,
 } from './approval/terminal-approval-gate.js';
 export { formatExpiresAt } from './confirmation/format-expires-at.js';
-export { Redactor, REDACTED, DEFAULT_SENSITIVE_FIELDS, type RedactorOptions } from './audit/redactor.js';
-export type { AuditOutcome, ResultPartSizes, ToolAuditRecord } from './audit/tool-audit-record.js';
 export { capToolResult } from './result-cap/cap-tool-result.js';
-export { ToolAuditLogger, type ToolAuditLoggerOptions } from './audit/tool-audit-logger.js';
 
 // --- registry and pipeline ---
 export { ToolRegistry } from './registry/tool-registry.js';

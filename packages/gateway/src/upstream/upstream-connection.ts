@@ -1,6 +1,6 @@
 import { silentLogger, type LogContext, type Logger } from '@milpa/core';
 import { messageOf } from '@milpa/core/kit';
-import { Redactor } from '@milpa/tool-runtime';
+import { Redactor } from '@milpa/tool-runtime/audit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
