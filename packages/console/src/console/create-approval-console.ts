@@ -214,7 +214,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         response,
         401,
         'text/html; charset=utf-8',
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in required</title></head><body><main><h1>Sign in required</h1><p>This console needs an authenticated approver.</p></main></body></html>`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in required</title></head><body><main><h1>Sign ` +
+          `in required</h1><p>This console needs an authenticated approver.</p></main></body></html>`,
         setCookies.length === 0 ? {} : { 'Set-Cookie': setCookies },
       );
     }

@@ -68,7 +68,9 @@ async function limitedDeletion(store: InvocationHistoryStore, runId: string, ind
 function reservationDefinitions(): Definition[] {
   return [
     {
-      name: 'reserve answers the history up to the place it takes: the calls that ended and the earlier calls in flight, not the call itself',
+      name:
+        'reserve answers the history up to the place it takes: the calls ' +
+        'that ended and the earlier calls in flight, not the call itself',
       settings: undefined,
       async body(store) {
         const runId = newRunId('reserve');
@@ -107,7 +109,9 @@ function reservationDefinitions(): Definition[] {
       },
     },
     {
-      name: `exactly ${String(RUN_LIMIT)} of ${String(PARALLEL_CALLS)} parallel calls in one run pass a limit of ${String(RUN_LIMIT)} per run`,
+      name:
+        `exactly ${String(RUN_LIMIT)} of ${String(PARALLEL_CALLS)} parallel calls in one run pass a limit ` +
+        `of ${String(RUN_LIMIT)} per run`,
       settings: undefined,
       async body(store) {
         const runId = newRunId('limit');

@@ -164,7 +164,8 @@ export class CliRenderer implements ChannelRenderer<string> {
   }
 
   #confirmation(result: ToolResult): string {
-    let output = `${this.#paint('warning', '⚠ CONFIRMATION REQUIRED')}\n${SHORT_RULE}\n${clean(result.message ?? 'Confirmation required')}\n`;
+    let output =
+      `${this.#paint('warning', '⚠ CONFIRMATION REQUIRED')}\n${SHORT_RULE}\n` + `${clean(result.message ?? 'Confirmation required')}\n`;
     const fields = readDataFields(result.data);
     if (fields.length > 0) output += `\n${this.#fieldLines(fields)}`;
     return `${output}\n${this.#paint('comment', "Type 'yes' to confirm or 'no' to cancel.")}\n`;

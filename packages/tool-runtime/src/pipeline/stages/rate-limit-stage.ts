@@ -59,7 +59,9 @@ export const rateLimitStage: Stage = {
       mutability === 'depends_on_arguments'
         ? `mutating depends on arguments → cost ${wiring.costs.mutating} or ${wiring.costs.call} per call`
         : `mutating=${String(mutability === 'mutating')} → cost ${wiring.costOf(mutability === 'mutating')}`;
-    const source = `host wiring: rateLimiter ${state}; cost mutating ? ${wiring.costs.mutating} : ${wiring.costs.call} (${cost}); key channel:principal:tool`;
+    const source =
+      `host wiring: rateLimiter ${state}; cost mutating ? ${wiring.costs.mutating} : ${wiring.costs.call} ` +
+      `(${cost}); key channel:principal:tool`;
     return [describeStep('rate_limit', 'guard', wiring.hasRateLimiter ? 'active' : 'skipped', true, false, source)];
   },
 };
