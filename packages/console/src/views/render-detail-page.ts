@@ -54,8 +54,8 @@ function renderArguments(item: ApprovalItem): string {
           ? '<td data-label="Approved change">—</td>'
           : '';
       return (
-        `<tr><th scope="row">${escapeHtml(name)}</th><td ` +
-        `data-label="Value">${Object.hasOwn(item.arguments, name) ? renderValue(item.arguments[name]) : '—'}</td>${changed}</tr>`
+        `<tr><th scope="row">${escapeHtml(name)}</th>` +
+        `<td data-label="Value">${Object.hasOwn(item.arguments, name) ? renderValue(item.arguments[name]) : '—'}</td>${changed}</tr>`
       );
     })
     .join('\n');
@@ -78,8 +78,8 @@ function renderHistory(view: DetailView): string {
   const rows = observations
     .map(
       (observation, index) =>
-        `<tr><td data-label="#">${index + 1}</td><th scope="row">${escapeHtml(observation.tool)}</th><td ` +
-        `data-label="Outcome">${escapeHtml(observation.outcome)}</td><td data-label="Target">${
+        `<tr><td data-label="#">${index + 1}</td><th scope="row">${escapeHtml(observation.tool)}</th>` +
+        `<td data-label="Outcome">${escapeHtml(observation.outcome)}</td><td data-label="Target">${
           observation.target === null ? '—' : `${escapeHtml(observation.target.kind)} ${escapeHtml(observation.target.id)}`
         }</td></tr>`,
     )
@@ -139,8 +139,8 @@ function renderEditField(field: EditableField, item: ApprovalItem, typed: Readon
     control = `<input id="${escapeHtml(id)}" name="${escapeHtml(name)}" type="text" value="${escapeHtml(value)}"${mode}${describedBy}>`;
   }
   return (
-    `<div class="field"><label for="${escapeHtml(id)}">${escapeHtml(field.name)} <span ` +
-    `class="kind">(${escapeHtml(field.kind)})</span></label>${control}${hint}</div>`
+    `<div class="field"><label for="${escapeHtml(id)}">${escapeHtml(field.name)} ` +
+    `<span class="kind">(${escapeHtml(field.kind)})</span></label>${control}${hint}</div>`
   );
 }
 
@@ -149,8 +149,8 @@ function renderDecisionForms(view: DetailView): string {
   const action = (verb: string): string => escapeHtml(`${base}approvals/${encodeURIComponent(item.id)}/${verb}`);
   if (item.state !== 'pending') {
     return (
-      `<section aria-labelledby="decide-heading"><h2 id="decide-heading">Decision</h2><p>This request is closed: nothing ` +
-      `more can be decided on it.</p></section>`
+      `<section aria-labelledby="decide-heading"><h2 id="decide-heading">Decision</h2>` +
+      `<p>This request is closed: nothing more can be decided on it.</p></section>`
     );
   }
   const own = item.requester !== null && item.requester === view.principal;
@@ -161,8 +161,9 @@ function renderDecisionForms(view: DetailView): string {
   const edits =
     view.editable.length === 0
       ? ''
-      : `<fieldset><legend>Edit before granting (optional)</legend><p>Changed values are checked against the tool's input schema ` +
-        `before the grant is recorded.</p>${view.editable.map((field) => renderEditField(field, item, view.typed)).join('')}</fieldset>`;
+      : `<fieldset><legend>Edit before granting (optional)</legend>` +
+        `<p>Changed values are checked against the tool's input schema before the grant is recorded.</p>` +
+        `${view.editable.map((field) => renderEditField(field, item, view.typed)).join('')}</fieldset>`;
   return (
     `<section aria-labelledby="decide-heading">
 <h2 id="decide-heading">Decision</h2>
@@ -192,8 +193,8 @@ export function renderDetailPage(view: DetailView): string {
   const message =
     view.message === null
       ? ''
-      : `<div ` +
-        `class="message ${view.message.kind}" ${view.message.kind === 'error' ? 'role="alert"' : 'role="status"'}><p>${escapeHtml(view.message.text)}</p></div>`;
+      : `<div class="message ${view.message.kind}" ${view.message.kind === 'error' ? 'role="alert"' : 'role="status"'}>` +
+        `<p>${escapeHtml(view.message.text)}</p></div>`;
   return `<h1>Approve <code>${escapeHtml(item.tool)}</code>?</h1>
 ${message}
 ${renderStatus(view)}

@@ -32,8 +32,8 @@ export function renderLayout(options: LayoutOptions): string {
   const nav =
     options.principal === null
       ? ''
-      : `<nav ` +
-        `aria-label="Console"><ul>${navLink(base, 'Pending', options.current === 'pending')}${navLink(`${base}history`, 'History', options.current === 'history')}</ul></nav>`;
+      : `<nav aria-label="Console"><ul>${navLink(base, 'Pending', options.current === 'pending')}` +
+        `${navLink(`${base}history`, 'History', options.current === 'history')}</ul></nav>`;
   const who =
     options.principal === null
       ? ''
