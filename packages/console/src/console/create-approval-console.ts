@@ -61,7 +61,12 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
  * @throws MilpaError `INVALID_ARGUMENT` without `authenticate`, without `verifier` or `store`, or for a bad `basePath`.
  * @example
  * import { createServer } from 'node:http';
- * const console = createApprovalConsole({ verifier, dispatcher, authenticate: (request) => sessions.identify(request), basePath: '/approvals' });
+ * const console = createApprovalConsole({
+ *   verifier,
+ *   dispatcher,
+ *   authenticate: (request) => sessions.identify(request),
+ *   basePath: '/approvals',
+ * });
  * createServer(console).listen(8080, '127.0.0.1');
  */
 export function createApprovalConsole(options: ApprovalConsoleOptions): ApprovalConsole {

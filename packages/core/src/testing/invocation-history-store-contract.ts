@@ -339,8 +339,8 @@ function definitions(): Definition[] {
  * ahead of it included), exactly three of twenty parallel calls pass a limit of three per run,
  * `settle` releases a place and records it in one step, a place whose lease ran out is dropped and
  * marks its run incomplete, and runs do not see each other's places. The lease case lets a little
- * more than one second pass (through the harness's `advanceTime` when given). Returns the cases for any test runner to run; each builds its own store through
- * `subject`.
+ * more than one second pass (through the harness's `advanceTime` when given). Returns the cases for any test runner to run; each builds its
+ * own store through `subject`.
  *
  * @example
  * import { describe, it } from 'vitest';

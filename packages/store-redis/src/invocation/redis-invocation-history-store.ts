@@ -183,9 +183,9 @@ return {'appended'}
  * too, lose nothing and keep the order they ran in, and the calls of every process take their
  * places in a run one after another, each answered with the history up to its own place. A place
  * is released by `settle` in the same script that appends the call's observation; a place past
- * its lease is dropped by the next script on its run, which marks the run incomplete. A run keeps at most `maxObservationsPerRun` observations (past it the oldest are dropped and
- * the run becomes incomplete), and a run untouched for `historyIdleTtlSeconds` is forgotten: its
- * key expires on the server, and it loads as unknown, which rules that need a complete history
+ * its lease is dropped by the next script on its run, which marks the run incomplete. A run keeps at most `maxObservationsPerRun`
+ * observations (past it the oldest are dropped and the run becomes incomplete), and a run untouched for `historyIdleTtlSeconds` is
+ * forgotten: its key expires on the server, and it loads as unknown, which rules that need a complete history
  * refuse.
  *
  * Get one from {@link RedisStores.connect}.

@@ -34,8 +34,8 @@ function clean(value: unknown): string {
 /**
  * Renders results for a terminal (the `cli` channel only): `✓`/`✗` lines (with the fields that
  * carry a value), list rows with
- * `[OK]`/`[--]` markers and a page footer, labelled detail fields and actions, `CONFIRMATION REQUIRED` and `OPERATION BLOCKED` frames. Confirm-token requests,
- * plan-mode results and content blocks get frames of their own. Plain text by default; with
+ * `[OK]`/`[--]` markers and a page footer, labelled detail fields and actions, `CONFIRMATION REQUIRED` and `OPERATION BLOCKED` frames.
+ * Confirm-token requests, plan-mode results and content blocks get frames of their own. Plain text by default; with
  * `color: true` (or `'auto'` on a terminal) headings and outcomes are green, asides yellow, errors red.
  * Control characters in tool data are shown escaped, so a result cannot drive the terminal.
  *

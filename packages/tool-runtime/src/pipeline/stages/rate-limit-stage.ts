@@ -28,8 +28,8 @@ function apply(call: ValidatedCall, verdict: RateLimitResult): undefined | typeo
 
 /**
  * Charges the call to the limiter's bucket for `channel:principal:tool` (a mutating call costs
- * more: the tool's flag, or its per-call answer for these arguments); an empty bucket returns `RATE_LIMITED` with `retry_after_seconds`. A limiter that throws,
- * rejects or answers something malformed refuses the call (fail-closed). Skipped without a limiter.
+ * more: the tool's flag, or its per-call answer for these arguments); an empty bucket returns `RATE_LIMITED` with `retry_after_seconds`. A
+ * limiter that throws, rejects or answers something malformed refuses the call (fail-closed). Skipped without a limiter.
  */
 export const rateLimitStage: Stage = {
   name: 'rate_limit',
