@@ -165,8 +165,8 @@ export class ToolAuditLogger {
    * Audits a call that ended before or instead of its handler:
    * `[ToolAudit] {OUTCOME} | {request_id} | {channel} | {tool} | {principal}`, where `{OUTCOME}` is one of
    * `NOT_FOUND|REFUSED|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR`, plus ` | reason={reason}` when given.
-   * `not_found`, `invalid_token` and `vetoed` are warnings, `internal_error` an error, `plan` and `confirmation_requested` info. `code` overrides the
-   * outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none);
+   * `not_found`, `invalid_token` and `vetoed` are warnings, `internal_error` an error, `plan` and `confirmation_requested` info.
+   * `code` overrides the outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none);
    * `originalSizes`, when the result cap cut the result, is recorded with `truncated`.
    */
   logOutcome(
