@@ -29,44 +29,47 @@ describe('createApprovalConsole options', () => {
     expect(() => createApprovalConsole({ verifier, authenticate, pollIntervalMs: 0 })).toThrow('pollIntervalMs must be at least 50');
   });
 
-  it('shows requests opened by another process on a shared store through listRequestIds, and streams their changes by polling', async () => {
-    const store = new InMemoryVerificationStore();
-    const elsewhere = new HumanVerifier({ store });
-    const opened: string[] = [];
-    const handler = createApprovalConsole({ store, authenticate, listRequestIds: () => opened, pollIntervalMs: 100 });
-    const server = createServer(handler);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      await openElsewhere(elsewhere, 'a1', 'delete_note');
-      opened.push('a1');
-      // A verification request that is not an approval stays out of the console.
-      await elsewhere.verify(VerificationRequest.withGeneratedId('gate:report.publish', 'single', {}, 'agent:other'));
-      const client = new PageClient(url, null);
-      const list = await client.get('/');
-      expect(list.body).toContain('1 call waits for approval');
-      expect(list.body).not.toContain('report.publish');
+  it(
+    'shows requests opened by another process on a shared store ' + 'through listRequestIds, and streams their changes by polling',
+    async () => {
+      const store = new InMemoryVerificationStore();
+      const elsewhere = new HumanVerifier({ store });
+      const opened: string[] = [];
+      const handler = createApprovalConsole({ store, authenticate, listRequestIds: () => opened, pollIntervalMs: 100 });
+      const server = createServer(handler);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        await openElsewhere(elsewhere, 'a1', 'delete_note');
+        opened.push('a1');
+        // A verification request that is not an approval stays out of the console.
+        await elsewhere.verify(VerificationRequest.withGeneratedId('gate:report.publish', 'single', {}, 'agent:other'));
+        const client = new PageClient(url, null);
+        const list = await client.get('/');
+        expect(list.body).toContain('1 call waits for approval');
+        expect(list.body).not.toContain('report.publish');
 
-      const stream = await new Promise<IncomingMessage>((resolve, reject) => {
-        const outgoing = request(`${url}/events`, resolve);
-        outgoing.on('error', reject);
-        outgoing.end();
-      });
-      stream.setEncoding('utf8');
-      const changed = new Promise<void>((resolve) => stream.on('data', (chunk: string) => chunk.includes('event: change') && resolve()));
-      // The decision happens in the other process: no dispatcher tells this console; the poll does.
-      await elsewhere.grant(VerificationRequest.forResolution('a1'), 'user:luis');
-      await changed;
-      stream.destroy();
-      const history = await client.get('/history');
-      expect(history.body).toContain('Granted');
-      expect(history.body).toContain('user:luis');
-    } finally {
-      handler.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
+        const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+          const outgoing = request(`${url}/events`, resolve);
+          outgoing.on('error', reject);
+          outgoing.end();
+        });
+        stream.setEncoding('utf8');
+        const changed = new Promise<void>((resolve) => stream.on('data', (chunk: string) => chunk.includes('event: change') && resolve()));
+        // The decision happens in the other process: no dispatcher tells this console; the poll does.
+        await elsewhere.grant(VerificationRequest.forResolution('a1'), 'user:luis');
+        await changed;
+        stream.destroy();
+        const history = await client.get('/history');
+        expect(history.body).toContain('Granted');
+        expect(history.body).toContain('user:luis');
+      } finally {
+        handler.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
 
   it('shows a tracked request and answers a plain 503 without details when the store fails', async () => {
     const store = new InMemoryVerificationStore();

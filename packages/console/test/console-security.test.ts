@@ -298,23 +298,26 @@ describe('createApprovalConsole', () => {
       expect(fixture.executed).toEqual([{ tool: 'print_note', args: { id: 'n1', copies: 3, api_key: 'hunter2-secret' } }]);
     });
 
-    it('shows a secret repeated under an ordinary field redacted, never offers that field for editing, and runs the held value', async () => {
-      const args = { id: 'n1', copies: 2, api_key: 'hunter2-secret', title: 'key is hunter2-secret' };
-      const id = await holdCall(fixture, 'print_note', args);
-      const ana = await signedIn(TOKENS.ana);
-      const list = await ana.get('/approvals/');
-      const page = await ana.get(`/approvals/approvals/${id}`);
-      for (const body of [list.body, page.body]) expect(body).not.toContain('hunter2-secret');
-      expect(page.body).toContain('key is ***REDACTED***');
-      expect(page.body).toContain('name="edit.copies"');
-      expect(page.body).not.toContain('name="edit.title"');
-      const edit = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.title': 'key is ***REDACTED***' });
-      expect(alertText(edit.body)).toBe("The field 'title' cannot be edited here; nothing was recorded.");
-      const granted = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf });
-      expect(granted.status).toBe(303);
-      expect((await fixture.registry.resume(id, fixture.agent)).success).toBe(true);
-      expect(fixture.executed).toEqual([{ tool: 'print_note', args }]);
-    });
+    it(
+      'shows a secret repeated under an ordinary field redacted, ' + 'never offers that field for editing, and runs the held value',
+      async () => {
+        const args = { id: 'n1', copies: 2, api_key: 'hunter2-secret', title: 'key is hunter2-secret' };
+        const id = await holdCall(fixture, 'print_note', args);
+        const ana = await signedIn(TOKENS.ana);
+        const list = await ana.get('/approvals/');
+        const page = await ana.get(`/approvals/approvals/${id}`);
+        for (const body of [list.body, page.body]) expect(body).not.toContain('hunter2-secret');
+        expect(page.body).toContain('key is ***REDACTED***');
+        expect(page.body).toContain('name="edit.copies"');
+        expect(page.body).not.toContain('name="edit.title"');
+        const edit = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.title': 'key is ***REDACTED***' });
+        expect(alertText(edit.body)).toBe("The field 'title' cannot be edited here; nothing was recorded.");
+        const granted = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf });
+        expect(granted.status).toBe(303);
+        expect((await fixture.registry.resume(id, fixture.agent)).success).toBe(true);
+        expect(fixture.executed).toEqual([{ tool: 'print_note', args }]);
+      },
+    );
 
     it('rejects with a required reason and moves the item to the history', async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'n1', copies: 1 });

@@ -144,7 +144,8 @@ describe('the approvals console in a browser', () => {
     await expect(ana.getByLabel(/copies/).inputValue()).resolves.toBe('50');
     const width = (await ana.evaluate('document.documentElement.scrollWidth')) as number;
     const overflowing = (await ana.evaluate(
-      "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 375).map((e) => e.tagName + ' ' + (e.textContent ?? '').slice(0, 40)).join('; ')",
+      "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 375).map((e) => e.tagName + ' ' " +
+        "+ (e.textContent ?? '').slice(0, 40)).join('; ')",
     )) as string;
     expect(width, `wider than the phone: ${overflowing}`).toBeLessThanOrEqual(375);
     expect((await fixture.verifier.store.get(id))?.approvals).toHaveLength(0);

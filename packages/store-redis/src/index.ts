@@ -1,5 +1,6 @@
 // @milpa/store-redis: Milpa's stores in Redis, shared by every process and machine that uses one Redis server.
-// Confirmation tokens, rate limits, verifications, calls held for approval, idempotency keys and invocation histories, each check-and-change atomic on the server.
+// Confirmation tokens, rate limits, verifications, calls held for approval, idempotency keys and invocation histories, each
+// check-and-change atomic on the server.
 
 export { RedisStores, type RedisStoresOptions } from './redis-stores.js';
 export { RedisStoreError, type RedisStoreFailure, type RedisStoreName } from './errors/redis-store-error.js';

@@ -128,23 +128,27 @@ describe('RedisStores across processes', () => {
     expect(await runsOf(prefix, 'search_notes')).toBe(100);
   });
 
-  it('runs a call held in one process once: granted through the verifier in the other, resumed in the first while the other resumes too', async () => {
-    const { prefix, a, b } = await startPair();
-    const held = (await a.send({ op: 'hold' })) as { code: string; approvalId: string };
-    expect(held.code).toBe('APPROVAL_PENDING');
-    expect(held.approvalId).toEqual(expect.any(String));
-    const early = (await a.send({ op: 'resume', approvalId: held.approvalId })) as { succeeded: number; codes: string[] };
-    expect(early).toMatchObject({ succeeded: 0, codes: ['APPROVAL_PENDING'] });
-    expect(await b.send({ op: 'grant', approvalId: held.approvalId })).toMatchObject({ status: 'passed' });
-    const [inA, inB] = (await Promise.all([
-      a.send({ op: 'resume', approvalId: held.approvalId, times: 20 }),
-      b.send({ op: 'resume', approvalId: held.approvalId, times: 20 }),
-    ])) as {
-      succeeded: number;
-    }[];
-    expect((inA?.succeeded ?? 0) + (inB?.succeeded ?? 0)).toBe(1);
-    expect(await runsOf(prefix, 'delete_note')).toBe(1);
-  });
+  it(
+    'runs a call held in one process once: granted through the verifier ' +
+      'in the other, resumed in the first while the other resumes too',
+    async () => {
+      const { prefix, a, b } = await startPair();
+      const held = (await a.send({ op: 'hold' })) as { code: string; approvalId: string };
+      expect(held.code).toBe('APPROVAL_PENDING');
+      expect(held.approvalId).toEqual(expect.any(String));
+      const early = (await a.send({ op: 'resume', approvalId: held.approvalId })) as { succeeded: number; codes: string[] };
+      expect(early).toMatchObject({ succeeded: 0, codes: ['APPROVAL_PENDING'] });
+      expect(await b.send({ op: 'grant', approvalId: held.approvalId })).toMatchObject({ status: 'passed' });
+      const [inA, inB] = (await Promise.all([
+        a.send({ op: 'resume', approvalId: held.approvalId, times: 20 }),
+        b.send({ op: 'resume', approvalId: held.approvalId, times: 20 }),
+      ])) as {
+        succeeded: number;
+      }[];
+      expect((inA?.succeeded ?? 0) + (inB?.succeeded ?? 0)).toBe(1);
+      expect(await runsOf(prefix, 'delete_note')).toBe(1);
+    },
+  );
 
   it('runs exactly 3 of 40 deletions when two processes make 20 parallel calls each in one run under a limit of 3 per run', async () => {
     const { prefix, a, b } = await startPair();

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 /** The message a test run fails with when no Redis answers. */
-export const REDIS_NEEDED = `These tests need Redis at ${REDIS_URL} (start one with \`redis-server\` or \`docker run -p 6379:6379 redis:7\`, or set REDIS_URL).`;
+const START_REDIS = 'start one with `redis-server` or `docker run -p 6379:6379 redis:7`, or set REDIS_URL';
+export const REDIS_NEEDED = `These tests need Redis at ${REDIS_URL} (${START_REDIS}).`;
 
 /** A connected client of the `redis` package, as the tests use it. */
 export type TestClient = RedisClientType;

@@ -1,5 +1,6 @@
 // @milpa/store-sqlite: Milpa's durable stores in one SQLite file, for one machine.
-// Confirmation tokens, rate limits, verifications, calls held for approval, idempotency keys and invocation histories that survive restarts and are shared by processes.
+// Confirmation tokens, rate limits, verifications, calls held for approval, idempotency keys and invocation histories that survive restarts
+// and are shared by processes.
 
 export { SqliteStores, type SqliteStoresOptions } from './sqlite-stores.js';
 export { SqliteStoreError, type SqliteStoreFailure, type SqliteStoreName } from './errors/sqlite-store-error.js';

@@ -49,7 +49,9 @@ export interface BuiltinToolsOptions {
     readonly readScopes?: readonly string[];
     /** Scopes of `file_write` and `file_edit`; default `['workspace:write']`. */
     readonly writeScopes?: readonly string[];
-    /** Build, hook or editor files `file_write` and `file_edit` may change after all, as path patterns (`Makefile`, `.vscode/tasks.json`). */
+    /**
+     * Build, hook or editor files `file_write` and `file_edit` may change after all, as path patterns (`Makefile`, `.vscode/tasks.json`).
+     */
     readonly allowBuildFiles?: readonly string[];
   };
   /** Settings of `code_search`. */

@@ -1,6 +1,9 @@
 /** The console's one stylesheet: readable at phone width, visible focus, no web fonts. */
-export const CONSOLE_STYLESHEET = `:root{color-scheme:light dark;--fg:#1b1f23;--bg:#fff;--muted:#59636e;--line:#d0d7de;--accent:#0b57d0;--ok:#116329;--bad:#a40e26;--warn:#7d4e00}
-@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#9198a1;--line:#3d444d;--accent:#79b8ff;--ok:#3fb950;--bad:#ff7b72;--warn:#d29922}}
+export const CONSOLE_STYLESHEET =
+  `:root{color-scheme:light dark;--fg:#1b1f23;--bg:#fff;--muted:#59636e;--line:#d0d7de;` +
+  `--accent:#0b57d0;--ok:#116329;--bad:#a40e26;--warn:#7d4e00}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--bg:#0d1117;--muted:#9198a1;--line:#3d444d;` +
+  `--accent:#79b8ff;--ok:#3fb950;--bad:#ff7b72;--warn:#d29922}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.75rem 1rem;border-bottom:1px solid var(--line)}
@@ -31,8 +34,10 @@ form{margin:0}
 fieldset{border:1px solid var(--line);margin:0 0 1rem}
 .field{display:flex;flex-direction:column;gap:.25rem;margin-bottom:.75rem}
 .kind,small{color:var(--muted)}
-input,select,textarea{max-width:100%;font:inherit;padding:.4rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg)}
-button{font:inherit;padding:.5rem 1.25rem;border-radius:4px;border:1px solid var(--line);background:var(--bg);color:var(--fg);cursor:pointer;min-height:44px}
+input,select,textarea{max-width:100%;font:inherit;padding:.4rem;border:1px solid var(--line);` +
+  `border-radius:4px;background:var(--bg);color:var(--fg)}
+button{font:inherit;padding:.5rem 1.25rem;border-radius:4px;border:1px solid var(--line);` +
+  `background:var(--bg);color:var(--fg);cursor:pointer;min-height:44px}
 button.primary{background:var(--accent);border-color:var(--accent);color:var(--bg)}
 button.danger{border-color:var(--bad);color:var(--bad)}
 button.link{border:0;padding:0;min-height:0;color:var(--accent);text-decoration:underline}

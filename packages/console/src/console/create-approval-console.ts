@@ -61,7 +61,12 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
  * @throws MilpaError `INVALID_ARGUMENT` without `authenticate`, without `verifier` or `store`, or for a bad `basePath`.
  * @example
  * import { createServer } from 'node:http';
- * const console = createApprovalConsole({ verifier, dispatcher, authenticate: (request) => sessions.identify(request), basePath: '/approvals' });
+ * const console = createApprovalConsole({
+ *   verifier,
+ *   dispatcher,
+ *   authenticate: (request) => sessions.identify(request),
+ *   basePath: '/approvals',
+ * });
  * createServer(console).listen(8080, '127.0.0.1');
  */
 export function createApprovalConsole(options: ApprovalConsoleOptions): ApprovalConsole {
@@ -214,7 +219,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         response,
         401,
         'text/html; charset=utf-8',
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in required</title></head><body><main><h1>Sign in required</h1><p>This console needs an authenticated approver.</p></main></body></html>`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in required</title></head><body><main><h1>Sign ` +
+          `in required</h1><p>This console needs an authenticated approver.</p></main></body></html>`,
         setCookies.length === 0 ? {} : { 'Set-Cookie': setCookies },
       );
     }

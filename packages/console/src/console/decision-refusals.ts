@@ -8,12 +8,18 @@ import type { ApprovalItem } from './approval-item.js';
 export function describeDecided(item: ApprovalItem): string {
   if (item.state === 'expired') return 'This request expired before it was decided; nothing changed. The caller has to ask again.';
   const by = item.decidedBy === null ? '' : ` by ${item.decidedBy}`;
-  return `This request was already decided (${item.state === 'granted' ? 'granted' : item.state === 'rejected' ? 'rejected' : 'closed'}${by}); nothing changed.`;
+  return (
+    `This request was already decided ` +
+    `(${item.state === 'granted' ? 'granted' : item.state === 'rejected' ? 'rejected' : 'closed'}${by}); nothing changed.`
+  );
 }
 
 /** What the requester is told when they try to approve their own call. */
 export function selfApprovalMessage(item: ApprovalItem): string {
-  return `You asked for this call (${item.requester ?? ''}), so you cannot approve it: someone other than the requester has to. Nothing was recorded.`;
+  return (
+    `You asked for this call (${item.requester ?? ''}), so you cannot approve it: someone other ` +
+    `than the requester has to. Nothing was recorded.`
+  );
 }
 
 /**
@@ -34,7 +40,9 @@ export function decisionRefusalOf(error: unknown, item: ApprovalItem): { status:
     case 'duplicate_approval':
       return {
         status: 409,
-        message: `You have already approved this request; policy '${item.policy}' needs ${item.required} approvals from different people. Nothing changed.`,
+        message:
+          `You have already approved this request; policy '${item.policy}' needs ${item.required} approvals from ` +
+          `different people. Nothing changed.`,
       };
     case 'not_found':
       return { status: 404, message: 'This request no longer exists; nothing changed.' };

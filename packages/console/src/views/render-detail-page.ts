@@ -53,7 +53,10 @@ function renderArguments(item: ApprovalItem): string {
         : hasChanges
           ? '<td data-label="Approved change">—</td>'
           : '';
-      return `<tr><th scope="row">${escapeHtml(name)}</th><td data-label="Value">${Object.hasOwn(item.arguments, name) ? renderValue(item.arguments[name]) : '—'}</td>${changed}</tr>`;
+      return (
+        `<tr><th scope="row">${escapeHtml(name)}</th>` +
+        `<td data-label="Value">${Object.hasOwn(item.arguments, name) ? renderValue(item.arguments[name]) : '—'}</td>${changed}</tr>`
+      );
     })
     .join('\n');
   return `<table class="arguments">
@@ -75,7 +78,8 @@ function renderHistory(view: DetailView): string {
   const rows = observations
     .map(
       (observation, index) =>
-        `<tr><td data-label="#">${index + 1}</td><th scope="row">${escapeHtml(observation.tool)}</th><td data-label="Outcome">${escapeHtml(observation.outcome)}</td><td data-label="Target">${
+        `<tr><td data-label="#">${index + 1}</td><th scope="row">${escapeHtml(observation.tool)}</th>` +
+        `<td data-label="Outcome">${escapeHtml(observation.outcome)}</td><td data-label="Target">${
           observation.target === null ? '—' : `${escapeHtml(observation.target.kind)} ${escapeHtml(observation.target.id)}`
         }</td></tr>`,
     )
@@ -101,7 +105,8 @@ function renderStatus(view: DetailView): string {
   const votes = item.approvals
     .map(
       (approval) =>
-        `<li>${escapeHtml(approval.principal)} approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${escapeHtml(approval.reason)}`}</li>`,
+        `<li>${escapeHtml(approval.principal)} ` +
+        `approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${escapeHtml(approval.reason)}`}</li>`,
     )
     .join('');
   return `<section id="status" data-live aria-labelledby="status-heading" class="status ${escapeHtml(item.state)}">
@@ -133,14 +138,20 @@ function renderEditField(field: EditableField, item: ApprovalItem, typed: Readon
     const mode = field.kind === 'integer' ? ' inputmode="numeric"' : field.kind === 'number' ? ' inputmode="decimal"' : '';
     control = `<input id="${escapeHtml(id)}" name="${escapeHtml(name)}" type="text" value="${escapeHtml(value)}"${mode}${describedBy}>`;
   }
-  return `<div class="field"><label for="${escapeHtml(id)}">${escapeHtml(field.name)} <span class="kind">(${escapeHtml(field.kind)})</span></label>${control}${hint}</div>`;
+  return (
+    `<div class="field"><label for="${escapeHtml(id)}">${escapeHtml(field.name)} ` +
+    `<span class="kind">(${escapeHtml(field.kind)})</span></label>${control}${hint}</div>`
+  );
 }
 
 function renderDecisionForms(view: DetailView): string {
   const { item, base, csrfToken } = view;
   const action = (verb: string): string => escapeHtml(`${base}approvals/${encodeURIComponent(item.id)}/${verb}`);
   if (item.state !== 'pending') {
-    return `<section aria-labelledby="decide-heading"><h2 id="decide-heading">Decision</h2><p>This request is closed: nothing more can be decided on it.</p></section>`;
+    return (
+      `<section aria-labelledby="decide-heading"><h2 id="decide-heading">Decision</h2>` +
+      `<p>This request is closed: nothing more can be decided on it.</p></section>`
+    );
   }
   const own = item.requester !== null && item.requester === view.principal;
   const voted = item.approvals.some((approval) => approval.principal === view.principal);
@@ -150,26 +161,30 @@ function renderDecisionForms(view: DetailView): string {
   const edits =
     view.editable.length === 0
       ? ''
-      : `<fieldset><legend>Edit before granting (optional)</legend><p>Changed values are checked against the tool's input schema before the grant is recorded.</p>${view.editable
-          .map((field) => renderEditField(field, item, view.typed))
-          .join('')}</fieldset>`;
-  return `<section aria-labelledby="decide-heading">
+      : `<fieldset><legend>Edit before granting (optional)</legend>` +
+        `<p>Changed values are checked against the tool's input schema before the grant is recorded.</p>` +
+        `${view.editable.map((field) => renderEditField(field, item, view.typed)).join('')}</fieldset>`;
+  return (
+    `<section aria-labelledby="decide-heading">
 <h2 id="decide-heading">Decision</h2>
 ${notes.map((note) => `<p class="note" id="decide-note">${escapeHtml(note)}</p>`).join('')}
 <div class="forms">
 <form method="post" action="${action('grant')}" class="grant">
 <input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
 ${edits}
-<div class="field"><label for="grant-reason">Reason (optional)</label><textarea id="grant-reason" name="reason" rows="2" maxlength="1000"></textarea></div>
+<div class="field"><label for="grant-reason">Reason (optional)</label><textarea id="grant-reason" name="reason" rows="2" ` +
+    `maxlength="1000"></textarea></div>
 <button type="submit" class="primary"${own ? ' aria-describedby="decide-note"' : ''}>Grant</button>
 </form>
 <form method="post" action="${action('reject')}" class="reject">
 <input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
-<div class="field"><label for="reject-reason">Reason (required)</label><textarea id="reject-reason" name="reason" rows="2" maxlength="1000" required></textarea></div>
+<div class="field"><label for="reject-reason">Reason (required)</label><textarea id="reject-reason" name="reason" rows="2" ` +
+    `maxlength="1000" required></textarea></div>
 <button type="submit" class="danger">Reject</button>
 </form>
 </div>
-</section>`;
+</section>`
+  );
 }
 
 /** The detail view of one held call: status, who asked and how, arguments, the run's history, the decision forms. */
@@ -178,7 +193,8 @@ export function renderDetailPage(view: DetailView): string {
   const message =
     view.message === null
       ? ''
-      : `<div class="message ${view.message.kind}" ${view.message.kind === 'error' ? 'role="alert"' : 'role="status"'}><p>${escapeHtml(view.message.text)}</p></div>`;
+      : `<div class="message ${view.message.kind}" ${view.message.kind === 'error' ? 'role="alert"' : 'role="status"'}>` +
+        `<p>${escapeHtml(view.message.text)}</p></div>`;
   return `<h1>Approve <code>${escapeHtml(item.tool)}</code>?</h1>
 ${message}
 ${renderStatus(view)}

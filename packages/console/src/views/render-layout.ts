@@ -32,19 +32,22 @@ export function renderLayout(options: LayoutOptions): string {
   const nav =
     options.principal === null
       ? ''
-      : `<nav aria-label="Console"><ul>${navLink(base, 'Pending', options.current === 'pending')}${navLink(`${base}history`, 'History', options.current === 'history')}</ul></nav>`;
+      : `<nav aria-label="Console"><ul>${navLink(base, 'Pending', options.current === 'pending')}` +
+        `${navLink(`${base}history`, 'History', options.current === 'history')}</ul></nav>`;
   const who =
     options.principal === null
       ? ''
       : `<div class="who"><p>Signed in as <strong>${escapeHtml(options.principal)}</strong></p>${
           options.canSignOut && options.csrfToken !== null
-            ? ` <form method="post" action="${escapeHtml(`${base}logout`)}" class="inline"><input type="hidden" name="_csrf" value="${escapeHtml(options.csrfToken)}"><button type="submit" class="link">Sign out</button></form>`
+            ? ` <form method="post" action="${escapeHtml(`${base}logout`)}" class="inline"><input type="hidden" name="_csrf" ` +
+              `value="${escapeHtml(options.csrfToken)}"><button type="submit" class="link">Sign out</button></form>`
             : ''
         }</div>`;
   const live = options.live
     ? ` data-events="${escapeHtml(`${base}events`)}"${options.pageUrl === null ? '' : ` data-page="${escapeHtml(options.pageUrl)}"`}`
     : '';
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en"${live}>
 <head>
 <meta charset="utf-8">
@@ -55,11 +58,13 @@ export function renderLayout(options: LayoutOptions): string {
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><p class="brand">${escapeHtml(options.consoleTitle)}</p>${nav}${who}<p class="live-status" id="live-status" role="status" aria-live="polite"></p></header>
+<header><p class="brand">${escapeHtml(options.consoleTitle)}</p>${nav}${who}<p class="live-status" id="live-status" ` +
+    `role="status" aria-live="polite"></p></header>
 <main id="main" tabindex="-1">
 ${options.body}
 </main>
 </body>
 </html>
-`;
+`
+  );
 }

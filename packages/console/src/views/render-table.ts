@@ -10,8 +10,15 @@ export function renderListTable(caption: string, headings: readonly string[], ro
   const body = rows
     .map(
       (cells) =>
-        `<tr>\n${cells.map((cell, index) => (index === 0 ? `<th scope="row">${cell}</th>` : `<td data-label="${escapeHtml(headings[index] ?? '')}">${cell}</td>`)).join('\n')}\n</tr>`,
+        `<tr>\n${cells
+          .map((cell, index) =>
+            index === 0 ? `<th scope="row">${cell}</th>` : `<td data-label="${escapeHtml(headings[index] ?? '')}">${cell}</td>`,
+          )
+          .join('\n')}\n</tr>`,
     )
     .join('\n');
-  return `<table class="approvals">\n<caption>${escapeHtml(caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  return (
+    `<table class="approvals">\n<caption>${escapeHtml(caption)}</caption>\n` +
+    `<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`
+  );
 }

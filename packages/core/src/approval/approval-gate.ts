@@ -15,7 +15,9 @@ import type { ApprovalVerdict } from './approval-verdict.js';
  * @example
  * const gate: ApprovalGate = {
  *   check: ({ toolName, context }) =>
- *     toolName === 'delete_note' && !context.hasScope('notes:admin') ? ApprovalVerdict.deny('Only admins delete notes.') : ApprovalVerdict.allow(),
+ *     toolName === 'delete_note' && !context.hasScope('notes:admin')
+ *       ? ApprovalVerdict.deny('Only admins delete notes.')
+ *       : ApprovalVerdict.allow(),
  * };
  */
 export interface ApprovalGate {

@@ -31,7 +31,9 @@ export interface ConfirmationStore {
     actionSummary: string,
     binding: ConfirmationBinding,
   ): ConfirmationToken | Promise<ConfirmationToken>;
-  /** Redeems the token: returns the stored args and forgets the token, or null when it is unknown, expired, or for another tool or caller. */
+  /**
+   * Redeems the token: returns the stored args and forgets the token, or null when it is unknown, expired, or for another tool or caller.
+   */
   consume(token: string, toolName: string, binding: ConfirmationBinding): ToolArgs | null | Promise<ToolArgs | null>;
   /** True when `consume` would succeed now; does not consume. */
   isValid(token: string, toolName: string, binding: ConfirmationBinding): boolean | Promise<boolean>;

@@ -50,5 +50,8 @@ export function generateRandomId(format: RandomIdFormat = 'hex'): string {
   // Version 4 in the high nibble of byte 6, the RFC variant (10xx) in the high bits of byte 8.
   POOL[start + 6] = ((POOL[start + 6] as number) & 0x0f) | 0x40;
   POOL[start + 8] = ((POOL[start + 8] as number) & 0x3f) | 0x80;
-  return `${hexOf(start, start + 4)}-${hexOf(start + 4, start + 6)}-${hexOf(start + 6, start + 8)}-${hexOf(start + 8, start + 10)}-${hexOf(start + 10, start + 16)}`;
+  return (
+    `${hexOf(start, start + 4)}-${hexOf(start + 4, start + 6)}-${hexOf(start + 6, start + 8)}-` +
+    `${hexOf(start + 8, start + 10)}-${hexOf(start + 10, start + 16)}`
+  );
 }

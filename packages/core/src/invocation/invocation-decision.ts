@@ -40,7 +40,8 @@ export class InvocationDecision {
   static deny(reasonCode: string): InvocationDecision {
     if (!isInvocationCode(reasonCode)) {
       throw new MilpaError(
-        'InvocationDecision.deny() needs a reason code of lower-case letters, digits, _, . or -, starting with a letter, at most 64 characters.',
+        'InvocationDecision.deny() needs a reason code of lower-case letters, ' +
+          'digits, _, . or -, starting with a letter, at most 64 characters.',
         {
           code: 'INVALID_ARGUMENT',
         },

@@ -73,8 +73,8 @@ function freezeTarget(target: InvocationTarget | null): InvocationTarget | null 
  * A run's earlier calls, in the order they ended, independent of any model transcript, and whether
  * the list is known to be complete. Beside them, the calls of the run that took their place before
  * this one and have not ended yet ({@link InvocationHistory.inFlight}): `count` and `some` include
- * those by default, so calls of one run made in parallel cannot all pass a limit together. A history is complete only for a run that was opened fresh and
- * recorded every call since; a call outside any run, or in a run the store does not know (a
+ * those by default, so calls of one run made in parallel cannot all pass a limit together. A history is complete only for a run that was
+ * opened fresh and recorded every call since; a call outside any run, or in a run the store does not know (a
  * restarted process, an evicted run, a forged run id), sees an incomplete history — and a rule that
  * requires a complete one refuses the call.
  *

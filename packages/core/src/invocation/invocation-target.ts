@@ -36,7 +36,8 @@ export function invocationTarget(kind: string, id: string | number): InvocationT
   const target = { kind, id: text };
   if (!isInvocationTarget(target)) {
     throw new MilpaError(
-      'An invocation target needs a kind of lower-case letters, digits, _, . or - (starting with a letter, at most 64 characters) and an id of 1 to 256 characters.',
+      'An invocation target needs a kind of lower-case letters, digits, _, . or - (starting with a letter, at most 64 ' +
+        'characters) and an id of 1 to 256 characters.',
       {
         code: 'INVALID_ARGUMENT',
       },

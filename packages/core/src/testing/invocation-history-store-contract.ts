@@ -68,7 +68,9 @@ async function limitedDeletion(store: InvocationHistoryStore, runId: string, ind
 function reservationDefinitions(): Definition[] {
   return [
     {
-      name: 'reserve answers the history up to the place it takes: the calls that ended and the earlier calls in flight, not the call itself',
+      name:
+        'reserve answers the history up to the place it takes: the calls ' +
+        'that ended and the earlier calls in flight, not the call itself',
       settings: undefined,
       async body(store) {
         const runId = newRunId('reserve');
@@ -107,7 +109,9 @@ function reservationDefinitions(): Definition[] {
       },
     },
     {
-      name: `exactly ${String(RUN_LIMIT)} of ${String(PARALLEL_CALLS)} parallel calls in one run pass a limit of ${String(RUN_LIMIT)} per run`,
+      name:
+        `exactly ${String(RUN_LIMIT)} of ${String(PARALLEL_CALLS)} parallel calls in one run pass a limit ` +
+        `of ${String(RUN_LIMIT)} per run`,
       settings: undefined,
       async body(store) {
         const runId = newRunId('limit');
@@ -335,8 +339,8 @@ function definitions(): Definition[] {
  * ahead of it included), exactly three of twenty parallel calls pass a limit of three per run,
  * `settle` releases a place and records it in one step, a place whose lease ran out is dropped and
  * marks its run incomplete, and runs do not see each other's places. The lease case lets a little
- * more than one second pass (through the harness's `advanceTime` when given). Returns the cases for any test runner to run; each builds its own store through
- * `subject`.
+ * more than one second pass (through the harness's `advanceTime` when given). Returns the cases for any test runner to run; each builds its
+ * own store through `subject`.
  *
  * @example
  * import { describe, it } from 'vitest';

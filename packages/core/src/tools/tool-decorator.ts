@@ -32,7 +32,12 @@ type ToolMethod<This, I extends TObject, R> = (
  *
  * @example
  * class NoteTools {
- *   @tool({ name: 'list_notes', description: 'List saved notes', input: Type.Object({ page: Type.Integer() }), clamps: { page: [1, 1000] } })
+ *   @tool({
+ *     name: 'list_notes',
+ *     description: 'List saved notes',
+ *     input: Type.Object({ page: Type.Integer() }),
+ *     clamps: { page: [1, 1000] },
+ *   })
  *   listNotes({ page }: { page: number }) {
  *     return { notes: [], page };
  *   }

@@ -32,7 +32,8 @@ describe('VerificationRequest', () => {
         expect.objectContaining({
           code: 'INVALID_ARGUMENT',
           message:
-            'VerificationRequest "subject" must not be empty when provided; pass null (or use ::forResolution()) for a resolve-only reconstruction.',
+            'VerificationRequest "subject" must not be empty when provided; pass ' +
+            'null (or use ::forResolution()) for a resolve-only reconstruction.',
         }),
       );
     });

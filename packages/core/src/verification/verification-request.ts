@@ -35,7 +35,8 @@ export class VerificationRequest {
     }
     if (subject !== null && subject.trim() === '') {
       throw new MilpaError(
-        'VerificationRequest "subject" must not be empty when provided; pass null (or use ::forResolution()) for a resolve-only reconstruction.',
+        'VerificationRequest "subject" must not be empty when provided; pass ' +
+          'null (or use ::forResolution()) for a resolve-only reconstruction.',
         { code: 'INVALID_ARGUMENT' },
       );
     }

@@ -176,15 +176,18 @@ describe('serveHttp', () => {
       ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
 
-    it('serves callers without credentials as anonymous only when the host opts in: offered no tool, calls answered as unknown tools', async () => {
-      const { handle } = await serve({ allowAnonymous: true });
-      const client = await connect(handle.url, null);
-      expect((await client.listTools()).tools).toEqual([]);
-      await expectAnsweredAsUnknownTool(client.callTool({ name: 'list_notes', arguments: {} }), 'list_notes');
-      // An unknown token is still refused: opting in to anonymous access accepts no bad credentials.
-      const bad = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer stolen-token' });
-      expect(bad.status).toBe(401);
-    });
+    it(
+      'serves callers without credentials as anonymous only when the ' + 'host opts in: offered no tool, calls answered as unknown tools',
+      async () => {
+        const { handle } = await serve({ allowAnonymous: true });
+        const client = await connect(handle.url, null);
+        expect((await client.listTools()).tools).toEqual([]);
+        await expectAnsweredAsUnknownTool(client.callTool({ name: 'list_notes', arguments: {} }), 'list_notes');
+        // An unknown token is still refused: opting in to anonymous access accepts no bad credentials.
+        const bad = await rawPost(handle.url, INITIALIZE, { Authorization: 'Bearer stolen-token' });
+        expect(bad.status).toBe(401);
+      },
+    );
 
     it('refuses to start with neither an authenticator nor allowAnonymous', async () => {
       const notes = createNotesRegistry();

@@ -15,7 +15,8 @@ const CREATE = new RedisScript(
   'confirmation create',
   `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'tool', ARGV[1], 'principal', ARGV[2], 'channel', ARGV[3], 'expires_at', ARGV[4], 'args', ARGV[5], 'summary', ARGV[6])
+redis.call('HSET', KEYS[1], 'tool', ARGV[1], 'principal', ARGV[2], 'channel', ` +
+    `ARGV[3], 'expires_at', ARGV[4], 'args', ARGV[5], 'summary', ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 return 1
 `,

@@ -38,7 +38,8 @@ export function toJsonText(value: unknown, what: string): string {
   }
   if (text === undefined || !isFaithful(value, JSON.parse(text))) {
     throw new MilpaError(
-      `${what} must be plain JSON data; JSON would drop or change part of it (a function, undefined, a bigint, a non-finite number, a Date or a class instance).`,
+      `${what} must be plain JSON data; JSON would drop or change part of it (a function, undefined, a bigint, a non-finite ` +
+        `number, a Date or a class instance).`,
       {
         code: 'INVALID_ARGUMENT',
       },

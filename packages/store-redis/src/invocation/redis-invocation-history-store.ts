@@ -38,7 +38,8 @@ local function field(n) return 'o:' .. string.format('%d', n) end
  * order they were taken (`call` is the call's JSON text). `livePlaces` answers the places whose
  * lease has not run out, and whether it dropped any; nil when the field is malformed.
  */
-const PLACES = `
+const PLACES =
+  `
 local function livePlaces()
   local raw = redis.call('HGET', KEYS[1], 'places')
   local kept, dropped = {}, false
@@ -46,7 +47,8 @@ local function livePlaces()
   local ok, list = pcall(cjson.decode, raw)
   if not ok or type(list) ~= 'table' then return nil end
   for _, place in ipairs(list) do
-    if type(place) ~= 'table' or type(place.id) ~= 'string' or type(place.call) ~= 'string' or tonumber(place.exp) == nil then return nil end
+    if type(place) ~= 'table' or type(place.id) ~= 'string' or ` +
+  `type(place.call) ~= 'string' or tonumber(place.exp) == nil then return nil end
     local parsed, call = pcall(cjson.decode, place.call)
     if not parsed or type(call) ~= 'table' or type(call.tool) ~= 'string' then return nil end
     if tonumber(place.exp) > now then kept[#kept + 1] = place else dropped = true end
@@ -181,9 +183,9 @@ return {'appended'}
  * too, lose nothing and keep the order they ran in, and the calls of every process take their
  * places in a run one after another, each answered with the history up to its own place. A place
  * is released by `settle` in the same script that appends the call's observation; a place past
- * its lease is dropped by the next script on its run, which marks the run incomplete. A run keeps at most `maxObservationsPerRun` observations (past it the oldest are dropped and
- * the run becomes incomplete), and a run untouched for `historyIdleTtlSeconds` is forgotten: its
- * key expires on the server, and it loads as unknown, which rules that need a complete history
+ * its lease is dropped by the next script on its run, which marks the run incomplete. A run keeps at most `maxObservationsPerRun`
+ * observations (past it the oldest are dropped and the run becomes incomplete), and a run untouched for `historyIdleTtlSeconds` is
+ * forgotten: its key expires on the server, and it loads as unknown, which rules that need a complete history
  * refuse.
  *
  * Get one from {@link RedisStores.connect}.

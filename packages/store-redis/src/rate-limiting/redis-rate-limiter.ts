@@ -16,14 +16,16 @@ local start, used = now, 0
 if redis.call('EXISTS', KEYS[1]) == 1 then
   local row = redis.call('HMGET', KEYS[1], 'start', 'window_ms', 'used')
   local storedStart, storedWindow, storedUsed = tonumber(row[1]), tonumber(row[2]), tonumber(row[3])
-  if storedStart == nil or storedStart ~= storedStart or math.abs(storedStart) == math.huge or storedWindow == nil or storedUsed == nil or not (storedWindow > 0) or not (storedUsed >= 0) then
+  if storedStart == nil or storedStart ~= storedStart or math.abs(storedStart) == math.huge or storedWindow == nil or storedUsed ` +
+    `== nil or not (storedWindow > 0) or not (storedUsed >= 0) then
     return {'malformed'}
   end
   if now - storedStart < window then start, used = storedStart, storedUsed end
 end
 if used + cost > max then return {'denied', string.format('%.17g', start + window - now)} end
 used = used + cost
-redis.call('HSET', KEYS[1], 'start', string.format('%.17g', start), 'window_ms', string.format('%.17g', window), 'used', string.format('%.17g', used))
+redis.call('HSET', KEYS[1], 'start', string.format('%.17g', start), 'window_ms', ` +
+    `string.format('%.17g', window), 'used', string.format('%.17g', used))
 redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.max(1, math.ceil(start + window - now))))
 return {'allowed', string.format('%.17g', max - used)}
 `,

@@ -139,7 +139,8 @@ export class SqliteApprovalStore implements ApprovalStore {
         | undefined;
       if (existing !== undefined && !(isTime(existing.forget_at) && existing.forget_at <= this.#database.now())) return false;
       db.prepare(
-        'INSERT OR REPLACE INTO approval_holds (approval_id, tool, args_json, args_digest, principal, channel, run_id, request_id, created_at, expires_at, redeemed_at, forget_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
+        'INSERT OR REPLACE INTO approval_holds (approval_id, tool, args_json, args_digest, principal, channel, run_id, ' +
+          'request_id, created_at, expires_at, redeemed_at, forget_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)',
       ).run(
         approval.approvalId,
         approval.toolName,

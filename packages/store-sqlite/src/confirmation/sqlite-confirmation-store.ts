@@ -76,7 +76,8 @@ export class SqliteConfirmationStore implements ConfirmationStore {
     return this.#database.transaction('confirmation', (db) => {
       const expiresAt = this.#database.now() + this.#ttlMs;
       const insert = db.prepare(
-        'INSERT OR IGNORE INTO confirmation_tokens (token, tool, args_json, action_summary, principal, channel, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR IGNORE INTO confirmation_tokens (token, tool, args_json, ' +
+          'action_summary, principal, channel, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
       let token = generateRandomId();
       // 128 random bits do not collide in practice; a taken token is drawn again rather than overwritten.

@@ -114,7 +114,8 @@ export function migrateSchema(db: Database.Database): void {
     }
     if (current > SCHEMA_VERSION) {
       throw new SqliteStoreError(
-        `The SQLite database has schema version ${String(current)}, newer than the ${String(SCHEMA_VERSION)} this version of @milpa/store-sqlite understands; upgrade the package.`,
+        `The SQLite database has schema version ${String(current)}, newer than the ${String(SCHEMA_VERSION)} this version of ` +
+          `@milpa/store-sqlite understands; upgrade the package.`,
         { store: 'database', failure: 'schema' },
       );
     }

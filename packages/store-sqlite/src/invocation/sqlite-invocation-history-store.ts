@@ -225,7 +225,8 @@ export class SqliteInvocationHistoryStore implements InvocationHistoryStore {
     };
     if (count > this.#maxObservations) {
       db.prepare(
-        'DELETE FROM invocation_observations WHERE run_id = ? AND seq IN (SELECT seq FROM invocation_observations WHERE run_id = ? ORDER BY seq LIMIT ?)',
+        'DELETE FROM invocation_observations WHERE run_id = ? AND seq IN (SELECT ' +
+          'seq FROM invocation_observations WHERE run_id = ? ORDER BY seq LIMIT ?)',
       ).run(runId, runId, count - this.#maxObservations);
       db.prepare('UPDATE invocation_runs SET complete = 0 WHERE run_id = ?').run(runId);
     }

@@ -22,7 +22,8 @@ function requireFinite(
     typeof value === 'number' && Number.isFinite(value) && (positive ? value > 0 : value >= 0) && (!integer || Number.isInteger(value));
   if (!valid) {
     throw new MilpaError(
-      `Rate limit ${name} must be ${positive ? 'a positive' : 'a non-negative'} ${integer ? 'integer' : 'finite number'}, got ${String(value)}.`,
+      `Rate limit ${name} must be ${positive ? 'a positive' : 'a non-negative'} ${integer ? 'integer' : 'finite number'}, ` +
+        `got ${String(value)}.`,
       {
         code: 'INVALID_ARGUMENT',
       },
@@ -97,7 +98,8 @@ export class SqliteRateLimiter implements RateLimiter {
       }
       db.prepare(
         `INSERT INTO rate_limit_buckets (key, window_start, window_ms, used, expires_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET window_start = excluded.window_start, window_ms = excluded.window_ms, used = excluded.used, expires_at = excluded.expires_at`,
+         ON CONFLICT (key) DO UPDATE SET window_start = excluded.window_start, window_ms = excluded.window_ms, used = ` +
+          `excluded.used, expires_at = excluded.expires_at`,
       ).run(key, windowStart, windowMs, used + cost, Math.ceil(windowStart + windowMs));
       return RateLimitResult.allowed(maxTokens - (used + cost));
     });

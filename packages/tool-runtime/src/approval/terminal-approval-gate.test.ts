@@ -61,7 +61,8 @@ describe('terminalApprovalGate', () => {
     input.write('n\n');
     await registry.call('delete_notes', { tag: '*', api_key: '%', limit: 80 }, operator());
     expect(written.join('')).toBe(
-      'Approve delete_notes({"limit":5}) [tidied: tag dropped (sent "*"); api_key dropped (sent "***REDACTED***"); limit bounded (sent 80, now 5)] by cli on cli? [y/N] ',
+      'Approve delete_notes({"limit":5}) [tidied: tag dropped (sent "*"); api_key dropped (sent "***REDACTED***"); limit bounded ' +
+        '(sent 80, now 5)] by cli on cli? [y/N] ',
     );
   });
 

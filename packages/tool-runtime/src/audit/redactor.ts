@@ -20,10 +20,15 @@ const MAX_DEPTH = 32;
  * keys, n levels deep, is reached through 2^n paths, and a copy of each would never finish.
  */
 const MAX_COPIED_OBJECTS = 10_000;
-/** Steps a secret collection may take under a schema before it drops the schema: only a cyclic schema object (which no registry compiles) gets near it. */
+/**
+ * Steps a secret collection may take under a schema before it drops the schema: only a cyclic schema object (which no registry compiles)
+ * gets near it.
+ */
 const MAX_SCHEMA_STEPS = 1_000_000;
 const CONTEXT_KEY = '_ctx';
-/** Key verdicts the redactor remembers before starting over: enough for every tool's own names, bounded against callers that invent keys. */
+/**
+ * Key verdicts the redactor remembers before starting over: enough for every tool's own names, bounded against callers that invent keys.
+ */
 const MAX_REMEMBERED_KEYS = 4_096;
 
 /** One value waiting in the secret collection's walk. */
@@ -35,11 +40,13 @@ interface CollectStep {
 }
 
 /** A plain object (`{…}` or `Object.create(null)`): the usual shape of a call's arguments. */
-// Stryker disable next-line BlockStatement: equivalent: answering false (here undefined) only sends the value down the full walk, which gives the same copy and the same secrets.
+// Stryker disable next-line BlockStatement: equivalent: answering false (here undefined) only sends the value down the full walk, which
+// gives the same copy and the same secrets.
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   if (!isObject(value) || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
-  // Stryker disable next-line LogicalOperator: equivalent: `&&` is never true, which only sends every value down the full walk, with the same result.
+  // Stryker disable next-line LogicalOperator: equivalent: `&&` is never true, which only sends every value down the full walk, with the
+  // same result.
   return prototype === Object.prototype || prototype === null;
 }
 
@@ -140,7 +147,8 @@ export class Redactor {
     let verdict = this.#keyVerdicts.get(key);
     if (verdict === undefined) {
       verdict = this.#names.matches(key);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: when the cache starts over decides only memory and speed; a forgotten verdict is worked out again the same.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: when the cache starts over decides only memory and
+      // speed; a forgotten verdict is worked out again the same.
       if (this.#keyVerdicts.size >= MAX_REMEMBERED_KEYS) this.#keyVerdicts.clear();
       this.#keyVerdicts.set(key, verdict);
     }
@@ -273,14 +281,16 @@ export class Redactor {
       case 'boolean':
       case 'undefined':
         return value;
-      // Stryker disable next-line ConditionalExpression: equivalent: without its body this case falls through to the symbol case, which returns value.toString() too.
+      // Stryker disable next-line ConditionalExpression: equivalent: without its body this case falls through to the symbol case, which
+      // returns value.toString() too.
       case 'bigint':
         return value.toString();
       case 'symbol':
         return value.toString();
       case 'function':
         return undefined;
-      // Stryker disable next-line ConditionalExpression: equivalent: the default case is last, so without its break it still leaves the switch.
+      // Stryker disable next-line ConditionalExpression: equivalent: the default case is last, so without its break it still leaves the
+      // switch.
       default:
         break;
     }
@@ -361,7 +371,8 @@ export class Redactor {
         seen.add(value);
       }
       try {
-        // Stryker disable next-line ArrayDeclaration: equivalent: an extra string step has no value or secret fields, so the walk skips it as a non-object.
+        // Stryker disable next-line ArrayDeclaration: equivalent: an extra string step has no value or secret fields, so the walk skips it
+        // as a non-object.
         const children: CollectStep[] = [];
         if (Array.isArray(value) || value instanceof Set) {
           let index = 0;

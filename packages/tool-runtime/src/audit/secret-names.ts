@@ -74,7 +74,8 @@ export function nameWords(name: string): string[] {
       .replace(/(\p{L})(\p{N})/gu, '$1 $2')
       .replace(/(\p{N})(\p{L})/gu, '$1 $2')
       .toLowerCase()
-      // Stryker disable next-line Regex: equivalent: splitting at each separator instead of each run only adds empty words, which the filter drops.
+      // Stryker disable next-line Regex: equivalent: splitting at each separator instead of each run only adds empty words, which the
+      // filter drops.
       .split(/[^\p{L}\p{N}]+/u)
       .filter((word) => word !== '')
   );
@@ -85,7 +86,8 @@ function spellsWithWords(words: readonly string[], name: string): boolean {
   // Stryker disable next-line EqualityOperator: equivalent: a run starting past the last word spells nothing.
   for (let start = 0; start < words.length; start += 1) {
     let spelled = '';
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a run already as long as the name only grows, so going on finds nothing more (the stop bounds the work on hostile keys).
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a run already as long as the name only grows, so going
+    // on finds nothing more (the stop bounds the work on hostile keys).
     for (let end = start; end < words.length && spelled.length < name.length; end += 1) {
       spelled += words[end];
       if (spelled === name) return true;

@@ -63,8 +63,8 @@ const KNOWN_TOKENS = new RegExp(
 
 /**
  * `name=` in `name=value` pairs (URL query parameters, form bodies, cookies, logfmt; the whole run of
- * name characters before `=` is the name), and the value after it, quoted or up to the next separator. The value goes when the name means a secret (as a
- * field name, or `key`, `sig`, `signature`).
+ * name characters before `=` is the name), and the value after it, quoted or up to the next separator. The value goes when the name means a
+ * secret (as a field name, or `key`, `sig`, `signature`).
  */
 const EQUALS_NAME = /(?<![A-Za-z0-9_.\-[\]%])([A-Za-z0-9_.\-[\]%]+)=/g;
 const EQUALS_VALUE = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^&#;\s"'<>\\]*/y;

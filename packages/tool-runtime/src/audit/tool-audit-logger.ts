@@ -113,7 +113,9 @@ export class ToolAuditLogger {
       const secrets = this.#secretsOf(tool, args);
       const safeReason = this.redactor.scrub(String(reason), secrets);
       return {
-        message: `[ToolAudit] AUTH_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | reason=${clean(safeReason)}`,
+        message:
+          `[ToolAudit] AUTH_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | ` +
+          `reason=${clean(safeReason)}`,
         record: this.#record('auth_denied', 'FORBIDDEN', context, tool, args, secrets, tookMs, { reason: safeReason }),
       };
     });
@@ -138,7 +140,9 @@ export class ToolAuditLogger {
    */
   logInvocationDenied(context: ToolContext, tool: string, rule: string | null, reason: string, tookMs: number): void {
     this.#write('warn', () => ({
-      message: `[ToolAudit] INVOCATION_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | rule=${clean(rule ?? '(target)')} | reason=${clean(reason)}`,
+      message:
+        `[ToolAudit] INVOCATION_DENIED | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))} | ` +
+        `rule=${clean(rule ?? '(target)')} | reason=${clean(reason)}`,
       record: this.#record('invocation_denied', 'FORBIDDEN', context, tool, null, [], tookMs, { rule, reason, run_id: context.runId }),
     }));
   }
@@ -159,10 +163,10 @@ export class ToolAuditLogger {
 
   /**
    * Audits a call that ended before or instead of its handler:
-   * `[ToolAudit] {NOT_FOUND|REFUSED|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR} | {request_id} | {channel} | {tool} | {principal}`
-   * plus ` | reason={reason}` when given. `not_found`, `invalid_token` and `vetoed` are warnings,
-   * `internal_error` an error, `plan` and `confirmation_requested` info. `code` overrides the
-   * outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none);
+   * `[ToolAudit] {OUTCOME} | {request_id} | {channel} | {tool} | {principal}`, where `{OUTCOME}` is one of
+   * `NOT_FOUND|REFUSED|PLAN|CONFIRMATION_REQUESTED|INVALID_TOKEN|VETOED|INTERNAL_ERROR`, plus ` | reason={reason}` when given.
+   * `not_found`, `invalid_token` and `vetoed` are warnings, `internal_error` an error, `plan` and `confirmation_requested` info.
+   * `code` overrides the outcome's default code (`TOOL_NOT_FOUND`, `VALIDATION_ERROR`, `INTERNAL_ERROR`, or none);
    * `originalSizes`, when the result cap cut the result, is recorded with `truncated`.
    */
   logOutcome(
@@ -184,7 +188,8 @@ export class ToolAuditLogger {
       const rawCode = code === undefined ? settings.code : code;
       const safeCode = rawCode === null ? null : this.redactor.scrub(String(rawCode), secrets);
       return {
-        message: `[ToolAudit] ${outcome.toUpperCase()} | ${this.#head(context, tool)} | ${clean(principalLabel(context.principal))}${suffix}`,
+        message:
+          `[ToolAudit] ${outcome.toUpperCase()} | ${this.#head(context, tool)} | ` + `${clean(principalLabel(context.principal))}${suffix}`,
         record: this.#record(outcome, safeCode, context, tool, args, secrets, tookMs, {
           ...(safeReason === undefined ? {} : { reason: safeReason }),
           ...(originalSizes === undefined ? {} : { truncated: true, original_sizes: originalSizes }),

@@ -222,7 +222,8 @@ export class TokenEstimator {
     if (resolution.source === 'default') {
       this.#logger.warn(
         { model, context_window: resolution.limit },
-        `[TokenEstimator] Unknown model ${JSON.stringify(model)}: assuming a ${resolution.limit}-token context window. Pass contextWindow to state the real one.`,
+        `[TokenEstimator] Unknown model ${JSON.stringify(model)}: assuming a ${resolution.limit}-token context window. Pass ` +
+          `contextWindow to state the real one.`,
       );
     }
     return resolution;

@@ -113,7 +113,8 @@ describe('InvocationPlanBuilder', () => {
     it('states require_auth, allow_all, the missing scopes and the missing rule provider when built for web', () => {
       const plan = new InvocationPlanBuilder(defaultGate()).build(settingsTool(), ToolContext.web('u', []), noWiring);
       expect(plan.getStep('authorize').source).toBe(
-        "channel 'web': require_auth=true, allow_all=false, block_mutating=false; tool has no declared scopes; rule provider: absent, rules skipped",
+        "channel 'web': require_auth=true, allow_all=false, block_mutating=false; " +
+          'tool has no declared scopes; rule provider: absent, rules skipped',
       );
     });
 

@@ -32,7 +32,8 @@ function checkRule(rule: unknown, known: ReadonlySet<string>): CheckedRule {
   const { identifier, evaluate, requiresCompleteHistory, tools } = rule as Partial<InvocationRule>;
   if (!isInvocationCode(identifier)) {
     throw invalid(
-      `Invocation rule identifier ${describeValue(identifier)} is invalid: use a lower-case ASCII letter, then lower-case letters, digits, _, . or -, at most 64 characters.`,
+      `Invocation rule identifier ${describeValue(identifier)} is invalid: use a lower-case ASCII letter, then lower-case ` +
+        `letters, digits, _, . or -, at most 64 characters.`,
     );
   }
   if (known.has(identifier)) throw invalid(`Invocation rule '${identifier}' is already registered; identifiers are unique per registry.`);
@@ -75,8 +76,10 @@ function checkStore(store: unknown): InvocationHistoryStore {
       : STORE_METHODS.filter((method) => typeof (store as Partial<InvocationHistoryStore>)[method] !== 'function');
   if (missing.length > 0) {
     throw invalid(
-      `historyStore must have startRun(runId), load(runId), append(runId, observation), reserve(runId, call, leaseMs) and settle(runId, reservationId, observation) functions; missing: ${missing.join(', ')}. ` +
-        'reserve and settle keep per-run limits for calls made in parallel: a store without them is refused rather than let those calls pass a limit together.',
+      `historyStore must have startRun(runId), load(runId), append(runId, observation), reserve(runId, call, leaseMs) and ` +
+        `settle(runId, reservationId, observation) functions; missing: ${missing.join(', ')}. ` +
+        'reserve and settle keep per-run limits for calls made in parallel: a store without them is refused rather than let ' +
+        'those calls pass a limit together.',
     );
   }
   return store as InvocationHistoryStore;

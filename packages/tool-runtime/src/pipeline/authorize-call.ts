@@ -14,7 +14,8 @@ const GO_ON: AuthorizedContinuation = () => undefined;
 function apply(call: ResolvedCall, authorization: AuthorizationResult, onAllowed: AuthorizedContinuation): undefined | typeof STOP {
   const services = call.services;
   if (!authorization.allowed) {
-    // Stryker disable next-line StringLiteral: equivalent through the public API: the policy gate gives every denial a reason, so the fallback is never read.
+    // Stryker disable next-line StringLiteral: equivalent through the public API: the policy gate gives every denial a reason, so the
+    // fallback is never read.
     const reason = authorization.reason ?? 'Forbidden';
     if (services.isDebugEnabled())
       services.safeLog('debug', { tool: call.toolName }, `[ToolRegistry] Auth result: DENIED: ${call.scrub(reason)}`);

@@ -83,7 +83,8 @@ function resolveTarget(
       logResolverFailure(call, index, error);
       return FAILED;
     }
-    // Stryker disable next-line ConditionalExpression: equivalent: a synchronous answer taken the asynchronous way gives the same resolution, later.
+    // Stryker disable next-line ConditionalExpression: equivalent: a synchronous answer taken the asynchronous way gives the same
+    // resolution, later.
     if (isPromiseLike(answer)) {
       const settled = Promise.resolve(answer).then(
         (value): InvocationTarget | null | typeof FAILED => checkedAnswer(call, index, value),
@@ -104,7 +105,8 @@ function resolveTarget(
 
 /** A store's answer as a history; a store may hand back any object (a shared store deserializes it). */
 function asHistory(value: object): InvocationHistory {
-  // Stryker disable next-line ConditionalExpression: equivalent when false: a history rebuilt from its own observations, completeness and calls in flight is the same history.
+  // Stryker disable next-line ConditionalExpression: equivalent when false: a history rebuilt from its own observations, completeness and
+  // calls in flight is the same history.
   if (value instanceof InvocationHistory) return value;
   const { observations, complete, inFlight } = value as { observations?: unknown; complete?: unknown; inFlight?: unknown };
   if (!Array.isArray(observations) || (inFlight !== undefined && !Array.isArray(inFlight))) {
@@ -130,7 +132,8 @@ function runRules(
       logRuleFailure(call, checked.identifier, error);
       return call.denyInvocation(checked.identifier, RULE_FAILED);
     }
-    // Stryker disable next-line ConditionalExpression: equivalent: a synchronous decision taken the asynchronous way is the same decision, later.
+    // Stryker disable next-line ConditionalExpression: equivalent: a synchronous decision taken the asynchronous way is the same decision,
+    // later.
     if (isPromiseLike(decision)) {
       return Promise.resolve(decision).then(
         (answer) => {
@@ -195,7 +198,8 @@ function reserveThenRun(
   const run = (history: InvocationHistory): undefined | typeof STOP | Promise<undefined | typeof STOP> =>
     // Stryker disable next-line ConditionalExpression: equivalent: running no rule answers undefined too; this only skips the work.
     rules.length === 0 ? undefined : runRules(call, rules, Object.freeze({ ...request, target, history }), 0);
-  // Stryker disable next-line ConditionalExpression: equivalent when true: a synchronous place taken the asynchronous way is the same place, settled the same way, later.
+  // Stryker disable next-line ConditionalExpression: equivalent when true: a synchronous place taken the asynchronous way is the same
+  // place, settled the same way, later.
   if (isPromiseLike(reserved)) {
     const checked = Promise.resolve(reserved).then(asReservation);
     // Set before waiting, so the history stage settles the place even when the caller aborts meanwhile.
@@ -240,9 +244,11 @@ export function evaluateInvocation(call: ValidatedCall): StageVerdict {
   const definition = call.entry.definition;
   const rules = set.rulesFor(definition.name);
   const resolvers = set.resolvers;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent when the resolver count is ignored: asking no resolver finds no target, as not asking does.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent when the resolver count is ignored: asking no resolver
+  // finds no target, as not asking does.
   const needsTarget = resolvers.length > 0 && (rules.length > 0 || call.context.runId !== null);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent: with no rule for the tool, no target to find and no place to take, the full path resolves nothing, takes no place and runs no rule; this only skips the work.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent: with no rule for the tool, no target to
+  // find and no place to take, the full path resolves nothing, takes no place and runs no rule; this only skips the work.
   if (rules.length === 0 && !needsTarget && (call.context.runId === null || set.rules.length === 0)) return undefined;
   const request: InvocationRequest = Object.freeze({
     toolName: definition.name,

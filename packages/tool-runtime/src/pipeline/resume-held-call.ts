@@ -35,7 +35,10 @@ function refusalMessage(call: ValidatedCall, refusal: ApprovalRefusal, approval:
     case 'used':
       return `This approval_id was already used: an approved call runs once. Call '${tool}' without approval_id to ask again.`;
     case 'expired':
-      return `This approval_id expired at ${approval === null ? 'its deadline' : formatExpiresAt(approval.expiresAt)}. Call '${tool}' without approval_id to ask again.`;
+      return (
+        `This approval_id expired at ${approval === null ? 'its deadline' : formatExpiresAt(approval.expiresAt)}. Call ` +
+        `'${tool}' without approval_id to ask again.`
+      );
   }
 }
 
@@ -148,7 +151,8 @@ function resolved(call: ValidatedCall, approval: PendingApproval, resolution: un
     return invalidApproval(
       call,
       'arguments_changed',
-      `The arguments differ from the ones held for approval under this approval_id; resume with the same arguments (an approver's changes apply by themselves). Nothing ran.`,
+      `The arguments differ from the ones held for approval under this approval_id; resume with the same arguments (an ` +
+        `approver's changes apply by themselves). Nothing ran.`,
     );
   }
   return askApproval(

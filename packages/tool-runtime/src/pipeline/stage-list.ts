@@ -70,7 +70,8 @@ function checkPlacement(placement: unknown, index: number, names: Set<string>): 
   const name = (stage as { name?: unknown }).name;
   if (typeof name !== 'string' || !STAGE_NAME.test(name)) {
     throw invalid(
-      `entry ${index}: the stage name ${describeValue(name)} must be lower-case letters, digits and _, starting with a letter, at most 64 characters.`,
+      `entry ${index}: the stage name ${describeValue(name)} must be lower-case letters, digits and _, ` +
+        `starting with a letter, at most 64 characters.`,
     );
   }
   if (BUILT_IN_STAGES.some((builtIn) => builtIn.name === name) || names.has(name)) {
@@ -83,7 +84,8 @@ function checkPlacement(placement: unknown, index: number, names: Set<string>): 
   if (before !== undefined) {
     if (typeof before !== 'string' || !BEFORE_ANCHORS.has(before)) {
       throw invalid(
-        `stage '${name}' cannot run before ${describeValue(before)}: a host stage sees validated arguments and must run before tool.executing, ` +
+        `stage '${name}' cannot run before ${describeValue(before)}: a host stage sees validated arguments and must run before ` +
+          `tool.executing, ` +
           `so before takes one of ${[...BEFORE_ANCHORS].join(', ')}.`,
       );
     }
@@ -91,7 +93,8 @@ function checkPlacement(placement: unknown, index: number, names: Set<string>): 
   }
   if (typeof after !== 'string' || !AFTER_ANCHORS.has(after)) {
     throw invalid(
-      `stage '${name}' cannot run after ${describeValue(after)}: a host stage sees validated arguments and must run before tool.executing, ` +
+      `stage '${name}' cannot run after ${describeValue(after)}: a host stage sees validated arguments and must run before ` +
+        `tool.executing, ` +
         `so after takes one of ${[...AFTER_ANCHORS].join(', ')}.`,
     );
   }

@@ -28,7 +28,10 @@ function reasonOf(verdict: AuthorizationResult | Promise<AuthorizationResult>): 
 }
 
 const UNKNOWN_CHANNEL_WARNING = (channel: string): string =>
-  `PolicyGate: channel '${channel}' is not a registered channel — falling back to a FAIL-CLOSED policy (require_auth, no allow_all). An unregistered channel is treated as untrusted, never as the laxest policy. Register it explicitly via setChannelPolicy() to define its rules. Why Milpa fails closed on unknown channels: https://academy.milpa.lat/learn/fundamentos/politicas-explicitas`;
+  `PolicyGate: channel '${channel}' is not a registered channel — falling back to a FAIL-CLOSED policy (require_auth, no ` +
+  `allow_all). An unregistered channel is treated as untrusted, never as the laxest policy. Register it explicitly via ` +
+  `setChannelPolicy() to define its rules. Why Milpa fails closed on unknown channels: ` +
+  `https://academy.milpa.lat/learn/fundamentos/politicas-explicitas`;
 
 const throwingLogger: Logger = {
   debug: () => {
@@ -408,7 +411,8 @@ describe('PolicyGate', () => {
       ])('denies fail-closed as a malformed rule when the provider answers %s', (_case, answer) => {
         const gate = new PolicyGate({ ruleProvider: provider(() => answer as never) });
         expect(reasonOf(gate.authorize(webUser, subject({ name: 'get_report' })))).toBe(
-          "Policy rule provider failed for tool 'get_report' on channel 'web' — denying (fail-closed): it returned a malformed rule (need effect, requiresScopes, description)",
+          "Policy rule provider failed for tool 'get_report' on channel 'web' — denying (fail-closed): it returned a malformed " +
+            'rule (need effect, requiresScopes, description)',
         );
       });
 

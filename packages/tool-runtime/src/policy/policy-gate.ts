@@ -197,7 +197,8 @@ export class PolicyGate {
 
     if (tool.scopes.length > 0 && !holdsAnyScope(context, tool.scopes)) {
       return AuthorizationResult.deny(
-        `Missing required scope for tool '${tool.name}'. Need one of: ${tool.scopes.join(', ')} — context has: ${joinScopes(context.scopes)}.`,
+        `Missing required scope for tool '${tool.name}'. Need one of: ${tool.scopes.join(', ')} — context ` +
+          `has: ${joinScopes(context.scopes)}.`,
         'missing_scope',
       );
     }
@@ -318,7 +319,8 @@ export class PolicyGate {
     }
     if (rule.requiresScopes.length > 0 && !context.hasAnyScope(rule.requiresScopes)) {
       return AuthorizationResult.deny(
-        `Policy rule ${ruleLabel(rule)} for tool '${tool.name}' requires one of these scopes: ${rule.requiresScopes.join(', ')} — context has: ${joinScopes(context.scopes)}.`,
+        `Policy rule ${ruleLabel(rule)} for tool '${tool.name}' requires one of these scopes: ${rule.requiresScopes.join(', ')} ` +
+          `— context has: ${joinScopes(context.scopes)}.`,
         'rule_provider',
       );
     }
@@ -327,7 +329,8 @@ export class PolicyGate {
     const description = typeof rule.description === 'string' && rule.description.trim() !== '' ? rule.description : null;
     return AuthorizationResult.deny(
       description ??
-        `Denied by policy rule ${ruleLabel(rule)} for tool '${tool.name}' on channel '${context.channel}' (principal: ${context.principal ?? '(none)'}).`,
+        `Denied by policy rule ${ruleLabel(rule)} for tool '${tool.name}' on channel '${context.channel}' ` +
+          `(principal: ${context.principal ?? '(none)'}).`,
       'rule_provider',
     );
   }
@@ -345,7 +348,9 @@ export class PolicyGate {
   }
 
   #providerFailed(context: ToolContext, tool: PolicySubject, error: unknown): AuthorizationResult {
-    const reason = `Policy rule provider failed for tool '${tool.name}' on channel '${context.channel}' — denying (fail-closed): ${describeError(error)}`;
+    const reason =
+      `Policy rule provider failed for tool '${tool.name}' on channel '${context.channel}' — denying ` +
+      `(fail-closed): ${describeError(error)}`;
     this.#write('error', { tool: tool.name, channel: context.channel, request_id: context.requestId, error }, `PolicyGate: ${reason}`);
     return AuthorizationResult.deny(reason, 'rule_provider_failed');
   }
@@ -354,7 +359,10 @@ export class PolicyGate {
     this.#write(
       'warn',
       { channel },
-      `PolicyGate: channel '${channel}' is not a registered channel — falling back to a FAIL-CLOSED policy (require_auth, no allow_all). An unregistered channel is treated as untrusted, never as the laxest policy. Register it explicitly via setChannelPolicy() to define its rules. Why Milpa fails closed on unknown channels: https://academy.milpa.lat/learn/fundamentos/politicas-explicitas`,
+      `PolicyGate: channel '${channel}' is not a registered channel — falling back to a FAIL-CLOSED policy (require_auth, no ` +
+        `allow_all). An unregistered channel is treated as untrusted, never as the laxest policy. Register it explicitly via ` +
+        `setChannelPolicy() to define its rules. Why Milpa fails closed on unknown channels: ` +
+        `https://academy.milpa.lat/learn/fundamentos/politicas-explicitas`,
     );
   }
 

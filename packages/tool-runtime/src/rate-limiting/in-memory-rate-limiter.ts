@@ -68,7 +68,8 @@ export class InMemoryRateLimiter implements RateLimiter {
    */
   consume(key: string, cost = 1, windowSeconds = 60, maxTokens = 100): RateLimitResult {
     if (typeof key !== 'string') throw invalid('Rate limit key must be a string.');
-    // Stryker disable next-line ObjectLiteral: equivalent: {} reads integer and positive as undefined, which requireNumber treats like false.
+    // Stryker disable next-line ObjectLiteral: equivalent: {} reads integer and positive as undefined, which requireNumber treats like
+    // false.
     requireNumber('cost', cost, { integer: false, positive: false });
     requireNumber('windowSeconds', windowSeconds, { integer: false, positive: true });
     requireNumber('maxTokens', maxTokens, { integer: true, positive: false });
@@ -125,7 +126,8 @@ export class InMemoryRateLimiter implements RateLimiter {
    * @throws MilpaError `INVALID_ARGUMENT` for a negative or non-finite age.
    */
   cleanup(maxAgeSeconds = 300): number {
-    // Stryker disable next-line ObjectLiteral: equivalent: {} reads integer and positive as undefined, which requireNumber treats like false.
+    // Stryker disable next-line ObjectLiteral: equivalent: {} reads integer and positive as undefined, which requireNumber treats like
+    // false.
     requireNumber('maxAgeSeconds', maxAgeSeconds, { integer: false, positive: false });
     const now = Date.now();
     this.#now = now;

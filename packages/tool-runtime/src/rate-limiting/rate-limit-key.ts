@@ -1,6 +1,7 @@
 function escapeSegment(segment: string): string {
   // Fast path: ordinary names need no escaping, so the usual key stays readable.
-  // Stryker disable next-line StringLiteral: equivalent: includes('') is always true, which only skips the fast path, and the two replace() calls leave a segment without ':' or '%' unchanged.
+  // Stryker disable next-line StringLiteral: equivalent: includes('') is always true, which only skips the fast path, and the two replace()
+  // calls leave a segment without ':' or '%' unchanged.
   if (!segment.includes(':') && !segment.includes('%')) return segment;
   return segment.replace(/%/g, '%25').replace(/:/g, '%3A');
 }

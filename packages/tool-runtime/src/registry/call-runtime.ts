@@ -220,7 +220,8 @@ export class CallRuntime {
 
   #contextRequired(name: unknown): ToolResult {
     const tool = nameOf(name);
-    const message = `Tool call refused: a context is required to call '${tool}' (pass a ToolContext, or build the registry with defaultContext)`;
+    const remedy = 'pass a ToolContext, or build the registry with defaultContext';
+    const message = `Tool call refused: a context is required to call '${tool}' (${remedy})`;
     this.#services.safeLog('warn', { tool }, `[ToolRegistry] ${message}`);
     return ToolResult.failure(ToolErrorCode.VALIDATION_ERROR, message, null, { tool, took_ms: 0 }).withOutcome(
       refusedOutcome('validation_failed', ToolErrorCode.VALIDATION_ERROR, message),

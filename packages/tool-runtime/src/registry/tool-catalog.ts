@@ -72,7 +72,8 @@ export class ToolCatalog {
     this.#log.safeLog(
       'warn',
       { unmatched_count: unmatched.length },
-      `[ToolRegistry] The deny list names ${unmatched.length} tool(s) that match no registered tool, so they deny nothing: ${shown.join(', ')}${more}. Check the names.`,
+      `[ToolRegistry] The deny list names ${unmatched.length} tool(s) that match no registered tool, so they deny ` +
+        `nothing: ${shown.join(', ')}${more}. Check the names.`,
     );
   }
 
@@ -102,7 +103,8 @@ export class ToolCatalog {
       this.#log.safeLog(
         'warn',
         { tool: normalized.name, fields: skipped },
-        `[ToolRegistry] ${normalized.name} clamps ${skipped.join(', ')}, an identifier or protected field: the clamp is not applied (a value moved to a bound would name another record), the value is validated as sent`,
+        `[ToolRegistry] ${normalized.name} clamps ${skipped.join(', ')}, an identifier or protected field: the clamp is not ` +
+          `applied (a value moved to a bound would name another record), the value is validated as sent`,
       );
     }
     this.#toolsRevision++;

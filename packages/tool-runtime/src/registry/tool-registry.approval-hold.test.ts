@@ -50,7 +50,8 @@ describe('ToolRegistry', () => {
         expect(result.error).toBe("Call to 'delete_note' refused: the approval gate failed (fail-closed).");
         expect(deleteNote).not.toHaveBeenCalled();
         expect(logger.messages('error')).toEqual([
-          "[ToolRegistry] the approval gate failed for 'delete_note': the gate suspended the call with an expiry in the past; the call is denied (fail-closed)",
+          "[ToolRegistry] the approval gate failed for 'delete_note': the gate suspended the call with an expiry in the past; " +
+            'the call is denied (fail-closed)',
         ]);
       });
     });

@@ -215,7 +215,8 @@ describe('ToolRegistry', () => {
       const { registry, logger } = setup({ approvalGate: gate });
       await registry.call('delete_note', { id: 'n1' }, agent());
       expect(logger.messages('error')).toEqual([
-        "[ToolRegistry] the approval gate failed for 'delete_note': the gate answered something that is not an ApprovalVerdict; the call is denied (fail-closed)",
+        "[ToolRegistry] the approval gate failed for 'delete_note': the gate answered something that is not an ApprovalVerdict; " +
+          'the call is denied (fail-closed)',
       ]);
     });
 

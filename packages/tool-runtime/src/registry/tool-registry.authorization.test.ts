@@ -32,7 +32,8 @@ describe('ToolRegistry', () => {
       expect(limiter.consume).not.toHaveBeenCalled();
       expect(executing).not.toHaveBeenCalled();
       expect(logger.messages('warn')).toContain(
-        `[ToolAudit] AUTH_DENIED | ${result.meta['request_id'] as string} | web | get_report | user:1 | reason=Missing required scope for tool 'get_report'. Need one of: reports:read — context has: posts:read.`,
+        `[ToolAudit] AUTH_DENIED | ${result.meta['request_id'] as string} | web | get_report | user:1 | reason=Missing required ` +
+          `scope for tool 'get_report'. Need one of: reports:read — context has: posts:read.`,
       );
     });
 

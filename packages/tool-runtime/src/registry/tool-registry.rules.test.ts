@@ -117,20 +117,26 @@ describe('ToolRegistry', () => {
       expect(registry.getInvocationRules().map((rule) => rule.identifier)).toEqual(['first', 'second']);
     });
 
-    it('refuses a rule without evaluate, a bad requiresCompleteHistory or tools, a resolver without resolve and a store without its methods', () => {
-      expect(codeOf(() => new ToolRegistry({ rules: [{ identifier: 'x' } as unknown as InvocationRule] }))).toBe('INVALID_INVOCATION_RULE');
-      expect(
-        codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), requiresCompleteHistory: 'yes' } as unknown as InvocationRule] })),
-      ).toBe('INVALID_INVOCATION_RULE');
-      expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), tools: [] }] }))).toBe('INVALID_INVOCATION_RULE');
-      expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), tools: 'delete_note' } as unknown as InvocationRule] }))).toBe(
-        'INVALID_INVOCATION_RULE',
-      );
-      expect(codeOf(() => new ToolRegistry({ targetResolvers: [{} as TargetResolver] }))).toBe('INVALID_INVOCATION_RULE');
-      expect(codeOf(() => new ToolRegistry({ historyStore: { load: () => null } as unknown as InvocationHistoryStore }))).toBe(
-        'INVALID_INVOCATION_RULE',
-      );
-    });
+    it(
+      'refuses a rule without evaluate, a bad requiresCompleteHistory or ' +
+        'tools, a resolver without resolve and a store without its methods',
+      () => {
+        expect(codeOf(() => new ToolRegistry({ rules: [{ identifier: 'x' } as unknown as InvocationRule] }))).toBe(
+          'INVALID_INVOCATION_RULE',
+        );
+        expect(
+          codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), requiresCompleteHistory: 'yes' } as unknown as InvocationRule] })),
+        ).toBe('INVALID_INVOCATION_RULE');
+        expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), tools: [] }] }))).toBe('INVALID_INVOCATION_RULE');
+        expect(codeOf(() => new ToolRegistry({ rules: [{ ...allow('x'), tools: 'delete_note' } as unknown as InvocationRule] }))).toBe(
+          'INVALID_INVOCATION_RULE',
+        );
+        expect(codeOf(() => new ToolRegistry({ targetResolvers: [{} as TargetResolver] }))).toBe('INVALID_INVOCATION_RULE');
+        expect(codeOf(() => new ToolRegistry({ historyStore: { load: () => null } as unknown as InvocationHistoryStore }))).toBe(
+          'INVALID_INVOCATION_RULE',
+        );
+      },
+    );
   });
 
   describe('rules: evaluation', () => {

@@ -41,7 +41,9 @@ const tokenResult = new ToolResult(
   { tool: 'delete_note', type: 'confirmation', requires_confirmation: true },
 );
 
-const replay = `To confirm, call 'delete_note' again with confirm_token "abc123" before 2026-08-15T14:08:11+00:00; the first call's arguments are replayed. To cancel, let the token expire.`;
+const replay =
+  `To confirm, call 'delete_note' again with confirm_token "abc123" before 2026-08-15T14:08:11+00:00; the first ` +
+  `call's arguments are replayed. To cancel, let the token expire.`;
 
 const planResult = ToolResult.success({
   plan: {
@@ -112,7 +114,8 @@ describe('CliRenderer', () => {
 
     it('tints the title green and the footer yellow with colour', () => {
       expect(color.render(listResult)).toBe(
-        `${G}Clientes${E}\n${dashes50}\n  [OK] #1    Ana\n  [--] #2    Beto\n   #3    Caro\n${dashes50}\n${Y}Page 2/6 (12 total items)${E}\n`,
+        `${G}Clientes${E}\n${dashes50}\n  [OK] #1    Ana\n  [--] #2    Beto\n   #3    Caro\n${dashes50}\n${Y}Page 2/6 (12 total ` +
+          `items)${E}\n`,
       );
     });
 
@@ -178,13 +181,15 @@ describe('CliRenderer', () => {
 
     it('spells out what is about to happen and how to answer in plain text', () => {
       expect(plain.render(confirmation)).toBe(
-        `⚠ CONFIRMATION REQUIRED\n${dashes40}\n¿Borrar el cliente?\n\n  Cliente: Ana\n  Facturas: 3\n\nType 'yes' to confirm or 'no' to cancel.\n`,
+        `⚠ CONFIRMATION REQUIRED\n${dashes40}\n¿Borrar el cliente?\n\n  Cliente: Ana\n  Facturas: ` +
+          `3\n\nType 'yes' to confirm or 'no' to cancel.\n`,
       );
     });
 
     it('makes the heading bold yellow and the prompt yellow with colour', () => {
       expect(color.render(confirmation)).toBe(
-        `${B}${Y}⚠ CONFIRMATION REQUIRED${E}${b}\n${dashes40}\n¿Borrar el cliente?\n\n  Cliente: Ana\n  Facturas: 3\n\n${Y}Type 'yes' to confirm or 'no' to cancel.${E}\n`,
+        `${B}${Y}⚠ CONFIRMATION REQUIRED${E}${b}\n${dashes40}\n¿Borrar el cliente?\n\n  Cliente: Ana\n  Facturas: 3\n\n${Y}Type ` +
+          `'yes' to confirm or 'no' to cancel.${E}\n`,
       );
     });
   });
@@ -244,13 +249,15 @@ describe('CliRenderer', () => {
   describe('render: confirm-token request', () => {
     it('shows the action, the token, the expiry and how to replay in plain text', () => {
       expect(plain.render(tokenResult)).toBe(
-        `⚠ CONFIRMATION REQUIRED\n${dashes40}\ndelete_note(id=42)\n\n  Confirm token: abc123\n  Expires at: 2026-08-15T14:08:11+00:00\n\n${replay}\n`,
+        `⚠ CONFIRMATION REQUIRED\n${dashes40}\ndelete_note(id=42)\n\n  Confirm token: ` +
+          `abc123\n  Expires at: 2026-08-15T14:08:11+00:00\n\n${replay}\n`,
       );
     });
 
     it('tints the heading, the token and the replay hint with colour', () => {
       expect(color.render(tokenResult)).toBe(
-        `${B}${Y}⚠ CONFIRMATION REQUIRED${E}${b}\n${dashes40}\ndelete_note(id=42)\n\n  Confirm token: ${G}abc123${E}\n  Expires at: 2026-08-15T14:08:11+00:00\n\n${Y}${replay}${E}\n`,
+        `${B}${Y}⚠ CONFIRMATION REQUIRED${E}${b}\n${dashes40}\ndelete_note(id=42)\n\n  Confirm token: ${G}abc123${E}\n  Expires ` +
+          `at: 2026-08-15T14:08:11+00:00\n\n${Y}${replay}${E}\n`,
       );
     });
 

@@ -34,8 +34,8 @@ function clean(value: unknown): string {
 /**
  * Renders results for a terminal (the `cli` channel only): `✓`/`✗` lines (with the fields that
  * carry a value), list rows with
- * `[OK]`/`[--]` markers and a page footer, labelled detail fields and actions, `CONFIRMATION REQUIRED` and `OPERATION BLOCKED` frames. Confirm-token requests,
- * plan-mode results and content blocks get frames of their own. Plain text by default; with
+ * `[OK]`/`[--]` markers and a page footer, labelled detail fields and actions, `CONFIRMATION REQUIRED` and `OPERATION BLOCKED` frames.
+ * Confirm-token requests, plan-mode results and content blocks get frames of their own. Plain text by default; with
  * `color: true` (or `'auto'` on a terminal) headings and outcomes are green, asides yellow, errors red.
  * Control characters in tool data are shown escaped, so a result cannot drive the terminal.
  *
@@ -164,7 +164,8 @@ export class CliRenderer implements ChannelRenderer<string> {
   }
 
   #confirmation(result: ToolResult): string {
-    let output = `${this.#paint('warning', '⚠ CONFIRMATION REQUIRED')}\n${SHORT_RULE}\n${clean(result.message ?? 'Confirmation required')}\n`;
+    let output =
+      `${this.#paint('warning', '⚠ CONFIRMATION REQUIRED')}\n${SHORT_RULE}\n` + `${clean(result.message ?? 'Confirmation required')}\n`;
     const fields = readDataFields(result.data);
     if (fields.length > 0) output += `\n${this.#fieldLines(fields)}`;
     return `${output}\n${this.#paint('comment', "Type 'yes' to confirm or 'no' to cancel.")}\n`;

@@ -120,7 +120,8 @@ describe('DefaultRenderer', () => {
           '- Confirm token: abc123',
           '- Expires at: 2026-08-15T14:08:11+00:00',
           '',
-          `To confirm, call 'delete_note' again with confirm_token "abc123" before 2026-08-15T14:08:11+00:00; the first call's arguments are replayed. To cancel, let the token expire.`,
+          `To confirm, call 'delete_note' again with confirm_token "abc123" before 2026-08-15T14:08:11+00:00; the first call's ` +
+            `arguments are replayed. To cancel, let the token expire.`,
         ].join('\n'),
       );
     });
@@ -128,7 +129,8 @@ describe('DefaultRenderer', () => {
     it('still explains the replay when the tool name and expiry are unknown', () => {
       const result = ToolResult.success({ confirm_token: 'tok' });
       expect(render(result)).toBe(
-        'Confirmation required.\n- Confirm token: tok\n\nTo confirm, repeat the call with confirm_token "tok"; the first call\'s arguments are replayed. To cancel, let the token expire.',
+        'Confirmation required.\n- Confirm token: tok\n\nTo confirm, repeat the call with confirm_token "tok"; the first call\'s ' +
+          'arguments are replayed. To cancel, let the token expire.',
       );
     });
   });

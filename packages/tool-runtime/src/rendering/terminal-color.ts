@@ -24,8 +24,8 @@ const FORMATS: Readonly<Record<TerminalColorStyle, StyleFormat>> = Object.freeze
 /**
  * Whether text written to `stream` should carry colour, following the usual conventions:
  * `FORCE_COLOR` decides first, whatever the stream — empty, `1`, `2`, `3` or `true` turn colour on,
- * any other value (such as `0` or `false`) turns it off, as in Node itself; otherwise a non-empty `NO_COLOR` (https://no-color.org) or `TERM=dumb`
- * turns it off; otherwise colour is on only when the stream is a terminal.
+ * any other value (such as `0` or `false`) turns it off, as in Node itself; otherwise a non-empty `NO_COLOR` (https://no-color.org) or
+ * `TERM=dumb` turns it off; otherwise colour is on only when the stream is a terminal.
  *
  * @example
  * shouldUseColor(process.stdout, process.env); // false when piped, or with NO_COLOR=1

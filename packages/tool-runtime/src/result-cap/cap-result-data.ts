@@ -4,7 +4,10 @@ import { WHOLE_SIZE_LIMIT, textSizeWithin } from './text-size.js';
 
 /** The note a cut result ends with, telling the model how to get the rest. */
 export function truncationNote(originalChars: number, maxChars: number): string {
-  return `\n\n[Result truncated: it was ${originalChars} characters, over the limit of ${maxChars}. Narrow the request, or page with offset to read the rest.]`;
+  return (
+    `\n\n[Result truncated: it was ${originalChars} characters, over the limit of ${maxChars}. Narrow the request, or page ` +
+    `with offset to read the rest.]`
+  );
 }
 
 /** The text of a part of a result as the model reads it, and the characters of the part before any cut. */

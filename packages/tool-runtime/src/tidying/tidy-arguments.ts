@@ -69,15 +69,15 @@ function bounded(value: number, schema: Record<string, unknown>): number {
 /**
  * Cleans the arguments a model sent against the tool's input schema, before clamps and validation:
  *
- * | argument | what happens |
- * |---|---|
- * | marked `'x-milpa-protected': true` in its property schema | passed through exactly as sent (validation judges it) |
- * | an identifier by its name (`id`, `user_id`, `noteIds`, … see `isIdentifierField`) | never dropped, never moved to a bound; a numeric string is converted |
- * | optional, sent as `null`, a blank string, `*` or `%` | dropped, so the tool sees it as absent — unless the value is one of the property's `enum` values |
- * | required | passed through as sent, even when `null`; a numeric string is converted, never moved to a bound |
- * | a numeric string for an `integer` or `number` property | converted to a number |
- * | an optional integer or number outside the property's `minimum` / `maximum` | set to that bound |
- * | not in the schema's `properties` | passed through (validation judges it) |
+ * - marked `'x-milpa-protected': true` in its property schema: passed through exactly as sent (validation judges it);
+ * - an identifier by its name (`id`, `user_id`, `noteIds`, … see `isIdentifierField`): never dropped, never moved to a bound; a
+ *   numeric string is converted;
+ * - optional, sent as `null`, a blank string, `*` or `%`: dropped, so the tool sees it as absent — unless the value is one of the
+ *   property's `enum` values;
+ * - required: passed through as sent, even when `null`; a numeric string is converted, never moved to a bound;
+ * - a numeric string for an `integer` or `number` property: converted to a number;
+ * - an optional integer or number outside the property's `minimum` / `maximum`: set to that bound;
+ * - not in the schema's `properties`: passed through (validation judges it).
  *
  * Tidying never widens a call: a value that would select everything once dropped, or another
  * record once bounded, belongs in a protected or identifier field, which it leaves alone.

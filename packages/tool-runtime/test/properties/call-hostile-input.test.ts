@@ -109,7 +109,8 @@ function hostileRegistry(logger: Logger): ToolRegistry {
 
 describe('ToolRegistry', () => {
   describe('call (property: hostile input)', () => {
-    it('resolves to a serializable ToolResult with a ToolErrorCode and leaves Object.prototype untouched for any name, args and context', async () => {
+    it('resolves to a serializable ToolResult with a ToolErrorCode and ' +
+      'leaves Object.prototype untouched for any name, args and context', async () => {
       const logger = new SerializingLogger();
       const registry = hostileRegistry(logger);
       const prototypeKeys = Reflect.ownKeys(Object.prototype).map(String).sort();

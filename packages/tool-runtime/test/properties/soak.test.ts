@@ -132,8 +132,10 @@ describe('ToolRegistry', () => {
       const growth = heapAfter - heapBefore;
       console.log(
         `[soak] ${CALLS.toLocaleString('en')} calls: heap ${heapBefore.toFixed(1)} MiB -> ${heapAfter.toFixed(1)} MiB ` +
-          `(${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB, ${gc === null ? 'no gc available: figures include garbage' : 'after full gc'}); ` +
-          `largest token store ${largestStore}, largest limiter ${largestLimiter}; outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`,
+          `(${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB, ` +
+          `${gc === null ? 'no gc available: figures include garbage' : 'after full gc'}); ` +
+          `largest token store ${largestStore}, largest limiter ${largestLimiter}; ` +
+          `outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`,
       );
       // With a real collection the retained heap must not grow with the number of calls.
       if (gc !== null) expect(growth).toBeLessThan(16);

@@ -191,7 +191,8 @@ export class Workspace {
       if ((existing.mode & 0o111) !== 0) {
         throw new ToolError(
           'EXECUTABLE_FILE',
-          `Refused to replace '${path.relative}': it is executable (mode ${(existing.mode & 0o777).toString(8)}), and the file tools never change programs.`,
+          `Refused to replace '${path.relative}': it is executable (mode ${(existing.mode & 0o777).toString(8)}), and the file ` +
+            `tools never change programs.`,
         );
       }
     }

@@ -34,8 +34,10 @@ export const capResultStage: Stage = {
             'active',
             false,
             false,
-            `every result, refusals and failures included, is capped at ${wiring.maxResultChars} characters (${wiring.maxResultChars / 4} estimated tokens) ` +
-              'shared by data, message, error and the meta entries the tool wrote; a longer one is cut, with a note to narrow the request or page with offset, ' +
+            `every result, refusals and failures included, is capped at ${wiring.maxResultChars} characters ` +
+              `(${wiring.maxResultChars / 4} estimated tokens) ` +
+              'shared by data, message, error and the meta entries the tool wrote; a longer one is cut, with a note to narrow ' +
+              'the request or page with offset, ' +
               'meta.truncated and the original sizes',
           ),
     ];

@@ -64,7 +64,8 @@ function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): Inv
       'conditional',
       true,
       false,
-      "tool.requiresConfirmation → a call without confirm_token returns a token instead of executing; the replay runs the first call's args",
+      'tool.requiresConfirmation → a call without confirm_token returns ' +
+        "a token instead of executing; the replay runs the first call's args",
     );
   }
   const forMutating = policy.require_confirmation_for_mutating === true;
@@ -76,7 +77,8 @@ function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): Inv
       'conditional',
       true,
       false,
-      'channel policy require_confirmation_for_mutating + tool.mutating depends on arguments → a call whose arguments make it mutating, without confirm_token, returns a token instead of executing',
+      'channel policy require_confirmation_for_mutating + tool.mutating depends on arguments → a call whose arguments make it ' +
+        'mutating, without confirm_token, returns a token instead of executing',
     );
   }
   if (forMutating && mutability === 'mutating') {
@@ -86,7 +88,8 @@ function describeConfirm(tool: StageSubject['tool'], policy: ChannelPolicy): Inv
       'conditional',
       true,
       false,
-      'channel policy require_confirmation_for_mutating + tool.mutating → a call without confirm_token returns a token instead of executing (although the tool does not ask for it)',
+      'channel policy require_confirmation_for_mutating + tool.mutating → a call without confirm_token returns a token instead ' +
+        'of executing (although the tool does not ask for it)',
     );
   }
   if (forMutating) {

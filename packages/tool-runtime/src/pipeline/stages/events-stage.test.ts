@@ -84,16 +84,19 @@ describe('eventsStage', () => {
       expect(eventOf<ToolFailedEvent>(seen, ToolEvents.FAILED).args).not.toEqual(args());
     });
 
-    it("dispatches tool.executed with redacted arguments and an error result's text scrubbed; the caller's result is unchanged", async () => {
-      const { registry, seen } = setup();
-      const result = await registry.call('check', args());
-      const executed = eventOf<ToolExecutedEvent>(seen, ToolEvents.EXECUTED);
-      expect(executed.args['password']).toBe(REDACTED);
-      expect(executed.result.error).toBe(`wrong password ${REDACTED}`);
-      expect(executed.result.meta).toBe(result.meta);
-      expect(executed.result.outcome).toBe(result.outcome);
-      expect(result.error).toBe(`wrong password ${PASSWORD}`);
-    });
+    it(
+      'dispatches tool.executed with redacted arguments and an ' + "error result's text scrubbed; the caller's result is unchanged",
+      async () => {
+        const { registry, seen } = setup();
+        const result = await registry.call('check', args());
+        const executed = eventOf<ToolExecutedEvent>(seen, ToolEvents.EXECUTED);
+        expect(executed.args['password']).toBe(REDACTED);
+        expect(executed.result.error).toBe(`wrong password ${REDACTED}`);
+        expect(executed.result.meta).toBe(result.meta);
+        expect(executed.result.outcome).toBe(result.outcome);
+        expect(result.error).toBe(`wrong password ${PASSWORD}`);
+      },
+    );
 
     it('scrubs the log line of a dispatcher that fails while telling listeners', async () => {
       const failing: EventDispatcherContract = {

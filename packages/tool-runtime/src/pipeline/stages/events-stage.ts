@@ -98,7 +98,9 @@ export const eventsStage: Stage = {
             'active',
             false,
             false,
-            'host wiring: dispatcher present; tool.executed (result or cache answer) or tool.failed (handler threw) is dispatched, tool.denied for an authorization, rate-limit or approval refusal, tool.invocation_denied for an invocation-rule refusal; a listener that throws cannot change the result',
+            'host wiring: dispatcher present; tool.executed (result or cache answer) or tool.failed (handler threw) is ' +
+              'dispatched, tool.denied for an authorization, rate-limit or approval refusal, tool.invocation_denied for an ' +
+              'invocation-rule refusal; a listener that throws cannot change the result',
           )
         : describeStep(
             'events',

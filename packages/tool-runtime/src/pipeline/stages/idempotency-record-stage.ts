@@ -54,7 +54,8 @@ export const idempotencyRecordStage: Stage = {
         'conditional',
         false,
         false,
-        'only for a call that claimed an idempotency key: keeps the result once the handler ran (a retry gets it back), frees the key when the call was refused before running',
+        'only for a call that claimed an idempotency key: keeps the result once the handler ran (a retry gets it back), frees ' +
+          'the key when the call was refused before running',
       ),
     ];
   },

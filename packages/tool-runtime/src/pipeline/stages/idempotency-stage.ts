@@ -100,7 +100,8 @@ function decide(
     case 'abandoned':
       return call.refuse(
         ToolErrorCode.CONFLICT,
-        'The first call with this idempotency key never finished, so whether it ran is unknown; nothing ran again. Check the outcome, then use a new key.',
+        'The first call with this idempotency key never finished, so whether it ' +
+          'ran is unknown; nothing ran again. Check the outcome, then use a new key.',
         'refused',
         { idempotency_refusal: 'outcome_unknown' },
       );
@@ -171,7 +172,9 @@ export const idempotencyStage: Stage = {
         'conditional',
         true,
         false,
-        'only for a call with an idempotencyKey: the first call with a key runs; a retry with the same key, tool, principal and arguments gets the first result back without running (waiting while the first is in flight); the key with other arguments is refused (CONFLICT)',
+        'only for a call with an idempotencyKey: the first call with a key runs; a retry with the same key, tool, principal and ' +
+          'arguments gets the first result back without running (waiting while the first is in flight); the key with other ' +
+          'arguments is refused (CONFLICT)',
       ),
     ];
   },

@@ -28,8 +28,8 @@ function apply(call: ValidatedCall, verdict: RateLimitResult): undefined | typeo
 
 /**
  * Charges the call to the limiter's bucket for `channel:principal:tool` (a mutating call costs
- * more: the tool's flag, or its per-call answer for these arguments); an empty bucket returns `RATE_LIMITED` with `retry_after_seconds`. A limiter that throws,
- * rejects or answers something malformed refuses the call (fail-closed). Skipped without a limiter.
+ * more: the tool's flag, or its per-call answer for these arguments); an empty bucket returns `RATE_LIMITED` with `retry_after_seconds`. A
+ * limiter that throws, rejects or answers something malformed refuses the call (fail-closed). Skipped without a limiter.
  */
 export const rateLimitStage: Stage = {
   name: 'rate_limit',
@@ -59,7 +59,9 @@ export const rateLimitStage: Stage = {
       mutability === 'depends_on_arguments'
         ? `mutating depends on arguments → cost ${wiring.costs.mutating} or ${wiring.costs.call} per call`
         : `mutating=${String(mutability === 'mutating')} → cost ${wiring.costOf(mutability === 'mutating')}`;
-    const source = `host wiring: rateLimiter ${state}; cost mutating ? ${wiring.costs.mutating} : ${wiring.costs.call} (${cost}); key channel:principal:tool`;
+    const source =
+      `host wiring: rateLimiter ${state}; cost mutating ? ${wiring.costs.mutating} : ${wiring.costs.call} ` +
+      `(${cost}); key channel:principal:tool`;
     return [describeStep('rate_limit', 'guard', wiring.hasRateLimiter ? 'active' : 'skipped', true, false, source)];
   },
 };

@@ -38,7 +38,8 @@ export const rulesReplayStage: Stage = {
     const { presence, source } = describeInvocationRules(subject);
     const held = mutabilityOf(subject.tool) !== 'read_only' && subject.wiring.hasApprovalGate(subject.tool.name);
     const resume = held
-      ? `on the resume of a held call, authorization runs again here, then the rules, over the approved arguments that will execute: ${presence === 'skipped' ? 'no invocation rule applies to this tool' : source}`
+      ? 'on the resume of a held call, authorization runs again here, then the rules, over the approved arguments that will execute: ' +
+        `${presence === 'skipped' ? 'no invocation rule applies to this tool' : source}`
       : null;
     // A tool whose mutability depends on its arguments may be confirmed: only read-only never is.
     const confirmable =
@@ -59,7 +60,9 @@ export const rulesReplayStage: Stage = {
         ),
       ];
     }
-    const replay = `on a confirmation replay the rules run here instead of after authorize, over the redeemed arguments that will execute: ${source}`;
+    const replay =
+      `on a confirmation replay the rules run here instead of after ` +
+      `authorize, over the redeemed arguments that will execute: ${source}`;
     return [describeStep('rules_replay', 'guard', 'conditional', true, false, resume === null ? replay : `${replay}; ${resume}`)];
   },
 };

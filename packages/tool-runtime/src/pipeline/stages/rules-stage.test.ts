@@ -44,7 +44,8 @@ describe('rulesStage', () => {
       const { rules } = stepsOf({ targetResolvers: [resolver] }, web('run-1'));
       expect(rules).toMatchObject({ presence: 'active', blocking: true });
       expect(rules.source).toBe(
-        "no invocation rule applies to this tool; 1 target resolver(s) name the call's target for its run's history (two claiming it, or one that fails, refuse it)",
+        "no invocation rule applies to this tool; 1 target resolver(s) name the call's target for its run's history (two " +
+          'claiming it, or one that fails, refuse it)',
       );
     });
 
@@ -54,7 +55,8 @@ describe('rulesStage', () => {
       expect(rules.source).toBe(
         'invocation rules, in order until one denies: first, second; no target resolver: the target is null; ' +
           'history completeness cannot refuse this call (no rule requires a complete history); ' +
-          'a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule and reason code, never arguments',
+          'a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule ' +
+          'and reason code, never arguments',
       );
     });
 
@@ -66,15 +68,18 @@ describe('rulesStage', () => {
       expect(rules.source).toBe(
         'invocation rules, in order until one denies: count (requires complete history); ' +
           '2 target resolver(s); two claiming the call, or one that fails, refuse it; ' +
-          'history completeness refuses this call: the context has no run, so its history is incomplete and count refuse it (history_incomplete); ' +
-          'a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule and reason code, never arguments',
+          'history completeness refuses this call: the context has no run, so ' +
+          'its history is incomplete and count refuse it (history_incomplete); ' +
+          'a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule ' +
+          'and reason code, never arguments',
       );
     });
 
     it('says a run proves its history only when the store opened it', () => {
       const { rules } = stepsOf({ rules: [allow('count', { requiresCompleteHistory: true })] }, web('run-9'));
       expect(rules.source).toContain(
-        "history completeness can refuse this call: count require a complete history, which run 'run-9' has only if the history store opened it and recorded every call since",
+        "history completeness can refuse this call: count require a complete history, which run 'run-9' has only if the history " +
+          'store opened it and recorded every call since',
       );
     });
 
@@ -86,7 +91,8 @@ describe('rulesStage', () => {
     it("says a call of a run takes its place in the run's history when the registry has rules, even for other tools", () => {
       const mine = stepsOf({ rules: [allow('count')] }, web('run-9')).rules;
       expect(mine.source).toContain(
-        "the call first takes its place in run 'run-9's history, so it and the calls of the run ahead of it, still in flight, see each other",
+        "the call first takes its place in run 'run-9's history, so it and " +
+          'the calls of the run ahead of it, still in flight, see each other',
       );
       const other = stepsOf({ rules: [allow('elsewhere', { tools: ['other_tool'] })] }, web('run-9')).rules;
       expect(other).toMatchObject({ presence: 'active', blocking: true });
@@ -104,7 +110,8 @@ describe('rulesStage', () => {
       expect(confirmed).toMatchObject({ presence: 'conditional', blocking: true });
       expect(
         confirmed.source.startsWith(
-          'on a confirmation replay the rules run here instead of after authorize, over the redeemed arguments that will execute: invocation rules, in order until one denies: r;',
+          'on a confirmation replay the rules run here instead of after authorize, over the redeemed arguments that will ' +
+            'execute: invocation rules, in order until one denies: r;',
         ),
       ).toBe(true);
       const telegram = stepsOf({ rules: [allow('r')] }, ToolContext.telegram(1, 'u')).replay;

@@ -26,7 +26,8 @@ export function describeInvocationRules({ tool, context, wiring }: StageSubject)
   // With rules in the registry, every call of a run takes its place in the run's history here.
   const place =
     context.runId !== null && wiring.rules.length > 0
-      ? `the call first takes its place in run '${context.runId}'s history, so it and the calls of the run ahead of it, still in flight, see each other (a store that fails refuses the call)`
+      ? `the call first takes its place in run '${context.runId}'s history, so it and the calls of the run ahead of it, still in ` +
+        `flight, see each other (a store that fails refuses the call)`
       : null;
   if (rules.length === 0) {
     if (place !== null) {
@@ -35,7 +36,9 @@ export function describeInvocationRules({ tool, context, wiring }: StageSubject)
     if (wiring.targetResolvers > 0 && context.runId !== null) {
       return {
         presence: 'active',
-        source: `no invocation rule applies to this tool; ${wiring.targetResolvers} target resolver(s) name the call's target for its run's history (two claiming it, or one that fails, refuse it)`,
+        source:
+          `no invocation rule applies to this tool; ${wiring.targetResolvers} target resolver(s) name the call's target ` +
+          `for its run's history (two claiming it, or one that fails, refuse it)`,
       };
     }
     return { presence: 'skipped', source: 'no invocation rule applies to this tool: nothing is evaluated' };
@@ -51,16 +54,19 @@ export function describeInvocationRules({ tool, context, wiring }: StageSubject)
     parts.push('history completeness cannot refuse this call (no rule requires a complete history)');
   } else if (context.runId === null) {
     parts.push(
-      `history completeness refuses this call: the context has no run, so its history is incomplete and ${strict.join(', ')} refuse it (history_incomplete)`,
+      `history completeness refuses this call: the context has no run, so its history is incomplete and ${strict.join(', ')} ` +
+        `refuse it (history_incomplete)`,
     );
   } else {
     parts.push(
-      `history completeness can refuse this call: ${strict.join(', ')} require a complete history, which run '${context.runId}' has only if the history store opened it and recorded every call since`,
+      `history completeness can refuse this call: ${strict.join(', ')} require a complete history, which run '${context.runId}' ` +
+        `has only if the history store opened it and recorded every call since`,
     );
   }
   if (place !== null) parts.push(place);
   parts.push(
-    'a rule that throws or answers something other than a decision refuses the call (rule_failed); denials carry the rule and reason code, never arguments',
+    'a rule that throws or answers something other than a decision refuses the ' +
+      'call (rule_failed); denials carry the rule and reason code, never arguments',
   );
   return { presence: 'active', source: parts.join('; ') };
 }

@@ -40,7 +40,10 @@ export const tidyStage: Stage = {
             'active',
             false,
             true,
-            "registry option tidyArguments: optional null, blank, '*' or '%' arguments dropped (unless an enum value), numeric strings converted, optional numbers set to the schema's bounds (never a required one); identifier fields are never dropped or bounded, x-milpa-protected fields are taken as sent; listed in meta.tidied (never on a refusal), in a confirmation's summary and an approval request",
+            "registry option tidyArguments: optional null, blank, '*' or '%' arguments dropped (unless an enum value), numeric " +
+              "strings converted, optional numbers set to the schema's bounds (never a required one); identifier fields are " +
+              'never dropped or bounded, x-milpa-protected fields are taken as sent; listed in meta.tidied (never on a ' +
+              "refusal), in a confirmation's summary and an approval request",
           )
         : describeStep('tidy', 'transform', 'skipped', false, false, 'argument tidying is off (registry option tidyArguments)'),
     ];

@@ -240,7 +240,8 @@ describe('validateStage', () => {
       const allowed = await registry.call('transfer_funds', VALID_ARGS, ToolContext.web('user:1', ['payments:write']));
       expect(allowed.meta['code']).toBe('INTERNAL_ERROR');
       expect(allowed.error).toBe(
-        'Tool call refused: the schema validator failed (fail-closed): Invalid input schema at #/properties/account_iban: unknown keyword "ibanFormat"',
+        'Tool call refused: the schema validator failed (fail-closed): Invalid ' +
+          'input schema at #/properties/account_iban: unknown keyword "ibanFormat"',
       );
     });
   });

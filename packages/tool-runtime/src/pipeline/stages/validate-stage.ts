@@ -133,7 +133,9 @@ export const validateStage: Stage = {
             'active',
             true,
             false,
-            'tool inputSchema (JSON Schema 2020-12); a failure returns VALIDATION_ERROR with meta.errors to a caller authorize would allow, while a caller it would refuse gets the authorization refusal instead, with no argument details; what passes is frozen, so nothing later can change it',
+            'tool inputSchema (JSON Schema 2020-12); a failure returns VALIDATION_ERROR with meta.errors to a caller authorize ' +
+              'would allow, while a caller it would refuse gets the authorization refusal instead, with no argument details; ' +
+              'what passes is frozen, so nothing later can change it',
           )
         : describeStep(
             'validate',

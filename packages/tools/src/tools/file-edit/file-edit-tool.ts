@@ -131,7 +131,8 @@ export function fileEditTool(options: FileEditToolOptions): ToolDefinition<FileE
       'path is relative to the workspace root. Read the file with file_read in this run first; edits of files not read are refused.',
       'Copy old_str from the file text only: never include the line-number prefix ("12<tab>") that file_read adds with line_numbers.',
       'old_str must match exactly once, whitespace included: add surrounding lines when it occurs more than once.',
-      `Files up to ${FILE_EDIT_MAX_BYTES} bytes. Secrets (.env, keys), build, hook and shell start-up files, lock files, executable files, .git, CI, editor and node_modules folders are refused.`,
+      `Files up to ${FILE_EDIT_MAX_BYTES} bytes. Secrets (.env, keys), build, hook and shell start-up files, lock files, ` +
+        `executable files, .git, CI, editor and node_modules folders are refused.`,
     ].join(' '),
     input,
     scopes: [...scopes],

@@ -29,8 +29,8 @@ export const SHELL_READ_ONLY_COMMANDS: readonly string[] = Object.freeze([
 
 /**
  * Programs `shell_exec` never runs, even when an allowlist names them: they delete or overwrite
- * files (compressors and archivers that replace their inputs, in-place rewriters), change permissions or privileges, stop the machine or other processes, reach the network,
- * or run other programs and code (shells, interpreters, `env`, `xargs`, `find -exec`, `awk`,
+ * files (compressors and archivers that replace their inputs, in-place rewriters), change permissions or privileges, stop the machine or
+ * other processes, reach the network, or run other programs and code (shells, interpreters, `env`, `xargs`, `find -exec`, `awk`,
  * `sed`, `tar --to-command`, `git` with its hooks and repository-configured commands, editors and
  * pagers with shell escapes, package managers with install scripts). A name also matches with a
  * version suffix (`python3.12`, `perl5.36`) and without regard to case.

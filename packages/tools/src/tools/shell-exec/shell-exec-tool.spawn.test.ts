@@ -29,28 +29,31 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('shellExecTool', () => {
   describe('spawn', () => {
-    it('spawns the resolved program directly, without a shell, with a minimal environment (and its run marker) in the workspace', async () => {
-      process.env['SECRET_TOKEN'] = 'hunter2-spawn';
-      try {
-        const definition = shellExecTool({ workspace: Workspace.at(root), allowlist: ['echo'] });
-        await definition.handler(
-          { command: 'echo "a b" c' },
-          { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller },
-        );
-      } finally {
-        delete process.env['SECRET_TOKEN'];
-      }
-      expect(spawnSpy.calls).toHaveLength(1);
-      const [file, args, options] = spawnSpy.calls[0] as [string, string[], Record<string, unknown>];
-      expect(file).toMatch(/^\/.*\/echo$/);
-      expect(args).toEqual(['a b', 'c']);
-      expect(options).toMatchObject({ shell: false, cwd: root, stdio: ['ignore', 'pipe', 'pipe'], argv0: 'echo' });
-      expect(options['env']).toEqual({
-        PATH: '/usr/local/bin:/usr/bin:/bin',
-        LANG: 'C.UTF-8',
-        MILPA_SHELL_RUN: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      });
-    });
+    it(
+      'spawns the resolved program directly, without a shell, with ' + 'a minimal environment (and its run marker) in the workspace',
+      async () => {
+        process.env['SECRET_TOKEN'] = 'hunter2-spawn';
+        try {
+          const definition = shellExecTool({ workspace: Workspace.at(root), allowlist: ['echo'] });
+          await definition.handler(
+            { command: 'echo "a b" c' },
+            { context: ToolContext.cli(), signal: new AbortController().signal, caller: unsupportedCaller },
+          );
+        } finally {
+          delete process.env['SECRET_TOKEN'];
+        }
+        expect(spawnSpy.calls).toHaveLength(1);
+        const [file, args, options] = spawnSpy.calls[0] as [string, string[], Record<string, unknown>];
+        expect(file).toMatch(/^\/.*\/echo$/);
+        expect(args).toEqual(['a b', 'c']);
+        expect(options).toMatchObject({ shell: false, cwd: root, stdio: ['ignore', 'pipe', 'pipe'], argv0: 'echo' });
+        expect(options['env']).toEqual({
+          PATH: '/usr/local/bin:/usr/bin:/bin',
+          LANG: 'C.UTF-8',
+          MILPA_SHELL_RUN: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        });
+      },
+    );
 
     it('spawns nothing when the call is already aborted', async () => {
       spawnSpy.calls.length = 0;
