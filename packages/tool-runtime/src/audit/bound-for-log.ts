@@ -1,4 +1,5 @@
 import { clipText } from '@milpa/core/kit';
+import { mapStrings } from './map-strings.js';
 
 /** The longest key a log line quotes whole. */
 const MAX_LOGGED_KEY = 100;
@@ -15,36 +16,8 @@ const MAX_LOGGED_STRING = 1000;
  * boundForLog({ note: 'x'.repeat(5000) }); // { note: 'xxx… (5000 characters)' }
  */
 export function boundForLog(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > MAX_LOGGED_STRING ? clipText(value, MAX_LOGGED_STRING) : value;
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item: unknown) => {
-      const bounded = boundForLog(item);
-      if (bounded !== item) changed = true;
-      return bounded;
-    });
-    return changed ? items : value;
-  }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let copy: Record<string, unknown> | null = null;
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
-    const inner = record[key];
-    const boundedKey = key.length > MAX_LOGGED_KEY ? clipText(key, MAX_LOGGED_KEY) : key;
-    const bounded = boundForLog(inner);
-    if (copy === null && (boundedKey !== key || bounded !== inner)) {
-      copy = {};
-      for (const earlier of keys.slice(0, index)) put(copy, earlier, record[earlier]);
-    }
-    if (copy !== null) put(copy, boundedKey, bounded);
-  }
-  return copy ?? value;
-}
-
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  // A `__proto__` key stays an ordinary field, never reaches the prototype.
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
+  return mapStrings(value, {
+    value: (text) => (text.length > MAX_LOGGED_STRING ? clipText(text, MAX_LOGGED_STRING) : text),
+    key: (name) => (name.length > MAX_LOGGED_KEY ? clipText(name, MAX_LOGGED_KEY) : name),
+  });
 }

@@ -1,4 +1,5 @@
 import type { JsonSchema, TSchema } from '@milpa/core';
+import { mapStrings } from './map-strings.js';
 import { REDACTED, type Redactor } from './redactor.js';
 
 /** A call's secrets with the JSON-escaped form of each, to find quickly which ones a string holds. */
@@ -25,38 +26,8 @@ function scrubText(redactor: Redactor, text: string, set: SecretSet): string {
 
 /** Every string of a redacted copy scrubbed, keys included; the same object back when nothing changed. */
 function scrubStrings(redactor: Redactor, value: unknown, set: SecretSet): unknown {
-  if (typeof value === 'string') return value === REDACTED ? value : scrubText(redactor, value, set);
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item: unknown) => {
-      const safe = scrubStrings(redactor, item, set);
-      if (safe !== item) changed = true;
-      return safe;
-    });
-    return changed ? items : value;
-  }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let copy: Record<string, unknown> | null = null;
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
-    const inner = record[key];
-    const safeKey = scrubText(redactor, key, set);
-    const safe = scrubStrings(redactor, inner, set);
-    if (copy === null && (safeKey !== key || safe !== inner)) {
-      copy = {};
-      for (const earlier of keys.slice(0, index)) put(copy, earlier, record[earlier]);
-    }
-    if (copy !== null) put(copy, safeKey, safe);
-  }
-  return copy ?? value;
-}
-
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  // A `__proto__` key stays an ordinary field, never reaches the prototype.
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
+  const scrub = (text: string): string => (text === REDACTED ? text : scrubText(redactor, text, set));
+  return mapStrings(value, { value: scrub, key: (name) => scrubText(redactor, name, set) });
 }
 
 /**

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { MilpaError } from '@milpa/core';
 import { ToolError } from '../../lifecycle/tool-error.js';
 import type { SqlDatabase, SqlQueryOptions, SqlRow } from './sql-database.js';
+import { abortable } from '../../lifecycle/abortable.js';
 
 /** The part of a better-sqlite3 `Database` {@link betterSqlite3Database} reads: which file, and that it is read-only. */
 export interface BetterSqlite3Like {
@@ -101,7 +102,7 @@ class QueryProcess implements ProcessSqlDatabase {
   query(sql: string, options: SqlQueryOptions): Promise<readonly SqlRow[]> {
     const turn = this.#queue;
     // A query waiting for its turn still answers its abort or timeout at once.
-    const run = withAbort(turn, options.signal).then(() => this.#run(sql, options));
+    const run = abortable(turn, options.signal).then(() => this.#run(sql, options));
     // The next query waits for this one and the one before it to settle, whether they failed or not.
     this.#queue = Promise.all([turn, run.catch(() => undefined)]);
     return run;
@@ -152,7 +153,7 @@ class QueryProcess implements ProcessSqlDatabase {
   }
 
   #start(signal: AbortSignal): Promise<ChildProcess> {
-    if (this.#ready !== undefined) return withAbort(this.#ready, signal);
+    if (this.#ready !== undefined) return abortable(this.#ready, signal);
     if (!existsSync(SCRIPT)) {
       return Promise.reject(new ToolError('QUERY_FAILED', 'The SQLite query process script is missing from the installed package.'));
     }
@@ -201,7 +202,7 @@ class QueryProcess implements ProcessSqlDatabase {
     ready.catch(() => {
       if (this.#ready === ready) this.#ready = undefined;
     });
-    return withAbort(ready, signal);
+    return abortable(ready, signal);
   }
 
   #kill(): void {
@@ -216,21 +217,4 @@ class QueryProcess implements ProcessSqlDatabase {
     this.#child = undefined;
     this.#ready = undefined;
   }
-}
-
-function withAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

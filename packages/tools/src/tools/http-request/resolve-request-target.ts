@@ -4,6 +4,7 @@ import { ToolError } from '../../lifecycle/tool-error.js';
 import type { AddressAllowList } from './address-allow-list.js';
 import { forbiddenAddressReason } from './forbidden-addresses.js';
 import { forbiddenHostnameReason } from './forbidden-hostnames.js';
+import { abortable } from '../../lifecycle/abortable.js';
 
 /**
  * Resolves a host name to all its addresses, with the signature of `dns.promises.lookup` called
@@ -40,25 +41,6 @@ function isAllowedHost(hostname: string, allowedHosts: readonly string[]): boole
   return allowedHosts.some((entry) => {
     const allowed = entry.toLowerCase().replace(/\.+$/, '');
     return allowed.startsWith('*.') ? hostname.endsWith(allowed.slice(1)) : hostname === allowed;
-  });
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
   });
 }
 
