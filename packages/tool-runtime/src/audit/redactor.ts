@@ -2,6 +2,7 @@ import { MilpaError, type JsonSchema, type TSchema } from '@milpa/core';
 import { REDACTED } from './redacted.js';
 import { NO_SCHEMAS, isObject, isSecretSchema, itemSchemas, propertySchemas, schemasOf, topLevelSecretsOf } from './schema-secrets.js';
 import { DEFAULT_SENSITIVE_FIELDS, SecretNames, compactName } from './secret-names.js';
+import { NOT_FLAT, isFlatValue, isPlainRecord, setField } from './redactor-values.js';
 import { scrubLiterals, scrubShapes } from './secret-shapes.js';
 
 export { REDACTED } from './redacted.js';
@@ -37,31 +38,6 @@ interface CollectStep {
   readonly schemas: readonly object[];
   /** True when the value sits under a secret field: every string and number in it is a secret. */
   readonly secret: boolean;
-}
-
-/** A plain object (`{…}` or `Object.create(null)`): the usual shape of a call's arguments. */
-// Stryker disable next-line BlockStatement: equivalent: answering false (here undefined) only sends the value down the full walk, which
-// gives the same copy and the same secrets.
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (!isObject(value) || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  // Stryker disable next-line LogicalOperator: equivalent: `&&` is never true, which only sends every value down the full walk, with the
-  // same result.
-  return prototype === Object.prototype || prototype === null;
-}
-
-/** A value the copy keeps as it is and JSON writes without looking inside. */
-function isFlatValue(value: unknown): boolean {
-  return value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-/** Marks "not flat": the caller takes the full walk instead. */
-const NOT_FLAT: unique symbol = Symbol('not flat');
-
-function setField(target: Record<string, unknown>, key: string, value: unknown): void {
-  // A `__proto__` key from JSON.parse must stay an ordinary field, never reach the prototype.
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
 }
 
 /**

@@ -37,12 +37,9 @@ export type { ToolAuditLoggerOptions } from './tool-audit-logger-options.js';
  * structured {@link ToolAuditRecord} as the logger context `{ audit: record }` — for every terminal
  * path, refusals, plan-mode calls, confirmation requests and unknown tools included.
  *
- * Arguments are redacted everywhere (the structured record and the `args=` text alike, strings
- * under ordinary names scrubbed too), and free text it writes (reasons, validation messages, error
- * codes) is scrubbed of the call's secret values and of anything the redactor recognises as a
- * secret by its shape. It never throws: a failing logger is ignored.
- * When the logger reports a level as disabled (`isLevelEnabled(level) === false`), nothing is built
- * for that line.
+ * Arguments are redacted everywhere (record and `args=` text alike, keys over 100 and strings over
+ * 1,000 characters cut), and free text (reasons, validation messages, codes) is scrubbed of the
+ * call's secrets and of secret shapes. It never throws; a level the logger reports disabled builds nothing.
  *
  * @example
  * const audit = new ToolAuditLogger(pino(), { schemaOf: (name) => registry.getDefinition(name)?.inputSchema ?? null });
