@@ -1,3 +1,5 @@
+import { jsonForm } from './text-size.js';
+
 /** What a cut text that does not carry the truncation note ends with. */
 export const CUT_MARK = ' […]';
 
@@ -20,16 +22,6 @@ export function cutText(text: string, limit: number): string {
 /** `text` cut so that it and {@link CUT_MARK} fit in `limit` characters. */
 export function cutWithMark(text: string, limit: number): string {
   return cutText(text, limit - CUT_MARK.length) + CUT_MARK;
-}
-
-function jsonForm(value: object): unknown {
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON !== 'function') return value;
-  try {
-    return toJSON.call(value);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A value cut to a budget: the value, the characters of its text, and whether anything was cut. */

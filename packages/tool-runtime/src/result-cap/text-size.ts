@@ -4,8 +4,8 @@ const SCALAR_CHARS = 24;
 /** Characters of a whole number from 0 to 999,999,999 at most in JSON text (the common count or id). */
 const SMALL_INTEGER_CHARS = 9;
 
-/** What JSON text would use in place of `value`: the answer of its `toJSON()` when it has one. */
-function jsonForm(value: object): unknown {
+/** What JSON text would use in place of `value`: the answer of its `toJSON()` when it has one (undefined when it throws). */
+export function jsonForm(value: object): unknown {
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON !== 'function') return value;
   try {
