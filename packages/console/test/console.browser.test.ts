@@ -1,60 +1,32 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKENS, holdCall, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
-import { NO_BROWSER, findChromium } from './support/find-chromium.js';
+import { ARTIFACTS, SKIP_BROWSER, TestBrowser, WAIT, axeViolations, waitForLive } from './support/browser.js';
 
-const CHROMIUM = findChromium();
-// Outside CI a machine without a browser skips these tests with one visible line; in CI nothing is skipped.
-const SKIP = CHROMIUM === null && process.env['CI'] === undefined;
-if (SKIP) console.warn(`[skipped] ${NO_BROWSER} (in CI a missing browser fails the run)`);
-const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
-// Generous: a loaded 2-core machine starts pages slowly; every wait is for an element or state.
-const WAIT = { timeout: 45_000 } as const;
-
-let browser: Browser;
+let browser: TestBrowser;
 let fixture: ConsoleFixture;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  if (SKIP) return;
-  if (CHROMIUM === null) throw new Error(NO_BROWSER);
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'], timeout: 60_000 });
+  if (SKIP_BROWSER) return;
+  browser = await TestBrowser.launch();
   fixture = await startConsoleFixture();
 }, 120_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => undefined);
   await browser?.close();
   await fixture?.close();
 }, 60_000);
 
 /** A fresh browser profile signed in with `token` on the console's sign-in page, on the pending list. */
-async function signIn(token: string, viewport = { width: 1100, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  context.setDefaultTimeout(WAIT.timeout);
-  context.setDefaultNavigationTimeout(WAIT.timeout);
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(`${fixture.url}/approvals/`);
-  await page.waitForURL('**/approvals/login');
-  await page.getByLabel('Approver token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Pending approvals' }).waitFor(WAIT);
-  return page;
-}
-
-async function waitForLive(page: Page): Promise<void> {
-  await page.locator('html[data-live-ready="true"]').waitFor({ state: 'attached', ...WAIT });
+function signIn(token: string, viewport = { width: 1100, height: 900 }): Promise<Page> {
+  return browser.signIn(`${fixture.url}/approvals/`, token, viewport);
 }
 
 function alert(page: Page) {
   return page.getByRole('alert');
 }
 
-describe.skipIf(SKIP)('the approvals console in a browser', () => {
+describe.skipIf(SKIP_BROWSER)('the approvals console in a browser', () => {
   it('shows a held call live, opens it, grants it, and the waiting call resumes and runs once', async () => {
     const page = await signIn(TOKENS.ana);
     await page.getByText('Nothing is waiting for approval.').waitFor(WAIT);
@@ -71,6 +43,7 @@ describe.skipIf(SKIP)('the approvals console in a browser', () => {
     await page.getByRole('heading', { name: 'Approve print_note?' }).waitFor(WAIT);
     await expect(page.getByRole('row', { name: /title/ }).first().textContent()).resolves.toContain('Quarterly <b>report</b>');
     await page.screenshot({ path: `${ARTIFACTS}detail-view.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
 
     // Keyboard only: focus the button and press Enter.
     await page.getByRole('button', { name: 'Grant' }).focus();
