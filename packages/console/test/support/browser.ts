@@ -90,7 +90,7 @@ export async function axeViolations(page: Page): Promise<readonly AxeViolation[]
   await page.evaluate(`${AXE_SOURCE}\n;0`);
   return (await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document, {
+    const result = (await axe.run((globalThis as unknown as { document: unknown }).document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
     })) as { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };
     return result.violations.map((violation) => ({
