@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ToolContext, Type, defineTool, type EventDispatcher, type EventListener } from '@milpa/core';
+import { ToolContext, Type, defineTool, type AnyToolDefinition, type EventDispatcher, type EventListener } from '@milpa/core';
 import { InMemoryInvocationHistoryStore, SchemaValidator, ToolRegistry } from '@milpa/tool-runtime';
 import { HumanVerifier, verifierApprovalGate } from '@milpa/verification';
 import { createApprovalConsole, tokenAuthentication, type ApprovalConsole, type ApprovalConsoleOptions } from '../../src/index.js';
@@ -33,6 +33,7 @@ export const AGENT = 'agent:assistant';
 export interface ConsoleFixture {
   readonly registry: ToolRegistry;
   readonly verifier: HumanVerifier;
+  readonly dispatcher: EventDispatcher;
   readonly console: ApprovalConsole;
   readonly url: string;
   readonly base: string;
@@ -42,7 +43,16 @@ export interface ConsoleFixture {
   close(): Promise<void>;
 }
 
-export async function startConsoleFixture(overrides: Partial<ApprovalConsoleOptions> = {}): Promise<ConsoleFixture> {
+/** What a test adds to the fixture's runtime. */
+export interface FixtureSetup {
+  /** Further tools (every mutating one is held for approval; `delete_note` needs two approvers). */
+  readonly tools?: readonly AnyToolDefinition[];
+}
+
+export async function startConsoleFixture(
+  overrides: Partial<ApprovalConsoleOptions> = {},
+  setup: FixtureSetup = {},
+): Promise<ConsoleFixture> {
   const dispatcher = new TestDispatcher() as unknown as EventDispatcher;
   const verifier = new HumanVerifier({ dispatcher, ttlMs: 30 * 60_000 });
   const history = new InMemoryInvocationHistoryStore();
@@ -88,6 +98,7 @@ export async function startConsoleFixture(overrides: Partial<ApprovalConsoleOpti
       handler: (args) => ({ id: args.id, text: 'hello' }),
     }),
   );
+  for (const tool of setup.tools ?? []) registry.register(tool);
   const base = '/approvals/';
   const console = createApprovalConsole({
     verifier,
@@ -108,6 +119,7 @@ export async function startConsoleFixture(overrides: Partial<ApprovalConsoleOpti
   return {
     registry,
     verifier,
+    dispatcher,
     console,
     url: `http://127.0.0.1:${port}`,
     base,
