@@ -7,6 +7,8 @@ describe('@milpa/console', () => {
       expect(Object.keys(consolePackage).sort()).toMatchInlineSnapshot(`
         [
           "CONTENT_SECURITY_POLICY",
+          "InMemoryConsoleSessionStore",
+          "authorizeByTable",
           "createApprovalConsole",
           "tokenAuthentication",
         ]
