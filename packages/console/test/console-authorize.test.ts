@@ -33,7 +33,8 @@ async function recordOf(id: string) {
 
 /** What an approver learns from an answer: its status and body, with the CSRF token (per approver) masked. */
 function seen(answer: Answer, id: string): { status: number; body: string } {
-  return { status: answer.status, body: answer.body.replaceAll(id, '<id>').replace(/value="[^"]+" name="_csrf"|name="_csrf" value="[^"]+"/g, '') };
+  const body = answer.body.replaceAll(id, '<id>').replace(/value="[^"]+" name="_csrf"|name="_csrf" value="[^"]+"/g, '');
+  return { status: answer.status, body };
 }
 
 /** Every per-item route, read and posted, as `client` sees it for approval `id`. */

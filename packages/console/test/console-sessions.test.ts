@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 /** The fixture with its own token authentication (a clock the test moves), answered with it. */
-async function startWith(options: Partial<TokenAuthenticationOptions> = {}, consoleOptions: Parameters<typeof startConsoleFixture>[0] = {}) {
+async function startWith(
+  options: Partial<TokenAuthenticationOptions> = {},
+  consoleOptions: Parameters<typeof startConsoleFixture>[0] = {},
+) {
   const auth = tokenAuthentication({
     tokens: { [TOKENS.ana]: 'user:ana', [TOKENS.luis]: 'user:luis', [TOKENS.agent]: AGENT },
     now: () => clock,
@@ -185,9 +188,9 @@ describe('createApprovalConsole sessions', () => {
 
   describe('login option', () => {
     it('refuses a login without signIn and signOut (the earlier token-in-cookie shape)', async () => {
-      await expect(
-        startConsoleFixture({ login: { cookieName: COOKIE, accepts: () => true } as never }),
-      ).rejects.toThrow('signIn(token) and signOut(sessionId)');
+      await expect(startConsoleFixture({ login: { cookieName: COOKIE, accepts: () => true } as never })).rejects.toThrow(
+        'signIn(token) and signOut(sessionId)',
+      );
     });
   });
 });

@@ -62,7 +62,14 @@ export class SignInRoutes {
     const answerForm = (status: number, error: string | null, cookies: readonly string[]): void =>
       responder.sendPage(
         response,
-        { status, title: 'Sign in', current: 'login', body: renderLoginPage(base, csrf.tokenFor(nonce, ''), error), live: false, url: null },
+        {
+          status,
+          title: 'Sign in',
+          current: 'login',
+          body: renderLoginPage(base, csrf.tokenFor(nonce, ''), error),
+          live: false,
+          url: null,
+        },
         null,
         nonce,
         cookies,
