@@ -7,6 +7,7 @@ describe('@milpa/console', () => {
       expect(Object.keys(consolePackage).sort()).toMatchInlineSnapshot(`
         [
           "CONTENT_SECURITY_POLICY",
+          "ConsoleSessions",
           "InMemoryConsoleSessionStore",
           "authorizeByTable",
           "createApprovalConsole",

@@ -15,5 +15,6 @@ export type { ApprovalItem } from './console/approval-item.js';
 export { tokenAuthentication, type TokenAuthentication, type TokenAuthenticationOptions } from './auth/token-authentication.js';
 export { authorizeByTable, type ApproverRule, type ApproverTable } from './auth/authorize-by-table.js';
 export type { ConsoleSession, ConsoleSessionStore } from './auth/console-session-store.js';
+export { ConsoleSessions, type ConsoleSessionsOptions } from './auth/console-sessions.js';
 export { InMemoryConsoleSessionStore, type InMemoryConsoleSessionStoreOptions } from './auth/in-memory-console-session-store.js';
 export { CONTENT_SECURITY_POLICY } from './security/security-headers.js';

@@ -33,7 +33,20 @@ function positiveMs(name: string, value: number | undefined, fallback: number): 
 /**
  * Server-side sign-in sessions: `start` makes a new opaque id (256 random bits, base64url) for the
  * cookie, `resolve` answers the live session of a cookie value (refreshing its idle lifetime) and
- * `end` revokes it. The store only ever sees a digest of the id.
+ * `end` revokes it. The store only ever sees a digest of the id. `tokenAuthentication` uses
+ * it; a host with its own sign-in can build its `login` and `authenticate` on it too.
+ *
+ * @example
+ * const sessions = new ConsoleSessions({ store: mySharedStore });
+ * const login = {
+ *   cookieName: 'approvals_session',
+ *   maxAgeSeconds: sessions.maxAgeSeconds,
+ *   signIn: async (token) => {
+ *     const user = await directory.verify(token);
+ *     return user === null ? null : sessions.start(user.principal, user.credentialId);
+ *   },
+ *   signOut: (id) => sessions.end(id),
+ * };
  */
 export class ConsoleSessions {
   readonly #store: ConsoleSessionStore;

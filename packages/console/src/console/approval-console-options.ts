@@ -31,7 +31,8 @@ export interface ConsoleLogin {
   readonly cookieName: string;
   /**
    * Begins a session when `token` signs someone in and answers its new id for the cookie (a fresh
-   * one at every sign-in, at most 512 characters of `A-Z a-z 0-9 . _ ~ -`), or null to refuse.
+   * one at every sign-in, at most 512 characters of `A-Z a-z 0-9 . _ ~ -`, never the token itself:
+   * the console refuses that), or null to refuse.
    */
   signIn(token: string): string | null | Promise<string | null>;
   /** Revokes the session whose id is `sessionId`, so its cookie signs nobody in again. */
