@@ -128,6 +128,27 @@ describe('createApprovalConsole sessions', () => {
     });
   });
 
+  describe('sign-out of an ended session', () => {
+    it('clears the stale cookie and sends the browser to the sign-in page', async () => {
+      await startWith();
+      const { session, csrfCookie } = await signIn(TOKENS.ana);
+      const page = await getWith(session!, csrfCookie);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      clock += 31 * MINUTE;
+      const out = await send(`${fixture.url}/approvals/logout`, {
+        method: 'POST',
+        headers: {
+          Cookie: `${csrfCookie}; ${COOKIE}=${session}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: fixture.url,
+        },
+        body: new URLSearchParams({ _csrf: csrf }).toString(),
+      });
+      expect(isSentToSignIn(out)).toBe(true);
+      expect(out.headers['set-cookie']).toEqual([`${COOKIE}=; Path=/approvals/; HttpOnly; SameSite=Strict; Max-Age=0`]);
+    });
+  });
+
   describe('lifetimes', () => {
     it('ends a session unused for the idle lifetime, and every use starts the wait again', async () => {
       await startWith();
@@ -174,6 +195,26 @@ describe('createApprovalConsole sessions', () => {
       expect((await new PageClient(fixture.url, TOKENS.ana).get('/approvals/')).status).toBe(303);
       expect((await signIn(TOKENS.ana)).answer.status).toBe(401);
       expect(isSignedIn(await getWith(luis.session!, luis.csrfCookie), 'user:luis')).toBe(true);
+    });
+  });
+
+  describe('a failing session store', () => {
+    it('signs nobody in and never echoes the failure', async () => {
+      const broken = new InMemoryConsoleSessionStore();
+      await startWith({ sessionStore: broken });
+      const { session, csrfCookie } = await signIn(TOKENS.ana);
+      broken.get = () => {
+        throw new Error('session database down');
+      };
+      broken.create = () => {
+        throw new Error('session database down');
+      };
+      const page = await getWith(session!, csrfCookie);
+      expect(isSentToSignIn(page)).toBe(true);
+      const again = await signIn(TOKENS.ana);
+      expect(again.answer.status).toBe(503);
+      expect(again.session).toBeNull();
+      expect(again.answer.body).not.toContain('session database down');
     });
   });
 

@@ -188,6 +188,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     const identity = await identify(request);
     if (identity === null) {
       if (!isPost && route !== 'events' && options.login !== undefined) return responder.redirect(response, `${base}login`, setCookies);
+      // Signing out of a session that already ended: nothing to revoke, the stale cookie is cleared.
+      if (isPost && route === 'logout' && signInRoutes !== null) return signInRoutes.clearCookie(request, response);
       return responder.send(
         response,
         401,

@@ -98,9 +98,15 @@ export class SignInRoutes {
 
   /** Signs out after a checked `POST logout`: revokes the cookie's session and clears the cookie. */
   async signOut(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const { base, login, responder, secureFor } = this.#settings;
+    const { login } = this.#settings;
     const sessionId = readCookies(request).get(login.cookieName);
     if (sessionId !== undefined && SESSION_ID_SHAPE.test(sessionId)) await login.signOut(sessionId);
+    return this.clearCookie(request, response);
+  }
+
+  /** Clears the session cookie and sends the browser to the sign-in page (nothing is revoked). */
+  clearCookie(request: IncomingMessage, response: ServerResponse): void {
+    const { base, login, responder, secureFor } = this.#settings;
     return responder.redirect(response, `${base}login`, [
       serializeCookie(login.cookieName, '', { path: base, secure: secureFor(request), maxAgeSeconds: 0 }),
     ]);
