@@ -107,7 +107,7 @@ export class SignInRoutes {
   /** Clears the session cookie and sends the browser to the sign-in page (nothing is revoked). */
   clearCookie(request: IncomingMessage, response: ServerResponse): void {
     const { base, login, responder, secureFor } = this.#settings;
-    return responder.redirect(response, `${base}login`, [
+    responder.redirect(response, `${base}login`, [
       serializeCookie(login.cookieName, '', { path: base, secure: secureFor(request), maxAgeSeconds: 0 }),
     ]);
   }
