@@ -4,6 +4,7 @@ import { HumanVerifier } from '@milpa/verification';
 import { CONSOLE_SCRIPT } from '../assets/console-script.js';
 import { CONSOLE_STYLESHEET } from '../assets/console-stylesheet.js';
 import { ApprovalEdits } from '../edits/approval-edits.js';
+import { ProposalSeal } from '../edits/proposal-seal.js';
 import { LiveFeed } from '../live/live-feed.js';
 import { checkSameOrigin } from '../security/check-same-origin.js';
 import { readCookies, serializeCookie } from '../security/cookies.js';
@@ -13,7 +14,9 @@ import { renderLoginPage } from '../views/render-login-page.js';
 import { renderPendingPage } from '../views/render-pending-page.js';
 import type { ApprovalConsoleOptions, ConsoleIdentity } from './approval-console-options.js';
 import { ApprovalDecider } from './approval-decider.js';
+import { ApprovalEditFlow } from './approval-edit-flow.js';
 import { ApprovalTracker } from './approval-tracker.js';
+import { appendResetsNotice } from './append-resets-notice.js';
 import { notFoundPage } from './console-page.js';
 import { ConsoleResponder } from './console-responder.js';
 import { DetailPages } from './detail-pages.js';
@@ -96,7 +99,9 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     canSignOut: options.login !== undefined,
   });
   const edits = new ApprovalEdits({ tools: options.tools, validator: options.validator, editableFields: options.editableFields });
-  const pages = new DetailPages({ base, csrf, edits, history: options.history });
+  const seal = new ProposalSeal(options.secret ?? null);
+  const pages = new DetailPages({ base, csrf, edits, seal, history: options.history });
+  const editFlow = new ApprovalEditFlow({ base, tracker, edits, seal, csrf, pages, responder });
 
   const feed = new LiveFeed(async () => {
     const items = await tracker.loadItems();
@@ -105,7 +110,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       .sort()
       .join('|');
   }, pollIntervalMs);
-  const decider = new ApprovalDecider({ base, verifier, tracker, edits, pages, responder, onDecided: () => feed.broadcast() });
+  const decider = new ApprovalDecider({ base, verifier, tracker, edits, seal, pages, responder, onDecided: () => feed.broadcast() });
 
   const unsubscribe =
     options.dispatcher?.subscribe('verification.*', (_name, payload) => {
@@ -270,7 +275,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         setCookies,
       );
     }
-    const match = /^approvals\/([^/]+)(?:\/(grant|reject))?$/.exec(route);
+    const match = /^approvals\/([^/]+)(?:\/(grant|reject|edit|review))?$/.exec(route);
     if (match !== null) {
       let id: string;
       try {
@@ -278,13 +283,15 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       } catch {
         return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
       }
-      const verb = match[2] as 'grant' | 'reject' | undefined;
-      if (verb !== undefined && fields !== null) return decider.decide(verb, id, response, identity, nonce, fields);
+      const verb = match[2] as 'grant' | 'reject' | 'edit' | 'review' | undefined;
+      if (verb === 'edit' && fields === null) return editFlow.showEdit(id, response, identity, nonce, setCookies);
+      if (verb === 'review' && fields !== null) return editFlow.review(id, response, identity, nonce, fields);
+      if ((verb === 'grant' || verb === 'reject') && fields !== null) return decider.decide(verb, id, response, identity, nonce, fields);
       if (verb === undefined && fields === null) {
         const item = await tracker.loadItem(id);
         if (item === null)
           return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
-        const notice = NOTICES[url.searchParams.get('notice') ?? ''];
+        const notice = appendResetsNotice(NOTICES[url.searchParams.get('notice') ?? ''], url.searchParams, item, identity.principal, seal);
         return responder.sendPage(
           response,
           await pages.build(item, identity, nonce, 200, notice === undefined ? null : { kind: 'notice', text: notice }),
@@ -294,7 +301,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         );
       }
       return responder.send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', {
-        Allow: verb === undefined ? 'GET' : 'POST',
+        Allow: verb === undefined || verb === 'edit' ? 'GET' : 'POST',
       });
     }
     return responder.sendPage(response, notFoundPage(base, 'There is no such page in this console.'), identity, nonce, setCookies);
