@@ -127,7 +127,11 @@ export class ApprovalDecider {
   #grantChanges(item: ApprovalItem, identity: ConsoleIdentity, fields: URLSearchParams): GrantChanges {
     const { seal, edits } = this.#settings;
     if ([...fields.keys()].some((key) => key.startsWith('edit.'))) {
-      return { ok: false, status: 422, text: 'A grant carries no argument values: use "Edit arguments…" to change them. Nothing was recorded.' };
+      return {
+        ok: false,
+        status: 422,
+        text: 'A grant carries no argument values: use "Edit arguments…" to change them. Nothing was recorded.',
+      };
     }
     const current = seal.fingerprint(item.id, item.changes);
     const sealed = fields.get('sealed');

@@ -58,7 +58,13 @@ export class ApprovalEditFlow {
   }
 
   /** Answers the edit page of approval `id` (GET). */
-  async showEdit(id: string, response: ServerResponse, identity: ConsoleIdentity, nonce: string, cookies: readonly string[]): Promise<void> {
+  async showEdit(
+    id: string,
+    response: ServerResponse,
+    identity: ConsoleIdentity,
+    nonce: string,
+    cookies: readonly string[],
+  ): Promise<void> {
     const { tracker, responder, seal } = this.#settings;
     const item = await tracker.loadItem(id);
     const closed = await this.#closedPage(item, identity, nonce);
@@ -102,7 +108,14 @@ export class ApprovalEditFlow {
       changes: reading.changes,
       resets,
     });
-    const body = renderReviewPage({ item: edits.hideSecrets(open), base, csrfToken: csrf.tokenFor(nonce, identity.principal), rows, sealed, resets });
+    const body = renderReviewPage({
+      item: edits.hideSecrets(open),
+      base,
+      csrfToken: csrf.tokenFor(nonce, identity.principal),
+      rows,
+      sealed,
+      resets,
+    });
     const page: ConsolePage = { status: 200, title: `Review changes to ${open.tool}`, current: 'detail', body, live: false, url: null };
     responder.sendPage(response, page, identity, nonce, []);
   }

@@ -31,7 +31,13 @@ export class DetailPages {
   }
 
   /** The detail page of `item` for `identity`, answered with `status`, showing `message`; secret values set by approvers are hidden. */
-  async build(item: ApprovalItem, identity: ConsoleIdentity, nonce: string, status: number, message: PageMessage | null): Promise<ConsolePage> {
+  async build(
+    item: ApprovalItem,
+    identity: ConsoleIdentity,
+    nonce: string,
+    status: number,
+    message: PageMessage | null,
+  ): Promise<ConsolePage> {
     const { base, csrf, edits, seal } = this.#settings;
     const body = renderDetailPage({
       item: edits.hideSecrets(item),

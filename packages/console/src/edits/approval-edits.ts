@@ -151,7 +151,9 @@ export class ApprovalEdits {
     if (validation.valid) return null;
     const hidden = [...Object.keys(changes)].filter((name) => this.isSecret(item, name));
     // A validator may quote the value it refused: a secret's message names only the field.
-    const messages = validation.errors.map((error) => (hidden.some((name) => error.includes(name)) ? 'a secret field is not valid' : error));
+    const messages = validation.errors.map((error) =>
+      hidden.some((name) => error.includes(name)) ? 'a secret field is not valid' : error,
+    );
     return `The edit was refused: ${messages.join('; ')}. Nothing was recorded.`;
   }
 }

@@ -98,7 +98,9 @@ function renderErrorSummary(view: EditPageView): string {
     .map((entry) => `<li><a href="#edit-field-${entry.index}">${escapeHtml(entry.field.name)}: ${escapeHtml(entry.error!)}</a></li>`)
     .join('');
   const intro =
-    view.errors.size === 0 ? '' : `<p>${view.errors.size === 1 ? 'One field needs' : `${view.errors.size} fields need`} fixing; nothing was recorded.</p>`;
+    view.errors.size === 0
+      ? ''
+      : `<p>${view.errors.size === 1 ? 'One field needs' : `${view.errors.size} fields need`} fixing; nothing was recorded.</p>`;
   return (
     `<div class="message error" role="alert">${intro}${links === '' ? '' : `<ul>${links}</ul>`}` +
     `${view.summary === null ? '' : `<p>${escapeHtml(view.summary)}</p>`}</div>`

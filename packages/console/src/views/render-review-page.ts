@@ -52,6 +52,7 @@ export function describeResets(resets: readonly string[], required: number): str
  */
 export function renderReviewPage(view: ReviewPageView): string {
   const { item, base } = view;
+  const describedBy = view.resets.length === 0 ? '' : ' aria-describedby="review-resets"';
   const rows = view.rows
     .map(
       (row) =>
@@ -61,8 +62,11 @@ export function renderReviewPage(view: ReviewPageView): string {
     )
     .join('\n');
   const warning =
-    view.resets.length === 0 ? '' : `<p class="message error" id="review-resets">${escapeHtml(describeResets(view.resets, item.required))}</p>`;
-  return `<h1>Review changes to <code>${escapeHtml(item.tool)}</code></h1>
+    view.resets.length === 0
+      ? ''
+      : `<p class="message error" id="review-resets">${escapeHtml(describeResets(view.resets, item.required))}</p>`;
+  return (
+    `<h1>Review changes to <code>${escapeHtml(item.tool)}</code></h1>
 <p>Granting runs the call with these changes; every other argument stays as requested.</p>
 <table class="arguments diff">
 <caption>Changed arguments</caption>
@@ -77,8 +81,9 @@ ${warning}
 <input type="hidden" name="sealed" value="${escapeHtml(view.sealed)}">
 <div class="field"><label for="grant-reason">Reason (optional)</label><textarea id="grant-reason" name="reason" rows="2" ` +
     `maxlength="1000"></textarea></div>
-<button type="submit" class="primary"${view.resets.length === 0 ? '' : ' aria-describedby="review-resets"'}>Grant with these changes</button>
+<button type="submit" class="primary"${describedBy}>Grant with these changes</button>
 <a href="${escapeHtml(approvalPath(base, item.id, 'edit'))}">Change the edits</a>
 <a href="${escapeHtml(approvalPath(base, item.id))}">Cancel</a>
-</form>`;
+</form>`
+  );
 }
