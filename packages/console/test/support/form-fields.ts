@@ -11,7 +11,7 @@ export function decodeHtml(text: string): string {
 }
 
 function attribute(tag: string, name: string): string | null {
-  const match = new RegExp(`\\s${name}(?:="([^"]*)")?(?=[\\s>/])`, 'i').exec(tag);
+  const match = new RegExp(`\\s${name}(?:="([^"]*)")?(?=[\\s>/]|$)`, 'i').exec(tag);
   if (match === null) return null;
   return decodeHtml(match[1] ?? '');
 }
