@@ -1,43 +1,8 @@
-import { Type, defineTool } from '@milpa/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TOKENS, holdCall, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
 import { formFields } from './support/form-fields.js';
+import { HELD, publishPost, ran } from './support/publish-post-tool.js';
 import { RecordingClient } from './support/recording-client.js';
-
-/** The arguments each publish_post call ran with. */
-const ran: Record<string, unknown>[] = [];
-
-const publishPost = defineTool({
-  name: 'publish_post',
-  description: 'Publishes a post.',
-  input: Type.Object({
-    title: Type.String(),
-    body: Type.Optional(Type.String()),
-    pinned: Type.Optional(Type.Boolean()),
-    tone: Type.Optional(Type.String({ enum: ['calm', 'loud'] })),
-    ratio: Type.Optional(Type.Number()),
-    big: Type.Optional(Type.Number()),
-    count: Type.Optional(Type.Integer()),
-    meta: Type.Optional(Type.Object({ nested: Type.Object({ list: Type.Array(Type.Unknown()) }) })),
-    tags: Type.Optional(Type.Array(Type.String())),
-  }),
-  mutating: true,
-  handler: (args) => {
-    ran.push(structuredClone(args));
-    return { published: true };
-  },
-});
-
-/** Held arguments a careless form would change: a leading newline, CRLF, unicode, exact numbers, nested values, no `pinned`. */
-const HELD = {
-  title: 'race one',
-  body: '\nline one\r\nline two\n\nemoji 🧪👩🏽‍💻, combining e\u0301, RTL שלום עולם مرحبا, tab\tend\n',
-  ratio: 0.1,
-  big: 1e21,
-  count: -5,
-  meta: { nested: { list: [1, 'two', null, true, { deep: 'x' }] } },
-  tags: ['a', 'b'],
-};
 
 let fixture: ConsoleFixture;
 const bodies: string[] = [];
