@@ -50,6 +50,7 @@ describe('granting as held', () => {
     const edit = await ana.get(page(id, 'edit'));
     expect(edit.body).toContain('<option value="" selected>not set</option><option value="true">true</option>');
     expect(edit.body).not.toContain('name="edit.meta"');
+    expect(edit.body).toContain('Not editable here, so they run as requested: <code>meta</code>, <code>tags</code>.');
     const form = formFields(edit.body, `${id}/review`);
     const sent = new Map(form);
     expect(sent.get('edit.body')).toBe(HELD.body.replace(/\r?\n/g, '\r\n'));

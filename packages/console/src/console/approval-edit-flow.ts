@@ -146,12 +146,15 @@ export class ApprovalEditFlow {
     typed: ReadonlyMap<string, string>,
   ): ConsolePage {
     const { base, csrf, edits } = this.#settings;
+    const fields = edits.fieldsFor(item);
+    const fixed = Object.keys(item.arguments).filter((name) => !fields.some((field) => field.name === name));
     const body = renderEditPage({
       item: edits.hideSecrets(item),
+      fixed,
       base,
       csrfToken: csrf.tokenFor(nonce, identity.principal),
       proposal,
-      fields: edits.fieldsFor(item),
+      fields,
       errors,
       summary,
       typed,

@@ -51,8 +51,9 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
 
 /**
  * Creates the approvals console: the pending list, a detail view per held call (redacted
- * arguments, the run's history, the gate and policy that asked), grant and reject with a reason,
- * edits of declared input fields checked against the tool's schema, a history of decided items,
+ * arguments, the run's history, the gate and policy that asked), grant and reject with a reason
+ * (a grant approves exactly the proposal its page showed), an explicit edit → review → confirm
+ * step for declared input fields checked against the tool's schema, a history of decided items,
  * and live updates over server-sent events.
  *
  * Security: the approver is whoever `authenticate(request)` says, never a form field; every

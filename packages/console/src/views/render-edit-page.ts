@@ -22,6 +22,8 @@ export interface EditPageView {
   readonly summary: string | null;
   /** What the approver typed last time, by field name (never a secret). */
   readonly typed: ReadonlyMap<string, string>;
+  /** Arguments of the call that cannot be edited here (objects, arrays, long or redacted values); they run as requested. */
+  readonly fixed: readonly string[];
 }
 
 interface FieldParts {
@@ -115,10 +117,15 @@ function renderErrorSummary(view: EditPageView): string {
  */
 export function renderEditPage(view: EditPageView): string {
   const { item, base } = view;
+  const fixed =
+    view.fixed.length === 0
+      ? ''
+      : `<p>Not editable here, so they run as requested: ${view.fixed.map((name) => `<code>${escapeHtml(name)}</code>`).join(', ')}.</p>`;
   const firstInvalid = view.fields.find((field) => view.errors.has(field.name))?.name ?? null;
   return `<h1>Edit <code>${escapeHtml(item.tool)}</code> before granting</h1>
 ${renderErrorSummary(view)}
 <p>Change the values the call should run with. Nothing is recorded until you review the changes and grant them.</p>
+${fixed}
 <form method="post" action="${escapeHtml(approvalPath(base, item.id, 'review'))}" class="edit">
 <input type="hidden" name="_csrf" value="${escapeHtml(view.csrfToken)}">
 <input type="hidden" name="proposal" value="${escapeHtml(view.proposal)}">

@@ -4,6 +4,7 @@ import { Type, defineTool } from '@milpa/core';
 /** The arguments each publish_post call ran with (tests empty it). */
 export const ran: Record<string, unknown>[] = [];
 
+/** A mutating tool with optional text, boolean, enum, number and nested fields; it records what it ran with in {@link ran}. */
 export const publishPost = defineTool({
   name: 'publish_post',
   description: 'Publishes a post.',
