@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { InMemoryVerificationStore } from '@milpa/verification';
 import { TOKENS, holdCall, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
 import { formFields } from './support/form-fields.js';
 import { RecordingClient } from './support/recording-client.js';
@@ -161,6 +162,43 @@ describe('sealed edits under attack', () => {
     const stale = await ana.post(page(id, 'grant'), { _csrf: ana.csrf, sealed: anas });
     expect(stale.status).toBe(409);
     expect(await approvalsOf(id)).toEqual([{ principal: 'user:luis', changes: { id: 'n5' } }]);
+  });
+
+  it('never lets a plain grant from a page without changes approve an edit recorded while it was being checked', async () => {
+    const id = await holdCall(fixture, 'delete_note', { id: 'r1' });
+    const ana = await approver(TOKENS.ana);
+    const luis = await approver(TOKENS.luis);
+    const plain = formFields((await luis.get(page(id))).body, `${id}/grant`);
+    const sealed = await sealedFor(ana, id, { id: 'edited' });
+    // Stall luis's read of the item (as a slow store would) until ana's edit is recorded, or at
+    // most half a second when the console makes ana's grant wait for his (as it should).
+    const store = fixture.verifier.store as InMemoryVerificationStore;
+    const read = store.get.bind(store);
+    const decide = store.decide.bind(store);
+    let anaDecided!: () => void;
+    const decided = new Promise<void>((resolve) => void (anaDecided = resolve));
+    let luisReading!: () => void;
+    const reading = new Promise<void>((resolve) => void (luisReading = resolve));
+    let armed = true;
+    store.get = ((requested: string) => {
+      const record = read(requested);
+      if (!armed || requested !== id) return record;
+      armed = false;
+      luisReading();
+      return Promise.race([decided, new Promise((resolve) => setTimeout(resolve, 500))]).then(() => record);
+    }) as typeof store.get;
+    store.decide = ((requested, decision) => {
+      const outcome = decide(requested, decision);
+      if (decision.kind === 'grant' && decision.principal === 'user:ana') anaDecided();
+      return outcome;
+    }) as typeof store.decide;
+    const stale = luis.post(page(id, 'grant'), plain);
+    await reading;
+    const amend = await ana.post(page(id, 'grant'), { _csrf: ana.csrf, sealed });
+    expect(amend.status).toBe(303);
+    expect((await stale).status).toBe(303);
+    // Luis approved the call as held; ana's edit came after it and started the approvals over.
+    expect(await approvalsOf(id)).toEqual([{ principal: 'user:ana', changes: { id: 'edited' } }]);
   });
 
   it('refuses argument values posted straight to the grant, and edits of fields the page does not offer', async () => {

@@ -60,14 +60,39 @@ export interface ApprovalDeciderSettings {
  */
 export class ApprovalDecider {
   readonly #settings: ApprovalDeciderSettings;
+  /** The last decision queued per item id. */
+  readonly #queues = new Map<string, Promise<void>>();
 
   /** A decider working with `settings`. */
   constructor(settings: ApprovalDeciderSettings) {
     this.#settings = settings;
   }
 
-  /** Decides approval `id` as `identity` asked with the form `fields`, and answers. */
+  /**
+   * Decides approval `id` as `identity` asked with the form `fields`, and answers. Decisions on one
+   * item run one at a time in this console, so the proposal a grant checks is still the one in
+   * effect when the grant is recorded (another console on a shared store is not covered).
+   */
   async decide(
+    verb: 'grant' | 'reject',
+    id: string,
+    response: ServerResponse,
+    identity: ConsoleIdentity,
+    nonce: string,
+    fields: URLSearchParams,
+  ): Promise<void> {
+    const before = this.#queues.get(id) ?? Promise.resolve();
+    const turn = before.then(() => this.#decideNow(verb, id, response, identity, nonce, fields));
+    const settled = turn.catch(() => undefined);
+    this.#queues.set(id, settled);
+    try {
+      await turn;
+    } finally {
+      if (this.#queues.get(id) === settled) this.#queues.delete(id);
+    }
+  }
+
+  async #decideNow(
     verb: 'grant' | 'reject',
     id: string,
     response: ServerResponse,
