@@ -23,6 +23,16 @@ const SEAL_REFUSALS: Readonly<Record<SealRefusal, { status: number; text: string
   other_principal: { status: 403, text: 'These changes were reviewed by another approver; nothing was recorded.' },
 });
 
+/** One posted decision form, and where to answer it. */
+interface DecisionForm {
+  readonly verb: 'grant' | 'reject';
+  readonly id: string;
+  readonly response: ServerResponse;
+  readonly identity: ConsoleIdentity;
+  readonly nonce: string;
+  readonly fields: URLSearchParams;
+}
+
 /** The changes a grant form approves, or why it is refused. */
 type GrantChanges =
   | { readonly ok: true; readonly changes: Readonly<Record<string, unknown>> | null }
@@ -81,8 +91,13 @@ export class ApprovalDecider {
     nonce: string,
     fields: URLSearchParams,
   ): Promise<void> {
+    return this.#oneAtATime(id, () => this.#decideNow({ verb, id, response, identity, nonce, fields }));
+  }
+
+  /** Runs `task` after the decisions already queued on item `id`. */
+  async #oneAtATime(id: string, task: () => Promise<void>): Promise<void> {
     const before = this.#queues.get(id) ?? Promise.resolve();
-    const turn = before.then(() => this.#decideNow(verb, id, response, identity, nonce, fields));
+    const turn = before.then(task);
     const settled = turn.catch(() => undefined);
     this.#queues.set(id, settled);
     try {
@@ -92,14 +107,8 @@ export class ApprovalDecider {
     }
   }
 
-  async #decideNow(
-    verb: 'grant' | 'reject',
-    id: string,
-    response: ServerResponse,
-    identity: ConsoleIdentity,
-    nonce: string,
-    fields: URLSearchParams,
-  ): Promise<void> {
+  async #decideNow(decision: DecisionForm): Promise<void> {
+    const { verb, id, response, identity, nonce, fields } = decision;
     const { base, verifier, tracker, responder } = this.#settings;
     const refuse = async (item: ApprovalItem, status: number, text: string): Promise<void> => {
       const message: PageMessage = { kind: 'error', text };
