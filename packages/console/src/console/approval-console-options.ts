@@ -89,7 +89,8 @@ export interface ApprovalConsoleOptions {
   /**
    * Which input fields approvers may edit for a tool: a list of names (narrowed to the editable
    * declared ones), or null for none. Default: every declared string, number, integer and boolean
-   * field that is not secret, when `tools` and `validator` are given.
+   * field, when `tools` and `validator` are given. A secret field (by schema or name) may only be
+   * set, and is never shown afterwards.
    */
   readonly editableFields?: (tool: string) => readonly string[] | null;
   /** An optional sign-in page; see {@link ConsoleLogin}. */
@@ -97,8 +98,9 @@ export interface ApprovalConsoleOptions {
   /** Who may see and decide which approval; see {@link ConsoleAuthorize}. Default: every approver, every item. */
   readonly authorize?: ConsoleAuthorize;
   /**
-   * Key for the CSRF tokens (at least 16 bytes). Default: random per console; give the same one to
-   * every process that serves the page behind one address.
+   * Key for the CSRF tokens, the sealed edits between review and grant, and proposal fingerprints
+   * (at least 16 bytes). Default: random per console; give the same one to every process that
+   * serves the page behind one address.
    */
   readonly secret?: string | Uint8Array;
   /** Further origins whose form posts are accepted (e.g. the public origin behind a proxy). */

@@ -4,6 +4,7 @@ import { HumanVerifier } from '@milpa/verification';
 import { CONSOLE_SCRIPT } from '../assets/console-script.js';
 import { CONSOLE_STYLESHEET } from '../assets/console-stylesheet.js';
 import { ApprovalEdits } from '../edits/approval-edits.js';
+import { ProposalSeal } from '../edits/proposal-seal.js';
 import { LiveFeed } from '../live/live-feed.js';
 import { checkSameOrigin } from '../security/check-same-origin.js';
 import { readCookies, serializeCookie } from '../security/cookies.js';
@@ -13,7 +14,9 @@ import { renderPendingPage } from '../views/render-pending-page.js';
 import type { ApprovalConsoleOptions, ConsoleIdentity } from './approval-console-options.js';
 import type { ApprovalItem } from './approval-item.js';
 import { ApprovalDecider } from './approval-decider.js';
+import { ApprovalEditFlow } from './approval-edit-flow.js';
 import { ApprovalTracker } from './approval-tracker.js';
+import { appendResetsNotice } from './append-resets-notice.js';
 import { notFoundPage } from './console-page.js';
 import { ConsoleResponder } from './console-responder.js';
 import { DetailPages } from './detail-pages.js';
@@ -49,8 +52,9 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
 
 /**
  * Creates the approvals console: the pending list, a detail view per held call (redacted
- * arguments, the run's history, the gate and policy that asked), grant and reject with a reason,
- * edits of declared input fields checked against the tool's schema, a history of decided items,
+ * arguments, the run's history, the gate and policy that asked), grant and reject with a reason
+ * (a grant approves exactly the proposal its page showed), an explicit edit → review → confirm
+ * step for declared input fields checked against the tool's schema, a history of decided items,
  * and live updates over server-sent events.
  *
  * Security: the approver is whoever `authenticate(request)` says, never a form field; every
@@ -107,7 +111,9 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     }
     return visible.loadVisibleItem(id, identity);
   };
-  const pages = new DetailPages({ base, csrf, edits, history: options.history });
+  const seal = new ProposalSeal(options.secret ?? null);
+  const pages = new DetailPages({ base, csrf, edits, seal, history: options.history });
+  const editFlow = new ApprovalEditFlow({ base, tracker, edits, seal, csrf, pages, responder });
 
   const feed = new LiveFeed(async () => {
     const items = await tracker.loadItems();
@@ -116,7 +122,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       .sort()
       .join('|');
   }, pollIntervalMs);
-  const decider = new ApprovalDecider({ base, verifier, tracker, edits, pages, responder, onDecided: () => feed.broadcast() });
+  const decider = new ApprovalDecider({ base, verifier, tracker, edits, seal, pages, responder, onDecided: () => feed.broadcast() });
 
   const signInRoutes = options.login === undefined ? null : new SignInRoutes({ base, login: options.login, csrf, responder, secureFor });
   const unsubscribe =
@@ -245,7 +251,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     const perItem = /^approvals\/([^/]+)(?:\/|$)/.exec(route);
     if (perItem !== null && (await loadVisibleItemOf(perItem[1] ?? '', identity)) === null)
       return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
-    const match = /^approvals\/([^/]+)(?:\/(grant|reject))?$/.exec(route);
+    const match = /^approvals\/([^/]+)(?:\/(grant|reject|edit|review))?$/.exec(route);
     if (match !== null) {
       let id: string;
       try {
@@ -253,13 +259,15 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       } catch {
         return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
       }
-      const verb = match[2] as 'grant' | 'reject' | undefined;
-      if (verb !== undefined && fields !== null) return decider.decide(verb, id, response, identity, nonce, fields);
+      const verb = match[2] as 'grant' | 'reject' | 'edit' | 'review' | undefined;
+      if (verb === 'edit' && fields === null) return editFlow.showEdit(id, response, identity, nonce, setCookies);
+      if (verb === 'review' && fields !== null) return editFlow.review(id, response, identity, nonce, fields);
+      if ((verb === 'grant' || verb === 'reject') && fields !== null) return decider.decide(verb, id, response, identity, nonce, fields);
       if (verb === undefined && fields === null) {
         const item = await tracker.loadItem(id);
         if (item === null)
           return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
-        const notice = NOTICES[url.searchParams.get('notice') ?? ''];
+        const notice = appendResetsNotice(NOTICES[url.searchParams.get('notice') ?? ''], url.searchParams, item, identity.principal, seal);
         return responder.sendPage(
           response,
           await pages.build(item, identity, nonce, 200, notice === undefined ? null : { kind: 'notice', text: notice }),
@@ -269,7 +277,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         );
       }
       return responder.send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', {
-        Allow: verb === undefined ? 'GET' : 'POST',
+        Allow: verb === undefined || verb === 'edit' ? 'GET' : 'POST',
       });
     }
     return responder.sendPage(response, notFoundPage(base, 'There is no such page in this console.'), identity, nonce, setCookies);

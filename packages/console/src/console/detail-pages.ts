@@ -1,5 +1,6 @@
 import type { InvocationHistory, InvocationHistoryStore } from '@milpa/core';
 import type { ApprovalEdits } from '../edits/approval-edits.js';
+import type { ProposalSeal } from '../edits/proposal-seal.js';
 import type { CsrfGuard } from '../security/csrf-guard.js';
 import { renderDetailPage, type PageMessage } from '../views/render-detail-page.js';
 import type { ConsoleIdentity } from './approval-console-options.js';
@@ -12,8 +13,10 @@ export interface DetailPagesSettings {
   readonly base: string;
   /** Signs the CSRF token of the grant and reject forms. */
   readonly csrf: CsrfGuard;
-  /** Which fields the approver may edit. */
+  /** Which fields the approver may edit, and which are secret. */
   readonly edits: ApprovalEdits;
+  /** Names the proposal the Grant form approves. */
+  readonly seal: ProposalSeal;
   /** Where the run's history is read; without it the page says it is unavailable. */
   readonly history: InvocationHistoryStore | undefined;
 }
@@ -27,18 +30,18 @@ export class DetailPages {
     this.#settings = settings;
   }
 
-  /** The detail page of `item` for `identity`, answered with `status`, showing `message` and what was `typed`. */
+  /** The detail page of `item` for `identity`, answered with `status`, showing `message`; secret values set by approvers are hidden. */
   async build(
     item: ApprovalItem,
     identity: ConsoleIdentity,
     nonce: string,
     status: number,
     message: PageMessage | null,
-    typed: ReadonlyMap<string, string> = new Map(),
   ): Promise<ConsolePage> {
-    const { base, csrf, edits } = this.#settings;
+    const { base, csrf, edits, seal } = this.#settings;
     const body = renderDetailPage({
-      item,
+      item: edits.hideSecrets(item),
+      proposal: seal.fingerprint(item.id, item.changes),
       base,
       now: Date.now(),
       principal: identity.principal,
@@ -46,7 +49,6 @@ export class DetailPages {
       editable: item.state === 'pending' ? edits.fieldsFor(item) : [],
       history: await this.#historyFor(item),
       message,
-      typed,
     });
     return {
       status,
