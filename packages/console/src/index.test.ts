@@ -7,8 +7,13 @@ describe('@milpa/console', () => {
       expect(Object.keys(consolePackage).sort()).toMatchInlineSnapshot(`
         [
           "CONTENT_SECURITY_POLICY",
+          "WEBHOOK_SIGNATURE_HEADER",
+          "WEBHOOK_TIMESTAMP_HEADER",
+          "WebhookDeliveryError",
           "createApprovalConsole",
           "tokenAuthentication",
+          "verifyWebhookSignature",
+          "webhookNotifier",
         ]
       `);
     });

@@ -12,3 +12,13 @@ export type {
 } from './console/approval-console-options.js';
 export { tokenAuthentication, type TokenAuthentication, type TokenAuthenticationOptions } from './auth/token-authentication.js';
 export { CONTENT_SECURITY_POLICY } from './security/security-headers.js';
+export type { ApprovalNotification, ApprovalNotificationKind, ApprovalNotifier } from './notify/approval-notification.js';
+export type { NotifyErrorHandler } from './notify/approval-notifications.js';
+export { webhookNotifier, type WebhookNotifierOptions } from './notify/webhook-notifier.js';
+export { WebhookDeliveryError, type WebhookDeliveryErrorOptions } from './notify/webhook-delivery-error.js';
+export {
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  verifyWebhookSignature,
+  type WebhookSignatureCheck,
+} from './notify/webhook-signature.js';
