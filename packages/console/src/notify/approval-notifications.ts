@@ -1,6 +1,11 @@
 import { MilpaError } from '@milpa/core';
 import type { ApprovalItem } from '../console/approval-item.js';
-import { toApprovalNotification, type ApprovalNotification, type ApprovalNotificationKind, type ApprovalNotifier } from './approval-notification.js';
+import {
+  toApprovalNotification,
+  type ApprovalNotification,
+  type ApprovalNotificationKind,
+  type ApprovalNotifier,
+} from './approval-notification.js';
 
 /** Called with what went wrong while notifying (a notifier that threw, a full queue, a store read). */
 export type NotifyErrorHandler = (error: unknown, notification: ApprovalNotification | null) => void;
