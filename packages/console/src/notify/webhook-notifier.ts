@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MilpaError } from '@milpa/core';
-import type { ApprovalNotification, ApprovalNotifier } from './approval-notification.js';
+import type { ApprovalNotification } from './approval-notification.js';
 import { describeNotification, notificationToJson } from './describe-notification.js';
 import { WebhookDeliveryError } from './webhook-delivery-error.js';
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, readWebhookSecret, signWebhookBody } from './webhook-signature.js';
@@ -83,7 +83,7 @@ function sleep(ms: number): Promise<void> {
  *   onNotifyError: (error) => logger.warn('approval notification failed', { error }),
  * });
  */
-export function webhookNotifier(options: WebhookNotifierOptions): ApprovalNotifier {
+export function webhookNotifier(options: WebhookNotifierOptions): (notification: ApprovalNotification) => Promise<void> {
   const url = readUrl(options?.url);
   const key = readWebhookSecret(options.secret, WHO);
   const maxAttempts = Math.floor(readCount(options.maxAttempts, 4, 'maxAttempts', 1, 10));
