@@ -174,7 +174,7 @@ ${notes.map((note) => `<p class="note" id="decide-note">${escapeHtml(note)}</p>`
 ${edits}
 <div class="field"><label for="grant-reason">Reason (optional)</label><textarea id="grant-reason" name="reason" rows="2" ` +
     `maxlength="1000"></textarea></div>
-<button type="submit" class="primary"${own ? ' aria-describedby="decide-note"' : ''}>Grant</button>
+<button type="submit" class="primary"${own || voted ? ' aria-describedby="decide-note"' : ''}${voted ? ' disabled' : ''}>Grant</button>
 </form>
 <form method="post" action="${action('reject')}" class="reject">
 <input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
