@@ -1,9 +1,10 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { VerificationRequest } from '@milpa/core';
+import { VerificationRequest, type EventDispatcher } from '@milpa/core';
+import { HumanVerifier } from '@milpa/verification';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalConsoleOptions, ApprovalNotification } from '../src/index.js';
+import { createApprovalConsole, type ApprovalConsoleOptions, type ApprovalNotification } from '../src/index.js';
 import { SECURITY_HEADERS } from '../src/security/security-headers.js';
-import { AGENT, TOKENS, holdCall, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
+import { AGENT, TOKENS, TestDispatcher, holdCall, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
 import { PageClient } from './support/page-client.js';
 
 const MARKER = 'zq-unique-marker-7741';
@@ -163,6 +164,50 @@ describe('createApprovalConsole', () => {
         { publicUrl: 'javascript:alert(1)' },
       ]) {
         await expect(startConsoleFixture(overrides)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      }
+    });
+  });
+
+  describe('notify on expiry', () => {
+    async function expiring(ttlMs: number) {
+      const received: ApprovalNotification[] = [];
+      const dispatcher = new TestDispatcher() as unknown as EventDispatcher;
+      const verifier = new HumanVerifier({ dispatcher, ttlMs });
+      const approvals = createApprovalConsole({
+        verifier,
+        dispatcher,
+        authenticate: () => null,
+        notify: (notification) => void received.push(notification),
+      });
+      const open = (id: string) =>
+        verifier.verify(new VerificationRequest('approval:delete_note', 'single', { tool: 'delete_note' }, AGENT, id));
+      return { received, verifier, approvals, open };
+    }
+
+    it('notifies expired once an undecided approval passes its deadline', async () => {
+      const { received, approvals, open } = await expiring(100);
+      try {
+        await open('exp-1');
+        await settled(received, 2);
+        expect(received.map((notification) => notification.kind)).toEqual(['opened', 'expired']);
+        expect(received[1]).toMatchObject({ approvalId: 'exp-1', decidedBy: null, reason: null, approvals: 0 });
+        // Its time is the deadline: opened plus the verifier's ttl.
+        expect(received[1]!.at.getTime() - received[0]!.at.getTime()).toBe(100);
+      } finally {
+        approvals.close();
+      }
+    });
+
+    it('does not notify expired for an approval decided before its deadline', async () => {
+      const { received, verifier, approvals, open } = await expiring(300);
+      try {
+        await open('exp-2');
+        await verifier.grant(VerificationRequest.forResolution('exp-2'), 'user:ana');
+        await settled(received, 2);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(received.map((notification) => notification.kind)).toEqual(['opened', 'granted']);
+      } finally {
+        approvals.close();
       }
     });
   });

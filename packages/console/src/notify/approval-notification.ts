@@ -4,9 +4,9 @@ import type { ApprovalItem } from '../console/approval-item.js';
 /**
  * What happened to an approval: `opened` (a call is waiting), `approval_recorded` (a grant was
  * recorded and the policy still needs more approvals from other people), `granted` (the call may
- * now run) or `rejected` (it will not run).
+ * now run), `rejected` (it will not run) or `expired` (its deadline passed undecided; it will not run).
  */
-export type ApprovalNotificationKind = 'opened' | 'approval_recorded' | 'granted' | 'rejected';
+export type ApprovalNotificationKind = 'opened' | 'approval_recorded' | 'granted' | 'rejected' | 'expired';
 
 /**
  * One notification about a held call, as the console's `notify` option receives it. It never
@@ -28,7 +28,7 @@ export interface ApprovalNotification {
   readonly approvals: number;
   /** Grants the rule needs. */
   readonly required: number;
-  /** Who granted or rejected (for `opened`, null). */
+  /** Who granted or rejected (for `opened` and `expired`, null). */
   readonly decidedBy: string | null;
   /** The reason given with the grant or rejection, or null. */
   readonly reason: string | null;
@@ -61,6 +61,8 @@ export function toApprovalNotification(kind: ApprovalNotificationKind, item: App
     decidedBy = item.decidedBy;
     reason = item.reason;
     at = item.resolvedAt ?? latest?.at ?? new Date(Date.now());
+  } else if (kind === 'expired') {
+    at = item.expiresAt ?? new Date(Date.now());
   }
   return Object.freeze({
     kind,

@@ -32,16 +32,23 @@ const KINDS: Readonly<Record<string, ApprovalNotificationKind>> = Object.freeze(
   'verification.rejected': 'rejected',
 });
 
+/** Expiry timers kept at most (one per pending approval with a deadline). */
+const MAX_EXPIRY_TIMERS = 10_000;
+/** The longest delay `setTimeout` takes; a later deadline is waited for in steps. */
+const MAX_TIMER_MS = 2_147_000_000;
+
 /**
  * Turns `verification.*` events into calls of the host's notifier, off the decision's path: an
  * event only starts reading the item and queues the notification, so a slow or failing notifier
  * never delays or fails a grant. Notifications are delivered one at a time, in event order; at
- * most `maxQueued` wait, and one more is dropped (reported as `NOTIFICATION_DROPPED`).
+ * most `maxQueued` wait, and one more is dropped (reported as `NOTIFICATION_DROPPED`). An opened
+ * approval with a deadline gets a timer: still undecided at its deadline, it is notified `expired`.
  */
 export class ApprovalNotifications {
   readonly #settings: ApprovalNotificationsSettings;
   readonly #maxQueued: number;
   readonly #queue: (() => Promise<void>)[] = [];
+  readonly #expiryTimers = new Map<string, NodeJS.Timeout>();
   #running = false;
   #closed = false;
 
@@ -55,6 +62,18 @@ export class ApprovalNotifications {
   onEvent(name: string, id: string | null): void {
     const kind = KINDS[name];
     if (kind === undefined || id === null || this.#closed) return;
+    if (kind === 'granted' || kind === 'rejected') this.#clearExpiry(id);
+    this.#enqueue(kind, id);
+  }
+
+  /** Stops taking events and cancels the expiry timers; what is queued is still delivered. */
+  close(): void {
+    this.#closed = true;
+    for (const timer of this.#expiryTimers.values()) clearTimeout(timer);
+    this.#expiryTimers.clear();
+  }
+
+  #enqueue(kind: ApprovalNotificationKind, id: string): void {
     // Read the item now, so the notification shows it as the event left it, not as it is later.
     const loading = this.#settings.loadItem(id);
     loading.catch(() => undefined);
@@ -71,7 +90,8 @@ export class ApprovalNotifications {
       let notification: ApprovalNotification | null = null;
       try {
         const item = await loading;
-        if (item === null) return;
+        if (item === null || (kind === 'expired' && item.state !== 'expired')) return;
+        if (kind === 'opened' && item.state === 'pending' && item.expiresAt !== null) this.#scheduleExpiry(id, item.expiresAt.getTime());
         notification = toApprovalNotification(kind, item, this.#settings.publicUrl);
         await this.#settings.notify(notification);
       } catch (error) {
@@ -81,11 +101,6 @@ export class ApprovalNotifications {
     if (!this.#running) void this.#drain();
   }
 
-  /** Stops taking events; what is queued is still delivered. */
-  close(): void {
-    this.#closed = true;
-  }
-
   async #drain(): Promise<void> {
     this.#running = true;
     try {
@@ -93,6 +108,27 @@ export class ApprovalNotifications {
     } finally {
       this.#running = false;
     }
+  }
+
+  #scheduleExpiry(id: string, deadline: number): void {
+    if (this.#closed || (this.#expiryTimers.size >= MAX_EXPIRY_TIMERS && !this.#expiryTimers.has(id))) return;
+    this.#clearExpiry(id);
+    // The item counts as expired only once the deadline is behind us: fire just after it.
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now() + 5));
+    const timer = setTimeout(() => {
+      this.#expiryTimers.delete(id);
+      if (this.#closed) return;
+      if (Date.now() <= deadline) this.#scheduleExpiry(id, deadline);
+      else this.#enqueue('expired', id);
+    }, delay);
+    timer.unref();
+    this.#expiryTimers.set(id, timer);
+  }
+
+  #clearExpiry(id: string): void {
+    const timer = this.#expiryTimers.get(id);
+    if (timer !== undefined) clearTimeout(timer);
+    this.#expiryTimers.delete(id);
   }
 
   #report(error: unknown, notification: ApprovalNotification | null): void {

@@ -34,6 +34,9 @@ export function describeNotification(notification: ApprovalNotification): string
     case 'rejected':
       text = `Rejected by ${by}: ${call} will not run${reason}.`;
       break;
+    case 'expired':
+      text = `Expired: ${call} was not decided in time and will not run (${votes}).`;
+      break;
   }
   if (notification.url === null) return text;
   const link = notification.url.replaceAll('&', '&amp;').replaceAll('<', '%3C').replaceAll('>', '%3E').replaceAll('|', '%7C');
