@@ -1,24 +1,14 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, SKIP_BROWSER, TestBrowser, WAIT, axeViolations, waitForLive } from './support/browser.js';
-import { TOKENS, holdCall, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, SKIP_BROWSER, WAIT, axeViolations, waitForLive } from './support/browser.js';
+import { useBrowserFixture } from './support/browser-fixture.js';
+import { TOKENS, holdCall } from './support/console-fixture.js';
 
-let browser: TestBrowser;
-let fixture: ConsoleFixture;
-
-beforeAll(async () => {
-  if (SKIP_BROWSER) return;
-  browser = await TestBrowser.launch();
-  fixture = await startConsoleFixture();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-}, 60_000);
+const shared = useBrowserFixture();
 
 /** A signed-in approver's page on the detail view of approval `id`, with its live stream open. */
 async function openItem(token: string, id: string): Promise<Page> {
+  const { browser, fixture } = shared.get();
   const page = await browser.signIn(`${fixture.url}/approvals/`, token);
   await page.goto(`${fixture.url}/approvals/approvals/${id}`);
   await waitForLive(page);
@@ -32,6 +22,7 @@ async function markForms(page: Page): Promise<void> {
 
 describe.skipIf(SKIP_BROWSER)('live decisions in a browser', () => {
   it("disables the other approver's Grant and Reject when one decides, keeping what they typed", async () => {
+    const { fixture } = shared.get();
     const id = await holdCall(fixture, 'print_note', { id: 'live-1', copies: 1 });
     const ana = await openItem(TOKENS.ana, id);
     const luis = await openItem(TOKENS.luis, id);
@@ -64,6 +55,7 @@ describe.skipIf(SKIP_BROWSER)('live decisions in a browser', () => {
   }, 180_000);
 
   it('disables Grant in a second tab of an approver who just granted, and leaves Reject on', async () => {
+    const { fixture } = shared.get();
     const id = await holdCall(fixture, 'delete_note', { id: 'live-2' });
     const first = await openItem(TOKENS.ana, id);
     const second = await first.context().newPage();
