@@ -184,6 +184,21 @@ describe('webhookNotifier', () => {
       expect(new Set(receiver.received.map((received) => received.headers['x-milpa-delivery'])).size).toBe(1);
     });
 
+    it('gives up after maxAttempts 5xx answers with the last status', async () => {
+      const receiver = await Receiver.start({ status: 502 });
+      await expect(notifier(receiver, { maxAttempts: 2 })(notification())).rejects.toMatchObject({ status: 502, attempts: 2 });
+      expect(receiver.received).toHaveLength(2);
+    });
+
+    it('reads a Retry-After given as an HTTP date', async () => {
+      const later = new Date(Date.now() + 1500).toUTCString();
+      const receiver = await Receiver.start({ status: 429, headers: { 'Retry-After': later } }, { status: 200 });
+      await notifier(receiver, { retryDelayMs: 1, maxRetryDelayMs: 5000 })(notification());
+      expect(receiver.received).toHaveLength(2);
+      // HTTP dates have whole seconds: at least the part of a second left before that date was waited.
+      expect(receiver.received[1]!.at - receiver.received[0]!.at).toBeGreaterThanOrEqual(400);
+    });
+
     it('does not retry a 400 and rejects with its status, naming only the origin', async () => {
       const receiver = await Receiver.start({ status: 400 });
       const error = await notifier(receiver)(notification()).catch((caught: unknown) => caught);
