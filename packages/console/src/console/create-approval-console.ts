@@ -11,9 +11,9 @@ import { checkSameOrigin } from '../security/check-same-origin.js';
 import { readCookies, serializeCookie } from '../security/cookies.js';
 import { CsrfGuard } from '../security/csrf-guard.js';
 import { renderHistoryPage } from '../views/render-history-page.js';
-import { renderLoginPage } from '../views/render-login-page.js';
 import { renderPendingPage } from '../views/render-pending-page.js';
 import type { ApprovalConsoleOptions, ConsoleIdentity } from './approval-console-options.js';
+import type { ApprovalItem } from './approval-item.js';
 import { ApprovalDecider } from './approval-decider.js';
 import { ApprovalTracker } from './approval-tracker.js';
 import { notFoundPage } from './console-page.js';
@@ -21,6 +21,8 @@ import { ConsoleResponder } from './console-responder.js';
 import { DetailPages } from './detail-pages.js';
 import { normalizeBasePath } from './normalize-base-path.js';
 import { readFormBody } from './read-form-body.js';
+import { SignInRoutes } from './sign-in-routes.js';
+import { VisibleApprovals } from './visible-approvals.js';
 
 /**
  * The approvals console: a Node request handler (`(request, response, next?)`) with a `close()`
@@ -38,7 +40,6 @@ export interface ApprovalConsole {
 }
 
 const CSRF_COOKIE = 'milpa_console_csrf';
-const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,512}$/;
 const HISTORY_LIMIT = 200;
 const CSRF_REFUSED = 'Refused: the form has no valid CSRF token. Reload the page and try again.';
 
@@ -101,6 +102,16 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     canSignOut: options.login !== undefined,
   });
   const edits = new ApprovalEdits({ tools: options.tools, validator: options.validator, editableFields: options.editableFields });
+  const visible = new VisibleApprovals(tracker, options.authorize);
+  const loadVisibleItemOf = async (rawId: string, identity: ConsoleIdentity): Promise<ApprovalItem | null> => {
+    let id: string;
+    try {
+      id = decodeURIComponent(rawId);
+    } catch {
+      return null;
+    }
+    return visible.loadVisibleItem(id, identity);
+  };
   const pages = new DetailPages({ base, csrf, edits, history: options.history });
 
   const feed = new LiveFeed(async () => {
@@ -112,6 +123,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   }, pollIntervalMs);
   const decider = new ApprovalDecider({ base, verifier, tracker, edits, pages, responder, onDecided: () => feed.broadcast() });
 
+  const signInRoutes = options.login === undefined ? null : new SignInRoutes({ base, login: options.login, csrf, responder, secureFor });
   const notifications = createNotifications(options, tracker);
   const unsubscribe =
     options.dispatcher?.subscribe('verification.*', (name, payload) => {
@@ -178,50 +190,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       return responder.send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { Allow: 'GET, POST' });
     }
 
-    if (route === 'login' && options.login !== undefined) {
-      const login = options.login;
-      if (!isPost)
-        return responder.sendPage(
-          response,
-          {
-            status: 200,
-            title: 'Sign in',
-            current: 'login',
-            body: renderLoginPage(base, csrf.tokenFor(nonce, ''), null),
-            live: false,
-            url: null,
-          },
-          null,
-          nonce,
-          setCookies,
-        );
-      const body = await readFormBody(request);
-      if (!body.ok) return responder.send(response, body.status, 'text/plain; charset=utf-8', body.message);
-      if (!csrf.verify(existingNonce, '', body.fields.get('_csrf')))
-        return responder.send(response, 403, 'text/plain; charset=utf-8', CSRF_REFUSED);
-      const token = body.fields.get('token') ?? '';
-      if (!TOKEN_SHAPE.test(token) || !login.accepts(token)) {
-        return responder.sendPage(
-          response,
-          {
-            status: 401,
-            title: 'Sign in',
-            current: 'login',
-            body: renderLoginPage(base, csrf.tokenFor(nonce, ''), 'That token does not sign anyone in.'),
-            live: false,
-            url: null,
-          },
-          null,
-          nonce,
-          [],
-        );
-      }
-      return responder.redirect(response, base, [serializeCookie(login.cookieName, token, { path: base, secure: secureFor(request) })]);
-    }
+    if (route === 'login' && signInRoutes !== null) return signInRoutes.signIn(request, response, existingNonce, nonce, setCookies);
 
     const identity = await identify(request);
     if (identity === null) {
       if (!isPost && route !== 'events' && options.login !== undefined) return responder.redirect(response, `${base}login`, setCookies);
+      // Signing out of a session that already ended: nothing to revoke, the stale cookie is cleared.
+      if (isPost && route === 'logout' && signInRoutes !== null) return signInRoutes.clearCookie(request, response);
       return responder.send(
         response,
         401,
@@ -242,18 +217,14 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       fields = body.fields;
     }
 
-    if (route === 'logout' && options.login !== undefined && fields !== null) {
-      return responder.redirect(response, `${base}login`, [
-        serializeCookie(options.login.cookieName, '', { path: base, secure: secureFor(request), maxAgeSeconds: 0 }),
-      ]);
-    }
+    if (route === 'logout' && signInRoutes !== null && fields !== null) return signInRoutes.signOut(request, response);
     if (route === 'events' && fields === null) {
       feed.open(response);
       return;
     }
     if (route === '' && fields === null) {
       const now = Date.now();
-      const items = (await tracker.loadItems())
+      const items = (await visible.loadVisibleItems(identity))
         .filter((item) => item.state === 'pending')
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
       return responder.sendPage(
@@ -265,7 +236,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       );
     }
     if (route === 'history' && fields === null) {
-      const decided = (await tracker.loadItems())
+      const decided = (await visible.loadVisibleItems(identity))
         .filter((item) => item.state !== 'pending')
         .sort((a, b) => (b.resolvedAt ?? b.expiresAt ?? b.createdAt).getTime() - (a.resolvedAt ?? a.expiresAt ?? a.createdAt).getTime())
         .slice(0, HISTORY_LIMIT);
@@ -277,6 +248,10 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         setCookies,
       );
     }
+    // Every per-item route: an item this approver may not see answers exactly as an unknown id.
+    const perItem = /^approvals\/([^/]+)(?:\/|$)/.exec(route);
+    if (perItem !== null && (await loadVisibleItemOf(perItem[1] ?? '', identity)) === null)
+      return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
     const match = /^approvals\/([^/]+)(?:\/(grant|reject))?$/.exec(route);
     if (match !== null) {
       let id: string;
