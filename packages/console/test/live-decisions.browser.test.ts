@@ -4,7 +4,9 @@ import { ARTIFACTS, SKIP_BROWSER, WAIT, axeViolations, waitForLive } from './sup
 import { useBrowserFixture } from './support/browser-fixture.js';
 import { TOKENS, holdCall } from './support/console-fixture.js';
 
-const shared = useBrowserFixture();
+/** Approval ids nobody may see any more (the `authorize` hook reads it). */
+const revoked = new Set<string>();
+const shared = useBrowserFixture({ authorize: (_approver, item) => !revoked.has(item.id) });
 
 /** A signed-in approver's page on the detail view of approval `id`, with its live stream open. */
 async function openItem(token: string, id: string): Promise<Page> {
@@ -83,5 +85,22 @@ describe.skipIf(SKIP_BROWSER)('live decisions in a browser', () => {
     await second.getByText('This request was decided while this page was open', { exact: false }).waitFor(WAIT);
     expect(await second.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
     expect(await axeViolations(second)).toEqual([]);
+  }, 180_000);
+
+  it('disables the buttons when the approver may no longer see the item', async () => {
+    const { fixture } = shared.get();
+    const id = await holdCall(fixture, 'print_note', { id: 'live-3', copies: 1 });
+    const luis = await openItem(TOKENS.luis, id);
+    await luis.getByLabel('Reason (optional)').fill('still typing');
+    revoked.add(id);
+    fixture.console.notify();
+
+    const note = luis.locator('#stale-note');
+    await note.waitFor(WAIT);
+    await expect(note.textContent()).resolves.toContain('This request is no longer available to you');
+    expect(await luis.getByRole('button', { name: 'Grant' }).isDisabled()).toBe(true);
+    expect(await luis.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
+    expect(await luis.getByLabel('Reason (optional)').inputValue()).toBe('still typing');
+    expect(await axeViolations(luis)).toEqual([]);
   }, 180_000);
 });
