@@ -9,9 +9,14 @@ describe('@milpa/console', () => {
           "CONTENT_SECURITY_POLICY",
           "ConsoleSessions",
           "InMemoryConsoleSessionStore",
+          "WEBHOOK_SIGNATURE_HEADER",
+          "WEBHOOK_TIMESTAMP_HEADER",
+          "WebhookDeliveryError",
           "authorizeByTable",
           "createApprovalConsole",
           "tokenAuthentication",
+          "verifyWebhookSignature",
+          "webhookNotifier",
         ]
       `);
     });

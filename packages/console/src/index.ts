@@ -18,3 +18,13 @@ export type { ConsoleSession, ConsoleSessionStore } from './auth/console-session
 export { ConsoleSessions, type ConsoleSessionsOptions } from './auth/console-sessions.js';
 export { InMemoryConsoleSessionStore, type InMemoryConsoleSessionStoreOptions } from './auth/in-memory-console-session-store.js';
 export { CONTENT_SECURITY_POLICY } from './security/security-headers.js';
+export type { ApprovalNotification, ApprovalNotificationKind, ApprovalNotifier } from './notify/approval-notification.js';
+export type { NotifyErrorHandler } from './notify/approval-notifications.js';
+export { webhookNotifier, type WebhookNotifierOptions } from './notify/webhook-notifier.js';
+export { WebhookDeliveryError, type WebhookDeliveryErrorOptions } from './notify/webhook-delivery-error.js';
+export {
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  verifyWebhookSignature,
+  type WebhookSignatureCheck,
+} from './notify/webhook-signature.js';

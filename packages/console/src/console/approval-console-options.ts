@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { EventDispatcher, GovernedToolRegistry, InvocationHistoryStore, JsonSchema, VerificationStore } from '@milpa/core';
 import type { HumanVerifier } from '@milpa/verification';
+import type { ApprovalNotifier } from '../notify/approval-notification.js';
+import type { NotifyErrorHandler } from '../notify/approval-notifications.js';
 import type { ApprovalItem } from './approval-item.js';
 
 /** Who is using the console, as the host's {@link ConsoleAuthenticate} establishes it. */
@@ -113,4 +115,19 @@ export interface ApprovalConsoleOptions {
   readonly title?: string;
   /** How many request ids the console remembers (oldest forgotten first); default 10,000. */
   readonly maxTracked?: number;
+  /**
+   * Called when an approval is opened, a grant is recorded that still needs more approvals, or it is
+   * granted or rejected (needs `dispatcher`); see {@link ApprovalNotifier} and `webhookNotifier`.
+   * Delivered one at a time, after the decision and off its path: a slow or failing notifier never
+   * delays or fails a decision. At most 100 notifications wait; further ones are dropped and reported
+   * to `onNotifyError`.
+   */
+  readonly notify?: ApprovalNotifier;
+  /** Receives what failed while notifying (the notifier's error, a dropped notification); default: ignored. */
+  readonly onNotifyError?: NotifyErrorHandler;
+  /**
+   * The console's public address, e.g. `https://ops.example.com/approvals/`: notifications link to
+   * `<publicUrl>approvals/<id>`. Without it they carry no link.
+   */
+  readonly publicUrl?: string;
 }

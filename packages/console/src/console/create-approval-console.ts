@@ -6,6 +6,8 @@ import { CONSOLE_STYLESHEET } from '../assets/console-stylesheet.js';
 import { ApprovalEdits } from '../edits/approval-edits.js';
 import { ProposalSeal } from '../edits/proposal-seal.js';
 import { LiveFeed } from '../live/live-feed.js';
+import { ApprovalNotifications } from '../notify/approval-notifications.js';
+import { normalizePublicUrl } from '../notify/normalize-public-url.js';
 import { checkSameOrigin } from '../security/check-same-origin.js';
 import { readCookies, serializeCookie } from '../security/cookies.js';
 import { CsrfGuard } from '../security/csrf-guard.js';
@@ -63,7 +65,8 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
  * escapes every text; the verifier's rules (no self-approval, distinct approvers for `dual` and
  * `quorum`, decided once) are enforced on the server, and the page says why when one refuses.
  *
- * @throws MilpaError `INVALID_ARGUMENT` without `authenticate`, without `verifier` or `store`, or for a bad `basePath`.
+ * @throws MilpaError `INVALID_ARGUMENT` without `authenticate`, without `verifier` or `store`, or for a bad `basePath`,
+ *   `notify` or `publicUrl`.
  * @example
  * import { createServer } from 'node:http';
  * const console = createApprovalConsole({
@@ -90,6 +93,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     });
   }
   const base = normalizeBasePath(options.basePath);
+  if (options.notify !== undefined && typeof options.notify !== 'function')
+    throw new MilpaError('createApprovalConsole notify must be a function.', { code: 'INVALID_ARGUMENT' });
   const verifier = options.verifier ?? new HumanVerifier({ store: options.store! });
   const csrf = new CsrfGuard(options.secret ?? null);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
@@ -125,11 +130,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   const decider = new ApprovalDecider({ base, verifier, tracker, edits, seal, pages, responder, onDecided: () => feed.broadcast() });
 
   const signInRoutes = options.login === undefined ? null : new SignInRoutes({ base, login: options.login, csrf, responder, secureFor });
+  const notifications = createNotifications(options, tracker);
   const unsubscribe =
-    options.dispatcher?.subscribe('verification.*', (_name, payload) => {
+    options.dispatcher?.subscribe('verification.*', (name, payload) => {
       const event = (payload as { event?: { getRequestId?: () => string | null } } | undefined)?.event;
       const id = typeof event?.getRequestId === 'function' ? event.getRequestId() : null;
       if (id !== null) tracker.track(id);
+      notifications?.onEvent(name, id);
       feed.broadcast();
     }) ?? null;
 
@@ -293,9 +300,21 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   }) as ApprovalConsole;
   handler.close = () => {
     unsubscribe?.();
+    notifications?.close();
     feed.close();
   };
   handler.track = (id) => tracker.track(id);
   handler.notify = () => feed.broadcast();
   return handler;
+}
+
+function createNotifications(options: ApprovalConsoleOptions, tracker: ApprovalTracker): ApprovalNotifications | null {
+  const publicUrl = normalizePublicUrl(options.publicUrl);
+  if (options.notify === undefined) return null;
+  return new ApprovalNotifications({
+    notify: options.notify,
+    onNotifyError: options.onNotifyError,
+    publicUrl,
+    loadItem: (id) => tracker.loadItem(id),
+  });
 }

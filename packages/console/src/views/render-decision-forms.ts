@@ -62,7 +62,8 @@ ${edit}
 <input type="hidden" name="proposal" value="${escapeHtml(view.proposal)}">
 <div class="field"><label for="grant-reason">Reason (optional)</label><textarea id="grant-reason" name="reason" rows="2" ` +
     `maxlength="1000"></textarea></div>
-<button type="submit" class="primary" aria-describedby="${own ? 'decide-note ' : ''}grant-scope">Grant</button>
+<button type="submit" class="primary" aria-describedby="${own || voted ? 'decide-note ' : ''}grant-scope"${voted ? ' disabled' : ''}>` +
+    `Grant</button>
 </form>
 <form method="post" action="${action('reject')}" class="reject">
 <input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
