@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryConsoleSessionStore, tokenAuthentication, type TokenAuthenticationOptions } from '../src/index.js';
 import { AGENT, TOKENS, holdCall, send, startConsoleFixture, type Answer, type ConsoleFixture } from './support/console-fixture.js';
@@ -125,6 +126,47 @@ describe('createApprovalConsole sessions', () => {
       const replayed = await send(`${fixture.url}/approvals/approvals/${id}/grant`, form({ _csrf: csrf }));
       expect(replayed.status).toBe(401);
       expect((await fixture.verifier.store.get(id))?.approvals).toHaveLength(0);
+    });
+  });
+
+  describe('live streams', () => {
+    it('ends the streams a session opened when it signs out, and leaves other approvers streaming', async () => {
+      await startWith();
+      const ana = await signIn(TOKENS.ana);
+      const luis = await signIn(TOKENS.luis);
+      const open = (who: { session: string | null; csrfCookie: string }) =>
+        new Promise<{ ended: Promise<void>; destroy: () => void }>((resolve, reject) => {
+          const request = httpRequest(
+            `${fixture.url}/approvals/events`,
+            { headers: { Cookie: `${who.csrfCookie}; ${COOKIE}=${who.session}` } },
+            (response) => {
+              expect(response.statusCode).toBe(200);
+              response.resume();
+              resolve({ ended: new Promise<void>((done) => response.on('end', done)), destroy: () => request.destroy() });
+            },
+          );
+          request.on('error', reject);
+          request.end();
+        });
+      const anaStream = await open(ana);
+      const luisStream = await open(luis);
+      let luisEnded = false;
+      void luisStream.ended.then(() => (luisEnded = true));
+      const page = await getWith(ana.session!, ana.csrfCookie);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const out = await send(`${fixture.url}/approvals/logout`, {
+        method: 'POST',
+        headers: {
+          Cookie: `${ana.csrfCookie}; ${COOKIE}=${ana.session}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: fixture.url,
+        },
+        body: new URLSearchParams({ _csrf: csrf }).toString(),
+      });
+      expect(isSentToSignIn(out)).toBe(true);
+      await anaStream.ended;
+      expect(luisEnded).toBe(false);
+      luisStream.destroy();
     });
   });
 

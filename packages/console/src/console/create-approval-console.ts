@@ -223,9 +223,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       fields = body.fields;
     }
 
-    if (route === 'logout' && signInRoutes !== null && fields !== null) return signInRoutes.signOut(request, response);
+    if (route === 'logout' && signInRoutes !== null && fields !== null) {
+      await signInRoutes.signOut(request, response);
+      // The live streams this session opened end now (each stream asks for its own request).
+      return feed.revalidate();
+    }
     if (route === 'events' && fields === null) {
-      feed.open(response);
+      feed.open(response, async () => (await identify(request)) !== null);
       return;
     }
     if (route === '' && fields === null) {

@@ -5,12 +5,21 @@ import { SECURITY_HEADERS } from '../security/security-headers.js';
 const HEARTBEAT_MS = 20_000;
 
 /**
+ * How long one stream stays open: the browser then reconnects, and the reconnection is
+ * authenticated again, so a session that ended in another process stops receiving changes.
+ */
+const STREAM_MAX_AGE_MS = 15 * 60_000;
+
+/** Answers whether the approver that opened a stream is still signed in. */
+export type StreamCheck = () => Promise<boolean>;
+
+/**
  * The open server-sent event streams, and a change signal sent to all of them. While at least one
  * stream is open, `poll` runs every `pollIntervalMs` (never two at once) and a changed answer is
  * broadcast too, so decisions made in another process show up without a reload.
  */
 export class LiveFeed {
-  readonly #clients = new Set<ServerResponse>();
+  readonly #clients = new Map<ServerResponse, StreamCheck>();
   readonly #poll: () => Promise<string>;
   readonly #pollIntervalMs: number;
   #timer: NodeJS.Timeout | null = null;
@@ -32,10 +41,12 @@ export class LiveFeed {
   }
 
   /**
-   * Opens a stream on `response` and keeps it until the client goes away or the feed closes. The
-   * stream carries the same security headers as the pages (`Cache-Control: no-store` included).
+   * Opens a stream on `response` and keeps it until the client goes away, the feed closes, it is
+   * 15 minutes old (the browser reconnects, authenticated again) or `stillSignedIn` answers false
+   * when {@link LiveFeed.revalidate} asks. The stream carries the same security headers as the
+   * pages (`Cache-Control: no-store` included).
    */
-  open(response: ServerResponse): void {
+  open(response: ServerResponse, stillSignedIn: StreamCheck = async () => true): void {
     if (this.#closed) {
       response.writeHead(503, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('The console is closed.');
       return;
@@ -47,10 +58,13 @@ export class LiveFeed {
       'X-Accel-Buffering': 'no',
     });
     response.write('retry: 3000\n\n');
-    this.#clients.add(response);
+    this.#clients.set(response, stillSignedIn);
     // The first stream takes the baseline at once, so a change right after the page loaded counts.
     if (this.#clients.size === 1) void this.#check();
+    const maxAge = setTimeout(() => response.end(), STREAM_MAX_AGE_MS);
+    maxAge.unref();
     response.on('close', () => {
+      clearTimeout(maxAge);
       this.#clients.delete(response);
       if (this.#clients.size === 0) this.#stopTimers();
     });
@@ -60,14 +74,32 @@ export class LiveFeed {
   /** Tells every open stream that something changed. */
   broadcast(): void {
     this.#sequence += 1;
-    for (const client of this.#clients) client.write(`event: change\ndata: ${this.#sequence}\n\n`);
+    for (const client of this.#clients.keys()) client.write(`event: change\ndata: ${this.#sequence}\n\n`);
+  }
+
+  /**
+   * Asks every open stream's check again and ends the streams whose approver is no longer signed
+   * in (after a sign-out, say); a check that throws ends its stream too.
+   */
+  async revalidate(): Promise<void> {
+    await Promise.all(
+      [...this.#clients].map(async ([client, stillSignedIn]) => {
+        let allowed: boolean;
+        try {
+          allowed = (await stillSignedIn()) === true;
+        } catch {
+          allowed = false;
+        }
+        if (!allowed) client.end();
+      }),
+    );
   }
 
   /** Ends every stream and stops polling. */
   close(): void {
     this.#closed = true;
     this.#stopTimers();
-    for (const client of this.#clients) client.end();
+    for (const client of this.#clients.keys()) client.end();
     this.#clients.clear();
   }
 
@@ -78,7 +110,7 @@ export class LiveFeed {
     }
     if (this.#heartbeat === null) {
       this.#heartbeat = setInterval(() => {
-        for (const client of this.#clients) client.write(': keep-alive\n\n');
+        for (const client of this.#clients.keys()) client.write(': keep-alive\n\n');
       }, HEARTBEAT_MS);
       this.#heartbeat.unref();
     }
