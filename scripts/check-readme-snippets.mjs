@@ -18,7 +18,7 @@
 //
 //   node scripts/check-readme-snippets.mjs [README.md …]   (default: the root and package READMEs)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -161,6 +161,23 @@ function runSnippet(file, tsxLoader, timeoutMs) {
 }
 
 /**
+ * Creates an empty snippet directory whose `node_modules/@milpa` links every workspace package, as
+ * if the user had installed the Milpa packages the snippet imports beside the README's own.
+ *
+ * @param {string} root
+ * @param {string} directory
+ */
+function prepareDirectory(root, directory) {
+  rmSync(directory, { recursive: true, force: true });
+  const scope = join(directory, 'node_modules', '@milpa');
+  mkdirSync(scope, { recursive: true });
+  const packages = join(root, 'packages');
+  for (const name of existsSync(packages) ? readdirSync(packages) : []) {
+    if (existsSync(join(packages, name, 'package.json'))) symlinkSync(join(packages, name), join(scope, name), 'dir');
+  }
+}
+
+/**
  * Extracts, type-checks and runs the snippets of `readmes` (paths relative to `root`).
  *
  * @param {string} root
@@ -188,8 +205,7 @@ export async function runCheck(root, readmes, io, options = {}) {
           continue;
         }
         if (!directories.has(directory)) {
-          rmSync(directory, { recursive: true, force: true });
-          mkdirSync(directory, { recursive: true });
+          prepareDirectory(root, directory);
           directories.add(directory);
         }
         const file = join(directory, `${stem}-${snippet.index}.${snippet.language}`);
