@@ -221,6 +221,7 @@ describe('@milpa/core', () => {
           "ToolContext",
           "ToolContextInit",
           "ToolContextJson",
+          "ToolDecoratorCompilation",
           "ToolDecoratorOptions",
           "ToolDefinition",
           "ToolDenialReason",
