@@ -7,7 +7,8 @@
 // package: the package itself by name, its dependencies from its node_modules, and sibling
 // packages from `src/` through the `@milpa/source` condition (nothing needs building first).
 // All files are type-checked in one `tsc` program (strict, the repository's `tsconfig.base.json`);
-// then each is run with tsx in a child process, two at a time, each with a time limit.
+// then each is run with tsx in a child process (in the snippet directory, so files it writes go away),
+// two at a time, each with a time limit.
 //
 // A block directly preceded by the line `<!-- snippet: fragment -->` is a fragment: it is
 // type-checked but not run (for code that needs a service, such as a Redis server). A block
@@ -36,7 +37,6 @@ export const PENDING_READMES = Object.freeze([
   'packages/mcp/README.md',
   'packages/openai-agents/README.md',
   'packages/store-redis/README.md',
-  'packages/store-sqlite/README.md',
 ]);
 
 /** The directory, beside each README, that holds the extracted snippets while the check runs. */
@@ -157,7 +157,7 @@ export async function runBounded(tasks, limit) {
 function runSnippet(file, tsxLoader, timeoutMs) {
   return new Promise((done) => {
     const child = spawn(process.execPath, ['--conditions=@milpa/source', '--import', tsxLoader, file], {
-      cwd: dirname(dirname(file)),
+      cwd: dirname(file),
       env: { ...process.env, NODE_NO_WARNINGS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
