@@ -34,7 +34,6 @@ export const PENDING_READMES = Object.freeze([
   'packages/console/README.md',
   'packages/gateway/README.md',
   'packages/langchain/README.md',
-  'packages/mcp/README.md',
   'packages/openai-agents/README.md',
   'packages/store-redis/README.md',
 ]);
