@@ -32,7 +32,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const PENDING_READMES = Object.freeze([
   'packages/ai-sdk/README.md',
   'packages/console/README.md',
-  'packages/gateway/README.md',
   'packages/langchain/README.md',
   'packages/openai-agents/README.md',
   'packages/store-redis/README.md',
