@@ -34,7 +34,6 @@ export const PENDING_READMES = Object.freeze([
   'packages/console/README.md',
   'packages/langchain/README.md',
   'packages/openai-agents/README.md',
-  'packages/store-redis/README.md',
 ]);
 
 /** The directory, beside each README, that holds the extracted snippets while the check runs. */
