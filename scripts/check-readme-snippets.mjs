@@ -33,7 +33,6 @@ export const PENDING_READMES = Object.freeze([
   'packages/ai-sdk/README.md',
   'packages/console/README.md',
   'packages/langchain/README.md',
-  'packages/openai-agents/README.md',
 ]);
 
 /** The directory, beside each README, that holds the extracted snippets while the check runs. */
