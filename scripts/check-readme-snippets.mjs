@@ -30,7 +30,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * README passes (`node scripts/check-readme-snippets.mjs packages/x/README.md` checks it alone).
  */
 export const PENDING_READMES = Object.freeze([
-  'packages/ai-sdk/README.md',
   'packages/console/README.md',
   'packages/langchain/README.md',
 ]);
