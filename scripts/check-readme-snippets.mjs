@@ -31,7 +31,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  */
 export const PENDING_READMES = Object.freeze([
   'packages/console/README.md',
-  'packages/langchain/README.md',
 ]);
 
 /** The directory, beside each README, that holds the extracted snippets while the check runs. */
