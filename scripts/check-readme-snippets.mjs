@@ -29,9 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * elsewhere). They are left out by default and named in the summary; remove an entry once its
  * README passes (`node scripts/check-readme-snippets.mjs packages/x/README.md` checks it alone).
  */
-export const PENDING_READMES = Object.freeze([
-  'packages/console/README.md',
-]);
+export const PENDING_READMES = Object.freeze(['packages/console/README.md']);
 
 /** The directory, beside each README, that holds the extracted snippets while the check runs. */
 export const SNIPPET_DIRECTORY = '.readme-snippets';
@@ -252,6 +250,7 @@ export async function runCheck(root, readmes, io, options = {}) {
       }),
     );
     const checked = spawnSync(process.execPath, [tsc, '--pretty', 'false', '-p', config], { cwd: root, encoding: 'utf8' });
+    const typeChecked = Date.now();
     const diagnostics = checked.status === 0 ? [] : mapDiagnostics(`${checked.stdout}${checked.stderr}`, files);
     for (const diagnostic of diagnostics) io.err(diagnostic);
     const results = await runBounded(
@@ -268,10 +267,12 @@ export async function runCheck(root, readmes, io, options = {}) {
         : `exited with ${result.code}`;
       io.err(`${origin.readme}:${origin.line}: the snippet ${why}:\n${result.output.trimEnd().split('\n').slice(-15).join('\n')}`);
     });
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const seconds = (from, to) => ((to - from) / 1000).toFixed(1);
+    const now = Date.now();
     const summary =
       `check-readme-snippets: ${files.size} snippets type-checked (${diagnostics.length} errors), ` +
-      `${runs.length} run (${failedRuns} failed), ${skipped} skipped, in ${seconds} s`;
+      `${runs.length} run (${failedRuns} failed), ${skipped} skipped, in ${seconds(started, now)} s ` +
+      `(type-check ${seconds(started, typeChecked)} s, runs ${seconds(typeChecked, now)} s)`;
     if (diagnostics.length > 0 || checked.status !== 0 || failedRuns > 0) {
       io.err(summary);
       return 1;
