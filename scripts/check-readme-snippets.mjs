@@ -17,7 +17,8 @@
 //
 // Prints `README.md:line: message` for each failure and a one-line summary; exits 1 on a failure.
 //
-//   node scripts/check-readme-snippets.mjs [README.md …]   (default: the root and package READMEs)
+//   node scripts/check-readme-snippets.mjs [--show-output] [README.md …]
+//   (default: the root and package READMEs; --show-output prints what each snippet wrote)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -191,7 +192,8 @@ function prepareDirectory(root, directory) {
  * @param {string} root
  * @param {string[]} readmes
  * @param {{ out: (line: string) => void, err: (line: string) => void }} io
- * @param {{ timeoutMs?: number, parallelism?: number }} [options]
+ * @param {{ timeoutMs?: number, parallelism?: number, showOutput?: boolean }} [options] `showOutput`
+ *   prints what each snippet wrote, to compare with what its comments say
  * @returns {Promise<0 | 1>} the exit status
  */
 export async function runCheck(root, readmes, io, options = {}) {
@@ -259,6 +261,7 @@ export async function runCheck(root, readmes, io, options = {}) {
     );
     let failedRuns = 0;
     results.forEach((result, at) => {
+      if (options.showOutput) io.out(`${files.get(runs[at]).readme}:${files.get(runs[at]).line}:\n${result.output.trimEnd()}`);
       if (result.code === 0 && !result.timedOut) return;
       failedRuns += 1;
       const origin = files.get(runs[at]);
@@ -286,11 +289,13 @@ export async function runCheck(root, readmes, io, options = {}) {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const root = fileURLToPath(new URL('..', import.meta.url));
+  const showOutput = process.argv.includes('--show-output');
+  const named = process.argv.slice(2).filter((argument) => argument !== '--show-output');
   const readmes =
-    process.argv.length > 2
-      ? process.argv.slice(2).map((file) => relative(root, resolve(file)).split(sep).join('/'))
+    named.length > 0
+      ? named.map((file) => relative(root, resolve(file)).split(sep).join('/'))
       : listReadmes(root).filter((readme) => !PENDING_READMES.includes(readme));
   const io = { out: (line) => console.log(line), err: (line) => console.error(line) };
-  if (process.argv.length <= 2) io.out(`check-readme-snippets: not yet checked: ${PENDING_READMES.join(', ')}`);
-  process.exitCode = await runCheck(root, readmes, io);
+  if (named.length === 0) io.out(`check-readme-snippets: not yet checked: ${PENDING_READMES.join(', ')}`);
+  process.exitCode = await runCheck(root, readmes, io, { showOutput });
 }
