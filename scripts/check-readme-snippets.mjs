@@ -5,7 +5,8 @@
 // Each ```ts / ```js block becomes one file in `.readme-snippets/` inside the README's directory
 // (git-ignored, removed afterwards), so its imports resolve as they would for a user of that
 // package: the package itself by name, its dependencies from its node_modules, and sibling
-// packages from `src/` through the `@milpa/source` condition (nothing needs building first).
+// packages from `src/` through the `@milpa/source` condition (nothing needs building first; with
+// `--built`, from their `dist/`).
 // All files are type-checked in one `tsc` program (strict, the repository's `tsconfig.base.json`);
 // then each is run with tsx in a child process (in the snippet directory, so files it writes go away),
 // two at a time, each with a time limit.
@@ -17,8 +18,10 @@
 //
 // Prints `README.md:line: message` for each failure and a one-line summary; exits 1 on a failure.
 //
-//   node scripts/check-readme-snippets.mjs [--show-output] [README.md …]
-//   (default: the root and package READMEs; --show-output prints what each snippet wrote)
+//   node scripts/check-readme-snippets.mjs [--built] [--show-output] [README.md …]
+//   (default: the root and package READMEs; --show-output prints what each snippet wrote; --built
+//   uses the packages' built dist/, as the root test command does after its build: much faster,
+//   since the packages' sources are then neither type-checked again nor compiled for each run)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -145,11 +148,13 @@ export async function runBounded(tasks, limit) {
  * @param {string} file
  * @param {string} tsxLoader file URL of tsx's ESM loader
  * @param {number} timeoutMs
+ * @param {boolean} built whether workspace packages resolve to their built `dist/` instead of `src/`
  * @returns {Promise<{ code: number | null, timedOut: boolean, output: string }>}
  */
-function runSnippet(file, tsxLoader, timeoutMs) {
+function runSnippet(file, tsxLoader, timeoutMs, built) {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--conditions=@milpa/source', '--import', tsxLoader, file], {
+    const conditions = built ? [] : ['--conditions=@milpa/source'];
+    const child = spawn(process.execPath, [...conditions, '--import', tsxLoader, file], {
       cwd: dirname(file),
       env: { ...process.env, NODE_NO_WARNINGS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -192,8 +197,9 @@ function prepareDirectory(root, directory) {
  * @param {string} root
  * @param {string[]} readmes
  * @param {{ out: (line: string) => void, err: (line: string) => void }} io
- * @param {{ timeoutMs?: number, parallelism?: number, showOutput?: boolean }} [options] `showOutput`
- *   prints what each snippet wrote, to compare with what its comments say
+ * @param {{ timeoutMs?: number, parallelism?: number, showOutput?: boolean, built?: boolean }} [options]
+ *   `showOutput` prints what each snippet wrote, to compare with what its comments say; `built`
+ *   resolves the workspace packages to their built `dist/` (types and code), as a user gets them
  * @returns {Promise<0 | 1>} the exit status
  */
 export async function runCheck(root, readmes, io, options = {}) {
@@ -247,6 +253,7 @@ export async function runCheck(root, readmes, io, options = {}) {
           // A snippet shows a value by naming it (`result.data;`); unused names are fine there.
           noUnusedLocals: false,
           noUnusedParameters: false,
+          ...(options.built ? { customConditions: [] } : {}),
         },
         files: [...files.keys()],
       }),
@@ -256,7 +263,7 @@ export async function runCheck(root, readmes, io, options = {}) {
     const diagnostics = checked.status === 0 ? [] : mapDiagnostics(`${checked.stdout}${checked.stderr}`, files);
     for (const diagnostic of diagnostics) io.err(diagnostic);
     const results = await runBounded(
-      runs.map((file) => () => runSnippet(file, tsxLoader, options.timeoutMs ?? RUN_TIMEOUT_MS)),
+      runs.map((file) => () => runSnippet(file, tsxLoader, options.timeoutMs ?? RUN_TIMEOUT_MS, options.built === true)),
       options.parallelism ?? RUN_PARALLELISM,
     );
     let failedRuns = 0;
@@ -289,13 +296,15 @@ export async function runCheck(root, readmes, io, options = {}) {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const root = fileURLToPath(new URL('..', import.meta.url));
+  const flags = new Set(['--show-output', '--built']);
   const showOutput = process.argv.includes('--show-output');
-  const named = process.argv.slice(2).filter((argument) => argument !== '--show-output');
+  const built = process.argv.includes('--built');
+  const named = process.argv.slice(2).filter((argument) => !flags.has(argument));
   const readmes =
     named.length > 0
       ? named.map((file) => relative(root, resolve(file)).split(sep).join('/'))
       : listReadmes(root).filter((readme) => !PENDING_READMES.includes(readme));
   const io = { out: (line) => console.log(line), err: (line) => console.error(line) };
   if (named.length === 0) io.out(`check-readme-snippets: not yet checked: ${PENDING_READMES.join(', ')}`);
-  process.exitCode = await runCheck(root, readmes, io, { showOutput });
+  process.exitCode = await runCheck(root, readmes, io, { showOutput, built });
 }
