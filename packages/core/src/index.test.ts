@@ -222,6 +222,7 @@ describe('@milpa/core', () => {
           "ToolContext",
           "ToolContextInit",
           "ToolContextJson",
+          "ToolDecoratorCompilation",
           "ToolDecoratorOptions",
           "ToolDefinition",
           "ToolDenialReason",

@@ -72,7 +72,7 @@ export {
   type DefineToolOptions,
   type ToolOptions,
 } from './tools/define-tool.js';
-export { tool, readDeclaredTools, type ToolDecoratorOptions } from './tools/tool-decorator.js';
+export { tool, readDeclaredTools, type ToolDecoratorCompilation, type ToolDecoratorOptions } from './tools/tool-decorator.js';
 export {
   isMutatingCall,
   mutabilityOf,

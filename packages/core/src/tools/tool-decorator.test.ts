@@ -33,6 +33,15 @@ class NoteTools {
 }
 
 describe('tool', () => {
+  it('refuses a legacy (experimentalDecorators) call with a message naming the setting', () => {
+    const decorate = tool({ description: 'x' }) as unknown as (target: object, key: string, descriptor: PropertyDescriptor) => void;
+    const legacyCall = () => decorate({}, 'run', { value: () => null });
+
+    expect(legacyCall).toThrow(
+      expect.objectContaining({ code: 'INVALID_TOOL_DEFINITION', message: expect.stringContaining('turn off "experimentalDecorators"') }),
+    );
+  });
+
   it('rejects invalid options when the class is defined', () => {
     const defineClass = () => {
       class Broken {

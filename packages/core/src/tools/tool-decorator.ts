@@ -16,6 +16,35 @@ export interface ToolDecoratorOptions<I extends TObject> extends ToolOptions<Sta
   readonly input?: I;
 }
 
+/**
+ * What a project declares about its compilation for `@tool`'s build-time check. Empty by default.
+ * The check refuses `@tool` when the `lib` includes `esnext.decorators` (as `"target": "esnext"` with
+ * no `lib` does, the default of `tsc --init` since TypeScript 5.9): TypeScript then emits decorators
+ * as written, and Node rejects them with a `SyntaxError`. A project whose `target` is below
+ * `esnext` while its `lib` names `esnext` (or a bundler that compiles decorators) declares so:
+ *
+ * @example
+ * declare module '@milpa/core' {
+ *   interface ToolDecoratorCompilation {
+ *     decorators: 'compiled';
+ *   }
+ * }
+ */
+// Extends an empty object type so the declaration is an interface users can merge into.
+export interface ToolDecoratorCompilation extends Record<never, never> {}
+
+/** The key of the property `@tool`'s options must have when the check fails; TypeScript prints it. */
+type NativeDecoratorsProblem = '@tool: TypeScript emits decorators as written for "target": "esnext", and Node cannot run them.';
+type NativeDecoratorsFix = 'Set "target" to "es2022" (or another target below esnext) in tsconfig.json; see the @milpa/core README.';
+type NativeDecoratorsError = `${NativeDecoratorsProblem} ${NativeDecoratorsFix}`;
+
+/** `unknown` (no constraint) unless the compilation looks like one that emits decorators natively. */
+type NativeDecoratorsCheck = ToolDecoratorCompilation extends { readonly decorators: 'compiled' }
+  ? unknown
+  : SymbolConstructor extends { readonly metadata: symbol }
+    ? { readonly [K in NativeDecoratorsError]: never }
+    : unknown;
+
 type ToolMethod<This, I extends TObject, R> = (
   this: This,
   args: Static<I>,
@@ -28,7 +57,11 @@ type ToolMethod<This, I extends TObject, R> = (
  * {@link readDeclaredTools} (or `ToolScanner`) reads the object.
  *
  * @throws MilpaError `INVALID_TOOL_DEFINITION` at class definition time for invalid options, or
- *   when placed on a private or static method.
+ *   when placed on a private or static method, or called as a legacy (`experimentalDecorators`) decorator.
+ *
+ * Build-time check: where TypeScript would emit the decorator as written (`"target": "esnext"`,
+ * seen from a `lib` that includes `esnext.decorators`), the options do not type-check and the error
+ * says which setting to change; see {@link ToolDecoratorCompilation}.
  *
  * @example
  * class NoteTools {
@@ -43,11 +76,17 @@ type ToolMethod<This, I extends TObject, R> = (
  *   }
  * }
  */
-export function tool<I extends TObject = TObject<TProperties>>(options: ToolDecoratorOptions<I>) {
+export function tool<I extends TObject = TObject<TProperties>>(options: ToolDecoratorOptions<I> & NativeDecoratorsCheck) {
   return function decorate<This, R>(
     method: ToolMethod<This, I, R>,
     context: ClassMethodDecoratorContext<This, ToolMethod<This, I, R>>,
   ): void {
+    if (typeof context !== 'object' || context === null || (context as { kind?: unknown }).kind !== 'method') {
+      // A legacy (`experimentalDecorators`) compiler calls decorate(prototype, key, descriptor).
+      throw new MilpaError('@tool is a standard decorator for methods: turn off "experimentalDecorators" and use it on a method.', {
+        code: 'INVALID_TOOL_DEFINITION',
+      });
+    }
     const methodName = String(context.name);
     const kind = context.static ? 'static' : context.private ? 'private' : typeof context.name === 'symbol' ? 'symbol-named' : null;
     if (kind !== null) {
