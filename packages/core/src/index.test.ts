@@ -117,6 +117,7 @@ describe('@milpa/core', () => {
           "ApprovalRefusal",
           "ApprovalRequest",
           "ApprovalResolution",
+          "ApprovalSettlement",
           "ApprovalStore",
           "ApprovalSuspendOptions",
           "ApprovalVerdict",
