@@ -1,4 +1,5 @@
 import { mutabilityOf } from '@milpa/core';
+import { clipText } from '@milpa/core/kit';
 import type { PipelineCall } from './pipeline-call.js';
 
 /**
@@ -30,4 +31,20 @@ export function presentedApprovalId(call: PipelineCall): unknown {
  */
 export function isResuming(call: PipelineCall): boolean {
   return presentedApprovalId(call) !== undefined;
+}
+
+/** The most characters of the agent's stated reason an approval request keeps. */
+export const MAX_REASON_CHARS = 1_000;
+
+/**
+ * Why the agent says it makes this call (the `reason` call option), for the people asked to
+ * approve it: trimmed and cut to {@link MAX_REASON_CHARS} characters (with the original length
+ * after the cut), or null when it gave none, gave an empty one or gave something that is not a
+ * string. Only the option counts: an argument named `reason` is the tool's, never this.
+ */
+export function presentedReason(call: PipelineCall): string | null {
+  const reason: unknown = call.options?.reason;
+  if (typeof reason !== 'string') return null;
+  const trimmed = reason.trim();
+  return trimmed === '' ? null : clipText(trimmed, MAX_REASON_CHARS);
 }

@@ -9,7 +9,7 @@ import {
 import { deepFreeze } from '@milpa/core/kit';
 import { digestArguments } from '../../approval/digest-arguments.js';
 import { approvalFailed, askApproval, denyApproval, pendingApproval } from '../approval-outcomes.js';
-import { isResuming } from '../control-values.js';
+import { isResuming, presentedReason } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { resumeHeldCall } from '../resume-held-call.js';
 import { describeTidiedArguments } from '../tidied-arguments.js';
@@ -83,6 +83,9 @@ function checkCall(call: ValidatedCall, gate: ApprovalGate): StageVerdict {
     approvalId: generateRandomId(),
     signal: call.options?.signal ?? null,
     tidied: describeTidiedArguments(call),
+    // The rules stage ran first and named the target (null when no resolver did or none was asked).
+    target: call.target,
+    reason: presentedReason(call),
   });
   return askApproval(
     call,
