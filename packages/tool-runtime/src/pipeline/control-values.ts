@@ -1,5 +1,4 @@
 import { mutabilityOf } from '@milpa/core';
-import { clipText } from '@milpa/core/kit';
 import type { PipelineCall } from './pipeline-call.js';
 
 /**
@@ -37,14 +36,14 @@ export function isResuming(call: PipelineCall): boolean {
 export const MAX_REASON_CHARS = 1_000;
 
 /**
- * Why the agent says it makes this call (the `reason` call option), for the people asked to
- * approve it: trimmed and cut to {@link MAX_REASON_CHARS} characters (with the original length
- * after the cut), or null when it gave none, gave an empty one or gave something that is not a
- * string. Only the option counts: an argument named `reason` is the tool's, never this.
+ * Why the agent says it makes this call (the `reason` call option), trimmed, or null when it gave
+ * none, gave an empty one or gave something that is not a string. Only the option counts: an
+ * argument named `reason` is the tool's, never this. The approve stage scrubs and cuts it to
+ * {@link MAX_REASON_CHARS} characters before a gate sees it.
  */
 export function presentedReason(call: PipelineCall): string | null {
   const reason: unknown = call.options?.reason;
   if (typeof reason !== 'string') return null;
   const trimmed = reason.trim();
-  return trimmed === '' ? null : clipText(trimmed, MAX_REASON_CHARS);
+  return trimmed === '' ? null : trimmed;
 }
