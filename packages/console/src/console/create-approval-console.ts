@@ -78,6 +78,9 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   if (options.verifier === undefined && options.store === undefined) {
     throw new MilpaError('createApprovalConsole needs a verifier (or a verification store).', { code: 'INVALID_ARGUMENT' });
   }
+  if (options.approvals !== undefined && typeof options.approvals?.get !== 'function') {
+    throw new MilpaError('createApprovalConsole approvals must be an approval store (with get).', { code: 'INVALID_ARGUMENT' });
+  }
   const pollIntervalMs = options.pollIntervalMs ?? 2000;
   if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 50)) {
     throw new MilpaError(`createApprovalConsole pollIntervalMs must be at least 50, got ${String(options.pollIntervalMs)}.`, {
@@ -96,7 +99,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     canSignOut: options.login !== undefined,
   });
   const edits = new ApprovalEdits({ tools: options.tools, validator: options.validator, editableFields: options.editableFields });
-  const pages = new DetailPages({ base, csrf, edits, history: options.history });
+  const pages = new DetailPages({ base, csrf, edits, history: options.history, approvals: options.approvals, tools: options.tools });
 
   const feed = new LiveFeed(async () => {
     const items = await tracker.loadItems();

@@ -1,10 +1,12 @@
-import type { InvocationHistory, InvocationHistoryStore } from '@milpa/core';
+import type { ApprovalStore, InvocationHistory, InvocationHistoryStore } from '@milpa/core';
 import type { ApprovalEdits } from '../edits/approval-edits.js';
 import type { CsrfGuard } from '../security/csrf-guard.js';
 import { renderDetailPage, type PageMessage } from '../views/render-detail-page.js';
-import type { ConsoleIdentity } from './approval-console-options.js';
+import type { ConsoleIdentity, ConsoleToolCatalog } from './approval-console-options.js';
 import type { ApprovalItem } from './approval-item.js';
 import type { ConsolePage } from './console-page.js';
+import { withCatalogFacts } from './decision-facts.js';
+import { readHeldCallOutcome } from './held-call-outcome.js';
 
 /** What {@link DetailPages} needs. */
 export interface DetailPagesSettings {
@@ -16,6 +18,10 @@ export interface DetailPagesSettings {
   readonly edits: ApprovalEdits;
   /** Where the run's history is read; without it the page says it is unavailable. */
   readonly history: InvocationHistoryStore | undefined;
+  /** Where held calls are read for their outcome; without it a granted call's outcome is not known. */
+  readonly approvals?: ApprovalStore | undefined;
+  /** Tool definitions, for the description and hints of calls held without them. */
+  readonly tools?: ConsoleToolCatalog | undefined;
 }
 
 /** Builds the detail page of one held call: the item, its run's history, its forms and a message. */
@@ -37,16 +43,19 @@ export class DetailPages {
     typed: ReadonlyMap<string, string> = new Map(),
   ): Promise<ConsolePage> {
     const { base, csrf, edits } = this.#settings;
+    const now = Date.now();
     const body = renderDetailPage({
       item,
       base,
-      now: Date.now(),
+      now,
       principal: identity.principal,
       csrfToken: csrf.tokenFor(nonce, identity.principal),
       editable: item.state === 'pending' ? edits.fieldsFor(item) : [],
       history: await this.#historyFor(item),
       message,
       typed,
+      facts: withCatalogFacts(item.facts, this.#definitionOf(item.tool)),
+      outcome: item.state === 'granted' ? await readHeldCallOutcome(this.#settings.approvals, item, now) : null,
     });
     return {
       status,
@@ -56,6 +65,14 @@ export class DetailPages {
       live: true,
       url: `${base}approvals/${encodeURIComponent(item.id)}`,
     };
+  }
+
+  #definitionOf(tool: string) {
+    try {
+      return this.#settings.tools?.getDefinition(tool) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   async #historyFor(item: ApprovalItem): Promise<InvocationHistory | null | 'unavailable'> {

@@ -1,10 +1,13 @@
 import type { InvocationHistory } from '@milpa/core';
 import type { ApprovalItem } from '../console/approval-item.js';
+import type { DecisionFacts } from '../console/decision-facts.js';
+import type { HeldCallOutcome } from '../console/held-call-outcome.js';
 import { formatFieldValue, type EditableField } from '../edits/editable-fields.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { describePolicy, renderVotes } from './describe-policy.js';
 import { describeOutcome } from './render-history-page.js';
 import { formatAge, formatDeadline, formatInstant } from './format-time.js';
+import { renderRequestFacts } from './render-request-facts.js';
 
 /** A message shown above the detail view. */
 export interface PageMessage {
@@ -34,6 +37,10 @@ export interface DetailView {
   readonly message: PageMessage | null;
   /** What the approver typed last time (kept after a refused edit), by field name. */
   readonly typed: ReadonlyMap<string, string>;
+  /** What the approver needs to decide (default: what the item's payload holds). */
+  readonly facts?: DecisionFacts;
+  /** What became of a granted call, from the approval store; null or absent when not read. */
+  readonly outcome?: HeldCallOutcome | null;
 }
 
 function renderValue(value: unknown): string {
@@ -202,6 +209,7 @@ ${renderStatus(view)}
 <h2 id="request-heading">Request</h2>
 <dl class="facts">
 <dt>Tool</dt><dd>${escapeHtml(item.tool)}</dd>
+${renderRequestFacts(item, view.facts ?? item.facts, view.outcome ?? null)}
 <dt>Requester</dt><dd>${escapeHtml(item.requester ?? '—')}</dd>
 <dt>Channel</dt><dd>${escapeHtml(item.channel ?? '—')}</dd>
 <dt>Run</dt><dd>${escapeHtml(item.runId ?? '—')}</dd>
