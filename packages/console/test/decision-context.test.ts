@@ -137,7 +137,7 @@ describe('the detail page: enough to decide', () => {
     await grant(fixture, id);
     await fixture.registry.resume(id, fixture.agent);
     const after = await new PageClient(url, null).get(`/approvals/approvals/${id}`);
-    expect(factOf(after.body, 'Outcome')).toMatch(/^Ran <time datetime="[^"]+">[^<]+<\/time> — succeeded\.$/);
+    expect(factOf(after.body, 'Outcome')).toMatch(/^Ran at <time datetime="[^"]+">[^<]+<\/time> — succeeded\.$/);
   });
 });
 
@@ -149,7 +149,23 @@ describe('the detail page: the outcome once decided', () => {
     await grant(fixture, id);
     expect(factOf(await detail(fixture, id), 'Outcome')).toBe('Not resumed yet: the call runs when the agent calls again.');
     expect((await fixture.registry.resume(id, fixture.agent)).success).toBe(true);
-    expect(factOf(await detail(fixture, id), 'Outcome')).toMatch(/^Ran <time datetime="[^"]+">[^<]+ UTC<\/time> — succeeded\.$/);
+    expect(factOf(await detail(fixture, id), 'Outcome')).toMatch(/^Ran at <time datetime="[^"]+">[^<]+ UTC<\/time> — succeeded\.$/);
+  });
+
+  it('shows a call resumed through a store that records no outcome as resumed, outcome unknown', async () => {
+    const inner = new InMemoryApprovalStore();
+    const withoutSettle: ApprovalStore = {
+      open: (approval) => inner.open(approval),
+      get: (approvalId) => inner.get(approvalId),
+      redeem: (approvalId, claim) => inner.redeem(approvalId, claim),
+    };
+    const fixture = await start(withoutSettle);
+    const id = await hold(fixture, 'print_note', { id: 'n1', copies: 1 });
+    await grant(fixture, id);
+    expect((await fixture.registry.resume(id, fixture.agent)).success).toBe(true);
+    expect(factOf(await detail(fixture, id), 'Outcome')).toMatch(
+      /^Resumed at <time [^>]+>[^<]+<\/time>; how it ended is not recorded yet\.$/,
+    );
   });
 
   it('shows a resumed call that failed with its error code', async () => {
@@ -157,7 +173,7 @@ describe('the detail page: the outcome once decided', () => {
     const id = await hold(fixture, 'purge_cache', { region: 'eu' });
     await grant(fixture, id);
     expect((await fixture.registry.resume(id, fixture.agent)).success).toBe(false);
-    expect(factOf(await detail(fixture, id), 'Outcome')).toMatch(/^Failed <time [^>]+>[^<]+<\/time> — <code>INTERNAL_ERROR<\/code>\.$/);
+    expect(factOf(await detail(fixture, id), 'Outcome')).toMatch(/^Failed at <time [^>]+>[^<]+<\/time> — <code>INTERNAL_ERROR<\/code>\.$/);
   });
 
   it('shows a granted call nobody resumed before its deadline as expired', async () => {

@@ -30,11 +30,11 @@ function describeOutcome(item: ApprovalItem, outcome: HeldCallOutcome | null): s
     case 'not_resumed':
       return 'Not resumed yet: the call runs when the agent calls again.';
     case 'resumed':
-      return `Resumed ${formatInstant(known.at)}; how it ended is not recorded yet.`;
+      return `Resumed at ${formatInstant(known.at)}; how it ended is not recorded yet.`;
     case 'succeeded':
-      return `Ran ${formatInstant(known.at)} — succeeded.`;
+      return `Ran at ${formatInstant(known.at)} — succeeded.`;
     case 'failed':
-      return `Failed ${formatInstant(known.at)} — <code>${showText(known.code)}</code>.`;
+      return `Failed at ${formatInstant(known.at)} — <code>${showText(known.code)}</code>.`;
     case 'expired':
       return `Expired: nobody resumed it before ${formatInstant(known.expiresAt)}, so it never ran.`;
     case 'unknown':
