@@ -1,24 +1,14 @@
-import { Type, defineTool, invocationTarget } from '@milpa/core';
 import { InMemoryApprovalStore } from '@milpa/tool-runtime';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, SKIP_BROWSER, TestBrowser, WAIT, axeViolations } from './support/browser.js';
 import { TOKENS, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
+import { failingTool, holdWithReason, noteTarget } from './support/decision-context.js';
 
 let browser: TestBrowser;
 let fixture: ConsoleFixture;
 
 const HOSTILE_REASON = 'Tidy up <img src=x onerror="document.title=\'pwned\'">\nthen report back.';
-
-const failingTool = defineTool({
-  name: 'purge_cache',
-  description: 'Purges the whole cache of a region.',
-  input: Type.Object({ region: Type.String() }),
-  mutating: true,
-  handler: () => {
-    throw new Error('cache offline');
-  },
-});
 
 beforeAll(async () => {
   if (SKIP_BROWSER) return;
@@ -30,9 +20,7 @@ beforeAll(async () => {
       tools: [failingTool],
       registry: {
         approvalStore,
-        targetResolvers: [
-          { resolve: ({ toolName, arguments: args }) => (toolName === 'print_note' ? invocationTarget('note', String(args['id'])) : null) },
-        ],
+        targetResolvers: [noteTarget],
       },
     },
   );
@@ -43,10 +31,7 @@ afterAll(async () => {
   await fixture?.close();
 }, 60_000);
 
-async function hold(tool: string, args: Record<string, unknown>, reason?: string): Promise<string> {
-  const held = await fixture.registry.call(tool, args, fixture.agent, reason === undefined ? {} : { reason });
-  return (held.data as { approval_id: string }).approval_id;
-}
+const hold = (tool: string, args: Record<string, unknown>, reason?: string) => holdWithReason(fixture, tool, args, reason);
 
 /** The text of the Request list's entry named `term`. */
 async function fact(page: Page, term: string): Promise<string> {

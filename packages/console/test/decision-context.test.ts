@@ -1,10 +1,11 @@
-import { Type, VerificationContext, VerificationRequest, defineTool, invocationTarget, type ApprovalStore } from '@milpa/core';
+import { VerificationContext, VerificationRequest, type ApprovalStore } from '@milpa/core';
 import { InMemoryApprovalStore } from '@milpa/tool-runtime';
 import { HumanVerifier } from '@milpa/verification';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApprovalConsole } from '../src/index.js';
 import { TOKENS, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
 import { PageClient } from './support/page-client.js';
+import { failingTool, holdWithReason, noteTarget } from './support/decision-context.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,37 +19,20 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((close) => close()));
 });
 
-/** A tool whose handler fails, so a resumed call can end in failure. */
-const failingTool = defineTool({
-  name: 'purge_cache',
-  description: 'Purges the <b>whole</b> cache.',
-  input: Type.Object({ region: Type.String() }),
-  mutating: true,
-  handler: () => {
-    throw new Error('cache offline');
-  },
-});
-
 /** A console fixture whose runtime holds calls in `approvals`; the console reads `consoleApprovals` (null: none). */
 async function start(approvals: ApprovalStore = new InMemoryApprovalStore(), consoleApprovals: ApprovalStore | null = approvals) {
   const fixture = await startConsoleFixture(consoleApprovals === null ? {} : { approvals: consoleApprovals }, {
     tools: [failingTool],
     registry: {
       approvalStore: approvals,
-      targetResolvers: [
-        { resolve: ({ toolName, arguments: args }) => (toolName === 'print_note' ? invocationTarget('note', String(args['id'])) : null) },
-      ],
+      targetResolvers: [noteTarget],
     },
   });
   fixtures.push(fixture);
   return fixture;
 }
 
-async function hold(fixture: ConsoleFixture, tool: string, args: Record<string, unknown>, reason?: string): Promise<string> {
-  const held = await fixture.registry.call(tool, args, fixture.agent, reason === undefined ? {} : { reason });
-  expect(held.getCode()).toBe('APPROVAL_PENDING');
-  return (held.data as { approval_id: string }).approval_id;
-}
+const hold = holdWithReason;
 
 async function grant(fixture: ConsoleFixture, id: string): Promise<void> {
   const record = await fixture.verifier.store.get(id);
