@@ -1,4 +1,4 @@
-import { VerificationContext, VerificationRequest, type ApprovalStore } from '@milpa/core';
+import { VerificationContext, VerificationRequest, type ApprovalStore, type PendingApproval } from '@milpa/core';
 import { InMemoryApprovalStore } from '@milpa/tool-runtime';
 import { HumanVerifier } from '@milpa/verification';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,21 @@ afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
   await Promise.all(cleanups.splice(0).map((close) => close()));
 });
+
+/**
+ * `inner` seen through another process's eyes: the same held calls, without `settle`, and each read
+ * through `reshape` (as is by default).
+ */
+function viewOf(inner: InMemoryApprovalStore, reshape: (held: PendingApproval) => PendingApproval = (held) => held): ApprovalStore {
+  return {
+    open: (approval) => inner.open(approval),
+    redeem: (approvalId, claim) => inner.redeem(approvalId, claim),
+    get: (approvalId) => {
+      const held = inner.get(approvalId);
+      return held === null ? null : reshape(held);
+    },
+  };
+}
 
 /** A console fixture whose runtime holds calls in `approvals`; the console reads `consoleApprovals` (null: none). */
 async function start(approvals: ApprovalStore = new InMemoryApprovalStore(), consoleApprovals: ApprovalStore | null = approvals) {
@@ -138,11 +153,7 @@ describe('the detail page: the outcome once decided', () => {
 
   it('shows a call resumed through a store that records no outcome as resumed, outcome unknown', async () => {
     const inner = new InMemoryApprovalStore();
-    const withoutSettle: ApprovalStore = {
-      open: (approval) => inner.open(approval),
-      get: (approvalId) => inner.get(approvalId),
-      redeem: (approvalId, claim) => inner.redeem(approvalId, claim),
-    };
+    const withoutSettle = viewOf(inner);
     const fixture = await start(withoutSettle);
     const id = await hold(fixture, 'print_note', { id: 'n1', copies: 1 });
     await grant(fixture, id);
@@ -163,14 +174,7 @@ describe('the detail page: the outcome once decided', () => {
   it('shows a granted call nobody resumed before its deadline as expired', async () => {
     const approvals = new InMemoryApprovalStore();
     // The console reads the store as another process would, after the held call's deadline.
-    const late: ApprovalStore = {
-      open: (approval) => approvals.open(approval),
-      redeem: (approvalId, claim) => approvals.redeem(approvalId, claim),
-      get: (approvalId) => {
-        const held = approvals.get(approvalId);
-        return held === null ? null : { ...held, expiresAt: new Date(Date.now() - 60_000) };
-      },
-    };
+    const late = viewOf(approvals, (held) => ({ ...held, expiresAt: new Date(Date.now() - 60_000) }));
     const fixture = await start(approvals, late);
     const id = await hold(fixture, 'print_note', { id: 'n1', copies: 1 });
     await grant(fixture, id);
@@ -209,15 +213,8 @@ describe('the detail page: the outcome once decided', () => {
 
     // A store record under the same id for another tool or requester is not this call's outcome.
     const real = new InMemoryApprovalStore();
-    const forged: ApprovalStore = {
-      open: (approval) => real.open(approval),
-      redeem: (approvalId, claim) => real.redeem(approvalId, claim),
-      get: (approvalId) => {
-        const held = real.get(approvalId);
-        const settlement = { outcome: 'succeeded', code: null, at: new Date() } as const;
-        return held === null ? null : { ...held, principal: 'agent:someone-else', redeemedAt: new Date(), settlement };
-      },
-    };
+    const settlement = { outcome: 'succeeded', code: null, at: new Date() } as const;
+    const forged = viewOf(real, (held) => ({ ...held, principal: 'agent:someone-else', redeemedAt: new Date(), settlement }));
     const mismatched = await start(real, forged);
     const third = await hold(mismatched, 'print_note', { id: 'n1', copies: 1 });
     await grant(mismatched, third);
