@@ -183,6 +183,25 @@ describe('the detail page: the outcome once decided', () => {
     );
   });
 
+  it('shows a call nobody decided before its deadline as expired, never run', async () => {
+    const fixture = await start();
+    const payload = { tool: 'print_note', arguments: { id: 'n1', copies: 1 }, channel: 'mcp', run_id: null, request_id: 'req-late' };
+    const lateId = 'd'.repeat(32);
+    const now = Date.now();
+    // Opened by another process an hour ago, with a ten-minute deadline nobody met.
+    await fixture.verifier.store.open({
+      id: lateId,
+      request: new VerificationRequest('approval:print_note', 'single', payload, 'agent:late', lateId),
+      createdAt: new Date(now - 3_600_000),
+      expiresAt: new Date(now - 3_000_000),
+      requiredApprovals: 1,
+      approvals: [],
+      result: null,
+      resolvedAt: null,
+    });
+    expect(factOf(await detail(fixture, lateId), 'Outcome')).toBe('Expired: nobody decided before the deadline, so nothing ran.');
+  });
+
   it('shows a rejected call as never run', async () => {
     const fixture = await start();
     const id = await hold(fixture, 'print_note', { id: 'n1', copies: 1 });
