@@ -7,8 +7,16 @@ describe('@milpa/console', () => {
       expect(Object.keys(consolePackage).sort()).toMatchInlineSnapshot(`
         [
           "CONTENT_SECURITY_POLICY",
+          "ConsoleSessions",
+          "InMemoryConsoleSessionStore",
+          "WEBHOOK_SIGNATURE_HEADER",
+          "WEBHOOK_TIMESTAMP_HEADER",
+          "WebhookDeliveryError",
+          "authorizeByTable",
           "createApprovalConsole",
           "tokenAuthentication",
+          "verifyWebhookSignature",
+          "webhookNotifier",
         ]
       `);
     });

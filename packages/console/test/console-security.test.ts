@@ -123,7 +123,7 @@ describe('createApprovalConsole', () => {
       }
     });
 
-    it('signs in with a token into an HttpOnly SameSite=Strict cookie and refuses a wrong token', async () => {
+    it('signs in with a token into an HttpOnly SameSite=Strict session cookie and refuses a wrong token', async () => {
       const browser = new PageClient(fixture.url, null);
       const page = await browser.get('/approvals/login');
       expect(page.status).toBe(200);
@@ -135,11 +135,10 @@ describe('createApprovalConsole', () => {
       const right = await browser.post('/approvals/login', { _csrf: browser.csrf, token: TOKENS.ana });
       expect(right.status).toBe(303);
       expect(right.headers.location).toBe('/approvals/');
-      expect((right.headers['set-cookie'] as string[])[0]).toBe(
-        `milpa_console_session=${TOKENS.ana}; Path=/approvals/; HttpOnly; SameSite=Strict`,
-      );
+      const session = (right.headers['set-cookie'] as string[])[0]!;
+      expect(session).toMatch(/^milpa_console_session=[A-Za-z0-9_-]{43}; Path=\/approvals\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
       const home = await send(`${fixture.url}/approvals/`, {
-        headers: { Cookie: `${browser.cookie}; milpa_console_session=${TOKENS.ana}` },
+        headers: { Cookie: `${browser.cookie}; ${session.split(';')[0]!}` },
       });
       expect(home.body).toContain('Signed in as <strong>user:ana</strong>');
     });
@@ -274,23 +273,40 @@ describe('createApprovalConsole', () => {
       expect(fixture.executed).toHaveLength(1);
     });
 
-    it("refuses an edit the schema rejects with the schema's message, and runs a valid edit", async () => {
+    it('refuses an edit the schema rejects on the field, and runs a reviewed and confirmed edit', async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'n1', copies: 2, api_key: 'hunter2-secret' });
       const ana = await signedIn(TOKENS.ana);
-      const page = await ana.get(`/approvals/approvals/${id}`);
+      const detail = await ana.get(`/approvals/approvals/${id}`);
+      expect(detail.body).not.toContain('name="edit.');
+      expect(detail.body).toContain(`href="/approvals/approvals/${id}/edit"`);
+      const page = await ana.get(`/approvals/approvals/${id}/edit`);
       expect(page.body).toContain('name="edit.copies"');
-      expect(page.body).not.toContain('name="edit.api_key"');
+      expect(page.body).toMatch(/name="edit\.api_key"[^>]*type="password"[^>]*value=""/);
       expect(page.body).not.toContain('hunter2-secret');
-      const invalid = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.copies': '50' });
+      const proposal = /name="proposal" value="([^"]+)"/.exec(page.body)![1]!;
+      const invalid = await ana.post(`/approvals/approvals/${id}/review`, { _csrf: ana.csrf, proposal, 'edit.copies': '50' });
       expect(invalid.status).toBe(422);
-      expect(alertText(invalid.body)).toBe('The edit was refused: copies: Value too large (max: 10). Nothing was recorded.');
-      expect(invalid.body).toContain('value="50"');
-      const notNumber = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.copies': 'many' });
-      expect(alertText(notNumber.body)).toMatch(/^The edit was refused: copies: .*integer/);
-      const secret = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.api_key': 'mine' });
-      expect(alertText(secret.body)).toBe("The field 'api_key' cannot be edited here; nothing was recorded.");
+      expect(invalid.body).toContain('Value too large (max: 10)');
+      expect(invalid.body).toMatch(/name="edit\.copies"[^>]*aria-invalid="true" autofocus[^>]*value="50"/);
+      const notNumber = await ana.post(`/approvals/approvals/${id}/review`, { _csrf: ana.csrf, proposal, 'edit.copies': 'many' });
+      expect(notNumber.body).toContain('Enter a whole number, like 3.');
+      const inline = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.copies': '3' });
+      expect(inline.status).toBe(422);
+      expect(alertText(inline.body)).toBe(
+        'A grant carries no argument values: use "Edit arguments…" to change them. Nothing was recorded.',
+      );
       expect((await recordOf(id)).approvals).toHaveLength(0);
-      const valid = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.copies': '3', 'edit.id': 'n1' });
+      const review = await ana.post(`/approvals/approvals/${id}/review`, {
+        _csrf: ana.csrf,
+        proposal,
+        'edit.copies': '3',
+        'edit.id': 'n1',
+      });
+      expect(review.status).toBe(200);
+      expect(review.body).toContain('<code>2</code></td><td data-label="Proposed"><code>3</code>');
+      expect((await recordOf(id)).approvals).toHaveLength(0);
+      const sealed = /name="sealed" value="([^"]+)"/.exec(review.body)![1]!;
+      const valid = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, sealed });
       expect(valid.status).toBe(303);
       expect((await recordOf(id)).approvals[0]?.changes).toEqual({ copies: 3 });
       const done = await fixture.registry.resume(id, fixture.agent);
@@ -308,11 +324,18 @@ describe('createApprovalConsole', () => {
         const page = await ana.get(`/approvals/approvals/${id}`);
         for (const body of [list.body, page.body]) expect(body).not.toContain('hunter2-secret');
         expect(page.body).toContain('key is ***REDACTED***');
-        expect(page.body).toContain('name="edit.copies"');
-        expect(page.body).not.toContain('name="edit.title"');
-        const edit = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.title': 'key is ***REDACTED***' });
-        expect(alertText(edit.body)).toBe("The field 'title' cannot be edited here; nothing was recorded.");
-        const granted = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf });
+        const edit = await ana.get(`/approvals/approvals/${id}/edit`);
+        expect(edit.body).toContain('name="edit.copies"');
+        expect(edit.body).not.toContain('name="edit.title"');
+        const proposal = /name="proposal" value="([^"]+)"/.exec(edit.body)![1]!;
+        const refused = await ana.post(`/approvals/approvals/${id}/review`, {
+          _csrf: ana.csrf,
+          proposal,
+          'edit.title': 'key is ***REDACTED***',
+        });
+        expect(refused.status).toBe(422);
+        expect(refused.body).toContain('The field &#39;title&#39; cannot be edited here; nothing was recorded.');
+        const granted = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, proposal });
         expect(granted.status).toBe(303);
         expect((await fixture.registry.resume(id, fixture.agent)).success).toBe(true);
         expect(fixture.executed).toEqual([{ tool: 'print_note', args }]);
@@ -350,7 +373,9 @@ describe('createApprovalConsole', () => {
       }
       const detail = await ana.get(`/approvals/approvals/${id}`);
       expect(detail.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(2)&quot;&gt;');
-      expect(detail.body).toContain('value="&quot;&gt;&lt;svg onload=alert(3)&gt;"');
+      const edit = await ana.get(`/approvals/approvals/${id}/edit`);
+      expect(edit.body).toContain('>\n&quot;&gt;&lt;svg onload=alert(3)&gt;</textarea>');
+      expect(edit.body).not.toContain('<svg');
       await ana.post(`/approvals/approvals/${id}/reject`, { _csrf: ana.csrf, reason: payload });
       const history = await ana.get('/approvals/history');
       expect(history.body).not.toContain('<script>alert');

@@ -109,6 +109,7 @@ export { ToolDeniedEvent } from './events/tool-denied-event.js';
 export { ToolInvocationDeniedEvent } from './events/tool-invocation-denied-event.js';
 export { ToolDenialReason } from './events/tool-denial-reason.js';
 export { VerificationRequestedEvent } from './events/verification-requested-event.js';
+export { VerificationApprovalRecordedEvent } from './events/verification-approval-recorded-event.js';
 export { VerificationGrantedEvent } from './events/verification-granted-event.js';
 export { VerificationRejectedEvent } from './events/verification-rejected-event.js';
 

@@ -35,6 +35,9 @@ form{margin:0}
 fieldset{border:1px solid var(--line);margin:0 0 1rem}
 .field{display:flex;flex-direction:column;gap:.25rem;margin-bottom:.75rem}
 .kind,small{color:var(--muted)}
+.field.invalid input,.field.invalid select,.field.invalid textarea{border:2px solid var(--bad)}
+.field-error{color:var(--bad);font-weight:600;margin:0}
+.field textarea{width:100%;font:14px/1.4 ui-monospace,monospace}
 input,select,textarea{max-width:100%;font:inherit;padding:.4rem;border:1px solid var(--line);` +
   `border-radius:4px;background:var(--bg);color:var(--fg)}
 button{font:inherit;padding:.5rem 1.25rem;border-radius:4px;border:1px solid var(--line);` +

@@ -8,6 +8,9 @@ import type {
   VerificationStore,
 } from '@milpa/core';
 import type { HumanVerifier } from '@milpa/verification';
+import type { ApprovalNotifier } from '../notify/approval-notification.js';
+import type { NotifyErrorHandler } from '../notify/approval-notifications.js';
+import type { ApprovalItem } from './approval-item.js';
 
 /** Who is using the console, as the host's {@link ConsoleAuthenticate} establishes it. */
 export interface ConsoleIdentity {
@@ -26,16 +29,33 @@ export type ConsoleAuthenticate = (
 ) => ConsoleIdentity | null | undefined | Promise<ConsoleIdentity | null | undefined>;
 
 /**
- * An optional sign-in page that exchanges a token for a cookie: `POST <basePath>login` checks the
- * token with `accepts` and stores it in an `HttpOnly`, `SameSite=Strict` cookie named `cookieName`,
- * which the host's `authenticate` then reads. {@link tokenAuthentication} builds both halves.
+ * An optional sign-in page backed by server-side sessions: `POST <basePath>login` hands the token
+ * to `signIn`, which begins a session and answers its opaque id; the console puts that id (never
+ * the token) in an `HttpOnly`, `SameSite=Strict` cookie named `cookieName`, which the host's
+ * `authenticate` then resolves. `POST <basePath>logout` hands the id to `signOut`, which revokes
+ * the session, and clears the cookie. {@link tokenAuthentication} builds both halves.
  */
 export interface ConsoleLogin {
-  /** The cookie the token is kept in. */
+  /** The cookie the session id is kept in. */
   readonly cookieName: string;
-  /** True when `token` signs someone in. */
-  accepts(token: string): boolean;
+  /**
+   * Begins a session when `token` signs someone in and answers its new id for the cookie (a fresh
+   * one at every sign-in, at most 512 characters of `A-Z a-z 0-9 . _ ~ -`, never the token itself:
+   * the console refuses that), or null to refuse.
+   */
+  signIn(token: string): string | null | Promise<string | null>;
+  /** Revokes the session whose id is `sessionId`, so its cookie signs nobody in again. */
+  signOut(sessionId: string): void | Promise<void>;
+  /** How long the browser keeps the cookie, in seconds; omitted, until the browser closes. */
+  readonly maxAgeSeconds?: number;
 }
+
+/**
+ * Decides whether `approver` may see and decide `item`: answer true to allow. Anything else, a
+ * rejected promise or a throw refuses (fail closed). A refused approver finds the item in neither
+ * the pending list nor the history, and its pages and forms answer the same 404 as an unknown id.
+ */
+export type ConsoleAuthorize = (approver: ConsoleIdentity, item: ApprovalItem) => boolean | Promise<boolean>;
 
 /**
  * Where the console reads a tool's input schema: the `getDefinition` of core's
@@ -85,14 +105,18 @@ export interface ApprovalConsoleOptions {
   /**
    * Which input fields approvers may edit for a tool: a list of names (narrowed to the editable
    * declared ones), or null for none. Default: every declared string, number, integer and boolean
-   * field that is not secret, when `tools` and `validator` are given.
+   * field, when `tools` and `validator` are given. A secret field (by schema or name) may only be
+   * set, and is never shown afterwards.
    */
   readonly editableFields?: (tool: string) => readonly string[] | null;
   /** An optional sign-in page; see {@link ConsoleLogin}. */
   readonly login?: ConsoleLogin;
+  /** Who may see and decide which approval; see {@link ConsoleAuthorize}. Default: every approver, every item. */
+  readonly authorize?: ConsoleAuthorize;
   /**
-   * Key for the CSRF tokens (at least 16 bytes). Default: random per console; give the same one to
-   * every process that serves the page behind one address.
+   * Key for the CSRF tokens, the sealed edits between review and grant, and proposal fingerprints
+   * (at least 16 bytes). Default: random per console; give the same one to every process that
+   * serves the page behind one address.
    */
   readonly secret?: string | Uint8Array;
   /** Further origins whose form posts are accepted (e.g. the public origin behind a proxy). */
@@ -105,4 +129,19 @@ export interface ApprovalConsoleOptions {
   readonly title?: string;
   /** How many request ids the console remembers (oldest forgotten first); default 10,000. */
   readonly maxTracked?: number;
+  /**
+   * Called when an approval is opened, a grant is recorded that still needs more approvals, or it is
+   * granted or rejected (needs `dispatcher`); see {@link ApprovalNotifier} and `webhookNotifier`.
+   * Delivered one at a time, after the decision and off its path: a slow or failing notifier never
+   * delays or fails a decision. At most 100 notifications wait; further ones are dropped and reported
+   * to `onNotifyError`.
+   */
+  readonly notify?: ApprovalNotifier;
+  /** Receives what failed while notifying (the notifier's error, a dropped notification); default: ignored. */
+  readonly onNotifyError?: NotifyErrorHandler;
+  /**
+   * The console's public address, e.g. `https://ops.example.com/approvals/`: notifications link to
+   * `<publicUrl>approvals/<id>`. Without it they carry no link.
+   */
+  readonly publicUrl?: string;
 }

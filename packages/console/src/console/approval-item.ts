@@ -44,7 +44,7 @@ export interface ApprovalItem {
   /** When it was decided, or null. */
   readonly resolvedAt: Date | null;
   /** What the gate stored for the approver to decide on: description, hints, target, the agent's reason. */
-  readonly facts: DecisionFacts;
+  readonly facts?: DecisionFacts;
 }
 
 function text(value: unknown): string | null {

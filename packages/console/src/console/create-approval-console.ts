@@ -4,21 +4,28 @@ import { HumanVerifier } from '@milpa/verification';
 import { CONSOLE_SCRIPT } from '../assets/console-script.js';
 import { CONSOLE_STYLESHEET } from '../assets/console-stylesheet.js';
 import { ApprovalEdits } from '../edits/approval-edits.js';
+import { ProposalSeal } from '../edits/proposal-seal.js';
 import { LiveFeed } from '../live/live-feed.js';
+import { ApprovalNotifications } from '../notify/approval-notifications.js';
+import { normalizePublicUrl } from '../notify/normalize-public-url.js';
 import { checkSameOrigin } from '../security/check-same-origin.js';
 import { readCookies, serializeCookie } from '../security/cookies.js';
 import { CsrfGuard } from '../security/csrf-guard.js';
 import { renderHistoryPage } from '../views/render-history-page.js';
-import { renderLoginPage } from '../views/render-login-page.js';
 import { renderPendingPage } from '../views/render-pending-page.js';
 import type { ApprovalConsoleOptions, ConsoleIdentity } from './approval-console-options.js';
+import type { ApprovalItem } from './approval-item.js';
 import { ApprovalDecider } from './approval-decider.js';
+import { ApprovalEditFlow } from './approval-edit-flow.js';
 import { ApprovalTracker } from './approval-tracker.js';
+import { appendResetsNotice } from './append-resets-notice.js';
 import { notFoundPage } from './console-page.js';
 import { ConsoleResponder } from './console-responder.js';
 import { DetailPages } from './detail-pages.js';
 import { normalizeBasePath } from './normalize-base-path.js';
 import { readFormBody } from './read-form-body.js';
+import { SignInRoutes } from './sign-in-routes.js';
+import { VisibleApprovals } from './visible-approvals.js';
 
 /**
  * The approvals console: a Node request handler (`(request, response, next?)`) with a `close()`
@@ -36,7 +43,6 @@ export interface ApprovalConsole {
 }
 
 const CSRF_COOKIE = 'milpa_console_csrf';
-const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,512}$/;
 const HISTORY_LIMIT = 200;
 const CSRF_REFUSED = 'Refused: the form has no valid CSRF token. Reload the page and try again.';
 
@@ -48,8 +54,9 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
 
 /**
  * Creates the approvals console: the pending list, a detail view per held call (redacted
- * arguments, the run's history, the gate and policy that asked), grant and reject with a reason,
- * edits of declared input fields checked against the tool's schema, a history of decided items,
+ * arguments, the run's history, the gate and policy that asked), grant and reject with a reason
+ * (a grant approves exactly the proposal its page showed), an explicit edit → review → confirm
+ * step for declared input fields checked against the tool's schema, a history of decided items,
  * and live updates over server-sent events.
  *
  * Security: the approver is whoever `authenticate(request)` says, never a form field; every
@@ -58,7 +65,8 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
  * escapes every text; the verifier's rules (no self-approval, distinct approvers for `dual` and
  * `quorum`, decided once) are enforced on the server, and the page says why when one refuses.
  *
- * @throws MilpaError `INVALID_ARGUMENT` without `authenticate`, without `verifier` or `store`, or for a bad `basePath`.
+ * @throws MilpaError `INVALID_ARGUMENT` without `authenticate`, without `verifier` or `store`, or for a bad `basePath`,
+ *   `notify` or `publicUrl`.
  * @example
  * import { createServer } from 'node:http';
  * const console = createApprovalConsole({
@@ -88,6 +96,8 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     });
   }
   const base = normalizeBasePath(options.basePath);
+  if (options.notify !== undefined && typeof options.notify !== 'function')
+    throw new MilpaError('createApprovalConsole notify must be a function.', { code: 'INVALID_ARGUMENT' });
   const verifier = options.verifier ?? new HumanVerifier({ store: options.store! });
   const csrf = new CsrfGuard(options.secret ?? null);
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
@@ -99,7 +109,27 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     canSignOut: options.login !== undefined,
   });
   const edits = new ApprovalEdits({ tools: options.tools, validator: options.validator, editableFields: options.editableFields });
-  const pages = new DetailPages({ base, csrf, edits, history: options.history, approvals: options.approvals, tools: options.tools });
+  const visible = new VisibleApprovals(tracker, options.authorize);
+  const loadVisibleItemOf = async (rawId: string, identity: ConsoleIdentity): Promise<ApprovalItem | null> => {
+    let id: string;
+    try {
+      id = decodeURIComponent(rawId);
+    } catch {
+      return null;
+    }
+    return visible.loadVisibleItem(id, identity);
+  };
+  const seal = new ProposalSeal(options.secret ?? null);
+  const pages = new DetailPages({
+    base,
+    csrf,
+    edits,
+    seal,
+    history: options.history,
+    approvals: options.approvals,
+    tools: options.tools,
+  });
+  const editFlow = new ApprovalEditFlow({ base, tracker, edits, seal, csrf, pages, responder });
 
   const feed = new LiveFeed(async () => {
     const items = await tracker.loadItems();
@@ -108,13 +138,16 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       .sort()
       .join('|');
   }, pollIntervalMs);
-  const decider = new ApprovalDecider({ base, verifier, tracker, edits, pages, responder, onDecided: () => feed.broadcast() });
+  const decider = new ApprovalDecider({ base, verifier, tracker, edits, seal, pages, responder, onDecided: () => feed.broadcast() });
 
+  const signInRoutes = options.login === undefined ? null : new SignInRoutes({ base, login: options.login, csrf, responder, secureFor });
+  const notifications = createNotifications(options, tracker);
   const unsubscribe =
-    options.dispatcher?.subscribe('verification.*', (_name, payload) => {
+    options.dispatcher?.subscribe('verification.*', (name, payload) => {
       const event = (payload as { event?: { getRequestId?: () => string | null } } | undefined)?.event;
       const id = typeof event?.getRequestId === 'function' ? event.getRequestId() : null;
       if (id !== null) tracker.track(id);
+      notifications?.onEvent(name, id);
       feed.broadcast();
     }) ?? null;
 
@@ -174,50 +207,13 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       return responder.send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', { Allow: 'GET, POST' });
     }
 
-    if (route === 'login' && options.login !== undefined) {
-      const login = options.login;
-      if (!isPost)
-        return responder.sendPage(
-          response,
-          {
-            status: 200,
-            title: 'Sign in',
-            current: 'login',
-            body: renderLoginPage(base, csrf.tokenFor(nonce, ''), null),
-            live: false,
-            url: null,
-          },
-          null,
-          nonce,
-          setCookies,
-        );
-      const body = await readFormBody(request);
-      if (!body.ok) return responder.send(response, body.status, 'text/plain; charset=utf-8', body.message);
-      if (!csrf.verify(existingNonce, '', body.fields.get('_csrf')))
-        return responder.send(response, 403, 'text/plain; charset=utf-8', CSRF_REFUSED);
-      const token = body.fields.get('token') ?? '';
-      if (!TOKEN_SHAPE.test(token) || !login.accepts(token)) {
-        return responder.sendPage(
-          response,
-          {
-            status: 401,
-            title: 'Sign in',
-            current: 'login',
-            body: renderLoginPage(base, csrf.tokenFor(nonce, ''), 'That token does not sign anyone in.'),
-            live: false,
-            url: null,
-          },
-          null,
-          nonce,
-          [],
-        );
-      }
-      return responder.redirect(response, base, [serializeCookie(login.cookieName, token, { path: base, secure: secureFor(request) })]);
-    }
+    if (route === 'login' && signInRoutes !== null) return signInRoutes.signIn(request, response, existingNonce, nonce, setCookies);
 
     const identity = await identify(request);
     if (identity === null) {
       if (!isPost && route !== 'events' && options.login !== undefined) return responder.redirect(response, `${base}login`, setCookies);
+      // Signing out of a session that already ended: nothing to revoke, the stale cookie is cleared.
+      if (isPost && route === 'logout' && signInRoutes !== null) return signInRoutes.clearCookie(request, response);
       return responder.send(
         response,
         401,
@@ -238,18 +234,14 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       fields = body.fields;
     }
 
-    if (route === 'logout' && options.login !== undefined && fields !== null) {
-      return responder.redirect(response, `${base}login`, [
-        serializeCookie(options.login.cookieName, '', { path: base, secure: secureFor(request), maxAgeSeconds: 0 }),
-      ]);
-    }
+    if (route === 'logout' && signInRoutes !== null && fields !== null) return signInRoutes.signOut(request, response);
     if (route === 'events' && fields === null) {
       feed.open(response);
       return;
     }
     if (route === '' && fields === null) {
       const now = Date.now();
-      const items = (await tracker.loadItems())
+      const items = (await visible.loadVisibleItems(identity))
         .filter((item) => item.state === 'pending')
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
       return responder.sendPage(
@@ -261,7 +253,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       );
     }
     if (route === 'history' && fields === null) {
-      const decided = (await tracker.loadItems())
+      const decided = (await visible.loadVisibleItems(identity))
         .filter((item) => item.state !== 'pending')
         .sort((a, b) => (b.resolvedAt ?? b.expiresAt ?? b.createdAt).getTime() - (a.resolvedAt ?? a.expiresAt ?? a.createdAt).getTime())
         .slice(0, HISTORY_LIMIT);
@@ -273,7 +265,11 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         setCookies,
       );
     }
-    const match = /^approvals\/([^/]+)(?:\/(grant|reject))?$/.exec(route);
+    // Every per-item route: an item this approver may not see answers exactly as an unknown id.
+    const perItem = /^approvals\/([^/]+)(?:\/|$)/.exec(route);
+    if (perItem !== null && (await loadVisibleItemOf(perItem[1] ?? '', identity)) === null)
+      return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
+    const match = /^approvals\/([^/]+)(?:\/(grant|reject|edit|review))?$/.exec(route);
     if (match !== null) {
       let id: string;
       try {
@@ -281,13 +277,15 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
       } catch {
         return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
       }
-      const verb = match[2] as 'grant' | 'reject' | undefined;
-      if (verb !== undefined && fields !== null) return decider.decide(verb, id, response, identity, nonce, fields);
+      const verb = match[2] as 'grant' | 'reject' | 'edit' | 'review' | undefined;
+      if (verb === 'edit' && fields === null) return editFlow.showEdit(id, response, identity, nonce, setCookies);
+      if (verb === 'review' && fields !== null) return editFlow.review(id, response, identity, nonce, fields);
+      if ((verb === 'grant' || verb === 'reject') && fields !== null) return decider.decide(verb, id, response, identity, nonce, fields);
       if (verb === undefined && fields === null) {
         const item = await tracker.loadItem(id);
         if (item === null)
           return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
-        const notice = NOTICES[url.searchParams.get('notice') ?? ''];
+        const notice = appendResetsNotice(NOTICES[url.searchParams.get('notice') ?? ''], url.searchParams, item, identity.principal, seal);
         return responder.sendPage(
           response,
           await pages.build(item, identity, nonce, 200, notice === undefined ? null : { kind: 'notice', text: notice }),
@@ -297,7 +295,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
         );
       }
       return responder.send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed', {
-        Allow: verb === undefined ? 'GET' : 'POST',
+        Allow: verb === undefined || verb === 'edit' ? 'GET' : 'POST',
       });
     }
     return responder.sendPage(response, notFoundPage(base, 'There is no such page in this console.'), identity, nonce, setCookies);
@@ -313,9 +311,21 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   }) as ApprovalConsole;
   handler.close = () => {
     unsubscribe?.();
+    notifications?.close();
     feed.close();
   };
   handler.track = (id) => tracker.track(id);
   handler.notify = () => feed.broadcast();
   return handler;
+}
+
+function createNotifications(options: ApprovalConsoleOptions, tracker: ApprovalTracker): ApprovalNotifications | null {
+  const publicUrl = normalizePublicUrl(options.publicUrl);
+  if (options.notify === undefined) return null;
+  return new ApprovalNotifications({
+    notify: options.notify,
+    onNotifyError: options.onNotifyError,
+    publicUrl,
+    loadItem: (id) => tracker.loadItem(id),
+  });
 }

@@ -40,6 +40,9 @@ export interface DecisionFacts {
   readonly reason: string | null;
 }
 
+/** The facts of a call held with none known. */
+export const NO_FACTS: DecisionFacts = Object.freeze({ description: null, hints: null, target: null, reason: null });
+
 function text(value: unknown, max: number): string | null {
   return typeof value === 'string' && value !== '' ? clipText(value, max) : null;
 }

@@ -1,11 +1,12 @@
 import type { ApprovalStore, InvocationHistory, InvocationHistoryStore } from '@milpa/core';
 import type { ApprovalEdits } from '../edits/approval-edits.js';
+import type { ProposalSeal } from '../edits/proposal-seal.js';
 import type { CsrfGuard } from '../security/csrf-guard.js';
 import { renderDetailPage, type PageMessage } from '../views/render-detail-page.js';
 import type { ConsoleIdentity, ConsoleToolCatalog } from './approval-console-options.js';
 import type { ApprovalItem } from './approval-item.js';
 import type { ConsolePage } from './console-page.js';
-import { withCatalogFacts } from './decision-facts.js';
+import { NO_FACTS, withCatalogFacts } from './decision-facts.js';
 import { readHeldCallOutcome } from './held-call-outcome.js';
 
 /** What {@link DetailPages} needs. */
@@ -14,8 +15,10 @@ export interface DetailPagesSettings {
   readonly base: string;
   /** Signs the CSRF token of the grant and reject forms. */
   readonly csrf: CsrfGuard;
-  /** Which fields the approver may edit. */
+  /** Which fields the approver may edit, and which are secret. */
   readonly edits: ApprovalEdits;
+  /** Names the proposal the Grant form approves. */
+  readonly seal: ProposalSeal;
   /** Where the run's history is read; without it the page says it is unavailable. */
   readonly history: InvocationHistoryStore | undefined;
   /** Where held calls are read for their outcome; without it a granted call's outcome is not known. */
@@ -33,19 +36,19 @@ export class DetailPages {
     this.#settings = settings;
   }
 
-  /** The detail page of `item` for `identity`, answered with `status`, showing `message` and what was `typed`. */
+  /** The detail page of `item` for `identity`, answered with `status`, showing `message`; secret values set by approvers are hidden. */
   async build(
     item: ApprovalItem,
     identity: ConsoleIdentity,
     nonce: string,
     status: number,
     message: PageMessage | null,
-    typed: ReadonlyMap<string, string> = new Map(),
   ): Promise<ConsolePage> {
-    const { base, csrf, edits } = this.#settings;
+    const { base, csrf, edits, seal } = this.#settings;
     const now = Date.now();
     const body = renderDetailPage({
-      item,
+      item: edits.hideSecrets(item),
+      proposal: seal.fingerprint(item.id, item.changes),
       base,
       now,
       principal: identity.principal,
@@ -53,8 +56,7 @@ export class DetailPages {
       editable: item.state === 'pending' ? edits.fieldsFor(item) : [],
       history: await this.#historyFor(item),
       message,
-      typed,
-      facts: withCatalogFacts(item.facts, this.#definitionOf(item.tool)),
+      facts: withCatalogFacts(item.facts ?? NO_FACTS, this.#definitionOf(item.tool)),
       outcome: item.state === 'granted' ? await readHeldCallOutcome(this.#settings.approvals, item, now) : null,
     });
     return {

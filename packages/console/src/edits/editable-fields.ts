@@ -1,4 +1,5 @@
 import type { JsonSchema } from '@milpa/core';
+import { DEFAULT_SENSITIVE_FIELDS, SecretNames, topLevelSecretsOf } from '@milpa/core/kit';
 
 /** The kinds of value a person can type into a form field. */
 export type EditableKind = 'string' | 'integer' | 'number' | 'boolean';
@@ -13,13 +14,38 @@ export interface EditableField {
   readonly choices: readonly (string | number | boolean)[] | null;
   /** The schema's description, or null. */
   readonly description: string | null;
+  /** True for a secret field: it may be set, never shown (see {@link isSecretField}). */
+  readonly secret: boolean;
+  /** The property's own schema, for checking an edit of this field alone. */
+  readonly schema: JsonSchema;
 }
 
 const KINDS: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean']);
+const SECRET_NAMES = new SecretNames(DEFAULT_SENSITIVE_FIELDS);
 
-/** A redacted argument: a secret field is never editable, nor shown. */
-function isSecret(schema: Readonly<Record<string, unknown>>): boolean {
-  return schema['writeOnly'] === true || schema['x-milpa-secret'] === true;
+/** Longest held value (as JSON) an approver may edit inline; longer ones are shown, never edited. */
+export const MAX_EDITABLE_JSON_LENGTH = 16 * 1024;
+
+/**
+ * True when input field `name` of a tool with `schema` is secret, as the runtime's audit decides:
+ * by its schema (`writeOnly`, `format: 'password'`, `x-milpa-secret`, in any branch) or by its
+ * name (`api_key`, `db_password`, `sessionToken`, …).
+ */
+export function isSecretField(schema: JsonSchema | null, name: string): boolean {
+  if (SECRET_NAMES.matches(name)) return true;
+  if (schema === null) return false;
+  const secrets = topLevelSecretsOf(schema);
+  return secrets.declared.get(name) ?? secrets.undeclaredSecret;
+}
+
+/** True when `value` is too long to edit in a form (its JSON is over {@link MAX_EDITABLE_JSON_LENGTH} characters). */
+export function isTooLongToEdit(value: unknown): boolean {
+  if (value === undefined) return false;
+  try {
+    return (JSON.stringify(value)?.length ?? 0) > MAX_EDITABLE_JSON_LENGTH;
+  } catch {
+    return true;
+  }
 }
 
 function kindOf(schema: Readonly<Record<string, unknown>>): EditableKind | null {
@@ -31,8 +57,9 @@ function kindOf(schema: Readonly<Record<string, unknown>>): EditableKind | null 
 
 /**
  * The declared top-level input fields of a tool that a person can edit in a form: strings,
- * numbers, integers and booleans (optionally with `enum`), never secret ones (`writeOnly`,
- * `x-milpa-secret`). `only`, when given, narrows them to those names.
+ * numbers, integers and booleans (optionally with `enum`). Secret ones are included and marked
+ * `secret`: an approver may set them, and nobody sees them afterwards. `only`, when given, narrows
+ * them to those names.
  */
 export function editableFieldsOf(schema: JsonSchema, only: readonly string[] | null): readonly EditableField[] {
   const properties = schema['properties'];
@@ -43,26 +70,20 @@ export function editableFieldsOf(schema: JsonSchema, only: readonly string[] | n
     if (typeof property !== 'object' || property === null || Array.isArray(property)) continue;
     const declared = property as Readonly<Record<string, unknown>>;
     const kind = kindOf(declared);
-    if (kind === null || isSecret(declared)) continue;
+    if (kind === null) continue;
     const choices = Array.isArray(declared['enum'])
       ? declared['enum'].filter((value): value is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof value))
       : null;
-    fields.push({ name, kind, choices, description: typeof declared['description'] === 'string' ? declared['description'] : null });
+    fields.push({
+      name,
+      kind,
+      choices,
+      description: typeof declared['description'] === 'string' ? declared['description'] : null,
+      secret: isSecretField(schema, name),
+      schema: declared as JsonSchema,
+    });
   }
   return fields;
-}
-
-const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * The typed text of a field as a value of its kind. Text that does not read as its kind is kept
- * as text, so the schema check reports it in its own words ("Expected integer, got string").
- */
-export function readFieldValue(field: EditableField, typed: string): unknown {
-  if (field.kind === 'string') return typed;
-  const trimmed = typed.trim();
-  if (field.kind === 'boolean') return trimmed === 'true' ? true : trimmed === 'false' ? false : typed;
-  return NUMBER.test(trimmed) ? Number(trimmed) : typed;
 }
 
 /** How a value shows in a form field. */

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { SECURITY_HEADERS } from '../security/security-headers.js';
 
 /** Seconds between keep-alive comments on an open stream (proxies close silent connections). */
 const HEARTBEAT_MS = 20_000;
@@ -30,13 +31,21 @@ export class LiveFeed {
     return this.#clients.size;
   }
 
-  /** Opens a stream on `response` and keeps it until the client goes away or the feed closes. */
+  /**
+   * Opens a stream on `response` and keeps it until the client goes away or the feed closes. The
+   * stream carries the same security headers as the pages (`Cache-Control: no-store` included).
+   */
   open(response: ServerResponse): void {
     if (this.#closed) {
-      response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The console is closed.');
+      response.writeHead(503, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('The console is closed.');
       return;
     }
-    response.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     response.write('retry: 3000\n\n');
     this.#clients.add(response);
     // The first stream takes the baseline at once, so a change right after the page loaded counts.

@@ -1,12 +1,13 @@
 import type { InvocationHistory } from '@milpa/core';
 import type { ApprovalItem } from '../console/approval-item.js';
-import type { DecisionFacts } from '../console/decision-facts.js';
+import { NO_FACTS, type DecisionFacts } from '../console/decision-facts.js';
 import type { HeldCallOutcome } from '../console/held-call-outcome.js';
-import { formatFieldValue, type EditableField } from '../edits/editable-fields.js';
+import type { EditableField } from '../edits/editable-fields.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { describePolicy, renderVotes } from './describe-policy.js';
 import { describeOutcome } from './render-history-page.js';
 import { formatAge, formatDeadline, formatInstant } from './format-time.js';
+import { renderDecisionForms } from './render-decision-forms.js';
 import { renderRequestFacts } from './render-request-facts.js';
 
 /** A message shown above the detail view. */
@@ -31,12 +32,12 @@ export interface DetailView {
   readonly csrfToken: string;
   /** The fields the approver may replace (empty when edits are off for this tool). */
   readonly editable: readonly EditableField[];
+  /** The fingerprint of the proposal shown (the held call with its changes in effect), which a plain grant approves. */
+  readonly proposal: string;
   /** The run's history, null without a run, `unavailable` without a history store. */
   readonly history: InvocationHistory | null | 'unavailable';
   /** A message from the last action, or null. */
   readonly message: PageMessage | null;
-  /** What the approver typed last time (kept after a refused edit), by field name. */
-  readonly typed: ReadonlyMap<string, string>;
   /** What the approver needs to decide (default: what the item's payload holds). */
   readonly facts?: DecisionFacts;
   /** What became of a granted call, from the approval store; null or absent when not read. */
@@ -124,76 +125,6 @@ ${votes === '' ? '' : `<ul class="votes">${votes}</ul>`}
 </section>`;
 }
 
-function renderEditField(field: EditableField, item: ApprovalItem, typed: ReadonlyMap<string, string>): string {
-  const current = Object.hasOwn(item.changes ?? {}, field.name) ? item.changes?.[field.name] : item.arguments[field.name];
-  const value = typed.get(field.name) ?? formatFieldValue(current);
-  const id = `edit-${field.name}`;
-  const describedBy = field.description === null ? '' : ` aria-describedby="${escapeHtml(`${id}-hint`)}"`;
-  const hint = field.description === null ? '' : `<small id="${escapeHtml(`${id}-hint`)}">${escapeHtml(field.description)}</small>`;
-  const name = `edit.${field.name}`;
-  let control: string;
-  if (field.choices !== null || field.kind === 'boolean') {
-    const choices = field.choices ?? [true, false];
-    const options = choices
-      .map((choice) => {
-        const text = formatFieldValue(choice);
-        return `<option value="${escapeHtml(text)}"${text === value ? ' selected' : ''}>${escapeHtml(text)}</option>`;
-      })
-      .join('');
-    control = `<select id="${escapeHtml(id)}" name="${escapeHtml(name)}"${describedBy}>${options}</select>`;
-  } else {
-    const mode = field.kind === 'integer' ? ' inputmode="numeric"' : field.kind === 'number' ? ' inputmode="decimal"' : '';
-    control = `<input id="${escapeHtml(id)}" name="${escapeHtml(name)}" type="text" value="${escapeHtml(value)}"${mode}${describedBy}>`;
-  }
-  return (
-    `<div class="field"><label for="${escapeHtml(id)}">${escapeHtml(field.name)} ` +
-    `<span class="kind">(${escapeHtml(field.kind)})</span></label>${control}${hint}</div>`
-  );
-}
-
-function renderDecisionForms(view: DetailView): string {
-  const { item, base, csrfToken } = view;
-  const action = (verb: string): string => escapeHtml(`${base}approvals/${encodeURIComponent(item.id)}/${verb}`);
-  if (item.state !== 'pending') {
-    return (
-      `<section aria-labelledby="decide-heading"><h2 id="decide-heading">Decision</h2>` +
-      `<p>This request is closed: nothing more can be decided on it.</p></section>`
-    );
-  }
-  const own = item.requester !== null && item.requester === view.principal;
-  const voted = item.approvals.some((approval) => approval.principal === view.principal);
-  const notes: string[] = [];
-  if (own) notes.push('You asked for this call, so you cannot approve it: someone else has to. You may still reject (withdraw) it.');
-  if (voted) notes.push(`You have approved this request already; it needs ${item.required} approvals from different people.`);
-  const edits =
-    view.editable.length === 0
-      ? ''
-      : `<fieldset><legend>Edit before granting (optional)</legend>` +
-        `<p>Changed values are checked against the tool's input schema before the grant is recorded.</p>` +
-        `${view.editable.map((field) => renderEditField(field, item, view.typed)).join('')}</fieldset>`;
-  return (
-    `<section aria-labelledby="decide-heading">
-<h2 id="decide-heading">Decision</h2>
-${notes.map((note) => `<p class="note" id="decide-note">${escapeHtml(note)}</p>`).join('')}
-<div class="forms">
-<form method="post" action="${action('grant')}" class="grant">
-<input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
-${edits}
-<div class="field"><label for="grant-reason">Reason (optional)</label><textarea id="grant-reason" name="reason" rows="2" ` +
-    `maxlength="1000"></textarea></div>
-<button type="submit" class="primary"${own ? ' aria-describedby="decide-note"' : ''}>Grant</button>
-</form>
-<form method="post" action="${action('reject')}" class="reject">
-<input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}">
-<div class="field"><label for="reject-reason">Reason (required)</label><textarea id="reject-reason" name="reason" rows="2" ` +
-    `maxlength="1000" required></textarea></div>
-<button type="submit" class="danger">Reject</button>
-</form>
-</div>
-</section>`
-  );
-}
-
 /** The detail view of one held call: status, who asked and how, arguments, the run's history, the decision forms. */
 export function renderDetailPage(view: DetailView): string {
   const { item, now } = view;
@@ -209,7 +140,7 @@ ${renderStatus(view)}
 <h2 id="request-heading">Request</h2>
 <dl class="facts">
 <dt>Tool</dt><dd>${escapeHtml(item.tool)}</dd>
-${renderRequestFacts(item, view.facts ?? item.facts, view.outcome ?? null)}
+${renderRequestFacts(item, view.facts ?? item.facts ?? NO_FACTS, view.outcome ?? null)}
 <dt>Requester</dt><dd>${escapeHtml(item.requester ?? '—')}</dd>
 <dt>Channel</dt><dd>${escapeHtml(item.channel ?? '—')}</dd>
 <dt>Run</dt><dd>${escapeHtml(item.runId ?? '—')}</dd>
@@ -228,5 +159,5 @@ ${renderArguments(item)}
 <h2 id="run-heading">Run history</h2>
 ${renderHistory(view)}
 </section>
-${renderDecisionForms(view)}`;
+${renderDecisionForms({ ...view, canEdit: view.editable.length > 0 })}`;
 }

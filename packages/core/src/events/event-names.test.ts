@@ -9,9 +9,10 @@ describe('ToolEvents', () => {
 });
 
 describe('VerificationEvents', () => {
-  it('names the three verification events with their dotted names', () => {
+  it('names the four verification events with their dotted names', () => {
     expect(VerificationEvents).toEqual({
       REQUESTED: 'verification.requested',
+      APPROVAL_RECORDED: 'verification.approval_recorded',
       GRANTED: 'verification.granted',
       REJECTED: 'verification.rejected',
     });

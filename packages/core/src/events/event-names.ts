@@ -30,6 +30,8 @@ export type GovernanceEventName = (typeof GovernanceEvents)[keyof typeof Governa
 export const VerificationEvents = Object.freeze({
   /** A verification request was opened. */
   REQUESTED: 'verification.requested',
+  /** A grant was recorded that does not complete the policy yet (more approvals are needed). */
+  APPROVAL_RECORDED: 'verification.approval_recorded',
   /** A request was granted. */
   GRANTED: 'verification.granted',
   /** A request was rejected. */

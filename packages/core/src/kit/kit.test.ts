@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, clipText, deepFreeze, isRecord, messageOf } from './index.js';
+import {
+  DEFAULT_SENSITIVE_FIELDS,
+  SecretNames,
+  canonicalJson,
+  clipText,
+  deepFreeze,
+  isRecord,
+  messageOf,
+  topLevelSecretsOf,
+} from './index.js';
 
 describe('canonicalJson', () => {
   it('gives the same text when only the key order differs, at every depth', () => {
@@ -94,5 +103,29 @@ describe('clipText', () => {
   it('never splits a surrogate pair', () => {
     const clipped = clipText(`${'a'.repeat(9)}😀${'b'.repeat(20)}`, 10);
     expect(clipped).toBe(`${'a'.repeat(9)}… (31 characters)`);
+  });
+});
+
+describe('SecretNames', () => {
+  it('matches the default secret names anywhere in a key, short ones as whole words, and leaves token counts readable', () => {
+    const names = new SecretNames(DEFAULT_SENSITIVE_FIELDS);
+    expect(['api_key', 'X-Api-Key', 'sessionToken', 'db_pwd'].filter((key) => names.matches(key))).toHaveLength(4);
+    expect(['title', 'shipping', 'max_tokens'].filter((key) => names.matches(key))).toEqual([]);
+  });
+});
+
+describe('topLevelSecretsOf', () => {
+  it('marks writeOnly, password-format and x-milpa-secret properties secret, in branches too', () => {
+    const secrets = topLevelSecretsOf({
+      properties: { a: { writeOnly: true }, b: { format: 'password' }, c: { type: 'string' } },
+      anyOf: [{ properties: { d: { 'x-milpa-secret': true } } }],
+    });
+    expect([...secrets.declared]).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', false],
+      ['d', true],
+    ]);
+    expect(secrets.undeclaredSecret).toBe(false);
   });
 });

@@ -542,7 +542,11 @@ describe('VerificationTool', () => {
         });
         const second = await tool.handleResolve({ request_id: id, decision: 'grant', principal: 'user:luis' });
         expect(second.data).toMatchObject({ status: 'passed', principal: 'user:luis' });
-        expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.granted']);
+        expect(events.map((event) => event.name)).toEqual([
+          'verification.requested',
+          'verification.approval_recorded',
+          'verification.granted',
+        ]);
       });
 
       it('returns CONFLICT when the same principal grants twice', async () => {

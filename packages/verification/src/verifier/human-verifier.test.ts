@@ -1,5 +1,6 @@
 import {
   MilpaError,
+  VerificationApprovalRecordedEvent,
   VerificationContext,
   VerificationGrantedEvent,
   VerificationRejectedEvent,
@@ -376,7 +377,7 @@ describe('HumanVerifier', () => {
     });
 
     describe('with the dual policy', () => {
-      it('stays pending after one grant and says how many approvals it has', async () => {
+      it('stays pending after one grant, says how many approvals it has and dispatches approval_recorded', async () => {
         const { dispatcher, events } = recordVerificationEvents();
         const verifier = new HumanVerifier({ dispatcher });
         await verifier.verify(open('gate:x', 'dual'));
@@ -389,7 +390,11 @@ describe('HumanVerifier', () => {
           missing: [],
           metadata: { approvals: 1, required: 2 },
         });
-        expect(events.map((event) => event.name)).toEqual(['verification.requested']);
+        expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.approval_recorded']);
+        const recorded = eventOf(events[1], VerificationApprovalRecordedEvent);
+        expect([recorded.getRequestId(), recorded.getApprovals(), recorded.getRequired()]).toEqual(['req-1', 1, 2]);
+        expect(recorded.getApproval()).toMatchObject({ principal: 'user:ana', reason: 'ok by me' });
+        expect(recorded.getRequest().subject).toBe('gate:x');
         expect((await record(verifier))?.approvals).toEqual([{ principal: 'user:ana', at: expect.any(Date), reason: 'ok by me' }]);
       });
 
@@ -400,7 +405,11 @@ describe('HumanVerifier', () => {
         await verifier.grant(byId(), 'user:ana');
         const result = await verifier.grant(byId(), 'user:luis', 'second pair of eyes');
         expect(result.toJSON()).toMatchObject({ status: 'passed', principal: 'user:luis', metadata: { reason: 'second pair of eyes' } });
-        expect(events.map((event) => event.name)).toEqual(['verification.requested', 'verification.granted']);
+        expect(events.map((event) => event.name)).toEqual([
+          'verification.requested',
+          'verification.approval_recorded',
+          'verification.granted',
+        ]);
         expect((await record(verifier))?.approvals.map((approval) => approval.principal)).toEqual(['user:ana', 'user:luis']);
       });
 

@@ -1,6 +1,7 @@
 import {
   ApprovalPolicy,
   MilpaError,
+  VerificationApprovalRecordedEvent,
   VerificationEvents,
   VerificationGrantedEvent,
   VerificationRejectedEvent,
@@ -21,7 +22,10 @@ import { InMemoryVerificationStore } from '../store/in-memory-verification-store
 
 /** Options of {@link HumanVerifier}. */
 export interface HumanVerifierOptions {
-  /** Receives `verification.requested`, `.granted` and `.rejected` as `{ event }`; none when omitted. */
+  /**
+   * Receives `verification.requested`, `.approval_recorded`, `.granted` and `.rejected` as
+   * `{ event }`; none when omitted.
+   */
   readonly dispatcher?: EventDispatcher;
   /** Where pending requests live; default a new {@link InMemoryVerificationStore}. */
   readonly store?: VerificationStore;
@@ -72,8 +76,9 @@ const DEFAULT_QUORUM = 2;
  *   request. A reject by anyone, including the requester, is final.
  *
  * Refusals reject with a {@link VerificationError} and change nothing. Events are dispatched only
- * when something happened: `verification.requested` on open, `verification.granted` /
- * `verification.rejected` only on a final verdict; the request in every event is the stored one,
+ * when something happened: `verification.requested` on open, `verification.approval_recorded` on a
+ * grant that leaves the request pending, `verification.granted` / `verification.rejected` only on a
+ * final verdict; the request in every event is the stored one,
  * with its real subject, policy and requester.
  *
  * @example
@@ -175,7 +180,8 @@ export class HumanVerifier implements Verifier {
    * Records a grant by `principal` on the request with `request.id`. Returns PASSED (verifier
    * `human_verifier`, that principal, metadata `{reason}` when a reason is given, else `{}`) once
    * the policy's approvals are complete, and dispatches `verification.granted`; before that,
-   * returns PENDING with metadata `{ approvals, required }` and dispatches nothing.
+   * returns PENDING with metadata `{ approvals, required }` and dispatches
+   * `verification.approval_recorded` (a {@link VerificationApprovalRecordedEvent}).
    *
    * Only `request.id` (and `request.subject`, when not null) are read: the store holds the real
    * subject, policy and requester, so `VerificationRequest.forResolution(id)` is enough.
@@ -214,6 +220,12 @@ export class HumanVerifier implements Verifier {
       ...(changes !== null ? { changes } : {}),
     });
     if (record.result === null) {
+      const approval = record.approvals.at(-1);
+      if (approval !== undefined) {
+        await this.#dispatcher?.dispatch(VerificationEvents.APPROVAL_RECORDED, {
+          event: new VerificationApprovalRecordedEvent(record.request, approval, record.approvals.length, record.requiredApprovals),
+        });
+      }
       return VerificationResult.pending(HumanVerifier.NAME, {
         approvals: record.approvals.length,
         required: record.requiredApprovals,
