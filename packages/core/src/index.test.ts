@@ -118,6 +118,7 @@ describe('@milpa/core', () => {
           "ApprovalRefusal",
           "ApprovalRequest",
           "ApprovalResolution",
+          "ApprovalSettlement",
           "ApprovalStore",
           "ApprovalSuspendOptions",
           "ApprovalVerdict",

@@ -155,7 +155,14 @@ export {
 } from './approval/approval-binding.js';
 export { completeIdempotencyRecord, decideIdempotencyBegin, mayReleaseIdempotencyRecord } from './idempotency/idempotency-rules.js';
 export type { IdempotencyBegin, IdempotencyClaim, IdempotencyRecord, IdempotencyStore } from './contracts/idempotency-store.js';
-export type { ApprovalClaim, ApprovalRedemption, ApprovalRefusal, ApprovalStore, PendingApproval } from './contracts/approval-store.js';
+export type {
+  ApprovalClaim,
+  ApprovalRedemption,
+  ApprovalRefusal,
+  ApprovalSettlement,
+  ApprovalStore,
+  PendingApproval,
+} from './contracts/approval-store.js';
 
 export type { EventDispatcher, EventListener, EventPayload } from './contracts/event-dispatcher.js';
 export { silentLogger, type Logger, type LogContext, type LogLevel } from './contracts/logger.js';

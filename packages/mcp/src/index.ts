@@ -6,7 +6,7 @@ export type { McpServerOptions, McpConfirmationMode } from './server/mcp-server-
 export type { McpCallInfo } from './server/mcp-call-info.js';
 export type { McpResultRenderer } from './results/mcp-result-renderer.js';
 export { MCP_ERROR_META_KEY, type McpToolErrorCode, type McpToolErrorContent } from './results/mcp-tool-error-content.js';
-export { MCP_IDEMPOTENCY_KEY_META_KEY, MCP_IDEMPOTENT_REPLAY_META_KEY } from './server/tool-call-handler.js';
+export { MCP_IDEMPOTENCY_KEY_META_KEY, MCP_IDEMPOTENT_REPLAY_META_KEY, MCP_REASON_META_KEY } from './server/tool-call-handler.js';
 
 export { serveStdio } from './stdio/serve-stdio.js';
 export type { StdioServeOptions } from './stdio/stdio-serve-options.js';

@@ -49,6 +49,7 @@ const SUITES: readonly (readonly [string, readonly contracts.StoreContractCase[]
   ['rateLimiter: the RateLimiter contract', contracts.rateLimiterContract(harness((stores) => stores.rateLimiter))],
   ['verification: the VerificationStore contract', contracts.verificationStoreContract(harness((stores) => stores.verification))],
   ['approval: the ApprovalStore contract', contracts.approvalStoreContract(harness((stores) => stores.approval))],
+  ['approval: the settle contract', contracts.approvalSettlementContract(harness((stores) => stores.approval))],
   ['idempotency: the IdempotencyStore contract', contracts.idempotencyStoreContract(harness((stores) => stores.idempotency))],
   ['history: the InvocationHistoryStore contract', contracts.invocationHistoryStoreContract(harness((stores) => stores.history))],
 ];

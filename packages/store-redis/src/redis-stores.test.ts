@@ -212,6 +212,31 @@ describe('RedisStores', () => {
       expect(await redis.client.get(key)).toBe('not a hash');
     });
 
+    it('reads a held call written before settlements existed as unsettled, settles it, and refuses a malformed settlement', async () => {
+      const stores = await connectStores();
+      const now = Date.now();
+      const held = heldCall('a-2', now);
+      await stores.approval.open(held);
+      await stores.approval.redeem('a-2', {
+        toolName: held.toolName,
+        principal: held.principal,
+        channel: held.channel,
+        runId: held.runId,
+        at: new Date(now),
+      });
+      const key = `${stores.prefix}approval:a-2`;
+      const { settlement: _none, ...older } = JSON.parse((await redis.client.get(key))!) as Record<string, unknown>;
+      await redis.client.set(key, JSON.stringify(older));
+      expect((await stores.approval.get('a-2'))?.settlement).toBeNull();
+      const settlement = { outcome: 'succeeded', code: null, at: new Date(now + 1_000) } as const;
+      expect(await stores.approval.settle('a-2', settlement)).toBe(true);
+      expect((await stores.approval.get('a-2'))?.settlement).toEqual(settlement);
+      await redis.client.set(key, JSON.stringify({ ...older, settlement: { outcome: 'exploded', code: null, at: now } }));
+      expect(await storeErrorOf(stores.approval.get('a-2'))).toMatchObject({ store: 'approval', failure: 'malformed' });
+      const bad = { outcome: 'succeeded', code: 7, at: new Date() } as unknown as typeof settlement;
+      await expect(stores.approval.settle('a-2', bad)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+
     it('reports malformed data in each store rather than guessing an answer', async () => {
       const stores = await connectStores();
       const now = Date.now();

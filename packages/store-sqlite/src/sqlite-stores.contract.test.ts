@@ -1,4 +1,5 @@
 import {
+  approvalSettlementContract,
   approvalStoreContract,
   confirmationStoreContract,
   idempotencyStoreContract,
@@ -76,6 +77,16 @@ describe('SqliteStores', () => {
 
   describe('approval: the ApprovalStore contract', () => {
     for (const contractCase of approvalStoreContract(
+      harness(
+        (stores) => stores.approval,
+        () => ({}),
+      ),
+    ))
+      it(contractCase.name, contractCase.run);
+  });
+
+  describe('approval: the settle contract', () => {
+    for (const contractCase of approvalSettlementContract(
       harness(
         (stores) => stores.approval,
         () => ({}),

@@ -80,11 +80,11 @@ function rowCount(path: string, table: string): number {
 
 describe('SqliteStores', () => {
   describe('open', () => {
-    it('creates the schema in an empty file, in WAL mode, at schema version 3', () => {
+    it('creates the schema in an empty file, in WAL mode, at schema version 4', () => {
       const path = newPath();
       openStores(path);
       const db = raw(path);
-      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
+      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 4 }]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
         ({ name }) => name,
@@ -116,11 +116,11 @@ describe('SqliteStores', () => {
       expect(second.rateLimiter.getUsage('web:alice:search')).toBe(4);
       expect(second.history.load('run-1')?.complete).toBe(true);
       const db = raw(path);
-      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
+      expect(db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 4 }]);
       db.close();
     });
 
-    it('migrates a file at schema version 1 to version 3, keeping what it held', () => {
+    it('migrates a file at schema version 1 to version 4, keeping what it held', () => {
       const path = newPath();
       const first = SqliteStores.open(path, { sweepIntervalMs: 0 });
       const { token } = first.confirmation.create('delete_note', { id: 42 }, 'delete_note(id=42)', BINDING);
@@ -134,7 +134,7 @@ describe('SqliteStores', () => {
       expect(second.approval.get('a'.repeat(32))).toBeNull();
       expect(second.history.reserve('run-1', { tool: 'delete_note', target: null }, 60_000).history.complete).toBe(false);
       const check = raw(path);
-      expect(check.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
+      expect(check.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 4 }]);
       check.close();
     });
 
@@ -264,6 +264,58 @@ describe('SqliteStores', () => {
   });
 
   describe('approval', () => {
+    it('upgrades a file at schema version 3: held and used calls stay, unsettled, and can be settled', () => {
+      const path = newPath();
+      const now = Date.now();
+      const first = SqliteStores.open(path, { sweepIntervalMs: 0 });
+      const waiting = heldCall('d'.repeat(32), now);
+      const used = heldCall('e'.repeat(32), now);
+      first.approval.open(waiting);
+      first.approval.open(used);
+      const claim = { toolName: 'delete_note', principal: 'agent:7', channel: 'mcp', runId: null, at: new Date(now + 1_000) };
+      expect(first.approval.redeem(used.approvalId, claim).status).toBe('redeemed');
+      first.close();
+      const db = raw(path);
+      db.exec(
+        'ALTER TABLE approval_holds DROP COLUMN settled_outcome; ALTER TABLE approval_holds DROP COLUMN settled_code; ' +
+          'ALTER TABLE approval_holds DROP COLUMN settled_at',
+      );
+      db.prepare('UPDATE schema_version SET version = 3').run();
+      db.close();
+      const second = openStores(path);
+      expect(second.approval.get(waiting.approvalId)).toMatchObject({ redeemedAt: null, settlement: null });
+      expect(second.approval.get(used.approvalId)?.settlement).toBeNull();
+      const settlement = { outcome: 'failed', code: 'FORBIDDEN', at: new Date(now + 2_000) } as const;
+      expect(second.approval.settle(used.approvalId, settlement)).toBe(true);
+      expect(second.approval.settle(waiting.approvalId, settlement)).toBe(false);
+      expect(second.approval.get(used.approvalId)?.settlement).toEqual(settlement);
+      const check = raw(path);
+      expect(check.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 4 }]);
+      check.close();
+    });
+
+    it('refuses a malformed settlement, and a settlement row another writer damaged', () => {
+      const path = newPath();
+      const stores = openStores(path);
+      const now = Date.now();
+      const held = heldCall('f'.repeat(32), now);
+      stores.approval.open(held);
+      stores.approval.redeem(held.approvalId, {
+        toolName: 'delete_note',
+        principal: 'agent:7',
+        channel: 'mcp',
+        runId: null,
+        at: new Date(),
+      });
+      const bad = { outcome: 'ran', code: null, at: new Date() } as unknown as Parameters<typeof stores.approval.settle>[1];
+      expect(() => stores.approval.settle(held.approvalId, bad)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+      expect(stores.approval.get(held.approvalId)?.settlement).toBeNull();
+      const db = raw(path);
+      db.prepare("UPDATE approval_holds SET settled_outcome = 'exploded'").run();
+      db.close();
+      expect(storeErrorOf(() => stores.approval.get(held.approvalId))).toMatchObject({ store: 'approval', failure: 'malformed' });
+    });
+
     it('refuses to store a held call whose arguments are not JSON data, or one already redeemed, and stores nothing', () => {
       const stores = openStores();
       const now = Date.now();

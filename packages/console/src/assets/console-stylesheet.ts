@@ -27,6 +27,7 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .message{border-left:4px solid var(--accent);padding:.25rem .75rem;margin:1rem 0}
 .message.error{border-color:var(--bad)}
 .note{border-left:4px solid var(--warn);padding:.25rem .75rem}
+.agent-reason{margin:0 0 .25rem;padding-left:.75rem;border-left:3px solid var(--line);white-space:pre-wrap}
 .status.granted h2,.badge.granted{color:var(--ok)}
 .status.rejected h2,.status.expired h2,.badge.rejected,.badge.expired{color:var(--bad)}
 .forms{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr))}

@@ -1,5 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import type { EventDispatcher, GovernedToolRegistry, InvocationHistoryStore, JsonSchema, VerificationStore } from '@milpa/core';
+import type {
+  ApprovalStore,
+  EventDispatcher,
+  GovernedToolRegistry,
+  InvocationHistoryStore,
+  JsonSchema,
+  VerificationStore,
+} from '@milpa/core';
 import type { HumanVerifier } from '@milpa/verification';
 import type { ApprovalNotifier } from '../notify/approval-notification.js';
 import type { NotifyErrorHandler } from '../notify/approval-notifications.js';
@@ -84,6 +91,13 @@ export interface ApprovalConsoleOptions {
   readonly listRequestIds?: () => Iterable<string> | Promise<Iterable<string>>;
   /** Where the run's invocation history is read for the detail view. */
   readonly history?: InvocationHistoryStore;
+  /**
+   * The approval store the runtime holds calls in (the registry's `approvalStore`): the detail view
+   * of a granted call then shows whether the agent resumed it and how it ended (succeeded, failed
+   * with its error code, or expired unresumed). Share a SQLite or Redis store to see calls held by
+   * other processes.
+   */
+  readonly approvals?: ApprovalStore;
   /** Tool schemas, for editing input fields before a grant (needs `validator` too). */
   readonly tools?: ConsoleToolCatalog;
   /** Validates edited fields against the tool's schema on the server. */

@@ -1,5 +1,6 @@
 import type { ApprovalPolicy, VerificationRecord } from '@milpa/core';
 import { isRecord } from '@milpa/core/kit';
+import { readDecisionFacts, type DecisionFacts } from './decision-facts.js';
 
 /** The prefix of the subject `verifierApprovalGate` opens held calls under. */
 export const APPROVAL_SUBJECT_PREFIX = 'approval:';
@@ -42,6 +43,8 @@ export interface ApprovalItem {
   readonly reason: string | null;
   /** When it was decided, or null. */
   readonly resolvedAt: Date | null;
+  /** What the gate stored for the approver to decide on: description, hints, target, the agent's reason. */
+  readonly facts?: DecisionFacts;
 }
 
 function text(value: unknown): string | null {
@@ -79,5 +82,6 @@ export function toApprovalItem(record: VerificationRecord, now: number): Approva
     decidedBy: result?.principal ?? null,
     reason: result?.reason ?? (typeof result?.metadata['reason'] === 'string' ? result.metadata['reason'] : null),
     resolvedAt: record.resolvedAt,
+    facts: readDecisionFacts(payload),
   };
 }

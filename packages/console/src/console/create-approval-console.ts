@@ -86,6 +86,9 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
   if (options.verifier === undefined && options.store === undefined) {
     throw new MilpaError('createApprovalConsole needs a verifier (or a verification store).', { code: 'INVALID_ARGUMENT' });
   }
+  if (options.approvals !== undefined && typeof options.approvals?.get !== 'function') {
+    throw new MilpaError('createApprovalConsole approvals must be an approval store (with get).', { code: 'INVALID_ARGUMENT' });
+  }
   const pollIntervalMs = options.pollIntervalMs ?? 2000;
   if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs >= 50)) {
     throw new MilpaError(`createApprovalConsole pollIntervalMs must be at least 50, got ${String(options.pollIntervalMs)}.`, {
@@ -117,7 +120,15 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     return visible.loadVisibleItem(id, identity);
   };
   const seal = new ProposalSeal(options.secret ?? null);
-  const pages = new DetailPages({ base, csrf, edits, seal, history: options.history });
+  const pages = new DetailPages({
+    base,
+    csrf,
+    edits,
+    seal,
+    history: options.history,
+    approvals: options.approvals,
+    tools: options.tools,
+  });
   const editFlow = new ApprovalEditFlow({ base, tracker, edits, seal, csrf, pages, responder });
 
   const feed = new LiveFeed(async () => {

@@ -1,11 +1,13 @@
-import type { InvocationHistory, InvocationHistoryStore } from '@milpa/core';
+import type { ApprovalStore, InvocationHistory, InvocationHistoryStore } from '@milpa/core';
 import type { ApprovalEdits } from '../edits/approval-edits.js';
 import type { ProposalSeal } from '../edits/proposal-seal.js';
 import type { CsrfGuard } from '../security/csrf-guard.js';
 import { renderDetailPage, type PageMessage } from '../views/render-detail-page.js';
-import type { ConsoleIdentity } from './approval-console-options.js';
+import type { ConsoleIdentity, ConsoleToolCatalog } from './approval-console-options.js';
 import type { ApprovalItem } from './approval-item.js';
 import type { ConsolePage } from './console-page.js';
+import { NO_FACTS, withCatalogFacts } from './decision-facts.js';
+import { readHeldCallOutcome } from './held-call-outcome.js';
 
 /** What {@link DetailPages} needs. */
 export interface DetailPagesSettings {
@@ -19,6 +21,10 @@ export interface DetailPagesSettings {
   readonly seal: ProposalSeal;
   /** Where the run's history is read; without it the page says it is unavailable. */
   readonly history: InvocationHistoryStore | undefined;
+  /** Where held calls are read for their outcome; without it a granted call's outcome is not known. */
+  readonly approvals?: ApprovalStore | undefined;
+  /** Tool definitions, for the description and hints of calls held without them. */
+  readonly tools?: ConsoleToolCatalog | undefined;
 }
 
 /** Builds the detail page of one held call: the item, its run's history, its forms and a message. */
@@ -39,16 +45,19 @@ export class DetailPages {
     message: PageMessage | null,
   ): Promise<ConsolePage> {
     const { base, csrf, edits, seal } = this.#settings;
+    const now = Date.now();
     const body = renderDetailPage({
       item: edits.hideSecrets(item),
       proposal: seal.fingerprint(item.id, item.changes),
       base,
-      now: Date.now(),
+      now,
       principal: identity.principal,
       csrfToken: csrf.tokenFor(nonce, identity.principal),
       editable: item.state === 'pending' ? edits.fieldsFor(item) : [],
       history: await this.#historyFor(item),
       message,
+      facts: withCatalogFacts(item.facts ?? NO_FACTS, this.#definitionOf(item.tool)),
+      outcome: item.state === 'granted' ? await readHeldCallOutcome(this.#settings.approvals, item, now) : null,
     });
     return {
       status,
@@ -58,6 +67,14 @@ export class DetailPages {
       live: true,
       url: `${base}approvals/${encodeURIComponent(item.id)}`,
     };
+  }
+
+  #definitionOf(tool: string) {
+    try {
+      return this.#settings.tools?.getDefinition(tool) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   async #historyFor(item: ApprovalItem): Promise<InvocationHistory | null | 'unavailable'> {

@@ -1,11 +1,14 @@
 import type { InvocationHistory } from '@milpa/core';
 import type { ApprovalItem } from '../console/approval-item.js';
+import { NO_FACTS, type DecisionFacts } from '../console/decision-facts.js';
+import type { HeldCallOutcome } from '../console/held-call-outcome.js';
 import type { EditableField } from '../edits/editable-fields.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { describePolicy, renderVotes } from './describe-policy.js';
 import { describeOutcome } from './render-history-page.js';
 import { formatAge, formatDeadline, formatInstant } from './format-time.js';
 import { renderDecisionForms } from './render-decision-forms.js';
+import { renderRequestFacts } from './render-request-facts.js';
 
 /** A message shown above the detail view. */
 export interface PageMessage {
@@ -35,6 +38,10 @@ export interface DetailView {
   readonly history: InvocationHistory | null | 'unavailable';
   /** A message from the last action, or null. */
   readonly message: PageMessage | null;
+  /** What the approver needs to decide (default: what the item's payload holds). */
+  readonly facts?: DecisionFacts;
+  /** What became of a granted call, from the approval store; null or absent when not read. */
+  readonly outcome?: HeldCallOutcome | null;
 }
 
 function renderValue(value: unknown): string {
@@ -133,6 +140,7 @@ ${renderStatus(view)}
 <h2 id="request-heading">Request</h2>
 <dl class="facts">
 <dt>Tool</dt><dd>${escapeHtml(item.tool)}</dd>
+${renderRequestFacts(item, view.facts ?? item.facts ?? NO_FACTS, view.outcome ?? null)}
 <dt>Requester</dt><dd>${escapeHtml(item.requester ?? '—')}</dd>
 <dt>Channel</dt><dd>${escapeHtml(item.channel ?? '—')}</dd>
 <dt>Run</dt><dd>${escapeHtml(item.runId ?? '—')}</dd>

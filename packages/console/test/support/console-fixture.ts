@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ToolContext, Type, defineTool, type AnyToolDefinition, type EventDispatcher, type EventListener } from '@milpa/core';
-import { InMemoryInvocationHistoryStore, SchemaValidator, ToolRegistry } from '@milpa/tool-runtime';
+import { InMemoryInvocationHistoryStore, SchemaValidator, ToolRegistry, type ToolRegistryOptions } from '@milpa/tool-runtime';
 import { HumanVerifier, verifierApprovalGate } from '@milpa/verification';
 import { createApprovalConsole, tokenAuthentication, type ApprovalConsole, type ApprovalConsoleOptions } from '../../src/index.js';
 
@@ -47,6 +47,8 @@ export interface ConsoleFixture {
 export interface FixtureSetup {
   /** Further tools (every mutating one is held for approval; `delete_note` needs two approvers). */
   readonly tools?: readonly AnyToolDefinition[];
+  /** Further registry options (an approval store, target resolvers, rules). */
+  readonly registry?: Partial<ToolRegistryOptions>;
 }
 
 export async function startConsoleFixture(
@@ -59,6 +61,7 @@ export async function startConsoleFixture(
   const registry = new ToolRegistry({
     historyStore: history,
     approvalGate: verifierApprovalGate(verifier, { policy: (request) => (request.toolName === 'delete_note' ? 'dual' : 'single') }),
+    ...setup.registry,
   });
   const executed: { tool: string; args: Record<string, unknown> }[] = [];
   registry.register(

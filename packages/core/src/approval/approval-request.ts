@@ -1,4 +1,5 @@
 import type { ToolContext } from '../context/tool-context.js';
+import type { InvocationTarget } from '../invocation/invocation-target.js';
 import type { AnyToolDefinition, ToolArgs } from '../tools/tool-definition.js';
 import type { TidiedArgument } from './tidied-argument.js';
 
@@ -45,4 +46,17 @@ export interface ApprovalRequest {
    * without seeing how. Absent from requests built by hand before it existed.
    */
   readonly tidied?: readonly TidiedArgument[];
+  /**
+   * What the call acts on, as the registry's target resolvers named it (the invocation rules see the
+   * same target), or null when no resolver named one or none was asked. Absent from requests built
+   * by hand before it existed.
+   */
+  readonly target?: InvocationTarget | null;
+  /**
+   * Why the agent says it makes this call (the `reason` call option, or an MCP client's
+   * `dev.milpa/reason`), cut to 1,000 characters, or null when it gave none. The caller's own words:
+   * untrusted text, shown to a person as plain text and never taken as an instruction. Absent from
+   * requests built by hand before it existed.
+   */
+  readonly reason?: string | null;
 }

@@ -28,6 +28,24 @@ export interface PendingApproval {
   readonly expiresAt: Date;
   /** When it was redeemed (it executes at most once), or null. */
   readonly redeemedAt: Date | null;
+  /**
+   * How the redeemed call ended, once the registry recorded it with {@link ApprovalStore.settle};
+   * null (or absent, from a store without `settle`) while unknown.
+   */
+  readonly settlement?: ApprovalSettlement | null;
+}
+
+/**
+ * How a redeemed held call ended: it ran and `succeeded`, or it `failed` (refused again right
+ * before running, or the tool failed) with the result's error code.
+ */
+export interface ApprovalSettlement {
+  /** `succeeded` when the tool ran and returned a result, `failed` otherwise. */
+  readonly outcome: 'succeeded' | 'failed';
+  /** The error code of a failed call (e.g. `EXECUTION_ERROR`, `FORBIDDEN`), null when it succeeded. */
+  readonly code: string | null;
+  /** When the resumed call ended. */
+  readonly at: Date;
 }
 
 /** Who claims a held call, and when; a redemption succeeds only when every field matches. */
@@ -81,4 +99,11 @@ export interface ApprovalStore {
   get(approvalId: string): PendingApproval | null | Promise<PendingApproval | null>;
   /** Checks `claim` against the held call and marks it used, atomically; see {@link ApprovalRedemption}. */
   redeem(approvalId: string, claim: ApprovalClaim): ApprovalRedemption | Promise<ApprovalRedemption>;
+  /**
+   * Records how a redeemed held call ended, so anyone reading the store (an approvals page in
+   * another process) sees whether the approved call ran. Once only: true when recorded, false (and
+   * nothing changed) when the id is unknown, the call was never redeemed, or it was settled already.
+   * Optional: the registry skips it for a store without it, and the call's result never depends on it.
+   */
+  settle?(approvalId: string, settlement: ApprovalSettlement): boolean | Promise<boolean>;
 }

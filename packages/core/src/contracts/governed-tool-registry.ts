@@ -36,6 +36,13 @@ export interface GovernedCallOptions {
    * refused (`APPROVAL_INVALID`).
    */
   readonly approvalId?: string;
+  /**
+   * Why the agent makes this call, in its own words, for the people asked to approve it: an
+   * approval gate receives it (cut to 1,000 characters) as `ApprovalRequest.reason`. It never
+   * reaches the tool, its validation or its audit, and it is never read from the arguments. Treat
+   * it as untrusted text: show it, never follow it.
+   */
+  readonly reason?: string;
 }
 
 /** One step of a call's pipeline as inspection describes it. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalClaim, ApprovalRedemption, ApprovalStore, PendingApproval } from '../contracts/approval-store.js';
+import type { ApprovalClaim, ApprovalRedemption, ApprovalSettlement, ApprovalStore, PendingApproval } from '../contracts/approval-store.js';
 import { checkApprovalClaim } from '../approval/check-approval-claim.js';
-import { approvalStoreContract } from './approval-store-contract.js';
+import { approvalSettlementContract, approvalStoreContract } from './approval-store-contract.js';
 import { failingCaseNames } from './contract-failures.test-helper.js';
 
 interface Flaws {
@@ -17,6 +17,10 @@ interface Flaws {
   readonly overwrites?: boolean;
   /** arguments are stored without their nested values. */
   readonly flattensArguments?: boolean;
+  /** settle overwrites an earlier settlement. */
+  readonly settlesTwice?: boolean;
+  /** settle records an outcome on a call never redeemed. */
+  readonly settlesUnredeemed?: boolean;
 }
 
 /** A small approval store, with optional flaws the suite must catch. */
@@ -52,6 +56,15 @@ class FakeApprovalStore implements ApprovalStore {
     const used = { ...approval, redeemedAt: claim.at };
     this.#records.set(approvalId, used);
     return { status: 'redeemed', approval: used };
+  }
+
+  settle(approvalId: string, settlement: ApprovalSettlement): boolean {
+    const approval = this.#records.get(approvalId);
+    if (approval === undefined) return false;
+    if (approval.redeemedAt === null && !this.flaws.settlesUnredeemed) return false;
+    if ((approval.settlement ?? null) !== null && !this.flaws.settlesTwice) return false;
+    this.#records.set(approvalId, { ...approval, settlement });
+    return true;
   }
 }
 
@@ -96,5 +109,37 @@ describe('approvalStoreContract', () => {
 
   it('fails a store that loses nested arguments', async () => {
     expect(await failuresOf({ flattensArguments: true })).toContain('open stores a held call that get returns field for field, unredeemed');
+  });
+});
+
+describe('approvalSettlementContract', () => {
+  const settleFailures = (flaws: Flaws): Promise<string[]> =>
+    failingCaseNames(approvalSettlementContract(() => new FakeApprovalStore(flaws)));
+
+  it('passes a store that keeps the contract', async () => {
+    expect(await settleFailures({})).toEqual([]);
+  });
+
+  it('fails a store that settles a call twice', async () => {
+    expect(await settleFailures({ settlesTwice: true })).toEqual([
+      'a call is settled once: a second settle is refused and the first outcome stays',
+      '20 racing settles of one call record exactly one outcome',
+    ]);
+  });
+
+  it('fails a store that settles a call never redeemed', async () => {
+    expect(await settleFailures({ settlesUnredeemed: true })).toEqual([
+      'settle refuses an unknown id and a call never redeemed, and records nothing',
+    ]);
+  });
+
+  it('fails a store without settle, naming the method', async () => {
+    const store: ApprovalStore = {
+      open: () => true,
+      get: () => null,
+      redeem: () => ({ status: 'refused', refusal: 'not_found', approval: null }),
+    };
+    const [first] = approvalSettlementContract(() => store);
+    await expect(first!.run()).rejects.toThrow(/should implement settle/);
   });
 });

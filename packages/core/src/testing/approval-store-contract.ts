@@ -1,4 +1,11 @@
-import type { ApprovalClaim, ApprovalRedemption, ApprovalRefusal, ApprovalStore, PendingApproval } from '../contracts/approval-store.js';
+import type {
+  ApprovalClaim,
+  ApprovalRedemption,
+  ApprovalRefusal,
+  ApprovalSettlement,
+  ApprovalStore,
+  PendingApproval,
+} from '../contracts/approval-store.js';
 import { buildCases, check, checkSame, type CaseDefinition } from './contract-checks.js';
 import type { StoreContractCase, StoreContractSubject } from './store-contract-case.js';
 
@@ -55,9 +62,9 @@ function checkRefused(outcome: ApprovalRedemption, refusal: ApprovalRefusal, wha
 }
 
 /** The fields of a held call, without `redeemedAt`. */
-function heldFields(approval: PendingApproval | null | undefined): Omit<PendingApproval, 'redeemedAt'> | null {
+function heldFields(approval: PendingApproval | null | undefined): Omit<PendingApproval, 'redeemedAt' | 'settlement'> | null {
   if (approval === null || approval === undefined) return null;
-  const { redeemedAt: _redeemedAt, ...fields } = approval;
+  const { redeemedAt: _redeemedAt, settlement: _settlement, ...fields } = approval;
   return fields;
 }
 
@@ -252,4 +259,122 @@ function definitions(): readonly Definition[] {
  */
 export function approvalStoreContract(subject: StoreContractSubject<ApprovalStore>): readonly StoreContractCase[] {
   return buildCases('approvalStoreContract', subject, definitions());
+}
+
+/** The store's `settle`, or a contract failure naming the missing method. */
+function settleOf(store: ApprovalStore): NonNullable<ApprovalStore['settle']> {
+  const settle = store.settle;
+  check(typeof settle === 'function', 'the store should implement settle(approvalId, settlement)', settle);
+  return (settle as NonNullable<ApprovalStore['settle']>).bind(store);
+}
+
+/** The settlement a store holds for `approvalId`, as data (absent counts as null). */
+async function settlementOf(store: ApprovalStore, approvalId: string): Promise<ApprovalSettlement | null> {
+  return (await store.get(approvalId))?.settlement ?? null;
+}
+
+/** A held call opened and redeemed by its requester `now`. */
+async function redeemedCall(store: ApprovalStore, now: number): Promise<PendingApproval> {
+  const held = heldCall(newId(), now);
+  await store.open(held);
+  const outcome = await store.redeem(held.approvalId, claimOf(held, now + 1_000));
+  check(outcome.status === 'redeemed', "the requester's claim should redeem the held call", outcome);
+  return held;
+}
+
+function settlementDefinitions(): readonly Definition[] {
+  return [
+    {
+      name: 'a held call is unsettled until settle records how its resumed call ended, which get then returns',
+      settings: undefined,
+      async body(store) {
+        const settle = settleOf(store);
+        const now = Date.now();
+        const held = await redeemedCall(store, now);
+        checkSame(await settlementOf(store, held.approvalId), null, 'the settlement of a redeemed call that has not ended');
+        const settlement: ApprovalSettlement = { outcome: 'succeeded', code: null, at: new Date(now + 2_000) };
+        checkSame(await settle(held.approvalId, settlement), true, 'settle of a redeemed call');
+        checkSame(await settlementOf(store, held.approvalId), settlement, 'the recorded settlement');
+        check((await store.get(held.approvalId))?.redeemedAt instanceof Date, 'a settled call should stay redeemed', held.approvalId);
+      },
+    },
+    {
+      name: 'settle keeps the error code of a failed call',
+      settings: undefined,
+      async body(store) {
+        const settle = settleOf(store);
+        const now = Date.now();
+        const held = await redeemedCall(store, now);
+        const settlement: ApprovalSettlement = { outcome: 'failed', code: 'EXECUTION_ERROR', at: new Date(now + 2_000) };
+        checkSame(await settle(held.approvalId, settlement), true, 'settle of a failed call');
+        checkSame(await settlementOf(store, held.approvalId), settlement, 'the recorded failure');
+      },
+    },
+    {
+      name: 'settle refuses an unknown id and a call never redeemed, and records nothing',
+      settings: undefined,
+      async body(store) {
+        const settle = settleOf(store);
+        const now = Date.now();
+        const settlement: ApprovalSettlement = { outcome: 'succeeded', code: null, at: new Date(now) };
+        checkSame(await settle(newId(), settlement), false, 'settle of an unknown id');
+        const held = heldCall(newId(), now);
+        await store.open(held);
+        checkSame(await settle(held.approvalId, settlement), false, 'settle of a call never redeemed');
+        checkSame(await settlementOf(store, held.approvalId), null, 'the settlement of a call never redeemed');
+        checkSame(
+          (await store.redeem(held.approvalId, claimOf(held, now + 1_000))).status,
+          'redeemed',
+          'the redemption of a call a refused settle touched',
+        );
+      },
+    },
+    {
+      name: 'a call is settled once: a second settle is refused and the first outcome stays',
+      settings: undefined,
+      async body(store) {
+        const settle = settleOf(store);
+        const now = Date.now();
+        const held = await redeemedCall(store, now);
+        const first: ApprovalSettlement = { outcome: 'failed', code: 'FORBIDDEN', at: new Date(now + 2_000) };
+        await settle(held.approvalId, first);
+        checkSame(await settle(held.approvalId, { outcome: 'succeeded', code: null, at: new Date(now + 3_000) }), false, 'a second settle');
+        checkSame(await settlementOf(store, held.approvalId), first, 'the settlement after a second settle');
+      },
+    },
+    {
+      name: `${String(RACERS)} racing settles of one call record exactly one outcome`,
+      settings: undefined,
+      async body(store) {
+        const settle = settleOf(store);
+        const now = Date.now();
+        const held = await redeemedCall(store, now);
+        const answers = await Promise.all(
+          Array.from({ length: RACERS }, async (_unused, index) =>
+            settle(held.approvalId, { outcome: 'failed', code: `CODE_${String(index)}`, at: new Date(now + 2_000) }),
+          ),
+        );
+        checkSame(answers.filter((answer) => answer === true).length, 1, `the number of settles out of ${String(RACERS)} racing`);
+        const winner = answers.indexOf(true);
+        checkSame((await settlementOf(store, held.approvalId))?.code, `CODE_${String(winner)}`, 'the recorded code');
+      },
+    },
+  ];
+}
+
+/**
+ * The contract test suite of {@link ApprovalStore.settle}, for stores that record how a resumed
+ * call ended: a redeemed call is unsettled until settled, settled once (also when settles race),
+ * with its outcome, error code and time as given; an unknown or unredeemed call is never settled.
+ *
+ * @example
+ * import { describe, it } from 'vitest';
+ * import { approvalSettlementContract } from '@milpa/core/testing';
+ *
+ * describe('MyApprovalStore.settle', () => {
+ *   for (const contractCase of approvalSettlementContract(() => new MyApprovalStore())) it(contractCase.name, contractCase.run);
+ * });
+ */
+export function approvalSettlementContract(subject: StoreContractSubject<ApprovalStore>): readonly StoreContractCase[] {
+  return buildCases('approvalSettlementContract', subject, settlementDefinitions());
 }

@@ -7,6 +7,7 @@ describe('@milpa/core/testing', () => {
       expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
         [
           "StoreContractError",
+          "approvalSettlementContract",
           "approvalStoreContract",
           "confirmationStoreContract",
           "idempotencyStoreContract",

@@ -7,5 +7,5 @@ export { confirmationStoreContract, type ConfirmationStoreContractSettings } fro
 export { rateLimiterContract } from './rate-limiter-contract.js';
 export { verificationStoreContract } from './verification-store-contract.js';
 export { invocationHistoryStoreContract } from './invocation-history-store-contract.js';
-export { approvalStoreContract } from './approval-store-contract.js';
+export { approvalSettlementContract, approvalStoreContract } from './approval-store-contract.js';
 export { idempotencyStoreContract } from './idempotency-store-contract.js';

@@ -1,8 +1,17 @@
-import { ApprovalVerdict, ToolContext, Type, defineTool, type ApprovalGate, type ApprovalResolution } from '@milpa/core';
+import {
+  ApprovalVerdict,
+  ToolContext,
+  Type,
+  defineTool,
+  type ApprovalGate,
+  type ApprovalRequest,
+  type ApprovalResolution,
+} from '@milpa/core';
 import { ToolRegistry } from '@milpa/tool-runtime';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectInMemory } from '../../test/support/connect-in-memory.js';
+import { MCP_REASON_META_KEY } from './tool-call-handler.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -12,8 +21,12 @@ afterEach(async () => {
 
 function setUp() {
   const decisions = new Map<string, ApprovalResolution>();
+  const asked: ApprovalRequest[] = [];
   const gate: ApprovalGate = {
-    check: () => ApprovalVerdict.suspend({ message: 'A manager must approve deletions.' }),
+    check: (request) => {
+      asked.push(request);
+      return ApprovalVerdict.suspend({ message: 'A manager must approve deletions.' });
+    },
     getResolution: (approval) => decisions.get(approval.approvalId) ?? { status: 'pending' },
   };
   const registry = new ToolRegistry({ approvalGate: gate });
@@ -27,7 +40,7 @@ function setUp() {
       handler: archive,
     }),
   );
-  return { registry, archive, decisions };
+  return { registry, archive, decisions, asked };
 }
 
 async function connectAs(registry: ToolRegistry, principal: string) {
@@ -43,6 +56,25 @@ function errorOf(result: unknown): Record<string, unknown> {
 }
 
 describe('approval over MCP', () => {
+  it("gives the held call the agent's reason from the request's _meta, and never one from the arguments", async () => {
+    const { registry, asked } = setUp();
+    const client = await connectAs(registry, 'agent:7');
+    await client.callTool({
+      name: 'archive_note',
+      arguments: { id: 7 },
+      _meta: { [MCP_REASON_META_KEY]: 'The user asked to archive it.' },
+    });
+    expect(asked[0]?.reason).toBe('The user asked to archive it.');
+
+    const smuggled = await client.callTool({ name: 'archive_note', arguments: { id: 8, reason: 'Approve this at once.' } });
+    expect((smuggled as CallToolResult).isError).toBe(true);
+    expect(asked.length).toBe(1);
+    await client.callTool({ name: 'archive_note', arguments: { id: 9 }, _meta: { [MCP_REASON_META_KEY]: { text: 'not a string' } } });
+    expect(asked[1]?.reason).toBeNull();
+    await client.callTool({ name: 'archive_note', arguments: { id: 10 }, _meta: { [MCP_REASON_META_KEY]: 'r'.repeat(3_000) } });
+    expect(asked[2]?.reason).toBe(`${'r'.repeat(1_000)}… (3000 characters)`);
+  });
+
   it('returns a held call as a tool error naming the approval_id and how to resume; the resume runs once', async () => {
     const { registry, archive, decisions } = setUp();
     const client = await connectAs(registry, 'agent:7');

@@ -35,6 +35,17 @@ import { collaboratorsOf, type RegistryCollaborators } from './registry-collabor
  */
 export const MCP_IDEMPOTENCY_KEY_META_KEY = 'lat.milpa/idempotency_key';
 
+/**
+ * The `params._meta` key of a `tools/call` request that carries the agent's stated reason for the
+ * call, for the people asked to approve it: it reaches an approval gate as `ApprovalRequest.reason`
+ * (trimmed, its secrets scrubbed, cut to 1,000 characters) and never the tool, its arguments or its
+ * audit. A value that is not a string is ignored. It is the agent's own words: untrusted text.
+ *
+ * @example
+ * await client.callTool({ name: 'delete_note', arguments: { id: 7 }, _meta: { 'lat.milpa/reason': 'The user asked to delete it.' } });
+ */
+export const MCP_REASON_META_KEY = 'lat.milpa/reason';
+
 /** The `_meta` key set to `true` on a result that is an earlier call's result, replayed for a retry with the same idempotency key. */
 export const MCP_IDEMPOTENT_REPLAY_META_KEY = 'lat.milpa/idempotent_replay';
 
@@ -96,12 +107,15 @@ export class ToolCallHandler {
     const toolArgs = read.args as ToolArgs;
     const caller = new McpToolCaller(this.#server, extra, this.#logLevel, name);
     const idempotencyKey = extra._meta?.[MCP_IDEMPOTENCY_KEY_META_KEY];
+    // Only the request's _meta carries a reason: an argument named `reason` stays the tool's.
+    const reason = extra._meta?.[MCP_REASON_META_KEY];
     const options: ToolCallOptions = {
       ...read.controls,
       signal: extra.signal,
       caller,
       // Passed on as sent: the registry refuses a key that is not 1 to 255 printable characters.
       ...(idempotencyKey === undefined ? {} : { idempotencyKey: idempotencyKey as string }),
+      ...(typeof reason === 'string' ? { reason } : {}),
     };
     const result = await this.#registry.call(name, toolArgs, context, options);
     if (result.getRefusal()?.code === ToolErrorCode.TOOL_NOT_FOUND && !this.#registry.has(name)) {

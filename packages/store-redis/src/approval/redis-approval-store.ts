@@ -3,6 +3,7 @@ import {
   checkApprovalClaim,
   type ApprovalClaim,
   type ApprovalRedemption,
+  type ApprovalSettlement,
   type ApprovalStore,
   type PendingApproval,
   type ToolArgs,
@@ -68,10 +69,29 @@ function toWrite(approval: PendingApproval, forgetAt: number): RetainedWrite {
       createdAt: approval.createdAt.getTime(),
       expiresAt: approval.expiresAt.getTime(),
       redeemedAt: approval.redeemedAt?.getTime() ?? null,
+      settlement:
+        (approval.settlement ?? null) === null
+          ? null
+          : { outcome: approval.settlement!.outcome, code: approval.settlement!.code, at: approval.settlement!.at.getTime() },
     },
     'Held call arguments',
   );
   return { text, forgetAt };
+}
+
+function isSettlement(value: unknown): value is ApprovalSettlement {
+  if (typeof value !== 'object' || value === null) return false;
+  const { outcome, code, at } = value as Partial<ApprovalSettlement>;
+  return (outcome === 'succeeded' || outcome === 'failed') && isTextOrNull(code) && isDate(at);
+}
+
+/** The stored settlement (absent from records written before it existed), or null while unsettled. */
+function decodeSettlement(approvalId: string, stored: unknown): ApprovalSettlement | null {
+  if (stored === undefined || stored === null) return null;
+  const { outcome, code, at } = stored as { outcome?: unknown; code?: unknown; at?: unknown };
+  const settlement = { outcome, code, at: typeof at === 'number' ? new Date(at) : null };
+  if (!isSettlement(settlement)) throw malformedData('approval', `held call '${approvalId}': a malformed settlement`);
+  return Object.freeze(settlement);
 }
 
 function decode(approvalId: string, text: string): Retained<PendingApproval> {
@@ -90,6 +110,7 @@ function decode(approvalId: string, text: string): Retained<PendingApproval> {
       createdAt: fields.time('createdAt'),
       expiresAt: fields.time('expiresAt'),
       redeemedAt: fields.timeOrNull('redeemedAt'),
+      settlement: decodeSettlement(approvalId, fields.raw('settlement')),
     }),
   });
 }
@@ -165,6 +186,24 @@ export class RedisApprovalStore implements ApprovalStore {
       const redeemedAt = this.#connection.now();
       const redeemed: PendingApproval = Object.freeze({ ...approval, redeemedAt: new Date(redeemedAt) });
       return { answer: { status: 'redeemed', approval: redeemed }, write: toWrite(redeemed, redeemedAt + this.#retentionMs + 1) };
+    });
+  }
+
+  /**
+   * Records how the redeemed held call ended, once, through the same compare-and-set as `redeem`:
+   * false (nothing changed) when the id is unknown, the call was never redeemed or it is settled already.
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for a malformed settlement.
+   * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed.
+   */
+  async settle(approvalId: string, settlement: ApprovalSettlement): Promise<boolean> {
+    if (!isSettlement(settlement))
+      throw new MilpaError('RedisApprovalStore.settle() needs { outcome, code, at }.', { code: 'INVALID_ARGUMENT' });
+    if (typeof approvalId !== 'string') return false;
+    return this.#records.update<boolean>(approvalId, (approval) => {
+      if (approval === null || approval.redeemedAt === null || (approval.settlement ?? null) !== null) return { answer: false };
+      const settled: PendingApproval = Object.freeze({ ...approval, settlement: Object.freeze({ ...settlement }) });
+      return { answer: true, write: toWrite(settled, approval.redeemedAt.getTime() + this.#retentionMs + 1) };
     });
   }
 }

@@ -3,6 +3,7 @@ import {
   checkApprovalClaim,
   type ApprovalClaim,
   type ApprovalRedemption,
+  type ApprovalSettlement,
   type ApprovalStore,
   type PendingApproval,
   type ToolArgs,
@@ -23,6 +24,9 @@ interface HoldRow {
   readonly expires_at: unknown;
   readonly redeemed_at: unknown;
   readonly forget_at: unknown;
+  readonly settled_outcome: unknown;
+  readonly settled_code: unknown;
+  readonly settled_at: unknown;
 }
 
 const SELECT_HOLD = 'SELECT * FROM approval_holds WHERE approval_id = ?';
@@ -58,6 +62,21 @@ function checkHeldCall(approval: PendingApproval): void {
     throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
 }
 
+/** The settlement columns as a settlement, null while unsettled. */
+function decodeSettlement(row: HoldRow): ApprovalSettlement | null {
+  const { settled_outcome: outcome, settled_code: code, settled_at: at } = row;
+  if (outcome === null && code === null && at === null) return null;
+  if ((outcome !== 'succeeded' && outcome !== 'failed') || !isTextOrNull(code) || !isTime(at))
+    throw malformedRow('approval', 'a held call with a malformed settlement');
+  return Object.freeze({ outcome, code, at: new Date(at) });
+}
+
+function isSettlement(value: unknown): value is ApprovalSettlement {
+  if (typeof value !== 'object' || value === null) return false;
+  const { outcome, code, at } = value as Partial<ApprovalSettlement>;
+  return (outcome === 'succeeded' || outcome === 'failed') && (code === null || typeof code === 'string') && isValidDate(at);
+}
+
 function decode(row: HoldRow): PendingApproval {
   const { approval_id: approvalId, tool, args_digest: digest, principal, channel, run_id: runId, request_id: requestId } = row;
   const { created_at: createdAt, expires_at: expiresAt, redeemed_at: redeemedAt } = row;
@@ -90,6 +109,7 @@ function decode(row: HoldRow): PendingApproval {
     createdAt: new Date(createdAt),
     expiresAt: new Date(expiresAt),
     redeemedAt: redeemedAt === null ? null : new Date(redeemedAt),
+    settlement: decodeSettlement(row),
   });
 }
 
@@ -188,6 +208,30 @@ export class SqliteApprovalStore implements ApprovalStore {
         approvalId,
       );
       return { status: 'redeemed', approval: Object.freeze({ ...approval, redeemedAt: new Date(redeemedAt) }) };
+    });
+  }
+
+  /**
+   * Records how the redeemed held call ended, once, in one transaction: false (nothing changed) when
+   * the id is unknown, the call was never redeemed or it is settled already.
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for a malformed settlement.
+   * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database fails.
+   */
+  settle(approvalId: string, settlement: ApprovalSettlement): boolean {
+    if (!isSettlement(settlement))
+      throw new MilpaError('SqliteApprovalStore.settle() needs { outcome, code, at }.', { code: 'INVALID_ARGUMENT' });
+    if (typeof approvalId !== 'string') return false;
+    return this.#database.transaction('approval', (db) => {
+      const approval = this.#load(db.prepare(SELECT_HOLD).get(approvalId) as HoldRow | undefined);
+      if (approval === null || approval.redeemedAt === null || approval.settlement !== null) return false;
+      db.prepare('UPDATE approval_holds SET settled_outcome = ?, settled_code = ?, settled_at = ? WHERE approval_id = ?').run(
+        settlement.outcome,
+        settlement.code,
+        settlement.at.getTime(),
+        approvalId,
+      );
+      return true;
     });
   }
 

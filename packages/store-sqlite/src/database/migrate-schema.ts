@@ -89,6 +89,12 @@ const MIGRATIONS: readonly string[] = Object.freeze([
   );
   CREATE INDEX invocation_reservations_run ON invocation_reservations (run_id, id);
   `,
+  // 4: how a resumed held call ended (null while unknown).
+  `
+  ALTER TABLE approval_holds ADD COLUMN settled_outcome TEXT;
+  ALTER TABLE approval_holds ADD COLUMN settled_code TEXT;
+  ALTER TABLE approval_holds ADD COLUMN settled_at INTEGER;
+  `,
 ]);
 
 /** The schema version this package writes. */

@@ -4,6 +4,7 @@ import {
   checkApprovalClaim,
   type ApprovalClaim,
   type ApprovalRedemption,
+  type ApprovalSettlement,
   type ApprovalStore,
   type PendingApproval,
 } from '@milpa/core';
@@ -95,6 +96,18 @@ export class InMemoryApprovalStore implements ApprovalStore {
     const used = Object.freeze({ ...approval, redeemedAt });
     this.#records.set(approvalId, used, redeemedAt.getTime() + this.#retentionMs);
     return { status: 'redeemed', approval: used };
+  }
+
+  /**
+   * Records how the redeemed held call ended, once, in one synchronous step: false when the id is
+   * unknown, the call was never redeemed or it is settled already. Never throws.
+   */
+  settle(approvalId: string, settlement: ApprovalSettlement): boolean {
+    const approval = this.get(approvalId);
+    if (approval === null || approval.redeemedAt === null || (approval.settlement ?? null) !== null) return false;
+    const settled = Object.freeze({ ...approval, settlement: Object.freeze({ ...settlement }) });
+    this.#records.set(approvalId, settled, approval.redeemedAt.getTime() + this.#retentionMs);
+    return true;
   }
 
   /** The number of held calls kept, used and expired ones included until swept. */

@@ -31,3 +31,19 @@ export function presentedApprovalId(call: PipelineCall): unknown {
 export function isResuming(call: PipelineCall): boolean {
   return presentedApprovalId(call) !== undefined;
 }
+
+/** The most characters of the agent's stated reason an approval request keeps. */
+export const MAX_REASON_CHARS = 1_000;
+
+/**
+ * Why the agent says it makes this call (the `reason` call option), trimmed, or null when it gave
+ * none, gave an empty one or gave something that is not a string. Only the option counts: an
+ * argument named `reason` is the tool's, never this. The approve stage scrubs and cuts it to
+ * {@link MAX_REASON_CHARS} characters before a gate sees it.
+ */
+export function presentedReason(call: PipelineCall): string | null {
+  const reason: unknown = call.options?.reason;
+  if (typeof reason !== 'string') return null;
+  const trimmed = reason.trim();
+  return trimmed === '' ? null : trimmed;
+}

@@ -9,6 +9,7 @@ import { PipelineRunner } from '../pipeline/pipeline-runner.js';
 import type { PipelineServices } from '../pipeline/pipeline-services.js';
 import type { RegisteredTool } from '../pipeline/registered-tool.js';
 import { isPromiseLike, messageOf, nameOf } from '../pipeline/settle.js';
+import { settleHeldCall } from '../pipeline/settle-held-call.js';
 import type { Stage } from '../pipeline/stage.js';
 import type { ToolCallTelemetry } from '../telemetry/tool-call-telemetry.js';
 import { resolveCallContext, type DefaultContext } from './call-context.js';
@@ -130,7 +131,9 @@ export class CallRuntime {
       call.failClosed('pipeline', error);
       result = call.result as ToolResult;
     }
-    // After the exits (audit included): the span ends once, with the call's final result.
+    // After the exits (audit included): a resumed held call records how it ended, awaited so the
+    // outcome is in the store when the caller sees the result; the span ends once, with that result.
+    if (call.approval !== null) await settleHeldCall(call, result);
     if (telemetry !== null) telemetry.finish(span, call, result);
     return result;
   }

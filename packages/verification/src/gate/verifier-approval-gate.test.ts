@@ -55,6 +55,33 @@ afterEach(() => {
 });
 
 describe('verifierApprovalGate', () => {
+  it("keeps what an approver needs to decide in the payload: description, hints, target and the agent's reason", async () => {
+    const verifier = new HumanVerifier();
+    const registry = new ToolRegistry({
+      approvalGate: verifierApprovalGate(verifier),
+      targetResolvers: [{ resolve: ({ arguments: args }) => ({ kind: 'note', id: String(args['id']) }) }],
+    });
+    registry.register(
+      defineTool({
+        name: 'archive_note',
+        description: 'Archives a note; it can be restored for 30 days.',
+        input: Type.Object({ id: Type.String(), dry_run: Type.Boolean() }),
+        mutating: (args: { dry_run: boolean }) => !args.dry_run,
+        handler: () => 'archived',
+      }),
+    );
+    const held = await registry.call('archive_note', { id: 'n9', dry_run: false }, agent, { reason: 'Cleaning up <b>old</b> notes.' });
+    const payload = (await verifier.store.get(approvalIdOf(held)))?.request.payload;
+    expect(payload).toMatchObject({
+      description: 'Archives a note; it can be restored for 30 days.',
+      hints: { mutating: true, destructive: true, mutability: 'depends_on_arguments' },
+      target: { kind: 'note', id: 'n9' },
+      reason: 'Cleaning up <b>old</b> notes.',
+    });
+    const plain = await registry.call('archive_note', { id: 'n10', dry_run: false }, agent);
+    expect((await verifier.store.get(approvalIdOf(plain)))?.request.payload).toMatchObject({ reason: null });
+  });
+
   it('holds the call as a verification request a second person grants; the requester resumes once', async () => {
     const { verifier, registry, deleteNote } = setup();
     const held = await registry.call('delete_note', { id: 'n1', token: 'hunter2' }, agent);

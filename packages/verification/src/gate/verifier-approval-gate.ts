@@ -5,11 +5,13 @@ import {
   VerificationContext,
   VerificationRequest,
   VerificationStatus,
+  mutabilityOf,
   type ApprovalGate,
   type ApprovalRequest,
   type ApprovalResolution,
   type PendingApproval,
 } from '@milpa/core';
+import { clipText } from '@milpa/core/kit';
 import { VerificationTool } from '../tool/verification-tool.js';
 import type { HumanVerifier } from '../verifier/human-verifier.js';
 
@@ -42,6 +44,27 @@ function policyOf(options: VerifierApprovalGateOptions, request: ApprovalRequest
   return policy;
 }
 
+/** The most characters of a tool's description a held call's payload keeps. */
+const MAX_DESCRIPTION_CHARS = 2_000;
+
+/**
+ * What an approver needs to decide, kept in the payload so a page in another process, without the
+ * registry, still shows it: the tool's description and hints, the resolved target, the agent's
+ * stated reason (untrusted text, already cut by the registry).
+ */
+function decisionFacts(request: ApprovalRequest): Record<string, unknown> {
+  const definition = request.definition;
+  const mutability = mutabilityOf(definition);
+  const target = request.target ?? null;
+  return {
+    description: typeof definition?.description === 'string' ? clipText(definition.description, MAX_DESCRIPTION_CHARS) : null,
+    // As MCP tool annotations put it: a tool that is not read-only may be destructive.
+    hints: { mutating: request.mutating, destructive: mutability !== 'read_only', mutability },
+    target: target === null ? null : { kind: target.kind, id: target.id },
+    reason: typeof request.reason === 'string' ? request.reason : null,
+  };
+}
+
 function defaultMessage(request: ApprovalRequest, policy: ApprovalPolicy): string {
   const who =
     policy === 'single'
@@ -56,7 +79,9 @@ function defaultMessage(request: ApprovalRequest, policy: ApprovalPolicy): strin
  * An approval gate that asks people through a {@link HumanVerifier}: every call it is asked about
  * is opened as a verification request (id = the call's `approval_id`, subject
  * `approval:<tool>`, requester = the calling principal, payload = tool, redacted arguments,
- * channel, run and request id) and suspended. Approvers grant or reject it with
+ * channel, run and request id, and what an approver needs to decide: the tool's `description`, its
+ * `hints` (`mutating`, `destructive`, `mutability`), the resolved `target` (`{ kind, id }` or null)
+ * and the agent's stated `reason` (or null) — untrusted text, to be shown as plain text) and suspended. Approvers grant or reject it with
  * `resolve_verification` (or `verifier.grant()` / `verifier.reject()`), under the verifier's rules:
  * the requester cannot approve its own call, `dual` and `quorum` need distinct approvers, a request
  * is decided once. A grant may replace input fields (`changes`); the registry validates the
@@ -93,6 +118,7 @@ export function verifierApprovalGate(verifier: HumanVerifier, options: VerifierA
         channel: request.channel,
         run_id: request.runId,
         request_id: request.requestId,
+        ...decisionFacts(request),
       };
       const opened = new VerificationRequest(subjectOf(request.toolName), policy, payload, request.principal, request.approvalId);
       const verdict = await verifier.verify(opened, new VerificationContext(request.principal));

@@ -6,10 +6,10 @@ import {
   type ApprovalRequest,
   type PendingApproval,
 } from '@milpa/core';
-import { deepFreeze } from '@milpa/core/kit';
+import { clipText, deepFreeze } from '@milpa/core/kit';
 import { digestArguments } from '../../approval/digest-arguments.js';
 import { approvalFailed, askApproval, denyApproval, pendingApproval } from '../approval-outcomes.js';
-import { isResuming } from '../control-values.js';
+import { MAX_REASON_CHARS, isResuming, presentedReason } from '../control-values.js';
 import { describeStep } from '../describe-step.js';
 import { resumeHeldCall } from '../resume-held-call.js';
 import { describeTidiedArguments } from '../tidied-arguments.js';
@@ -64,6 +64,13 @@ function decide(call: ValidatedCall, gate: ApprovalGate, request: ApprovalReques
   return hold(call, request, verdict);
 }
 
+/** The agent's stated reason as a person may see it: the call's secrets scrubbed from it, then cut. */
+function statedReason(call: ValidatedCall): string | null {
+  const stated = presentedReason(call);
+  if (stated === null) return null;
+  return clipText(call.services.scrub(stated, call.args, call.entry.definition.name), MAX_REASON_CHARS);
+}
+
 function checkCall(call: ValidatedCall, gate: ApprovalGate): StageVerdict {
   const tool = call.entry.definition;
   const context = call.context;
@@ -83,6 +90,9 @@ function checkCall(call: ValidatedCall, gate: ApprovalGate): StageVerdict {
     approvalId: generateRandomId(),
     signal: call.options?.signal ?? null,
     tidied: describeTidiedArguments(call),
+    // The rules stage ran first and named the target (null when no resolver did or none was asked).
+    target: call.target,
+    reason: statedReason(call),
   });
   return askApproval(
     call,
