@@ -4,7 +4,7 @@
 // runs it after turbo's build); exits non-zero and lists every problem found.
 //
 // For each tarball:
-//   - contents: dist/, LICENSE and README.md; no src/, no tests;
+//   - contents: dist/ (and a package's bin/ launcher), LICENSE and README.md; no src/, no tests;
 //   - package.json: no `@milpa/source` condition, no `workspace:`/`catalog:` specifiers, runtime
 //     dependencies as `^` ranges, repository/homepage/bugs/keywords/license filled in;
 //   - dist/*.js: Node built-ins imported with their `node:` prefix, no package.json inlined;
