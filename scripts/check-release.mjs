@@ -4,11 +4,14 @@
 // runs it after turbo's build); exits non-zero and lists every problem found.
 //
 // For each tarball:
-//   - contents: dist/, LICENSE and README.md; no src/, no tests;
+//   - contents: dist/ (and a package's bin/ launcher), LICENSE and README.md; no src/, no tests;
 //   - package.json: no `@milpa/source` condition, no `workspace:`/`catalog:` specifiers, runtime
 //     dependencies as `^` ranges, repository/homepage/bugs/keywords/license filled in;
 //   - dist/*.js: Node built-ins imported with their `node:` prefix, no package.json inlined;
-//   - `publint --strict` and `attw --profile esm-only` (Are The Types Wrong) pass.
+//   - a top-level `types` field for the main entry and `typesVersions` for each subpath, so projects on
+//     `moduleResolution: node10` find the types;
+//   - `publint --strict` and `attw` (Are The Types Wrong) pass for node10, node16 (ESM) and bundler
+//     resolution; a CommonJS `require` of these ESM-only packages is the one accepted finding.
 // Then a consumer that imports the packages type-checks under `skipLibCheck: false` with only the
 // packages' declared dependencies installed (so a published type that needs, say, `@types/express`
 // fails here). Errors located inside third-party declaration files are reported but not counted.
@@ -29,6 +32,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkTypesFields } from './check-types-fields.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPOSITORY_URL = 'git+https://github.com/milpa-ts/milpa-ts.git';
@@ -109,6 +113,7 @@ function checkManifest(name, dirName, manifest) {
   ) {
     problems.push(`${name}: repository must be { type: git, url: ${REPOSITORY_URL}, directory: packages/${dirName} }`);
   }
+  problems.push(...checkTypesFields(name, manifest));
   if (typeof manifest.homepage !== 'string' || !manifest.homepage.startsWith('https://')) problems.push(`${name}: no homepage`);
   if (typeof manifest.bugs?.url !== 'string') problems.push(`${name}: no bugs.url`);
   if (!Array.isArray(manifest.keywords) || manifest.keywords.length === 0) problems.push(`${name}: no keywords`);
@@ -275,21 +280,23 @@ try {
     ];
     const publint = run(process.execPath, [binOf('publint'), 'run', '--strict', tarballPath]);
     if (!publint.ok || !publint.output.includes('All good!')) found.push(`${name}: publint --strict:\n${publint.output}`);
+    // Every resolution mode but a CommonJS `require`, which ESM-only packages cannot serve (node20.19+
+    // users may still `require()` them; attw does not model that).
     const attw = run(process.execPath, [
       binOf('@arethetypeswrong/cli'),
-      '--profile',
-      'esm-only',
+      '--ignore-rules',
+      'cjs-resolves-to-esm',
       '--format',
       'ascii',
       '--no-emoji',
       tarballPath,
     ]);
-    if (!attw.ok) found.push(`${name}: attw --profile esm-only:\n${attw.output}`);
+    if (!attw.ok) found.push(`${name}: attw --ignore-rules cjs-resolves-to-esm:\n${attw.output}`);
     problems.push(...found);
     packed.push({ name, extractedDir, sourceDir: dir, manifest: published });
     process.stdout.write(
       `${found.length === 0 ? 'ok  ' : 'FAIL'} ${name}@${published.version}: ${files.length} files; ` +
-        'contents, package.json, dist, publint --strict, attw --profile esm-only\n',
+        'contents, package.json, dist, publint --strict, attw (node10, node16, bundler)\n',
     );
   }
   if (packed.length === packages.length) {

@@ -57,7 +57,7 @@ describe('@milpa/gateway', () => {
     });
 
     it('declares the milpa-gateway command', () => {
-      expect(packageJson.bin).toEqual({ 'milpa-gateway': './dist/cli.js' });
+      expect(packageJson.bin).toEqual({ 'milpa-gateway': './bin/milpa-gateway.js' });
     });
   });
 });

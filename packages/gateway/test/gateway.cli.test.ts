@@ -1,6 +1,7 @@
-// The milpa-gateway command, run as users run it: the built JavaScript (dist/cli.js) as a child
-// process, launched by a real MCP client over stdio, in front of a real upstream. `pnpm test` at
-// the root builds first; alone, run `pnpm --filter @milpa/gateway run build` before vitest.
+// The milpa-gateway command, run as users run it: its launcher (bin/milpa-gateway.js, which runs the
+// built dist/cli.js) as a child process, launched by a real MCP client over stdio, in front of a real
+// upstream. `pnpm test` at the root builds first; alone, run `pnpm --filter @milpa/gateway run build`
+// before vitest.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,8 @@ import { runGatewayCli } from '../src/cli/run-gateway-cli.js';
 import { errorCode, textOf, toolNames } from './support/gateway-client.js';
 import { CallLog, stdioUpstream } from './support/upstream-fixture.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../bin/milpa-gateway.js', import.meta.url));
+const BUILT_CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 function writeConfig(config: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'milpa-gateway-cli-')), 'gateway.json');
@@ -75,7 +77,7 @@ describe('milpa-gateway', () => {
   describe('serving on stdio', () => {
     let client: Client | null = null;
     beforeAll(() => {
-      if (!existsSync(CLI))
+      if (!existsSync(BUILT_CLI))
         throw new Error('dist/cli.js is missing: run `pnpm --filter @milpa/gateway run build` (pnpm test at the root builds first).');
     });
     afterEach(async () => {

@@ -1,6 +1,6 @@
 import * as contracts from '@milpa/core/testing';
 import { describe, it } from 'vitest';
-import { useTestRedis } from '../test/redis-server.js';
+import { describeWithRedis, useTestRedis } from '../test/redis-server.js';
 import { RedisStores, type RedisStoresOptions } from './redis-stores.js';
 
 const redis = useTestRedis('contract');
@@ -54,7 +54,7 @@ const SUITES: readonly (readonly [string, readonly contracts.StoreContractCase[]
   ['history: the InvocationHistoryStore contract', contracts.invocationHistoryStoreContract(harness((stores) => stores.history))],
 ];
 
-describe('RedisStores', () => {
+describeWithRedis('RedisStores', () => {
   for (const [title, cases] of SUITES) {
     describe(title, () => {
       for (const contractCase of cases) it(contractCase.name, contractCase.run);

@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { MilpaError, VerificationRequest, VerificationResult, type PendingApproval, type VerificationRecord } from '@milpa/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REDIS_URL, useTestRedis } from '../test/redis-server.js';
+import { describeWithRedis, REDIS_URL, useTestRedis } from '../test/redis-server.js';
 import { RedisStoreError } from './errors/redis-store-error.js';
 import type { RedisStoreClient } from './connection/redis-store-client.js';
 import { RedisStores, type RedisStoresOptions } from './redis-stores.js';
@@ -101,7 +101,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('RedisStores', () => {
+describeWithRedis('RedisStores', () => {
   describe('connect', () => {
     it('connects to the url it is given and answers through its own client', async () => {
       const stores = await RedisStores.connect({ url: REDIS_URL, prefix: `${redis.prefix}own:` });

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import { RedisStores } from '../src/index.js';
-import { REDIS_URL, useTestRedis } from './redis-server.js';
+import { describeWithRedis, REDIS_URL, useTestRedis } from './redis-server.js';
 
 const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 // Inside the package's node_modules, so the bundle resolves `redis` as the package does.
@@ -105,7 +105,7 @@ async function runsOf(prefix: string, tool: string): Promise<number> {
   return Number((await redis.client.get(`${prefix}runs:${tool}`)) ?? 0);
 }
 
-describe('RedisStores across processes', () => {
+describeWithRedis('RedisStores across processes', () => {
   it('redeems a token minted in one process exactly once when two processes race 200 redemptions of it', async () => {
     const { a, b } = await startPair();
     const { token } = (await a.send({ op: 'mint' })) as { token: string };

@@ -1,21 +1,29 @@
 // The Redis server the tests use: REDIS_URL, or a local one on the default port. Each test file
 // gets its own random key prefix and removes its keys afterwards, so files never see each other's
-// data and a shared server is left as it was found.
+// data and a shared server is left as it was found. Whether Redis answers is decided once per run
+// by the global setup (test/redis-global-setup.ts): without it the Redis suites are skipped, or,
+// with CI set, the run fails before any test.
 import { randomBytes } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 
-/** Where the tests find Redis. */
-export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const AVAILABILITY = inject('redis');
 
-/** The message a test run fails with when no Redis answers. */
-const START_REDIS = 'start one with `redis-server` or `docker run -p 6379:6379 redis:7`, or set REDIS_URL';
-export const REDIS_NEEDED = `These tests need Redis at ${REDIS_URL} (${START_REDIS}).`;
+/** Where the tests find Redis (the URL the global setup tried). */
+export const REDIS_URL = AVAILABILITY.url;
+
+/** The message a test fails with when it needs Redis and none answers. */
+export const REDIS_NEEDED = `These tests need Redis at ${REDIS_URL} (start one with \`redis-server\`, or set REDIS_URL).`;
+
+/** `describe` for a suite that needs Redis: skipped when the global setup found none. */
+export function describeWithRedis(name: string, body: () => void): void {
+  describe.skipIf(AVAILABILITY.unreachable !== null)(name, body);
+}
 
 /** A connected client of the `redis` package, as the tests use it. */
 export type TestClient = RedisClientType;
 
-/** Connects a client to the test server, failing (never skipping) with {@link REDIS_NEEDED} when none answers. */
+/** Connects a client to the test server, failing with {@link REDIS_NEEDED} when none answers. */
 export async function connectTestClient(): Promise<TestClient> {
   const client = createClient({ url: REDIS_URL, socket: { connectTimeout: 5_000, reconnectStrategy: false } });
   client.on('error', () => undefined);
@@ -53,29 +61,22 @@ export interface TestRedis {
 
 /**
  * Connects to Redis before the file's tests and, after them, deletes the file's keys and
- * disconnects; without a server every test of the file fails with {@link REDIS_NEEDED}. Read the
- * fields only inside tests and hooks.
+ * disconnects. Registers nothing when Redis is not there (the file's suites, declared with
+ * {@link describeWithRedis}, are skipped then). Read the fields only inside tests and hooks.
  */
 export function useTestRedis(label: string): TestRedis {
   const prefix = uniquePrefix(label);
   let client: TestClient | undefined;
-  let unreachable: unknown = null;
-  beforeAll(async () => {
-    try {
+  if (AVAILABILITY.unreachable === null) {
+    beforeAll(async () => {
       client = await connectTestClient();
-    } catch (error) {
-      unreachable = error;
-    }
-  });
-  // Each test fails on its own with the reason (a failing beforeAll would only mark them skipped).
-  beforeEach(() => {
-    if (unreachable !== null) throw unreachable;
-  });
-  afterAll(async () => {
-    if (client === undefined) return;
-    await removeKeys(client, prefix);
-    await client.close();
-  });
+    });
+    afterAll(async () => {
+      if (client === undefined) return;
+      await removeKeys(client, prefix);
+      await client.close();
+    });
+  }
   return {
     prefix,
     get client(): TestClient {
