@@ -89,7 +89,11 @@ describe('the Redis availability check', () => {
       expect(run.code, run.output).toBe(0);
       const skipped = run.output.split('\n').filter((line) => line.includes('[skipped]'));
       expect(skipped).toEqual([skippedLine({ url, unreachable: `connect ECONNREFUSED ${url.slice('redis://'.length)}` })]);
-      expect(run.output).toMatch(/Tests\s+1 passed \| 19 skipped \(20\)/);
+      // Every Redis test is skipped (however many there are); only the surface test runs.
+      const counts = /Tests\s+1 passed \| (\d+) skipped \((\d+)\)/.exec(run.output);
+      expect(counts, run.output).not.toBeNull();
+      expect(Number(counts![1])).toBeGreaterThan(0);
+      expect(Number(counts![2])).toBe(Number(counts![1]) + 1);
     });
 
     it('fails with one line naming the URL, before any test runs, when CI is set', async () => {
