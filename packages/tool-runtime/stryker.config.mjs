@@ -6,7 +6,6 @@ export default strykerConfig('tool-runtime', [
   'src/policy/policy-gate.ts',
   'src/confirmation/confirmation-token-store.ts',
   'src/audit/redactor.ts',
-  'src/audit/secret-names.ts',
   'src/audit/secret-shapes.ts',
   'src/rate-limiting/in-memory-rate-limiter.ts',
   'src/rate-limiting/rate-limit-key.ts',
