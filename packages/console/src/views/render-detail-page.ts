@@ -6,6 +6,8 @@ import type { EditableField } from '../edits/editable-fields.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { describePolicy, renderVotes } from './describe-policy.js';
 import { describeOutcome } from './render-history-page.js';
+import { renderArguments } from './render-arguments.js';
+import { renderName } from './render-name.js';
 import { formatAge, formatDeadline, formatInstant } from './format-time.js';
 import { renderDecisionForms } from './render-decision-forms.js';
 import { renderRequestFacts } from './render-request-facts.js';
@@ -42,38 +44,6 @@ export interface DetailView {
   readonly facts?: DecisionFacts;
   /** What became of a granted call, from the approval store; null or absent when not read. */
   readonly outcome?: HeldCallOutcome | null;
-}
-
-function renderValue(value: unknown): string {
-  if (typeof value === 'string') return escapeHtml(value);
-  return `<code>${escapeHtml(JSON.stringify(value, null, 1) ?? String(value))}</code>`;
-}
-
-function renderArguments(item: ApprovalItem): string {
-  const names = [...new Set([...Object.keys(item.arguments), ...Object.keys(item.changes ?? {})])];
-  if (names.length === 0) return '<p>The call has no arguments.</p>';
-  const changes = item.changes ?? {};
-  const hasChanges = Object.keys(changes).length > 0;
-  const rows = names
-    .map((name) => {
-      const changed = Object.hasOwn(changes, name)
-        ? `<td data-label="Approved change">${renderValue(changes[name])}</td>`
-        : hasChanges
-          ? '<td data-label="Approved change">—</td>'
-          : '';
-      return (
-        `<tr><th scope="row">${escapeHtml(name)}</th>` +
-        `<td data-label="Value">${Object.hasOwn(item.arguments, name) ? renderValue(item.arguments[name]) : '—'}</td>${changed}</tr>`
-      );
-    })
-    .join('\n');
-  return `<table class="arguments">
-<caption>Arguments as requested (secret fields are redacted)</caption>
-<thead><tr><th scope="col">Field</th><th scope="col">Value</th>${hasChanges ? '<th scope="col">Approved change</th>' : ''}</tr></thead>
-<tbody>
-${rows}
-</tbody>
-</table>`;
 }
 
 function renderHistory(view: DetailView): string {
@@ -133,18 +103,18 @@ export function renderDetailPage(view: DetailView): string {
       ? ''
       : `<div class="message ${view.message.kind}" ${view.message.kind === 'error' ? 'role="alert"' : 'role="status"'}>` +
         `<p>${escapeHtml(view.message.text)}</p></div>`;
-  return `<h1>Approve <code>${escapeHtml(item.tool)}</code>?</h1>
-${message}
+  return `<h1>Approve <code>${renderName(item.tool).html}</code>?</h1>
+${renderName(item.tool).warning}${message}
 ${renderStatus(view)}
 <section aria-labelledby="request-heading">
 <h2 id="request-heading">Request</h2>
 <dl class="facts">
-<dt>Tool</dt><dd>${escapeHtml(item.tool)}</dd>
+<dt>Tool</dt><dd>${renderName(item.tool).html}</dd>
 ${renderRequestFacts(item, view.facts ?? item.facts ?? NO_FACTS, view.outcome ?? null)}
-<dt>Requester</dt><dd>${escapeHtml(item.requester ?? '—')}</dd>
-<dt>Channel</dt><dd>${escapeHtml(item.channel ?? '—')}</dd>
-<dt>Run</dt><dd>${escapeHtml(item.runId ?? '—')}</dd>
-<dt>Call request id</dt><dd>${escapeHtml(item.requestId ?? '—')}</dd>
+<dt>Requester</dt><dd>${renderName(item.requester).withWarning}</dd>
+<dt>Channel</dt><dd>${renderName(item.channel).withWarning}</dd>
+<dt>Run</dt><dd>${renderName(item.runId).withWarning}</dd>
+<dt>Call request id</dt><dd>${renderName(item.requestId).withWarning}</dd>
 <dt>Opened</dt><dd>${formatAge(item.createdAt, now)}</dd>
 <dt>Asked by</dt><dd>The approval gate, which held the call as verification request <code>${escapeHtml(item.subject)}</code></dd>
 <dt>Rule</dt><dd>${escapeHtml(describePolicy(item))}</dd>
@@ -153,7 +123,7 @@ ${renderRequestFacts(item, view.facts ?? item.facts ?? NO_FACTS, view.outcome ??
 </section>
 <section aria-labelledby="arguments-heading">
 <h2 id="arguments-heading">Arguments</h2>
-${renderArguments(item)}
+${renderArguments(item, view.base)}
 </section>
 <section aria-labelledby="run-heading">
 <h2 id="run-heading">Run history</h2>
