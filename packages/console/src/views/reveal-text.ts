@@ -72,10 +72,12 @@ function codePointBefore(text: string, index: number): number | null {
   return unit;
 }
 
+/** The same class as {@link HIDDEN}, without the global flag: testing one character never moves a running scan. */
+const HIDDEN_CHARACTER = new RegExp(HIDDEN.source, 'u');
+
 function isHidden(code: number): boolean {
   if (code === 0x0a || code === 0x09 || code === 0x20) return false;
-  HIDDEN.lastIndex = 0;
-  return HIDDEN.test(String.fromCodePoint(code));
+  return HIDDEN_CHARACTER.test(String.fromCodePoint(code));
 }
 
 /**
@@ -101,8 +103,9 @@ function scan(
   visit: ((start: number, end: number, code: number) => void) | null,
 ): number {
   let escaped = 0;
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+  // A fresh matcher per scan: a shared global pattern's position would leak between calls.
+  const matcher = new RegExp(pattern.source, 'gu');
+  for (let match = matcher.exec(text); match !== null; match = matcher.exec(text)) {
     const code = match[0].codePointAt(0) ?? 0;
     if (keep(code, codePointBefore(text, match.index))) continue;
     escaped += 1;
