@@ -8,6 +8,7 @@ import { describePolicy, renderVotes } from './describe-policy.js';
 import { describeOutcome } from './render-history-page.js';
 import { renderArguments } from './render-arguments.js';
 import { renderName } from './render-name.js';
+import { revealText } from './reveal-text.js';
 import { formatAge, formatDeadline, formatInstant } from './format-time.js';
 import { renderDecisionForms } from './render-decision-forms.js';
 import { renderRequestFacts } from './render-request-facts.js';
@@ -56,14 +57,14 @@ function renderHistory(view: DetailView): string {
   const rows = observations
     .map(
       (observation, index) =>
-        `<tr><td data-label="#">${index + 1}</td><th scope="row">${escapeHtml(observation.tool)}</th>` +
+        `<tr><td data-label="#">${index + 1}</td><th scope="row">${renderName(observation.tool).withWarning}</th>` +
         `<td data-label="Outcome">${escapeHtml(observation.outcome)}</td><td data-label="Target">${
-          observation.target === null ? '—' : `${escapeHtml(observation.target.kind)} ${escapeHtml(observation.target.id)}`
+          observation.target === null ? '—' : `${revealText(observation.target.kind).html} ${revealText(observation.target.id).html}`
         }</td></tr>`,
     )
     .join('\n');
   return `<table class="history">
-<caption>Earlier calls in run ${escapeHtml(view.item.runId)}, oldest first</caption>
+<caption>Earlier calls in run ${renderName(view.item.runId).html}, oldest first</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Tool</th><th scope="col">Outcome</th><th scope="col">Target</th></tr></thead>
 <tbody>
 ${rows}
@@ -77,14 +78,14 @@ function renderStatus(view: DetailView): string {
   if (item.state === 'pending') summary = `Waiting for approval: ${renderVotes(item)} approvals so far.`;
   else if (item.state === 'expired') summary = 'Expired before enough people approved it; nothing ran. The caller has to ask again.';
   else
-    summary = `${escapeHtml(describeOutcome(item))} by ${escapeHtml(item.decidedBy ?? 'nobody')} ${formatInstant(item.resolvedAt)}${
-      item.reason === null ? '' : `: ${escapeHtml(item.reason)}`
+    summary = `${escapeHtml(describeOutcome(item))} by ${item.decidedBy === null ? 'nobody' : renderName(item.decidedBy).withWarning} ${formatInstant(item.resolvedAt)}${
+      item.reason === null ? '' : `: ${revealText(item.reason).html}`
     }.`;
   const votes = item.approvals
     .map(
       (approval) =>
-        `<li>${escapeHtml(approval.principal)} ` +
-        `approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${escapeHtml(approval.reason)}`}</li>`,
+        `<li>${renderName(approval.principal).withWarning} ` +
+        `approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${revealText(approval.reason).html}`}</li>`,
     )
     .join('');
   return `<section id="status" data-live aria-labelledby="status-heading" class="status ${escapeHtml(item.state)}">
@@ -116,9 +117,9 @@ ${renderRequestFacts(item, view.facts ?? item.facts ?? NO_FACTS, view.outcome ??
 <dt>Run</dt><dd>${renderName(item.runId).withWarning}</dd>
 <dt>Call request id</dt><dd>${renderName(item.requestId).withWarning}</dd>
 <dt>Opened</dt><dd>${formatAge(item.createdAt, now)}</dd>
-<dt>Asked by</dt><dd>The approval gate, which held the call as verification request <code>${escapeHtml(item.subject)}</code></dd>
+<dt>Asked by</dt><dd>The approval gate, which held the call as verification request <code>${renderName(item.subject).html}</code></dd>
 <dt>Rule</dt><dd>${escapeHtml(describePolicy(item))}</dd>
-<dt>Approval id</dt><dd><code>${escapeHtml(item.id)}</code></dd>
+<dt>Approval id</dt><dd><code>${renderName(item.id).html}</code></dd>
 </dl>
 </section>
 <section aria-labelledby="arguments-heading">
