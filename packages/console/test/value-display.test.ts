@@ -161,6 +161,18 @@ describe('value display', () => {
       }
     });
 
+    it('answers 404, as for an unknown id, to an approver authorize refuses the item', async () => {
+      await fixture.close();
+      fixture = await startConsoleFixture({ authorize: (approver) => approver.principal === 'user:ana' });
+      const id = await holdCall(fixture, 'print_note', { id: 'secret plan', copies: 1 });
+      const luis = await signedIn(TOKENS.luis);
+      const refused = await luis.get(`/approvals/approvals/${id}/arguments/id`);
+      expect(refused.status).toBe(404);
+      expect(refused.body).not.toContain('secret plan');
+      expect(refused.body).toBe((await luis.get('/approvals/approvals/unknown/arguments/id')).body);
+      expect((await (await signedIn(TOKENS.ana)).get(`/approvals/approvals/${id}/arguments/id`)).body).toBe('secret plan');
+    });
+
     it('serves the redacted copy of a secret, never the held secret, and other values as canonical JSON', async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'n1', copies: 3, api_key: 'sk-live-123456' });
       const ana = await signedIn(TOKENS.ana);
@@ -186,12 +198,13 @@ describe('value display', () => {
       expect((await ana.get(`/approvals/approvals/${id}`)).status).toBe(200);
     });
 
-    it('links the sign-in form back to the pending list', async () => {
+    it('answers the sign-in form again, saying it was too large', async () => {
       const client = new PageClient(fixture.url, null);
       await client.get('/approvals/login');
       const large = await client.post('/approvals/login', { _csrf: client.csrf, token: 'x'.repeat(70_000) });
       expect(large.status).toBe(413);
-      expect(large.body).toContain('<a href="/approvals/">Back to the pending list</a>');
+      expect(large.body).toContain('The form is too large. Nothing was sent: sign in with your token.');
+      expect(large.body).toContain('Approver token');
     });
   });
 
