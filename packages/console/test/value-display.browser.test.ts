@@ -43,15 +43,15 @@ describe.skipIf(SKIP_BROWSER)('values in the approvals console', () => {
     const page = await signIn(TOKENS.ana);
     await openDetail(page, id);
     const idCell = page.getByRole('row', { name: /^id\b/ }).getByRole('cell').first();
-    await expect(idCell.innerText()).resolves.toContain('invoice\\u{202E}fdp.exe');
-    await expect(idCell.innerText()).resolves.toContain(
+    await expect(idCell.textContent()).resolves.toContain('invoice\\u{202E}fdp.exe');
+    await expect(idCell.textContent()).resolves.toContain(
       'This value holds invisible or direction-changing characters, shown as \\u{…} escapes.',
     );
     const titleCell = page
       .getByRole('row', { name: /^title\b/ })
       .getByRole('cell')
       .first();
-    await expect(titleCell.innerText()).resolves.toContain('pay \\u{202E}0001$');
+    await expect(titleCell.textContent()).resolves.toContain('pay \\u{202E}0001$');
     // Drawn left to right as sent: "invoice", the escape, then "fdp.exe" (an override would draw "exe.pdf").
     const order = (await page.evaluate(
       `(() => {
@@ -97,7 +97,7 @@ describe.skipIf(SKIP_BROWSER)('values in the approvals console', () => {
     await page.getByText('Show the first 2,000 characters').click();
     const start = page.locator('details[open] pre.value');
     await start.waitFor(WAIT);
-    await expect(start.innerText()).resolves.toMatch(/^a{2000}…$/);
+    await expect(start.textContent()).resolves.toMatch(/^a{2000}…$/);
     expect((await page.evaluate('document.documentElement.scrollHeight')) as number).toBeLessThan(10_000);
     await page.screenshot({ path: `${ARTIFACTS}long-value.png`, fullPage: true });
     expect(await axeViolations(page)).toEqual([]);

@@ -136,7 +136,7 @@ describe('value display', () => {
   });
 
   describe('the whole-value route', () => {
-    it('sends a visitor without a session to sign in, and answers 404 for an unknown item or field, 404 for an unknown item or field, and never a prototype member', async () => {
+    it('sends a visitor without a session to sign in; 404 for an unknown item or field, never a prototype member', async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'n1', copies: 1 });
       const anonymous = await send(`${fixture.url}/approvals/approvals/${id}/arguments/id`);
       expect(anonymous.status).toBe(303);

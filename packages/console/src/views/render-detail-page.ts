@@ -78,9 +78,9 @@ function renderStatus(view: DetailView): string {
   if (item.state === 'pending') summary = `Waiting for approval: ${renderVotes(item)} approvals so far.`;
   else if (item.state === 'expired') summary = 'Expired before enough people approved it; nothing ran. The caller has to ask again.';
   else
-    summary = `${escapeHtml(describeOutcome(item))} by ${item.decidedBy === null ? 'nobody' : renderName(item.decidedBy).withWarning} ${formatInstant(item.resolvedAt)}${
-      item.reason === null ? '' : `: ${revealText(item.reason).html}`
-    }.`;
+    summary = `${escapeHtml(describeOutcome(item))} by ${renderName(item.decidedBy ?? 'nobody').withWarning} ${formatInstant(
+      item.resolvedAt,
+    )}${item.reason === null ? '' : `: ${revealText(item.reason).html}`}.`;
   const votes = item.approvals
     .map(
       (approval) =>
