@@ -55,7 +55,7 @@ describe.skipIf(SKIP_BROWSER)('values in the approvals console', () => {
     // Drawn left to right as sent: "invoice", the escape, then "fdp.exe" (an override would draw "exe.pdf").
     const order = (await page.evaluate(
       `(() => {
-        const value = [...document.querySelectorAll('table.arguments .value')].find((node) => node.textContent.startsWith('invoice'));
+        const value = [...document.querySelectorAll('table.arguments td')].find((node) => node.textContent.includes('invoice'));
         const escape = value.querySelector('.escape');
         const range = document.createRange();
         range.setStart(value.lastChild, 0);

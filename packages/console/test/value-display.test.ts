@@ -77,9 +77,11 @@ describe('value display', () => {
       expect(page.body).toContain('1,000,000 characters, 1,000,000 bytes');
       expect(page.body).toContain(`data-sha256="${digest}"`);
       expect(page.body).toContain(`href="/approvals/approvals/${id}/arguments/id"`);
-      // Too long to edit: the grant form does not carry it.
-      expect(page.body).not.toContain('name="edit.id"');
-      expect(page.body).toContain('name="edit.copies"');
+      // The grant form carries no argument, and the edit step does not offer a field too long to edit.
+      expect(page.body).not.toContain('name="edit.');
+      const edit = await ana.get(`/approvals/approvals/${id}/edit`);
+      expect(edit.body).not.toContain('name="edit.id"');
+      expect(edit.body).toContain('name="edit.copies"');
     });
 
     it('serves the whole value as plain text, exactly, with the security headers', async () => {
@@ -127,8 +129,9 @@ describe('value display', () => {
     it('refuses a forged edit of the field too long to edit, recording nothing', async () => {
       const id = await holdCall(fixture, 'print_note', { id: 'd'.repeat(MEGABYTE), copies: 1 });
       const ana = await signedIn(TOKENS.ana);
-      await ana.get(`/approvals/approvals/${id}`);
-      const forged = await ana.post(`/approvals/approvals/${id}/grant`, { _csrf: ana.csrf, 'edit.id': 'short' });
+      const edit = await ana.get(`/approvals/approvals/${id}/edit`);
+      const proposal = /name="proposal" value="([^"]*)"/.exec(edit.body)?.[1] ?? '';
+      const forged = await ana.post(`/approvals/approvals/${id}/review`, { _csrf: ana.csrf, proposal, 'edit.id': 'short' });
       expect(forged.status).toBe(422);
       expect(forged.body).toContain('cannot be edited here');
       expect((await fixture.verifier.store.get(id))?.approvals).toHaveLength(0);

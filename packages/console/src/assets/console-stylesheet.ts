@@ -47,7 +47,7 @@ button.danger{border-color:var(--bad);color:var(--bad)}
 button.link{border:0;padding:0;min-height:0;color:var(--accent);text-decoration:underline}
 form.inline{display:inline}
 .live-status{color:var(--muted);font-size:.875rem}
-.value{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate}
+table.arguments td,.value{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate}
 pre.value{font:14px/1.4 ui-monospace,monospace;margin:.25rem 0}
 .escape{border:1px solid var(--warn);border-radius:3px;padding:0 .2em;color:var(--warn);font:.875em ui-monospace,monospace;` +
   `white-space:nowrap;unicode-bidi:isolate}

@@ -39,7 +39,7 @@ function renderCell(value: unknown, secret: boolean, present: boolean): string {
   // JSON shows a string's line breaks and spaces as they will run, and tells "1" from 1.
   const shown = revealText(JSON.stringify(value) ?? String(value));
   const warning = shown.escaped === 0 ? '' : `<p class="warning">${escapeHtml(HIDDEN_CHARACTERS_WARNING)}</p>`;
-  return `${warning}<code class="value">${shown.html}</code>`;
+  return `${warning}<code>${shown.html}</code>`;
 }
 
 /** What an approver is told when their edit sets earlier grants aside. */

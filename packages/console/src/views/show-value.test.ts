@@ -5,14 +5,14 @@ import { summarizeArguments } from './summarize-arguments.js';
 
 describe('showValue', () => {
   it('shows a short string with its line breaks and escapes, and a warning when it hides characters', () => {
-    expect(showValue('line one\nline two', null)).toBe('<span class="value">line one\nline two</span>');
+    expect(showValue('line one\nline two <b>', null)).toBe('line one\nline two &lt;b&gt;');
     const hidden = showValue('invoice\u202Efdp.exe', null);
     expect(hidden).toContain('<p class="warning">This value holds invisible or direction-changing characters');
     expect(hidden).toContain('>\\u{202E}</span>fdp.exe');
   });
 
   it('shows other short values as JSON, escaped', () => {
-    expect(showValue({ a: '<b>' }, null)).toBe('<code class="value">{\n &quot;a&quot;: &quot;&lt;b&gt;&quot;\n}</code>');
+    expect(showValue({ a: '<b>' }, null)).toBe('<code>{\n &quot;a&quot;: &quot;&lt;b&gt;&quot;\n}</code>');
   });
 
   it('collapses a 1 MB string: its length, its digest, a preview, the start, and a link to the whole value', () => {

@@ -65,16 +65,16 @@ function renderLong(text: string, kind: 'text' | 'JSON', fullValueHref: string |
  * so a 1 MB argument makes a page of a few kilobytes.
  *
  * @example
- * showValue('line one\nline two', null); // '<span class="value">line one\nline two</span>'
+ * showValue('a <b>', null); // 'a &lt;b&gt;' (the arguments table keeps its line breaks)
  */
 export function showValue(value: unknown, fullValueHref: string | null): string {
   if (typeof value === 'string') {
     if (value.length > LONG_VALUE_LENGTH) return renderLong(value, 'text', fullValueHref);
     const shown = revealText(value);
-    return `${warning(shown.escaped > 0)}<span class="value">${shown.html}</span>`;
+    return `${warning(shown.escaped > 0)}${shown.html}`;
   }
   const pretty = JSON.stringify(value, null, 1) ?? String(value);
   if (pretty.length > LONG_VALUE_LENGTH) return renderLong(valueText(value), 'JSON', fullValueHref);
   const shown = revealText(pretty);
-  return `${warning(shown.escaped > 0)}<code class="value">${shown.html}</code>`;
+  return `${warning(shown.escaped > 0)}<code>${shown.html}</code>`;
 }
