@@ -137,9 +137,9 @@ describe.skipIf(SKIP_BROWSER)('values in the approvals console', () => {
   it('answers a form over the size limit with a page that leads back to the request', async () => {
     const id = await holdCall(fixture, 'print_note', { id: 'big-form', copies: 1 });
     const page = await signIn(TOKENS.ana);
-    await openDetail(page, id);
+    await page.goto(`${fixture.url}/approvals/approvals/${id}/edit`);
     await page.getByLabel(/title/).fill('z'.repeat(70_000));
-    await page.getByRole('button', { name: 'Grant' }).click();
+    await page.getByRole('button', { name: 'Review changes' }).click();
     await page.getByRole('heading', { name: 'Form too large' }).waitFor(WAIT);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('nothing was recorded');
     expect(await axeViolations(page)).toEqual([]);
