@@ -1,21 +1,16 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKENS, holdCall, send, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowserFixture } from './support/browser-fixture.js';
+import { TOKENS, holdCall, send, type ConsoleFixture } from './support/console-fixture.js';
 import { ARTIFACTS, SKIP_BROWSER, TestBrowser, WAIT, axeViolations, waitForLive } from './support/browser.js';
 
+const shared = useBrowserFixture();
 let browser: TestBrowser;
 let fixture: ConsoleFixture;
 
-beforeAll(async () => {
-  if (SKIP_BROWSER) return;
-  browser = await TestBrowser.launch();
-  fixture = await startConsoleFixture();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-}, 60_000);
+beforeAll(() => {
+  if (!SKIP_BROWSER) ({ browser, fixture } = shared.get());
+});
 
 const MEGABYTE = 1_000_000;
 

@@ -3,6 +3,7 @@ import { VerificationContext, VerificationRequest } from '@milpa/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../src/index.js';
 import { AGENT, TOKENS, holdCall, send, startConsoleFixture, type ConsoleFixture } from './support/console-fixture.js';
+import { formFields } from './support/form-fields.js';
 import { PageClient } from './support/page-client.js';
 
 let fixture: ConsoleFixture;
@@ -21,30 +22,6 @@ async function signedIn(token: string, path = '/approvals/'): Promise<PageClient
   const client = new PageClient(fixture.url, token);
   await client.get(path);
   return client;
-}
-
-/** The fields a browser would post from the grant form as rendered (hidden inputs, text inputs, selected options). */
-function grantFormFields(html: string): Record<string, string> {
-  const form = /<form method="post" action="[^"]*\/grant"[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1] ?? '';
-  const decode = (text: string): string =>
-    text
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  const fields: Record<string, string> = {};
-  for (const input of form.matchAll(/<input[^>]*>/g)) {
-    const name = /name="([^"]*)"/.exec(input[0])?.[1];
-    if (name !== undefined) fields[decode(name)] = decode(/value="([^"]*)"/.exec(input[0])?.[1] ?? '');
-  }
-  for (const select of form.matchAll(/<select[^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/select>/g)) {
-    const selected = /<option value="([^"]*)" selected>/.exec(select[2]!) ?? /<option value="([^"]*)"/.exec(select[2]!);
-    fields[decode(select[1]!)] = decode(selected?.[1] ?? '');
-  }
-  for (const area of form.matchAll(/<textarea[^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/textarea>/g))
-    fields[decode(area[1]!)] = decode(area[2]!);
-  return fields;
 }
 
 /** The page without its forms (whose edit controls carry the exact held values). */
@@ -106,7 +83,7 @@ describe('value display', () => {
       const id = await holdCall(fixture, 'print_note', { id: value, copies: 2 });
       const ana = await signedIn(TOKENS.ana);
       const page = await ana.get(`/approvals/approvals/${id}`);
-      const granted = await ana.post(`/approvals/approvals/${id}/grant`, grantFormFields(page.body));
+      const granted = await ana.post(`/approvals/approvals/${id}/grant`, Object.fromEntries(formFields(page.body, '/grant')));
       expect(granted.status).toBe(303);
       expect((await fixture.verifier.store.get(id))?.result?.status).toBe('passed');
       const done = await fixture.registry.resume(id, fixture.agent);
