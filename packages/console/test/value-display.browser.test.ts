@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBrowserFixture } from './support/browser-fixture.js';
 import { TOKENS, holdCall, send, type ConsoleFixture } from './support/console-fixture.js';
-import { ARTIFACTS, SKIP_BROWSER, TestBrowser, WAIT, axeViolations, waitForLive } from './support/browser.js';
+import { ARTIFACTS, SKIP_BROWSER, type TestBrowser, WAIT, axeViolations, waitForLive } from './support/browser.js';
 
 const shared = useBrowserFixture();
 let browser: TestBrowser;
