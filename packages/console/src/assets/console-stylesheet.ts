@@ -47,6 +47,13 @@ button.danger{border-color:var(--bad);color:var(--bad)}
 button.link{border:0;padding:0;min-height:0;color:var(--accent);text-decoration:underline}
 form.inline{display:inline}
 .live-status{color:var(--muted);font-size:.875rem}
+table.arguments td,.value{white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:isolate}
+pre.value{font:14px/1.4 ui-monospace,monospace;margin:.25rem 0}
+.escape{border:1px solid var(--warn);border-radius:3px;padding:0 .2em;color:var(--warn);font:.875em ui-monospace,monospace;` +
+  `white-space:nowrap;unicode-bidi:isolate}
+.warning{color:var(--warn);font-weight:600;margin:.25rem 0}
+.long-value p{margin:.25rem 0}
+.summary{overflow-wrap:anywhere;unicode-bidi:isolate}
 @media (max-width:40rem){
 table.approvals thead{position:absolute;left:-100vw}
 table.approvals tr{display:block;border-bottom:1px solid var(--line);padding:.5rem 0}

@@ -14,6 +14,7 @@ import { notFoundPage, type ConsolePage } from './console-page.js';
 import type { ConsoleResponder } from './console-responder.js';
 import { describeDecided } from './decision-refusals.js';
 import type { DetailPages } from './detail-pages.js';
+import { revealNameAsText } from '../views/reveal-text.js';
 
 /** What the approver is told when the proposal changed under them. */
 export const PROPOSAL_CHANGED =
@@ -116,7 +117,14 @@ export class ApprovalEditFlow {
       sealed,
       resets,
     });
-    const page: ConsolePage = { status: 200, title: `Review changes to ${open.tool}`, current: 'detail', body, live: false, url: null };
+    const page: ConsolePage = {
+      status: 200,
+      title: `Review changes to ${revealNameAsText(open.tool)}`,
+      current: 'detail',
+      body,
+      live: false,
+      url: null,
+    };
     responder.sendPage(response, page, identity, nonce, []);
   }
 
@@ -159,6 +167,13 @@ export class ApprovalEditFlow {
       summary,
       typed,
     });
-    return { status, title: `Edit ${item.tool}`, current: 'detail', body, live: false, url: approvalPath(base, item.id, 'edit') };
+    return {
+      status,
+      title: `Edit ${revealNameAsText(item.tool)}`,
+      current: 'detail',
+      body,
+      live: false,
+      url: approvalPath(base, item.id, 'edit'),
+    };
   }
 }

@@ -23,9 +23,11 @@ import { notFoundPage } from './console-page.js';
 import { ConsoleResponder } from './console-responder.js';
 import { DetailPages } from './detail-pages.js';
 import { normalizeBasePath } from './normalize-base-path.js';
-import { readFormBody } from './read-form-body.js';
+import { readFormBody, type FormBody } from './read-form-body.js';
 import { SignInRoutes } from './sign-in-routes.js';
 import { VisibleApprovals } from './visible-approvals.js';
+import { ARGUMENT_VALUE_ROUTE, answerArgumentValue } from './argument-value-route.js';
+import { formTooLargePage } from './form-too-large-page.js';
 
 /**
  * The approvals console: a Node request handler (`(request, response, next?)`) with a `close()`
@@ -167,6 +169,17 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     }
   }
 
+  function refuseForm(
+    response: ServerResponse,
+    body: FormBody & { ok: false },
+    route: string,
+    who: ConsoleIdentity | null,
+    nonce: string,
+  ): void {
+    if (body.status === 413) responder.sendPage(response, formTooLargePage(base, route), who, nonce, []);
+    else responder.send(response, body.status, 'text/plain; charset=utf-8', body.message);
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse, next: ((error?: unknown) => void) | undefined): Promise<void> {
     const raw = (request as { originalUrl?: unknown }).originalUrl;
     const url = new URL(typeof raw === 'string' ? raw : (request.url ?? '/'), 'http://console.invalid');
@@ -227,7 +240,7 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     let fields: URLSearchParams | null = null;
     if (isPost) {
       const body = await readFormBody(request);
-      if (!body.ok) return responder.send(response, body.status, 'text/plain; charset=utf-8', body.message);
+      if (!body.ok) return refuseForm(response, body, route, identity, nonce);
       if (!csrf.verify(existingNonce, identity.principal, body.fields.get('_csrf'))) {
         return responder.send(response, 403, 'text/plain; charset=utf-8', CSRF_REFUSED);
       }
@@ -273,6 +286,12 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     const perItem = /^approvals\/([^/]+)(?:\/|$)/.exec(route);
     if (perItem !== null && (await loadVisibleItemOf(perItem[1] ?? '', identity)) === null)
       return responder.sendPage(response, notFoundPage(base, 'No approval request has this id.'), identity, nonce, setCookies);
+    const valueRoute = ARGUMENT_VALUE_ROUTE.exec(route);
+    if (valueRoute !== null && fields === null) {
+      const segments = { id: valueRoute[1] ?? '', field: valueRoute[2] ?? '' };
+      const loadItem = (id: string, who: ConsoleIdentity) => visible.loadVisibleItem(id, who);
+      return answerArgumentValue({ base, responder, loadItem }, response, segments, identity, nonce, setCookies);
+    }
     const match = /^approvals\/([^/]+)(?:\/(grant|reject|edit|review))?$/.exec(route);
     if (match !== null) {
       let id: string;

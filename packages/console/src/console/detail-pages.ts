@@ -8,6 +8,7 @@ import type { ApprovalItem } from './approval-item.js';
 import type { ConsolePage } from './console-page.js';
 import { NO_FACTS, withCatalogFacts } from './decision-facts.js';
 import { readHeldCallOutcome } from './held-call-outcome.js';
+import { revealNameAsText } from '../views/reveal-text.js';
 
 /** What {@link DetailPages} needs. */
 export interface DetailPagesSettings {
@@ -61,7 +62,7 @@ export class DetailPages {
     });
     return {
       status,
-      title: `Approve ${item.tool}?`,
+      title: `Approve ${revealNameAsText(item.tool)}?`,
       current: 'detail',
       body,
       live: true,

@@ -76,6 +76,7 @@ export class SignInRoutes {
       );
     if (request.method !== 'POST') return answerForm(200, null, setCookies);
     const body = await readFormBody(request);
+    if (!body.ok && body.status === 413) return answerForm(413, `${body.message} Nothing was sent: sign in with your token.`, []);
     if (!body.ok) return responder.send(response, body.status, 'text/plain; charset=utf-8', body.message);
     if (!csrf.verify(existingNonce, '', body.fields.get('_csrf')))
       return responder.send(response, 403, 'text/plain; charset=utf-8', CSRF_REFUSED);

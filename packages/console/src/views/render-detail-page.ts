@@ -6,6 +6,9 @@ import type { EditableField } from '../edits/editable-fields.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { describePolicy, renderVotes } from './describe-policy.js';
 import { describeOutcome } from './render-history-page.js';
+import { renderArguments } from './render-arguments.js';
+import { renderName } from './render-name.js';
+import { revealText } from './reveal-text.js';
 import { formatAge, formatDeadline, formatInstant } from './format-time.js';
 import { renderDecisionForms } from './render-decision-forms.js';
 import { renderRequestFacts } from './render-request-facts.js';
@@ -44,38 +47,6 @@ export interface DetailView {
   readonly outcome?: HeldCallOutcome | null;
 }
 
-function renderValue(value: unknown): string {
-  if (typeof value === 'string') return escapeHtml(value);
-  return `<code>${escapeHtml(JSON.stringify(value, null, 1) ?? String(value))}</code>`;
-}
-
-function renderArguments(item: ApprovalItem): string {
-  const names = [...new Set([...Object.keys(item.arguments), ...Object.keys(item.changes ?? {})])];
-  if (names.length === 0) return '<p>The call has no arguments.</p>';
-  const changes = item.changes ?? {};
-  const hasChanges = Object.keys(changes).length > 0;
-  const rows = names
-    .map((name) => {
-      const changed = Object.hasOwn(changes, name)
-        ? `<td data-label="Approved change">${renderValue(changes[name])}</td>`
-        : hasChanges
-          ? '<td data-label="Approved change">—</td>'
-          : '';
-      return (
-        `<tr><th scope="row">${escapeHtml(name)}</th>` +
-        `<td data-label="Value">${Object.hasOwn(item.arguments, name) ? renderValue(item.arguments[name]) : '—'}</td>${changed}</tr>`
-      );
-    })
-    .join('\n');
-  return `<table class="arguments">
-<caption>Arguments as requested (secret fields are redacted)</caption>
-<thead><tr><th scope="col">Field</th><th scope="col">Value</th>${hasChanges ? '<th scope="col">Approved change</th>' : ''}</tr></thead>
-<tbody>
-${rows}
-</tbody>
-</table>`;
-}
-
 function renderHistory(view: DetailView): string {
   if (view.item.runId === null) return '<p>This call belongs to no agent run.</p>';
   if (view.history === 'unavailable') return "<p>The run's history is not available to this console.</p>";
@@ -86,14 +57,14 @@ function renderHistory(view: DetailView): string {
   const rows = observations
     .map(
       (observation, index) =>
-        `<tr><td data-label="#">${index + 1}</td><th scope="row">${escapeHtml(observation.tool)}</th>` +
+        `<tr><td data-label="#">${index + 1}</td><th scope="row">${renderName(observation.tool).withWarning}</th>` +
         `<td data-label="Outcome">${escapeHtml(observation.outcome)}</td><td data-label="Target">${
-          observation.target === null ? '—' : `${escapeHtml(observation.target.kind)} ${escapeHtml(observation.target.id)}`
+          observation.target === null ? '—' : `${revealText(observation.target.kind).html} ${revealText(observation.target.id).html}`
         }</td></tr>`,
     )
     .join('\n');
   return `<table class="history">
-<caption>Earlier calls in run ${escapeHtml(view.item.runId)}, oldest first</caption>
+<caption>Earlier calls in run ${renderName(view.item.runId).html}, oldest first</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Tool</th><th scope="col">Outcome</th><th scope="col">Target</th></tr></thead>
 <tbody>
 ${rows}
@@ -107,14 +78,14 @@ function renderStatus(view: DetailView): string {
   if (item.state === 'pending') summary = `Waiting for approval: ${renderVotes(item)} approvals so far.`;
   else if (item.state === 'expired') summary = 'Expired before enough people approved it; nothing ran. The caller has to ask again.';
   else
-    summary = `${escapeHtml(describeOutcome(item))} by ${escapeHtml(item.decidedBy ?? 'nobody')} ${formatInstant(item.resolvedAt)}${
-      item.reason === null ? '' : `: ${escapeHtml(item.reason)}`
-    }.`;
+    summary = `${escapeHtml(describeOutcome(item))} by ${renderName(item.decidedBy ?? 'nobody').withWarning} ${formatInstant(
+      item.resolvedAt,
+    )}${item.reason === null ? '' : `: ${revealText(item.reason).html}`}.`;
   const votes = item.approvals
     .map(
       (approval) =>
-        `<li>${escapeHtml(approval.principal)} ` +
-        `approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${escapeHtml(approval.reason)}`}</li>`,
+        `<li>${renderName(approval.principal).withWarning} ` +
+        `approved ${formatInstant(approval.at)}${approval.reason === null ? '' : `: ${revealText(approval.reason).html}`}</li>`,
     )
     .join('');
   return `<section id="status" data-live aria-labelledby="status-heading" class="status ${escapeHtml(item.state)}">
@@ -133,27 +104,27 @@ export function renderDetailPage(view: DetailView): string {
       ? ''
       : `<div class="message ${view.message.kind}" ${view.message.kind === 'error' ? 'role="alert"' : 'role="status"'}>` +
         `<p>${escapeHtml(view.message.text)}</p></div>`;
-  return `<h1>Approve <code>${escapeHtml(item.tool)}</code>?</h1>
-${message}
+  return `<h1>Approve <code>${renderName(item.tool).html}</code>?</h1>
+${renderName(item.tool).warning}${message}
 ${renderStatus(view)}
 <section aria-labelledby="request-heading">
 <h2 id="request-heading">Request</h2>
 <dl class="facts">
-<dt>Tool</dt><dd>${escapeHtml(item.tool)}</dd>
+<dt>Tool</dt><dd>${renderName(item.tool).html}</dd>
 ${renderRequestFacts(item, view.facts ?? item.facts ?? NO_FACTS, view.outcome ?? null)}
-<dt>Requester</dt><dd>${escapeHtml(item.requester ?? '—')}</dd>
-<dt>Channel</dt><dd>${escapeHtml(item.channel ?? '—')}</dd>
-<dt>Run</dt><dd>${escapeHtml(item.runId ?? '—')}</dd>
-<dt>Call request id</dt><dd>${escapeHtml(item.requestId ?? '—')}</dd>
+<dt>Requester</dt><dd>${renderName(item.requester).withWarning}</dd>
+<dt>Channel</dt><dd>${renderName(item.channel).withWarning}</dd>
+<dt>Run</dt><dd>${renderName(item.runId).withWarning}</dd>
+<dt>Call request id</dt><dd>${renderName(item.requestId).withWarning}</dd>
 <dt>Opened</dt><dd>${formatAge(item.createdAt, now)}</dd>
-<dt>Asked by</dt><dd>The approval gate, which held the call as verification request <code>${escapeHtml(item.subject)}</code></dd>
+<dt>Asked by</dt><dd>The approval gate, which held the call as verification request <code>${renderName(item.subject).html}</code></dd>
 <dt>Rule</dt><dd>${escapeHtml(describePolicy(item))}</dd>
-<dt>Approval id</dt><dd><code>${escapeHtml(item.id)}</code></dd>
+<dt>Approval id</dt><dd><code>${renderName(item.id).html}</code></dd>
 </dl>
 </section>
 <section aria-labelledby="arguments-heading">
 <h2 id="arguments-heading">Arguments</h2>
-${renderArguments(item)}
+${renderArguments(item, view.base)}
 </section>
 <section aria-labelledby="run-heading">
 <h2 id="run-heading">Run history</h2>

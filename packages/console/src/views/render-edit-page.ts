@@ -2,7 +2,13 @@ import type { ApprovalItem } from '../console/approval-item.js';
 import { valueInEffect } from '../edits/approval-edits.js';
 import { formatFieldValue, type EditableField } from '../edits/editable-fields.js';
 import { escapeHtml } from '../security/escape-html.js';
+import { renderName } from './render-name.js';
+import { holdsHiddenCharacters } from './reveal-text.js';
 import { approvalPath } from './render-decision-forms.js';
+
+const EDIT_BOX_WARNING =
+  'This value holds invisible or direction-changing characters. The box above shows them unescaped, so the text may look ' +
+  'reordered or shorter than it is; the detail page shows them as \\u{…} escapes.';
 
 /** What {@link renderEditPage} shows. */
 export interface EditPageView {
@@ -71,6 +77,14 @@ function stateHint(field: EditableField, item: ApprovalItem): string {
     : 'Not set; leave it empty to keep it unset.';
 }
 
+/** A warning under a control whose value in effect holds characters the control would show hidden or reordered. */
+function hiddenCharactersWarning(field: EditableField, item: ApprovalItem): string {
+  if (field.secret) return '';
+  const { value, present } = valueInEffect(item, field.name);
+  if (!present || !holdsHiddenCharacters(formatFieldValue(value))) return '';
+  return `<p class="warning">${escapeHtml(EDIT_BOX_WARNING)}</p>`;
+}
+
 function renderField(field: EditableField, index: number, view: EditPageView, firstInvalid: string | null): string {
   const id = `edit-field-${index}`;
   const error = view.errors.get(field.name);
@@ -86,6 +100,7 @@ function renderField(field: EditableField, index: number, view: EditPageView, fi
     `<div class="field${error === undefined ? '' : ' invalid'}"><label for="${id}">${escapeHtml(field.name)} ` +
     `<span class="kind">(${escapeHtml(field.kind)})</span></label>` +
     renderControl(field, parts, view.item, field.secret ? undefined : view.typed.get(field.name)) +
+    hiddenCharactersWarning(field, view.item) +
     (error === undefined ? '' : `<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>`) +
     (hint === '' ? '' : `<small id="${id}-hint">${escapeHtml(hint)}</small>`) +
     `</div>`
@@ -122,7 +137,7 @@ export function renderEditPage(view: EditPageView): string {
       ? ''
       : `<p>Not editable here, so they run as requested: ${view.fixed.map((name) => `<code>${escapeHtml(name)}</code>`).join(', ')}.</p>`;
   const firstInvalid = view.fields.find((field) => view.errors.has(field.name))?.name ?? null;
-  return `<h1>Edit <code>${escapeHtml(item.tool)}</code> before granting</h1>
+  return `<h1>Edit <code>${renderName(item.tool).html}</code> before granting</h1>${renderName(item.tool).warning}
 ${renderErrorSummary(view)}
 <p>Change the values the call should run with. Nothing is recorded until you review the changes and grant them.</p>
 ${fixed}

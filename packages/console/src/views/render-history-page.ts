@@ -2,7 +2,10 @@ import type { ApprovalItem } from '../console/approval-item.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { renderVotes } from './describe-policy.js';
 import { formatInstant } from './format-time.js';
+import { renderName } from './render-name.js';
 import { renderListTable } from './render-table.js';
+import { renderToolLink } from './render-tool-link.js';
+import { revealText } from './reveal-text.js';
 
 const OUTCOMES: Readonly<Record<ApprovalItem['state'], string>> = Object.freeze({
   pending: 'Pending',
@@ -26,12 +29,12 @@ export function renderHistoryPage(items: readonly ApprovalItem[], base: string):
           'Decided approvals, most recent first',
           ['Tool', 'Outcome', 'Requester', 'Decided by', 'Votes', 'Reason', 'When'],
           items.map((item) => [
-            `<a href="${escapeHtml(`${base}approvals/${encodeURIComponent(item.id)}`)}">${escapeHtml(item.tool)}</a>`,
+            renderToolLink(item, base),
             `<span class="badge ${escapeHtml(item.state)}">${escapeHtml(describeOutcome(item))}</span>`,
-            escapeHtml(item.requester ?? '—'),
-            escapeHtml(item.decidedBy ?? '—'),
+            renderName(item.requester).withWarning,
+            renderName(item.decidedBy).withWarning,
             renderVotes(item),
-            escapeHtml(item.reason ?? '—'),
+            item.reason === null ? '—' : revealText(item.reason).html,
             formatInstant(item.resolvedAt ?? item.expiresAt),
           ]),
         );

@@ -2,21 +2,26 @@ import type { ApprovalItem } from '../console/approval-item.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { describePolicy, renderVotes } from './describe-policy.js';
 import { formatAge, formatDeadline } from './format-time.js';
+import { renderName } from './render-name.js';
 import { renderListTable } from './render-table.js';
+import { renderToolLink } from './render-tool-link.js';
+import { revealText } from './reveal-text.js';
+import { summarizeArguments } from './summarize-arguments.js';
 
-/** The pending list: one row per held call, oldest first, each linking to its detail view. */
+/** The pending list: one row per held call, oldest first, each with a summary of its arguments and a link to its detail view. */
 export function renderPendingPage(items: readonly ApprovalItem[], base: string, now: number): string {
   const table =
     items.length === 0
       ? '<p class="empty">Nothing is waiting for approval.</p>'
       : renderListTable(
           items.length === 1 ? '1 call waits for approval' : `${items.length} calls wait for approval`,
-          ['Tool', 'Requester', 'Channel', 'Run', 'Age', 'Expires', 'Policy', 'Votes'],
+          ['Tool', 'Arguments', 'Requester', 'Channel', 'Run', 'Age', 'Expires', 'Policy', 'Votes'],
           items.map((item) => [
-            `<a href="${escapeHtml(`${base}approvals/${encodeURIComponent(item.id)}`)}">${escapeHtml(item.tool)}</a>`,
-            escapeHtml(item.requester ?? '—'),
-            escapeHtml(item.channel ?? '—'),
-            escapeHtml(item.runId ?? '—'),
+            renderToolLink(item, base),
+            `<span class="summary">${revealText(summarizeArguments(item.arguments)).html}</span>`,
+            renderName(item.requester).withWarning,
+            renderName(item.channel).withWarning,
+            renderName(item.runId).withWarning,
             formatAge(item.createdAt, now),
             formatDeadline(item.expiresAt, now),
             escapeHtml(describePolicy(item)),

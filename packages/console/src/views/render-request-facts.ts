@@ -3,12 +3,13 @@ import type { DecisionFacts, ToolHints } from '../console/decision-facts.js';
 import type { HeldCallOutcome } from '../console/held-call-outcome.js';
 import { escapeHtml } from '../security/escape-html.js';
 import { formatInstant } from './format-time.js';
+import { revealText } from './reveal-text.js';
 
 /**
- * Text from outside the console (a tool's author, a target resolver, the agent) as HTML text. One
- * function for all of it, so a renderer that also makes invisible characters visible fits here.
+ * Text from outside the console (a tool's author, a target resolver, the agent) as HTML text, with
+ * invisible and direction-changing characters shown as `\u{…}` escapes.
  */
-const showText: (text: string) => string = escapeHtml;
+const showText = (text: string): string => revealText(text).html;
 
 function describeHints(hints: ToolHints | null): string {
   if (hints === null) return 'Unknown';

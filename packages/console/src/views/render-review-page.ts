@@ -1,6 +1,8 @@
 import type { ApprovalItem } from '../console/approval-item.js';
 import { SECRET_SET_TEXT } from '../edits/approval-edits.js';
 import { escapeHtml } from '../security/escape-html.js';
+import { renderName } from './render-name.js';
+import { HIDDEN_CHARACTERS_WARNING, revealText } from './reveal-text.js';
 import { approvalPath } from './render-decision-forms.js';
 
 /** One changed field on the review page. */
@@ -35,7 +37,9 @@ function renderCell(value: unknown, secret: boolean, present: boolean): string {
   if (!present) return '<em>not set</em>';
   if (secret) return `<em>${escapeHtml(SECRET_SET_TEXT)}</em>`;
   // JSON shows a string's line breaks and spaces as they will run, and tells "1" from 1.
-  return `<code>${escapeHtml(JSON.stringify(value) ?? String(value))}</code>`;
+  const shown = revealText(JSON.stringify(value) ?? String(value));
+  const warning = shown.escaped === 0 ? '' : `<p class="warning">${escapeHtml(HIDDEN_CHARACTERS_WARNING)}</p>`;
+  return `${warning}<code>${shown.html}</code>`;
 }
 
 /** What an approver is told when their edit sets earlier grants aside. */
@@ -56,7 +60,7 @@ export function renderReviewPage(view: ReviewPageView): string {
   const rows = view.rows
     .map(
       (row) =>
-        `<tr><th scope="row">${escapeHtml(row.name)}</th>` +
+        `<tr><th scope="row">${revealText(row.name).html}</th>` +
         `<td data-label="As held">${renderCell(row.held, row.secret, row.held !== undefined)}</td>` +
         `<td data-label="Proposed">${renderCell(row.proposed, row.secret, true)}</td></tr>`,
     )
@@ -66,7 +70,7 @@ export function renderReviewPage(view: ReviewPageView): string {
       ? ''
       : `<p class="message error" id="review-resets">${escapeHtml(describeResets(view.resets, item.required))}</p>`;
   return (
-    `<h1>Review changes to <code>${escapeHtml(item.tool)}</code></h1>
+    `<h1>Review changes to <code>${renderName(item.tool).html}</code></h1>${renderName(item.tool).warning}
 <p>Granting runs the call with these changes; every other argument stays as requested.</p>
 <table class="arguments diff">
 <caption>Changed arguments</caption>
