@@ -71,10 +71,19 @@ export class LiveFeed {
     this.#startTimers();
   }
 
-  /** Tells every open stream that something changed. */
+  /**
+   * Tells every open stream whose approver is still signed in that something changed; a stream
+   * whose approver is not (a removed token, an ended session) ends instead, told nothing.
+   */
   broadcast(): void {
     this.#sequence += 1;
-    for (const client of this.#clients.keys()) client.write(`event: change\ndata: ${this.#sequence}\n\n`);
+    const event = `event: change\ndata: ${this.#sequence}\n\n`;
+    for (const [client, stillSignedIn] of this.#clients) {
+      void stillAllowed(stillSignedIn).then((allowed) => {
+        if (!allowed) client.end();
+        else if (this.#clients.has(client)) client.write(event);
+      });
+    }
   }
 
   /**
@@ -84,13 +93,7 @@ export class LiveFeed {
   async revalidate(): Promise<void> {
     await Promise.all(
       [...this.#clients].map(async ([client, stillSignedIn]) => {
-        let allowed: boolean;
-        try {
-          allowed = (await stillSignedIn()) === true;
-        } catch {
-          allowed = false;
-        }
-        if (!allowed) client.end();
+        if (!(await stillAllowed(stillSignedIn))) client.end();
       }),
     );
   }
@@ -136,5 +139,14 @@ export class LiveFeed {
     } finally {
       this.#polling = false;
     }
+  }
+}
+
+/** What `check` answers, false when it throws (fail closed). */
+async function stillAllowed(check: StreamCheck): Promise<boolean> {
+  try {
+    return (await check()) === true;
+  } catch {
+    return false;
   }
 }
