@@ -1,3 +1,4 @@
+import { revealNameAsText, revealTextAsText } from '../views/reveal-text.js';
 import type { ApprovalNotification } from './approval-notification.js';
 
 const MAX_REASON_IN_TEXT = 300;
@@ -7,19 +8,26 @@ function slackText(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
+/** A name (tool, requester, approver) for Slack: every character outside printable ASCII as a `\u{…}` escape, as the pages show it. */
+function slackName(name: string): string {
+  return slackText(revealNameAsText(name));
+}
+
 function clip(value: string): string {
   return value.length <= MAX_REASON_IN_TEXT ? value : `${value.slice(0, MAX_REASON_IN_TEXT - 1)}…`;
 }
 
 /**
  * A one-line message about `notification` for people (Slack `mrkdwn`: names and reasons are
- * escaped, the link is `<url|Open in the approvals console>`). Never names an argument.
+ * escaped, their hidden and look-alike characters shown as `\u{…}` escapes as on the pages, the
+ * link is `<url|Open in the approvals console>`). Never names an argument.
  */
 export function describeNotification(notification: ApprovalNotification): string {
-  const call = `\`${slackText(notification.tool)}\` requested by ${slackText(notification.requester ?? 'an unknown caller')}`;
+  const call = `\`${slackName(notification.tool)}\` requested by ${slackName(notification.requester ?? 'an unknown caller')}`;
   const votes = `${notification.approvals} of ${notification.required} approvals`;
-  const by = slackText(notification.decidedBy ?? 'nobody');
-  const reason = notification.reason === null || notification.reason === '' ? '' : `: ${slackText(clip(notification.reason))}`;
+  const by = slackName(notification.decidedBy ?? 'nobody');
+  const given = notification.reason;
+  const reason = given === null || given === '' ? '' : `: ${slackText(revealTextAsText(clip(given)))}`;
   let text: string;
   switch (notification.kind) {
     case 'opened':

@@ -172,3 +172,20 @@ export function holdsHiddenCharacters(text: string): boolean {
 export function revealNameAsText(name: string): string {
   return name.replace(NOT_PLAIN_ASCII, (character) => escapeCodePoint(character.codePointAt(0) ?? 0));
 }
+
+/**
+ * Text from a held call or a decision (a reason) as plain text, for messages outside the page:
+ * every character {@link revealText} shows as an escape becomes the same `\u{…}` text.
+ *
+ * @example
+ * revealTextAsText('pay \u202E0001$'); // 'pay \\u{202E}0001$'
+ */
+export function revealTextAsText(text: string): string {
+  let plain = '';
+  let last = 0;
+  scan(text, HIDDEN, keepsInValue, (start, end, code) => {
+    plain += `${text.slice(last, start)}${escapeCodePoint(code)}`;
+    last = end;
+  });
+  return plain + text.slice(last);
+}
