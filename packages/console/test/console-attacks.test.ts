@@ -129,6 +129,41 @@ describe('console attacks', () => {
     });
   });
 
+  describe("the runtime's extra secret names", () => {
+    const FILE_CLAIM = defineTool({
+      name: 'file_claim',
+      description: 'Files a claim.',
+      input: Type.Object({ claim: Type.String(), ssn: Type.Optional(Type.String()) }),
+      mutating: true,
+      handler: () => ({ ok: true }),
+    });
+
+    it('hides a field named by sensitiveFields (set in an edit) from every page, as the runtime hides it from its logs', async () => {
+      sent.length = 0;
+      fixture = await startConsoleFixture({ sensitiveFields: ['ssn'] }, { tools: [FILE_CLAIM], registry: { sensitiveFields: ['ssn'] } });
+      const id = await holdCall(fixture, 'file_claim', { claim: 'c1' });
+      const ana = await approver(TOKENS.ana);
+      const edit = await ana.get(page(id, 'edit'));
+      expect(edit.body).toMatch(/name="edit\.ssn"[^>]*type="password"|type="password"[^>]*name="edit\.ssn"/);
+      const reviewed = await review(ana, id, { ssn: '078-05-1120' });
+      expect(reviewed.status).toBe(200);
+      expect((await ana.post(page(id, 'grant'), { _csrf: ana.csrf, sealed: sealedOf(reviewed.body) })).status).toBe(303);
+      const held = await holdCall(fixture, 'file_claim', { claim: 'c2', ssn: '219-09-9999' });
+      const luis = await approver(TOKENS.luis);
+      await luis.get(page(id));
+      await luis.get(page(held));
+      await luis.get(`${page(held)}/arguments/ssn`);
+      await luis.get('/approvals/history');
+      expect(received.filter((body) => body.includes('078-05-1120') || body.includes('219-09-9999'))).toEqual([]);
+      expect((await fixture.verifier.store.get(id))?.approvals[0]?.changes).toEqual({ ssn: '078-05-1120' });
+    });
+
+    it('refuses a sensitiveFields entry that is not a name', async () => {
+      await expect(startConsoleFixture({ sensitiveFields: ['--'] })).rejects.toThrow(/sensitiveFields/);
+      fixture = await startConsoleFixture();
+    });
+  });
+
   describe('what held', () => {
     it('never shows secrets typed under other spellings (apiKey, API-KEY, x_api_key), refused or granted, to anyone', async () => {
       await start();

@@ -109,6 +109,12 @@ export interface ApprovalConsoleOptions {
    * set, and is never shown afterwards.
    */
   readonly editableFields?: (tool: string) => readonly string[] | null;
+  /**
+   * Argument names that are secret besides the built-in ones (`api_key`, `password`, `token`, …):
+   * pass the same list as the registry's `sensitiveFields`, so a value an approver sets in such a
+   * field is hidden like any secret (typed in a password box, never shown afterwards).
+   */
+  readonly sensitiveFields?: readonly string[];
   /** An optional sign-in page; see {@link ConsoleLogin}. */
   readonly login?: ConsoleLogin;
   /** Who may see and decide which approval; see {@link ConsoleAuthorize}. Default: every approver, every item. */

@@ -68,7 +68,7 @@ const NOTICES: Readonly<Record<string, string>> = Object.freeze({
  * `quorum`, decided once) are enforced on the server, and the page says why when one refuses.
  *
  * @throws MilpaError `INVALID_ARGUMENT` without `authenticate`, without `verifier` or `store`, or for a bad `basePath`,
- *   `notify` or `publicUrl`.
+ *   `notify`, `publicUrl` or `sensitiveFields`.
  * @example
  * import { createServer } from 'node:http';
  * const console = createApprovalConsole({
@@ -110,7 +110,12 @@ export function createApprovalConsole(options: ApprovalConsoleOptions): Approval
     csrf,
     canSignOut: options.login !== undefined,
   });
-  const edits = new ApprovalEdits({ tools: options.tools, validator: options.validator, editableFields: options.editableFields });
+  const edits = new ApprovalEdits({
+    tools: options.tools,
+    validator: options.validator,
+    editableFields: options.editableFields,
+    sensitiveFields: options.sensitiveFields,
+  });
   const visible = new VisibleApprovals(tracker, options.authorize);
   const loadVisibleItemOf = async (rawId: string, identity: ConsoleIdentity): Promise<ApprovalItem | null> => {
     let id: string;

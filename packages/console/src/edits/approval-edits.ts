@@ -1,7 +1,7 @@
 import type { JsonSchema } from '@milpa/core';
 import type { ApprovalItem } from '../console/approval-item.js';
 import type { ConsoleSchemaValidator, ConsoleToolCatalog } from '../console/approval-console-options.js';
-import { editableFieldsOf, isSecretField, isTooLongToEdit, type EditableField } from './editable-fields.js';
+import { editableFieldsOf, isSecretField, isTooLongToEdit, secretNamesWith, type EditableField } from './editable-fields.js';
 import { readTypedValue } from './read-typed-value.js';
 
 /** What the runtime puts in place of a secret argument (or a secret inside a value) before anyone sees it. */
@@ -56,6 +56,8 @@ export interface ApprovalEditsSettings {
   readonly validator: ConsoleSchemaValidator | undefined;
   /** The host's choice of editable fields per tool (null: none). */
   readonly editableFields: ((tool: string) => readonly string[] | null) | undefined;
+  /** Argument names secret besides the built-in ones (the registry's `sensitiveFields`). */
+  readonly sensitiveFields?: readonly string[] | undefined;
 }
 
 /**
@@ -66,10 +68,16 @@ export interface ApprovalEditsSettings {
  */
 export class ApprovalEdits {
   readonly #settings: ApprovalEditsSettings;
+  readonly #secretNames: ReturnType<typeof secretNamesWith>;
 
-  /** Edits as `settings` allow them. */
+  /**
+   * Edits as `settings` allow them.
+   *
+   * @throws MilpaError `INVALID_ARGUMENT` for a `sensitiveFields` entry that is not a name.
+   */
   constructor(settings: ApprovalEditsSettings) {
     this.#settings = settings;
+    this.#secretNames = secretNamesWith(settings.sensitiveFields);
   }
 
   #schemaOf(tool: string): JsonSchema | null {
@@ -85,7 +93,7 @@ export class ApprovalEdits {
     if (editableFields !== undefined && only === null) return [];
     // A field the runtime redacted inside an ordinary value is never edited: the edit would start
     // from the redacted text. A secret field is only ever set (its value is never shown).
-    return editableFieldsOf(schema, only).filter((field) => {
+    return editableFieldsOf(schema, only, this.#secretNames).filter((field) => {
       const { value } = valueInEffect(item, field.name);
       return field.secret || (!holdsRedaction(value) && !isTooLongToEdit(value));
     });
@@ -93,7 +101,7 @@ export class ApprovalEdits {
 
   /** True when input field `name` of `item`'s tool is secret (by schema or by name). */
   isSecret(item: ApprovalItem, name: string): boolean {
-    return isSecretField(this.#schemaOf(item.tool), name);
+    return isSecretField(this.#schemaOf(item.tool), name, this.#secretNames);
   }
 
   /** `item` with every secret value an approver set shown as {@link SECRET_SET_TEXT}. */

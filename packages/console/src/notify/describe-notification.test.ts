@@ -22,7 +22,9 @@ function notification(overrides: Partial<ApprovalNotification>): ApprovalNotific
 describe('describeNotification', () => {
   it('shows hidden and direction-changing characters in a reason as escapes, so "pay \\u202E0001$" never reads "pay $1000"', () => {
     const text = describeNotification(notification({ reason: 'pay \u202E0001$ to invoice\u200Bfdp.exe' }));
-    expect(text).toBe('Rejected by user:ana: `pay_invoice` requested by agent:assistant will not run: pay \\u{202E}0001$ to invoice\\u{200B}fdp.exe.');
+    expect(text).toBe(
+      'Rejected by user:ana: `pay_invoice` requested by agent:assistant will not run: pay \\u{202E}0001$ to invoice\\u{200B}fdp.exe.',
+    );
   });
 
   it('shows look-alike characters in the requester and the approver as escapes', () => {
