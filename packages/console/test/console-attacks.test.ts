@@ -125,6 +125,9 @@ describe('console attacks', () => {
       await until(() => anaStream.ended(), "the end of Ana's stream");
       expect(anaStream.text()).not.toContain('event: change');
       expect(luisStream.ended()).toBe(false);
+      const cookie = `${ana.csrfCookie}; ${SESSION_COOKIE}=${ana.session}`;
+      const again = await send(`${fixture.url}/approvals/events`, { headers: { Cookie: cookie } });
+      expect(again.status).toBe(401);
       luisStream.destroy();
     });
   });
