@@ -77,7 +77,10 @@ async function signInWithSession(token: string): Promise<{ session: string; csrf
   await browser.get('/approvals/login');
   const answer = await browser.post('/approvals/login', { _csrf: browser.csrf, token });
   const cookie = (answer.headers['set-cookie'] ?? []) as string[];
-  const session = cookie.find((value) => value.startsWith(`${SESSION_COOKIE}=`))!.split(';')[0]!.slice(SESSION_COOKIE.length + 1);
+  const session = cookie
+    .find((value) => value.startsWith(`${SESSION_COOKIE}=`))!
+    .split(';')[0]!
+    .slice(SESSION_COOKIE.length + 1);
   return { session, csrfCookie: browser.cookie };
 }
 
@@ -236,7 +239,7 @@ describe('console attacks', () => {
       expect((await fixture.verifier.store.get(id))?.approvals).toEqual([]);
     });
 
-    it('answers the whole-value route for a missing field, a prototype name or another item\'s field as not found', async () => {
+    it("answers the whole-value route for a missing field, a prototype name or another item's field as not found", async () => {
       await start();
       const id = await holdCall(fixture, 'call_api', { url: 'https://example.test' });
       await holdCall(fixture, 'print_note', { id: 'n1', copies: 1, title: 'other item' });
