@@ -64,6 +64,9 @@ describe('serveDemoConsole', () => {
         interval: 50,
       });
       expect(output.match(/resumed create_note/g)).toHaveLength(1);
+      // The console shows how the resumed call ended.
+      const after = await send(`${url}approvals/${held}`, 'GET', ana);
+      expect(after.body).toMatch(/<dd class="call-outcome">Ran at <time[^>]*>[^<]+<\/time> — succeeded\.<\/dd>/);
     } finally {
       stop();
       await served;

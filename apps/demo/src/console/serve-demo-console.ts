@@ -69,6 +69,7 @@ export async function serveDemoConsole(options: ServeDemoConsoleOptions, io: Cli
     verifier: demo.verifier,
     dispatcher: demo.dispatcher,
     history: demo.history,
+    approvals: demo.approvals,
     tools: demo.registry,
     validator: new SchemaValidator(),
     title: 'Milpa demo approvals',

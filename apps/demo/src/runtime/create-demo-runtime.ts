@@ -1,7 +1,8 @@
-import type { ApprovalGate, InvocationHistoryStore } from '@milpa/core';
+import type { ApprovalGate, ApprovalStore, InvocationHistoryStore } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import { SqliteStores } from '@milpa/store-sqlite';
 import {
+  InMemoryApprovalStore,
   InMemoryInvocationHistoryStore,
   InMemoryRateLimiter,
   ToolRegistry,
@@ -114,6 +115,8 @@ export interface DemoRuntime {
   readonly workspaceRoot: string;
   /** The runs' invocation histories, the store the registry was given. */
   readonly history: InvocationHistoryStore;
+  /** The held calls waiting for approval, and how each resumed one ended (the approvals console shows it). */
+  readonly approvals: ApprovalStore;
   /** The SQLite stores holding the runtime's state, or null when it is kept in memory. */
   readonly stores: SqliteStores | null;
   /** Closes the SQLite file the runtime opened from a path (stores passed in stay open); idempotent. */
@@ -178,12 +181,15 @@ async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores
   const approvalGate = demoApprovalGate(options, verifier);
   // Kept here, not read back from the registry: the console and the tour show a run's history.
   const history = stores?.history ?? new InMemoryInvocationHistoryStore();
+  // Kept here too: the console reads held calls from it to show how each resumed call ended.
+  const approvals = stores?.approval ?? new InMemoryApprovalStore();
   const registry = new ToolRegistry({
     logger,
     dispatcher,
     rateLimiter: stores?.rateLimiter ?? new InMemoryRateLimiter(),
     ...registryStores(stores),
     historyStore: history,
+    approvalStore: approvals,
     rateLimit: options.rateLimit ?? DEMO_RATE_LIMIT,
     // Models send "*" for "any", blank optionals and numbers as strings; tidying cleans those
     // before clamps and validation, and lists every change in meta.tidied.
@@ -231,6 +237,7 @@ async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores
     guard,
     workspaceRoot,
     history,
+    approvals,
     stores,
     close,
   };
