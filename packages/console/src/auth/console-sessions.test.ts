@@ -5,7 +5,7 @@ import { InMemoryConsoleSessionStore } from './in-memory-console-session-store.j
 describe('ConsoleSessions', () => {
   describe('start', () => {
     it('answers 256 random bits as base64url, and the store keeps only a digest of them', async () => {
-      const store = new InMemoryConsoleSessionStore();
+      const store = new InMemoryConsoleSessionStore({ maxSessionsPerCredential: 50 });
       const sessions = new ConsoleSessions({ store, now: () => 1000 });
       const ids = new Set<string>();
       for (let index = 0; index < 50; index += 1) ids.add(await sessions.start('user:ana', 'credential'));
