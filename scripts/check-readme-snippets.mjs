@@ -305,6 +305,6 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathS
       ? named.map((file) => relative(root, resolve(file)).split(sep).join('/'))
       : listReadmes(root).filter((readme) => !PENDING_READMES.includes(readme));
   const io = { out: (line) => console.log(line), err: (line) => console.error(line) };
-  if (named.length === 0) io.out(`check-readme-snippets: not yet checked: ${PENDING_READMES.join(', ')}`);
+  if (named.length === 0 && PENDING_READMES.length > 0) io.out(`check-readme-snippets: not yet checked: ${PENDING_READMES.join(', ')}`);
   process.exitCode = await runCheck(root, readmes, io, { showOutput, built });
 }
