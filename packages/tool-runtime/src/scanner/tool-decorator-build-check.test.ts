@@ -32,8 +32,9 @@ function diagnosticsFor(options: ts.CompilerOptions, extra = ''): string[] {
     types: [],
     ...options,
   });
-  return ts
-    .getPreEmitDiagnostics(program)
+  // Only the user's file is checked (core's own sources are type-checked by its package).
+  const source = program.getSourceFile(file);
+  return [...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
     .filter((diagnostic) => diagnostic.file?.fileName === file)
     .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
 }

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolContext, unsupportedCaller } from '@milpa/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Workspace } from '../../sandbox/workspace.js';
-import { shellExecTool } from './shell-exec-tool.js';
 
 // The real spawn, wrapped so the options it receives can be inspected.
 const spawnSpy = vi.hoisted(() => ({ calls: [] as unknown[][] }));
@@ -20,9 +18,16 @@ vi.mock('node:child_process', async (importOriginal) => {
 });
 
 let root: string;
+let Workspace: typeof import('../../sandbox/workspace.js').Workspace;
+let shellExecTool: typeof import('./shell-exec-tool.js').shellExecTool;
 
-beforeAll(() => {
+beforeAll(async () => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'milpa-shell-spawn-')));
+  // Test files share a module graph (vitest's `isolate: false`): an earlier file may have loaded the
+  // tool with the real `spawn`, so load it afresh here, where `node:child_process` is the wrapper.
+  vi.resetModules();
+  ({ Workspace } = await import('../../sandbox/workspace.js'));
+  ({ shellExecTool } = await import('./shell-exec-tool.js'));
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
