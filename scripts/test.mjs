@@ -3,14 +3,15 @@
 // then the release checks run. It prints the expected duration first, one line per task as it
 // finishes (tests counted), every failing task's log in full, and a summary with counts and times.
 //
-// With CI set, a Redis that does not answer at REDIS_URL stops the run at once with one line:
-// in CI nothing may be skipped. The last complete run's duration is kept in .turbo/ (git-ignored)
+// With CI set, a Redis that does not answer at REDIS_URL, or no Chromium or Chrome to drive, stops the
+// run at once with one line: in CI nothing may be skipped. The last complete run's duration is kept in .turbo/ (git-ignored)
 // to say how long the next one will take.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { findChromium, NO_BROWSER } from './find-chromium.mjs';
 import { pingRedis, redisUrlOf } from './redis-ping.mjs';
 import {
   createGroupedLogReader,
@@ -70,11 +71,16 @@ async function checkServices() {
   if (!inCi) return;
   const url = redisUrlOf(process.env);
   const reason = await pingRedis(url);
-  if (reason === null) return;
-  process.stderr.write(
-    `No Redis answers at ${url} (${reason}), and with CI set no test may be skipped: start Redis there or set REDIS_URL.\n`,
-  );
-  process.exit(1);
+  if (reason !== null) {
+    process.stderr.write(
+      `No Redis answers at ${url} (${reason}), and with CI set no test may be skipped: start Redis there or set REDIS_URL.\n`,
+    );
+    process.exit(1);
+  }
+  if (findChromium() === null) {
+    process.stderr.write(`${NO_BROWSER} With CI set, no test may be skipped.\n`);
+    process.exit(1);
+  }
 }
 
 /** The tasks turbo will run (those the packages define), from a dry run. */

@@ -2,15 +2,17 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { NO_BROWSER, findChromium } from './find-chromium.js';
+import { inject } from 'vitest';
+import { NO_BROWSER } from './find-chromium.js';
 
-const CHROMIUM = findChromium();
+/** The Chromium the run's global setup started (`browser-server.ts`), or null when there is none. */
+const ENDPOINT = inject('chromiumEndpoint');
 
 /**
  * True when the browser tests are skipped: outside CI on a machine without Chromium or Chrome
- * (one visible line says so). In CI a missing browser fails the run instead.
+ * (one visible line says so). In CI a missing browser fails the run before any test starts.
  */
-export const SKIP_BROWSER = CHROMIUM === null && process.env['CI'] === undefined;
+export const SKIP_BROWSER = ENDPOINT === null;
 if (SKIP_BROWSER) console.warn(`[skipped] ${NO_BROWSER} (in CI a missing browser fails the run)`);
 
 /** Generous: a loaded 2-core machine starts pages slowly; every wait is for an element or state. */
@@ -19,7 +21,7 @@ export const WAIT = { timeout: 45_000 } as const;
 /** Where screenshots go (ignored by git). */
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
-/** One headless Chromium for a test file, with the profiles it opened. */
+/** A test file's connection to the run's headless Chromium, with the profiles it opened. */
 export class TestBrowser {
   readonly #browser: Browser;
   readonly #contexts: BrowserContext[] = [];
@@ -28,12 +30,11 @@ export class TestBrowser {
     this.#browser = browser;
   }
 
-  /** Launches Debian's Chromium (or the one `findChromium` finds); throws when there is none. */
+  /** Connects to the run's Chromium (Debian's, or the one `findChromium` finds); throws when there is none. */
   static async launch(): Promise<TestBrowser> {
-    if (CHROMIUM === null) throw new Error(NO_BROWSER);
+    if (ENDPOINT === null) throw new Error(NO_BROWSER);
     mkdirSync(ARTIFACTS, { recursive: true });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'], timeout: 60_000 });
-    return new TestBrowser(browser);
+    return new TestBrowser(await chromium.connect(ENDPOINT, { timeout: 60_000 }));
   }
 
   /** A fresh profile (its own cookies) with a page at `viewport`. */
@@ -59,7 +60,7 @@ export class TestBrowser {
     return page;
   }
 
-  /** Closes every profile and the browser. */
+  /** Closes every profile and this file's connection (the browser stays up for the next file). */
   async close(): Promise<void> {
     for (const context of this.#contexts) await context.close().catch(() => undefined);
     await this.#browser.close();
