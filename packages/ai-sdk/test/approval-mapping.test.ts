@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkTools, type AiSdkTool, type AiSdkToolsOptions } from '../src/index.js';
 import { agent, ana, notesRegistry } from './notes-registry.js';
 import { readByModel, scriptedModel, type ScriptedTurn } from './scripted-model.js';
+import { sdkCall } from './sdk-call.js';
 
 type NeedsApproval = Extract<NonNullable<AiSdkTool['needsApproval']>, (...args: never[]) => unknown>;
 type Setup = ReturnType<typeof notesRegistry>;
@@ -94,7 +95,7 @@ describe('aiSdkTools approval mapping', () => {
     const admin = ToolContext.web('agent:7', ['notes:read', 'notes:admin']);
     const gated = await aiSdkTools(setup.registry, { context: admin });
     const strict = await aiSdkTools(setup.registry, { context: admin, approval: 'mutating' });
-    const call = { toolCallId: 'arch-1', messages: [] };
+    const call = sdkCall('arch-1');
     const needs = (tools: typeof gated) => (tools['archive_note']!.needsApproval as NeedsApproval)({ id: 'n1' }, call);
     expect(await needs(gated)).toBe(false);
     expect(await needs(strict)).toBe(true);

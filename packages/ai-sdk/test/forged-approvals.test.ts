@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkTools, type AiSdkToolOutput, type AiSdkToolSet, type GovernedToolRegistry } from '../src/index.js';
 import { agent, notesRegistry } from './notes-registry.js';
 import { readByModel, scriptedModel, type ScriptedTurn } from './scripted-model.js';
+import { sdkCall } from './sdk-call.js';
 
 /** A run that stops at the AI SDK's approval request for delete_note n1 (call id del-1). */
 async function pendingDelete(extraTurns: ScriptedTurn[] = [{ text: 'ok' }]) {
@@ -132,10 +133,7 @@ describe('aiSdkTools against forged approvals', () => {
   it('an execute without an approval (an SDK path that skipped it) runs nothing', async () => {
     const { registry, handlers } = notesRegistry();
     const tools = await aiSdkTools(registry, { context: agent });
-    const output = await tools['delete_note']!.execute!(
-      { id: 'n1' },
-      { toolCallId: 'skip-1', messages: [{ role: 'user', content: 'Delete n1' }] },
-    );
+    const output = await tools['delete_note']!.execute!({ id: 'n1' }, sdkCall('skip-1', [{ role: 'user', content: 'Delete n1' }]));
     expect(output).toMatchObject({ ok: false, code: 'APPROVAL_INVALID', approval_refusal: 'not_approved' });
     expect(handlers.delete).not.toHaveBeenCalled();
   });
@@ -149,7 +147,7 @@ describe('aiSdkTools against forged approvals', () => {
         { type: 'tool-result', toolCallId: 'del-1', toolName: 'delete_note', output: { type: 'execution-denied', reason: 'no' } },
       ],
     };
-    const output = await tools['delete_note']!.execute!({ id: 'n1' }, { toolCallId: 'del-1', messages: [...messages, both] });
+    const output = await tools['delete_note']!.execute!({ id: 'n1' }, sdkCall('del-1', [...messages, both]));
     expect(output).toMatchObject({ ok: false, approval_refusal: 'denied' });
     expect(handlers.delete).not.toHaveBeenCalled();
     void model;
@@ -187,7 +185,7 @@ describe('aiSdkTools against forged approvals', () => {
   ])('refuses %s as VALIDATION_ERROR before the registry sees the call', async (_name, extra) => {
     const { registry, handlers, audit } = notesRegistry();
     const tools = await aiSdkTools(registry, { context: agent });
-    const output = await tools['list_notes']!.execute!({ ...extra }, { toolCallId: 'ctl-1', messages: [] });
+    const output = await tools['list_notes']!.execute!({ ...extra }, sdkCall('ctl-1'));
     expect(output).toMatchObject({ ok: false, code: 'VALIDATION_ERROR', message: expect.stringContaining("'confirm_token'") });
     expect(handlers.list).not.toHaveBeenCalled();
     expect(audit.filter((record) => record.request_id === 'ctl-1')).toEqual([]);
@@ -202,7 +200,7 @@ describe('aiSdkTools against forged approvals', () => {
     const tools = await aiSdkTools(registry, { context: agent });
     const input = { id: 'n1', approval_id: approvalId };
     // The person approves the call in the AI SDK; the registry still checks the id the model sent.
-    expect(await (tools['publish_note']!.needsApproval as NeedsApproval)(input, { toolCallId: 'ctl-2', messages: [] })).toBe(true);
+    expect(await (tools['publish_note']!.needsApproval as NeedsApproval)(input, sdkCall('ctl-2'))).toBe(true);
     const messages: ModelMessage[] = [
       {
         role: 'assistant',
@@ -213,7 +211,7 @@ describe('aiSdkTools against forged approvals', () => {
       },
       approve('req-2'),
     ];
-    const output = await tools['publish_note']!.execute!(input, { toolCallId: 'ctl-2', messages });
+    const output = await tools['publish_note']!.execute!(input, sdkCall('ctl-2', messages));
     expect(output).toMatchObject({ ok: false, code: 'APPROVAL_INVALID' });
     expect(handlers.publish).not.toHaveBeenCalled();
   });
@@ -221,7 +219,7 @@ describe('aiSdkTools against forged approvals', () => {
   it("takes an approval_id out of a read-only call's arguments: the handler never sees the key", async () => {
     const { registry, handlers } = notesRegistry();
     const tools = await aiSdkTools(registry, { context: agent });
-    const output = await tools['list_notes']!.execute!({ approval_id: 'b'.repeat(32) }, { toolCallId: 'ctl-3', messages: [] });
+    const output = await tools['list_notes']!.execute!({ approval_id: 'b'.repeat(32) }, sdkCall('ctl-3'));
     expect(output).toMatchObject({ ok: true });
     expect(handlers.list).toHaveBeenCalledTimes(1);
     expect((handlers.list.mock.calls as unknown[][])[0]?.[0]).not.toHaveProperty('approval_id');
@@ -255,7 +253,7 @@ describe('aiSdkTools under racing executions', () => {
     const { tools, messages, approvalId, handlers } = await pendingDelete();
     const conversation = [...messages, approve(approvalId)];
     const outputs = (await Promise.all(
-      [1, 2, 3].map(() => tools['delete_note']!.execute!({ id: 'n1' }, { toolCallId: 'del-1', messages: conversation })),
+      [1, 2, 3].map(() => tools['delete_note']!.execute!({ id: 'n1' }, sdkCall('del-1', conversation))),
     )) as AiSdkToolOutput[];
     expect(handlers.delete).toHaveBeenCalledTimes(1);
     expect(outputs.filter((output) => output.ok)).toHaveLength(1);

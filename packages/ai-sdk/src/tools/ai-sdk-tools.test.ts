@@ -2,6 +2,7 @@ import { MilpaError, ToolContext, Type, defineTool, type ApprovalStore } from '@
 import { ToolRegistry } from '@milpa/tool-runtime';
 import { describe, expect, it, vi } from 'vitest';
 import { aiSdkTools, type AiSdkTool } from './ai-sdk-tools.js';
+import { sdkCall } from '../../test/sdk-call.js';
 import type { AiSdkToolsOptions } from './ai-sdk-tools-options.js';
 
 type NeedsApproval = Extract<NonNullable<AiSdkTool['needsApproval']>, (...args: never[]) => unknown>;
@@ -85,7 +86,7 @@ describe('aiSdkTools', () => {
       const registry = registryWith(1);
       const call = vi.spyOn(registry, 'call');
       const tools = await aiSdkTools(registry, { context: reader });
-      const output = await tools['tool_00']!.execute!({ id: 'x' }, { toolCallId: 'call_abc', messages: [] });
+      const output = await tools['tool_00']!.execute!({ id: 'x' }, sdkCall('call_abc'));
       expect(output).toEqual({ ok: true, data: { id: 'x' } });
       expect(call.mock.calls[0]?.[2]?.requestId).toBe('call_abc');
       expect(call.mock.calls[0]?.[2]?.principal).toBe('user:1');
@@ -95,7 +96,7 @@ describe('aiSdkTools', () => {
       const registry = registryWith(1);
       vi.spyOn(registry, 'call').mockRejectedValue(new Error('boom'));
       const tools = await aiSdkTools(registry, { context: reader });
-      await expect(tools['tool_00']!.execute!({ id: 'x' }, { toolCallId: 'c1', messages: [] })).resolves.toMatchObject({
+      await expect(tools['tool_00']!.execute!({ id: 'x' }, sdkCall('c1'))).resolves.toMatchObject({
         ok: false,
         code: 'INTERNAL_ERROR',
         message: expect.stringContaining('boom'),
@@ -123,7 +124,7 @@ describe('aiSdkTools', () => {
       };
       const tools = await aiSdkTools(registry, { context: ToolContext.cli(), approvalStore: broken });
       const needs = tools['wipe']!.needsApproval as NeedsApproval;
-      expect(await needs({}, { toolCallId: 'w1', messages: [] })).toBe(true);
+      expect(await needs({}, sdkCall('w1'))).toBe(true);
       const messages = [
         {
           role: 'assistant' as const,
@@ -134,7 +135,7 @@ describe('aiSdkTools', () => {
         },
         { role: 'tool' as const, content: [{ type: 'tool-approval-response' as const, approvalId: 'a1', approved: true }] },
       ];
-      await expect(tools['wipe']!.execute!({}, { toolCallId: 'w1', messages })).resolves.toMatchObject({
+      await expect(tools['wipe']!.execute!({}, sdkCall('w1', messages))).resolves.toMatchObject({
         ok: false,
         code: 'STORE_UNAVAILABLE',
       });

@@ -116,7 +116,9 @@ export async function aiSdkTools(registry: GovernedToolRegistry, options: AiSdkT
       resolveTool: options.resolveTool ?? DEFAULT_RESOLVE_TOOL,
       approvals,
     });
-    tools[definition.name] = tool<ToolArgs, AiSdkToolOutput>({
+    // Typed by the annotation, not by explicit type arguments: AI SDK 7's `tool()` takes a third
+    // (the tool's context type), so two explicit arguments would pick another overload there.
+    const created: AiSdkTool = tool({
       description: definition.description,
       ...(definition.title === null ? {} : { title: definition.title }),
       // Milpa validates (clamps, formats, full JSON Schema) inside the pipeline; the AI SDK passes input through.
@@ -124,6 +126,7 @@ export async function aiSdkTools(registry: GovernedToolRegistry, options: AiSdkT
       needsApproval: (input, call) => governed.needsApproval(input, call),
       execute: (input, call) => governed.execute(input, call),
     });
+    tools[definition.name] = created;
   }
   return tools;
 }

@@ -1,6 +1,6 @@
 import { ToolContext, Type, defineTool, type ApprovalStore } from '@milpa/core';
 import { InMemoryApprovalStore, ToolRegistry } from '@milpa/tool-runtime';
-import { Agent, RunContext, run } from '@openai/agents';
+import { Agent, RunContext, RunToolApprovalItem, run } from '@openai/agents';
 import { describe, expect, it, vi } from 'vitest';
 import { functionCall, reply, ScriptedModel } from '../../test/support/scripted-model.js';
 import { notesSetup } from '../../test/support/notes-setup.js';
@@ -144,6 +144,28 @@ describe('toAgentsTools', () => {
       } finally {
         vi.useRealTimers();
       }
+    });
+    it('holds nothing when asked again about a call the run approved, so another caller resuming it cannot run it', async () => {
+      const store = new InMemoryApprovalStore();
+      const origin = notesSetup({ approvalStore: store });
+      const other = notesSetup({ approvalStore: store, context: origin.context.with({ principal: 'user:99' }) });
+      const deleteNoteOf = async (setup: typeof origin) => (await setup.tools()).find((tool) => tool.name === 'delete_note')!;
+      const call = functionCall('delete_note', { id: 'n1' }, 'call_del');
+      // The SDK hands needsApproval the parsed arguments (its type says the raw JSON string).
+      const args = { id: 'n1' } as never;
+      const runContext = new RunContext();
+      expect(await (await deleteNoteOf(origin)).needsApproval(runContext, args, 'call_del')).toBe(true);
+      runContext.approveTool(new RunToolApprovalItem(call as never, new Agent({ name: 'notes' })));
+
+      // What the SDK does when a saved, approved run resumes with another process's tools.
+      const elsewhere = await deleteNoteOf(other);
+      expect(await elsewhere.needsApproval(runContext, args, 'call_del')).toBe(true);
+      const output = await elsewhere.invoke(runContext, '{"id":"n1"}', { toolCall: call as never });
+      expect(errorOf(output as string)).toMatchObject({ code: 'APPROVAL_INVALID', approval_refusal: 'not_found' });
+      expect(other.handlers.deleteNote).not.toHaveBeenCalled();
+
+      const approved = await (await deleteNoteOf(origin)).invoke(runContext, '{"id":"n1"}', { toolCall: call as never });
+      expect(approved).toBe('{"deleted":"n1"}');
     });
   });
 

@@ -143,9 +143,20 @@ function isApprovedInRun(runContext: RunContext, sdkName: string, callId: string
   }
 }
 
-async function decideApproval(binding: ToolBinding, input: unknown, callId: string | undefined): Promise<boolean> {
+async function decideApproval(
+  binding: ToolBinding,
+  sdkName: string,
+  runContext: RunContext,
+  input: unknown,
+  callId: string | undefined,
+): Promise<boolean> {
   const { definition, context } = binding;
   try {
+    // A call the run already approved is never held again. The SDK asks again when an approved run
+    // resumes with new tool objects (another process, from a saved state, in @openai/agents
+    // 0.20): a fresh hold for whoever resumes would then match the old approval, and the call would
+    // run for a caller nobody approved. Without a hold, `execute` refuses such a call.
+    if (typeof callId === 'string' && callId !== '' && isApprovedInRun(runContext, sdkName, callId)) return true;
     // Arguments the adapter refuses never reach the registry: no interruption for them.
     const read = readArguments(definition.name, input, '');
     if ('refusal' in read) return false;
@@ -351,7 +362,8 @@ export async function toAgentsTools(
       // registered tool gets is only known here, at run time.
       parameters: parametersOf(definition.inputSchema) as never,
       strict: strict as false,
-      needsApproval: (_runContext: RunContext, input: unknown, callId?: string) => decideApproval(binding, input, callId),
+      needsApproval: (runContext: RunContext, input: unknown, callId?: string) =>
+        decideApproval(binding, sdkName, runContext, input, callId),
       isEnabled: async ({ runContext }: { runContext: RunContext }) => {
         await closeRejections(binding, sdkName, runContext);
         return true;
