@@ -390,7 +390,7 @@ async function main() {
     }
   } catch (error) {
     failed = true;
-    print(`FAIL ${error.message}`);
+    print(`FAIL: ${error.message}`);
     if (error.output !== undefined) print(error.output);
   } finally {
     cleanUp();
