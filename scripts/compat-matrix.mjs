@@ -138,7 +138,10 @@ export function problemOf(counts) {
 
 /**
  * The one line printed for an adapter.
- * @param {{ name: string, framework: Record<string, string>, node: string, counts?: ReturnType<typeof countTests>, problem: string | null, ms: number }} result
+ * @param {{
+ *   name: string, framework: Record<string, string>, node: string,
+ *   counts?: ReturnType<typeof countTests>, problem: string | null, ms: number,
+ * }} result
  */
 export function formatAdapterLine({ name, framework, node, counts, problem, ms }) {
   const versions = Object.entries(framework)
@@ -151,7 +154,8 @@ export function formatAdapterLine({ name, framework, node, counts, problem, ms }
       : `type-checked, ${counts.source.passed} unit tests passed on the sources (${counts.source.files} files), ` +
         `${counts.built.passed} integration tests passed on the packed build (${counts.built.files} files)`;
   const status = problem === null ? 'ok  ' : 'FAIL';
-  return `${status} ${name} on Node ${node} with ${versions}: ${tests}, ${(ms / 1000).toFixed(1)} s${problem === null ? '' : ` — ${problem}`}`;
+  const why = problem === null ? '' : ` — ${problem}`;
+  return `${status} ${name} on Node ${node} with ${versions}: ${tests}, ${(ms / 1000).toFixed(1)} s${why}`;
 }
 
 // ---------------------------------------------------------------------------------------------
