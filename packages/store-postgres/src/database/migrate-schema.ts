@@ -129,7 +129,8 @@ export async function migrateSchema(pool: PostgresStorePool, schema: string): Pr
     const current = rows.length === 0 ? 0 : timeOf(stored);
     if (current === undefined || !Number.isInteger(current) || current < 0 || rows.length > 1) {
       throw new PostgresStoreError(
-        `The schema_version table of schema ${quoted} holds ${rows.length > 1 ? 'several rows' : String(stored)}, which is not a schema version.`,
+        `The schema_version table of schema ${quoted} holds ${rows.length > 1 ? 'several rows' : String(stored)}, ` +
+          'which is not a schema version.',
         { store: 'database', failure: 'malformed' },
       );
     }

@@ -250,7 +250,8 @@ export class PostgresInvocationHistoryStore implements InvocationHistoryStore {
   /** Inserts a new run's row (locked by the insert); false when another transaction inserted it first. */
   async #insertRun(run: RunStatement, runId: string, complete: boolean, now: number): Promise<boolean> {
     const { rowCount } = await run(
-      `INSERT INTO ${this.#runs} (run_id, complete, touched_at, first_seq, next_seq) VALUES ($1, $2, $3, 1, 1) ON CONFLICT (run_id) DO NOTHING`,
+      `INSERT INTO ${this.#runs} (run_id, complete, touched_at, first_seq, next_seq) VALUES ($1, $2, $3, 1, 1) ` +
+        'ON CONFLICT (run_id) DO NOTHING',
       [runId, complete, now],
     );
     return rowCount === 1;
