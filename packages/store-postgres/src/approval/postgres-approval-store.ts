@@ -8,45 +8,12 @@ import {
   type PendingApproval,
   type ToolArgs,
 } from '@milpa/core';
+import { isApprovalSettlement, isUnredeemedHeldCall } from '@milpa/core/kit';
 import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
 import { malformedRow, type RunStatement, type StoreDatabase } from '../database/store-database.js';
 import { isTextOrNull, timeOf } from '../database/time-column.js';
 
 type Row = Record<string, unknown>;
-
-function isValidDate(value: unknown): value is Date {
-  return value instanceof Date && Number.isFinite(value.getTime());
-}
-
-/** The checks of `open`: a well-formed held call that has not been redeemed. */
-function checkHeldCall(approval: PendingApproval): void {
-  const valid =
-    typeof approval === 'object' &&
-    approval !== null &&
-    typeof approval.approvalId === 'string' &&
-    approval.approvalId !== '' &&
-    typeof approval.toolName === 'string' &&
-    approval.toolName !== '' &&
-    typeof approval.arguments === 'object' &&
-    approval.arguments !== null &&
-    !Array.isArray(approval.arguments) &&
-    typeof approval.argumentsDigest === 'string' &&
-    isTextOrNull(approval.principal) &&
-    typeof approval.channel === 'string' &&
-    isTextOrNull(approval.runId) &&
-    typeof approval.requestId === 'string' &&
-    isValidDate(approval.createdAt) &&
-    isValidDate(approval.expiresAt) &&
-    approval.redeemedAt === null;
-  if (!valid)
-    throw new MilpaError('PostgresApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
-}
-
-function isSettlement(value: unknown): value is ApprovalSettlement {
-  if (typeof value !== 'object' || value === null) return false;
-  const { outcome, code, at } = value as Partial<ApprovalSettlement>;
-  return (outcome === 'succeeded' || outcome === 'failed') && isTextOrNull(code) && isValidDate(at);
-}
 
 /** The settlement columns as a settlement, null while unsettled. */
 function decodeSettlement(row: Row): ApprovalSettlement | null {
@@ -140,7 +107,8 @@ export class PostgresApprovalStore implements ApprovalStore {
    * @throws PostgresStoreError `STORE_UNAVAILABLE` when the database fails.
    */
   async open(approval: PendingApproval): Promise<boolean> {
-    checkHeldCall(approval);
+    if (!isUnredeemedHeldCall(approval))
+      throw new MilpaError('PostgresApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
     const argsJson = toJsonColumn(approval.arguments, 'Held call arguments');
     const columns =
       'approval_id, tool, args_json, args_digest, principal, channel, run_id, request_id, created_at, expires_at, redeemed_at, ' +
@@ -214,7 +182,7 @@ export class PostgresApprovalStore implements ApprovalStore {
    * @throws PostgresStoreError `STORE_UNAVAILABLE` when the database fails.
    */
   async settle(approvalId: string, settlement: ApprovalSettlement): Promise<boolean> {
-    if (!isSettlement(settlement))
+    if (!isApprovalSettlement(settlement))
       throw new MilpaError('PostgresApprovalStore.settle() needs { outcome, code, at }.', { code: 'INVALID_ARGUMENT' });
     if (typeof approvalId !== 'string') return false;
     return this.#database.transaction('approval', async (run) => {

@@ -5,9 +5,30 @@ import {
   type VerificationRecord,
   type VerificationStore,
 } from '@milpa/core';
-import type { StoreDatabase } from '../database/store-database.js';
+import { readVerificationRecordJson, verificationRecordToJson } from '@milpa/core/kit';
+import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 import { timeOf } from '../database/time-column.js';
-import { decodeVerificationRecord, encodeVerificationRecord } from './verification-record-codec.js';
+
+/**
+ * Writes a record as the JSON text `record_json` holds.
+ *
+ * @throws MilpaError `INVALID_ARGUMENT` when its payload or metadata is not plain JSON.
+ */
+function encodeVerificationRecord(record: VerificationRecord): string {
+  return toJsonColumn(verificationRecordToJson(record), `Verification request '${record.id}'`);
+}
+
+/**
+ * Reads the record `id` back from its `record_json`.
+ *
+ * @throws PostgresStoreError `malformed` when the column holds something else.
+ */
+function decodeVerificationRecord(id: string, json: unknown): VerificationRecord {
+  const read = readVerificationRecordJson(id, fromJsonColumn(json));
+  if (!read.ok) throw malformedRow('verification', `verification request '${id}' ${read.error}`, read.cause);
+  return read.value;
+}
 
 /**
  * The {@link VerificationStore} over the `verification_records` table: pending verifications

@@ -8,6 +8,7 @@ import {
   type PendingApproval,
   type ToolArgs,
 } from '@milpa/core';
+import { isApprovalSettlement, isUnredeemedHeldCall } from '@milpa/core/kit';
 import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 
@@ -34,34 +35,6 @@ const SELECT_HOLD = 'SELECT * FROM approval_holds WHERE approval_id = ?';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-function isValidDate(value: unknown): value is Date {
-  return value instanceof Date && Number.isFinite(value.getTime());
-}
-
-/** The checks of `open`: a well-formed held call that has not been redeemed. */
-function checkHeldCall(approval: PendingApproval): void {
-  const valid =
-    typeof approval === 'object' &&
-    approval !== null &&
-    typeof approval.approvalId === 'string' &&
-    approval.approvalId !== '' &&
-    typeof approval.toolName === 'string' &&
-    approval.toolName !== '' &&
-    typeof approval.arguments === 'object' &&
-    approval.arguments !== null &&
-    !Array.isArray(approval.arguments) &&
-    typeof approval.argumentsDigest === 'string' &&
-    isTextOrNull(approval.principal) &&
-    typeof approval.channel === 'string' &&
-    isTextOrNull(approval.runId) &&
-    typeof approval.requestId === 'string' &&
-    isValidDate(approval.createdAt) &&
-    isValidDate(approval.expiresAt) &&
-    approval.redeemedAt === null;
-  if (!valid)
-    throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
-}
-
 /** The settlement columns as a settlement, null while unsettled. */
 function decodeSettlement(row: HoldRow): ApprovalSettlement | null {
   const { settled_outcome: outcome, settled_code: code, settled_at: at } = row;
@@ -69,12 +42,6 @@ function decodeSettlement(row: HoldRow): ApprovalSettlement | null {
   if ((outcome !== 'succeeded' && outcome !== 'failed') || !isTextOrNull(code) || !isTime(at))
     throw malformedRow('approval', 'a held call with a malformed settlement');
   return Object.freeze({ outcome, code, at: new Date(at) });
-}
-
-function isSettlement(value: unknown): value is ApprovalSettlement {
-  if (typeof value !== 'object' || value === null) return false;
-  const { outcome, code, at } = value as Partial<ApprovalSettlement>;
-  return (outcome === 'succeeded' || outcome === 'failed') && (code === null || typeof code === 'string') && isValidDate(at);
 }
 
 function decode(row: HoldRow): PendingApproval {
@@ -151,7 +118,8 @@ export class SqliteApprovalStore implements ApprovalStore {
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database fails.
    */
   open(approval: PendingApproval): boolean {
-    checkHeldCall(approval);
+    if (!isUnredeemedHeldCall(approval))
+      throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
     const argsJson = toJsonColumn(approval.arguments, 'Held call arguments');
     return this.#database.transaction('approval', (db) => {
       const existing = db.prepare('SELECT forget_at FROM approval_holds WHERE approval_id = ?').get(approval.approvalId) as
@@ -219,7 +187,7 @@ export class SqliteApprovalStore implements ApprovalStore {
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database fails.
    */
   settle(approvalId: string, settlement: ApprovalSettlement): boolean {
-    if (!isSettlement(settlement))
+    if (!isApprovalSettlement(settlement))
       throw new MilpaError('SqliteApprovalStore.settle() needs { outcome, code, at }.', { code: 'INVALID_ARGUMENT' });
     if (typeof approvalId !== 'string') return false;
     return this.#database.transaction('approval', (db) => {
