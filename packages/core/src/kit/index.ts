@@ -25,3 +25,5 @@ export {
 } from './verification-record-json.js';
 export { idempotencyRecordToJson, readIdempotencyRecordJson, type IdempotencyRecordJson } from './idempotency-record-json.js';
 export { isApprovalSettlement, isUnredeemedHeldCall } from './held-call-checks.js';
+export { fromPlainJsonText, toPlainJsonText } from './plain-json-text.js';
+export { checkRateLimitArguments } from './rate-limit-arguments.js';

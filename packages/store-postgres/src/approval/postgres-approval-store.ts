@@ -8,8 +8,7 @@ import {
   type PendingApproval,
   type ToolArgs,
 } from '@milpa/core';
-import { isApprovalSettlement, isUnredeemedHeldCall } from '@milpa/core/kit';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, isApprovalSettlement, isUnredeemedHeldCall, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type RunStatement, type StoreDatabase } from '../database/store-database.js';
 import { isTextOrNull, timeOf } from '../database/time-column.js';
 
@@ -44,7 +43,7 @@ function decode(row: Row): PendingApproval {
   ) {
     throw malformedRow('approval', 'a held call with missing or mistyped columns');
   }
-  const args = fromJsonColumn(row['args_json']);
+  const args = fromPlainJsonText(row['args_json']);
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw malformedRow('approval', 'a held call whose arguments are not a JSON object');
   return Object.freeze({
@@ -109,7 +108,7 @@ export class PostgresApprovalStore implements ApprovalStore {
   async open(approval: PendingApproval): Promise<boolean> {
     if (!isUnredeemedHeldCall(approval))
       throw new MilpaError('PostgresApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
-    const argsJson = toJsonColumn(approval.arguments, 'Held call arguments');
+    const argsJson = toPlainJsonText(approval.arguments, 'Held call arguments');
     const columns =
       'approval_id, tool, args_json, args_digest, principal, channel, run_id, request_id, created_at, expires_at, redeemed_at, ' +
       'settled_outcome, settled_code, settled_at, forget_at';

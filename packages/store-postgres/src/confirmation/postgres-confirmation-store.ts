@@ -6,7 +6,7 @@ import {
   type ConfirmationToken,
   type ToolArgs,
 } from '@milpa/core';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 import { isTextOrNull, timeOf } from '../database/time-column.js';
 
@@ -25,7 +25,7 @@ function argumentsOf(row: Record<string, unknown>): ToolArgs {
   if (typeof row['tool'] !== 'string' || typeof row['channel'] !== 'string' || !isTextOrNull(row['principal'])) {
     throw malformedRow('confirmation', 'a confirmation token with missing or mistyped columns');
   }
-  const args = fromJsonColumn(row['args_json']);
+  const args = fromPlainJsonText(row['args_json']);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw malformedRow('confirmation', 'a confirmation token whose arguments are not a JSON object');
   }
@@ -86,7 +86,7 @@ export class PostgresConfirmationStore implements ConfirmationStore {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalid('Confirmation args must be an object.');
     if (typeof actionSummary !== 'string') throw invalid('Confirmation action summary must be a string.');
     if (!isBinding(binding)) throw invalid('Confirmation binding needs a string channel and a string or null principal.');
-    const argsJson = toJsonColumn(args, 'Confirmation args');
+    const argsJson = toPlainJsonText(args, 'Confirmation args');
     const expiresAt = this.#database.now() + this.#ttlMs;
     for (;;) {
       const token = generateRandomId();

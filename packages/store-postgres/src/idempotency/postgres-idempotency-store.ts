@@ -8,17 +8,16 @@ import {
   type IdempotencyStore,
   type ToolResultJson,
 } from '@milpa/core';
-import { idempotencyRecordToJson, readIdempotencyRecordJson } from '@milpa/core/kit';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, idempotencyRecordToJson, readIdempotencyRecordJson, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type RunStatement, type StoreDatabase } from '../database/store-database.js';
 
 /** Writes a record as the JSON text `record_json` holds. */
 function encode(record: IdempotencyRecord): string {
-  return toJsonColumn(idempotencyRecordToJson(record), 'An idempotency record');
+  return toPlainJsonText(idempotencyRecordToJson(record), 'An idempotency record');
 }
 
 function decode(row: Record<string, unknown>): IdempotencyRecord {
-  const record = readIdempotencyRecordJson(fromJsonColumn(row['record_json']));
+  const record = readIdempotencyRecordJson(fromPlainJsonText(row['record_json']));
   if (record === null) throw malformedRow('idempotency', 'an idempotency record with missing or mistyped fields');
   return record;
 }
@@ -85,7 +84,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
    */
   async complete(key: string, owner: string, result: ToolResultJson, at: Date, retentionMs: number): Promise<boolean> {
     // Checked before the transaction, so a result that is not JSON data is the caller's error, not the database's.
-    toJsonColumn(result, 'An idempotency result');
+    toPlainJsonText(result, 'An idempotency result');
     return this.#database.transaction('idempotency', async (run) => {
       const next = completeIdempotencyRecord(await this.#lock(run, key), owner, result, at, retentionMs);
       if (next === null) return false;

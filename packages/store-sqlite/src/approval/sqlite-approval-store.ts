@@ -8,8 +8,7 @@ import {
   type PendingApproval,
   type ToolArgs,
 } from '@milpa/core';
-import { isApprovalSettlement, isUnredeemedHeldCall } from '@milpa/core/kit';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, isApprovalSettlement, isUnredeemedHeldCall, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 
 interface HoldRow {
@@ -61,7 +60,7 @@ function decode(row: HoldRow): PendingApproval {
   ) {
     throw malformedRow('approval', 'a held call with missing or mistyped columns');
   }
-  const args = fromJsonColumn(row.args_json);
+  const args = fromPlainJsonText(row.args_json);
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw malformedRow('approval', 'a held call whose arguments are not a JSON object');
   return Object.freeze({
@@ -120,7 +119,7 @@ export class SqliteApprovalStore implements ApprovalStore {
   open(approval: PendingApproval): boolean {
     if (!isUnredeemedHeldCall(approval))
       throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
-    const argsJson = toJsonColumn(approval.arguments, 'Held call arguments');
+    const argsJson = toPlainJsonText(approval.arguments, 'Held call arguments');
     return this.#database.transaction('approval', (db) => {
       const existing = db.prepare('SELECT forget_at FROM approval_holds WHERE approval_id = ?').get(approval.approvalId) as
         | { forget_at: unknown }

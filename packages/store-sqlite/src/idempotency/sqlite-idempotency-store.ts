@@ -8,8 +8,7 @@ import {
   type IdempotencyStore,
   type ToolResultJson,
 } from '@milpa/core';
-import { idempotencyRecordToJson, readIdempotencyRecordJson } from '@milpa/core/kit';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, idempotencyRecordToJson, readIdempotencyRecordJson, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type SqliteConnection, type StoreDatabase } from '../database/store-database.js';
 
 interface KeyRow {
@@ -21,11 +20,11 @@ const SELECT_KEY = 'SELECT record_json, forget_at FROM idempotency_keys WHERE ke
 
 /** Writes a record as the JSON the `record_json` column holds: times as epoch milliseconds. */
 function encode(record: IdempotencyRecord): string {
-  return toJsonColumn(idempotencyRecordToJson(record), 'An idempotency record');
+  return toPlainJsonText(idempotencyRecordToJson(record), 'An idempotency record');
 }
 
 function decode(row: KeyRow): IdempotencyRecord {
-  const record = readIdempotencyRecordJson(fromJsonColumn(row.record_json));
+  const record = readIdempotencyRecordJson(fromPlainJsonText(row.record_json));
   if (record === null) throw malformedRow('idempotency', 'an idempotency record with missing or mistyped fields');
   return record;
 }
@@ -76,7 +75,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
    */
   complete(key: string, owner: string, result: ToolResultJson, at: Date, retentionMs: number): boolean {
     // Checked before the transaction, so a result that is not JSON data is the caller's error, not the database's.
-    toJsonColumn(result, 'An idempotency result');
+    toPlainJsonText(result, 'An idempotency result');
     return this.#database.transaction('idempotency', (db) => {
       const next = completeIdempotencyRecord(this.#load(db, key), owner, result, at, retentionMs);
       if (next === null) return false;

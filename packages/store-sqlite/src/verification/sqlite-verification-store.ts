@@ -5,8 +5,7 @@ import {
   type VerificationRecord,
   type VerificationStore,
 } from '@milpa/core';
-import { readVerificationRecordJson, verificationRecordToJson } from '@milpa/core/kit';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, readVerificationRecordJson, toPlainJsonText, verificationRecordToJson } from '@milpa/core/kit';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 
 /**
@@ -15,7 +14,7 @@ import { malformedRow, type StoreDatabase } from '../database/store-database.js'
  * @throws MilpaError `INVALID_ARGUMENT` when its payload or metadata is not plain JSON.
  */
 function encodeVerificationRecord(record: VerificationRecord): string {
-  return toJsonColumn(verificationRecordToJson(record), `Verification request '${record.id}'`);
+  return toPlainJsonText(verificationRecordToJson(record), `Verification request '${record.id}'`);
 }
 
 /**
@@ -24,7 +23,7 @@ function encodeVerificationRecord(record: VerificationRecord): string {
  * @throws SqliteStoreError `malformed` when the column holds something else.
  */
 function decodeVerificationRecord(id: string, json: unknown): VerificationRecord {
-  const read = readVerificationRecordJson(id, fromJsonColumn(json));
+  const read = readVerificationRecordJson(id, fromPlainJsonText(json));
   if (!read.ok) throw malformedRow('verification', `verification request '${id}' ${read.error}`, read.cause);
   return read.value;
 }

@@ -1,7 +1,7 @@
-import { MilpaError } from '@milpa/core';
-import { deepFreeze } from '@milpa/core/kit';
+import { MilpaError } from '../errors/milpa-error.js';
+import { deepFreeze } from './deep-freeze.js';
 
-/** Why `value` is not plain JSON data (the path of the first offending part), or null when it is. */
+/** Where `value` stops being plain JSON data (the path of the first offending part), or null when it is. */
 function nonJsonPart(value: unknown, path: string, ancestors: readonly object[]): string | null {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
   if (typeof value === 'number') return Number.isFinite(value) ? null : `${path} is ${String(value)}`;
@@ -21,21 +21,30 @@ function nonJsonPart(value: unknown, path: string, ancestors: readonly object[])
 }
 
 /**
- * `value` as JSON text for a `text` column, kept exactly as written (a `jsonb` column would reorder
- * keys). Only plain JSON data is accepted, so what a store reads back is what it was given:
- * functions, symbols, bigints, `undefined`, non-finite numbers, dates and class instances are
- * refused rather than silently dropped or changed.
+ * `value` as JSON text for a durable store. Only plain JSON data is accepted, so what the store
+ * reads back is exactly what it was given: functions, symbols, bigints, `undefined` values,
+ * non-finite numbers, dates, class instances and cycles are refused rather than silently dropped
+ * or changed.
  *
- * @throws MilpaError `INVALID_ARGUMENT` naming `what` and the offending path.
+ * @throws MilpaError `INVALID_ARGUMENT` naming `what` and the offending path, e.g.
+ *   `Confirmation args must be plain JSON data: $.when is not a plain object or array.`
+ * @example
+ * const text = toPlainJsonText(args, 'Confirmation args');
  */
-export function toJsonColumn(value: unknown, what: string): string {
+export function toPlainJsonText(value: unknown, what: string): string {
   const problem = nonJsonPart(value, '$', []);
   if (problem !== null) throw new MilpaError(`${what} must be plain JSON data: ${problem}.`, { code: 'INVALID_ARGUMENT' });
   return JSON.stringify(value);
 }
 
-/** Parses a JSON column and freezes the result deeply; undefined when the column does not hold JSON text. */
-export function fromJsonColumn(text: unknown): unknown {
+/**
+ * Parses JSON text a store read back and freezes the result deeply; undefined when `text` is not a
+ * string holding JSON (a store reports that as malformed data, never guessing).
+ *
+ * @example
+ * const args = fromPlainJsonText(row.args_json);
+ */
+export function fromPlainJsonText(text: unknown): unknown {
   if (typeof text !== 'string') return undefined;
   try {
     return deepFreeze(JSON.parse(text) as unknown);
