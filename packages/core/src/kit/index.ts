@@ -1,6 +1,6 @@
 // @milpa/core/kit: the small helpers Milpa's own packages share, so each has one home.
-// Canonical JSON, deep freezing, record checks, the text of a thrown value, text cut for logs, and
-// which input fields are secret (by name and by schema).
+// Canonical JSON, deep freezing, record checks, the text of a thrown value, text cut for logs, which
+// input fields are secret (by name and by schema), and the JSON shapes durable stores keep records in.
 
 export { canonicalJson } from './canonical-json.js';
 export { deepFreeze } from './deep-freeze.js';
@@ -17,3 +17,13 @@ export {
   topLevelSecretsOf,
   type TopLevelSecrets,
 } from './schema-secrets.js';
+export {
+  readVerificationRecordJson,
+  verificationRecordToJson,
+  type VerificationRecordJson,
+  type VerificationRecordRead,
+} from './verification-record-json.js';
+export { idempotencyRecordToJson, readIdempotencyRecordJson, type IdempotencyRecordJson } from './idempotency-record-json.js';
+export { isApprovalSettlement, isUnredeemedHeldCall } from './held-call-checks.js';
+export { fromPlainJsonText, toPlainJsonText } from './plain-json-text.js';
+export { checkRateLimitArguments } from './rate-limit-arguments.js';

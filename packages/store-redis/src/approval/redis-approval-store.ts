@@ -8,50 +8,11 @@ import {
   type PendingApproval,
   type ToolArgs,
 } from '@milpa/core';
+import { isApprovalSettlement, isUnredeemedHeldCall } from '@milpa/core/kit';
 import { fromJsonText, toJsonText } from '../connection/json-text.js';
 import { RetainedRecords, type Retained, type RetainedWrite } from '../connection/retained-records.js';
 import { malformedData, type StoreConnection } from '../connection/store-connection.js';
 import { StoredFields } from '../connection/stored-fields.js';
-
-function isDate(value: unknown): value is Date {
-  return value instanceof Date && !Number.isNaN(value.getTime());
-}
-
-function isTextOrNull(value: unknown): boolean {
-  return typeof value === 'string' || value === null;
-}
-
-/** True for a well-formed held call that has not been redeemed: what `open` accepts. */
-function isHeldCall(approval: PendingApproval): boolean {
-  if (typeof approval !== 'object' || approval === null) return false;
-  const {
-    approvalId,
-    toolName,
-    arguments: args,
-    argumentsDigest,
-    principal,
-    channel,
-    runId,
-    requestId,
-    createdAt,
-    expiresAt,
-    redeemedAt,
-  } = approval;
-  const texts =
-    [approvalId, toolName].every((text) => typeof text === 'string' && text !== '') &&
-    [argumentsDigest, channel, requestId].every((text) => typeof text === 'string');
-  return (
-    texts &&
-    isTextOrNull(principal) &&
-    isTextOrNull(runId) &&
-    typeof args === 'object' &&
-    args !== null &&
-    !Array.isArray(args) &&
-    isDate(createdAt) &&
-    isDate(expiresAt) &&
-    redeemedAt === null
-  );
-}
 
 /** `approval` to store, forgotten at `forgetAt`. */
 function toWrite(approval: PendingApproval, forgetAt: number): RetainedWrite {
@@ -79,18 +40,12 @@ function toWrite(approval: PendingApproval, forgetAt: number): RetainedWrite {
   return { text, forgetAt };
 }
 
-function isSettlement(value: unknown): value is ApprovalSettlement {
-  if (typeof value !== 'object' || value === null) return false;
-  const { outcome, code, at } = value as Partial<ApprovalSettlement>;
-  return (outcome === 'succeeded' || outcome === 'failed') && isTextOrNull(code) && isDate(at);
-}
-
 /** The stored settlement (absent from records written before it existed), or null while unsettled. */
 function decodeSettlement(approvalId: string, stored: unknown): ApprovalSettlement | null {
   if (stored === undefined || stored === null) return null;
   const { outcome, code, at } = stored as { outcome?: unknown; code?: unknown; at?: unknown };
   const settlement = { outcome, code, at: typeof at === 'number' ? new Date(at) : null };
-  if (!isSettlement(settlement)) throw malformedData('approval', `held call '${approvalId}': a malformed settlement`);
+  if (!isApprovalSettlement(settlement)) throw malformedData('approval', `held call '${approvalId}': a malformed settlement`);
   return Object.freeze(settlement);
 }
 
@@ -157,7 +112,7 @@ export class RedisApprovalStore implements ApprovalStore {
    * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed.
    */
   async open(approval: PendingApproval): Promise<boolean> {
-    if (!isHeldCall(approval))
+    if (!isUnredeemedHeldCall(approval))
       throw new MilpaError('RedisApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
     return this.#records.insert(approval.approvalId, toWrite(approval, approval.expiresAt.getTime() + this.#retentionMs + 1));
   }
@@ -197,7 +152,7 @@ export class RedisApprovalStore implements ApprovalStore {
    * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed.
    */
   async settle(approvalId: string, settlement: ApprovalSettlement): Promise<boolean> {
-    if (!isSettlement(settlement))
+    if (!isApprovalSettlement(settlement))
       throw new MilpaError('RedisApprovalStore.settle() needs { outcome, code, at }.', { code: 'INVALID_ARGUMENT' });
     if (typeof approvalId !== 'string') return false;
     return this.#records.update<boolean>(approvalId, (approval) => {

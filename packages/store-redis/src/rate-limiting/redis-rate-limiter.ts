@@ -1,4 +1,5 @@
-import { MilpaError, RateLimitResult, type RateLimiter } from '@milpa/core';
+import { RateLimitResult, type RateLimiter } from '@milpa/core';
+import { checkRateLimitArguments } from '@milpa/core/kit';
 import { RedisScript } from '../connection/redis-script.js';
 import { malformedData, type StoreConnection } from '../connection/store-connection.js';
 
@@ -30,16 +31,6 @@ redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.max(1, math.ceil(start
 return {'allowed', string.format('%.17g', max - used)}
 `,
 );
-
-function requireNumber(name: string, value: unknown, rule: 'non-negative' | 'positive' | 'non-negative integer'): number {
-  const finite = typeof value === 'number' && Number.isFinite(value);
-  const valid = finite && (rule === 'positive' ? value > 0 : value >= 0) && (rule !== 'non-negative integer' || Number.isInteger(value));
-  if (!valid) {
-    const kind = rule === 'non-negative integer' ? 'a non-negative integer' : `a ${rule} finite number`;
-    throw new MilpaError(`Rate limit ${name} must be ${kind}, got ${String(value)}.`, { code: 'INVALID_ARGUMENT' });
-  }
-  return value as number;
-}
 
 /**
  * The {@link RateLimiter} over Redis: a fixed-window budget per key, shared by every process (on
@@ -75,10 +66,7 @@ export class RedisRateLimiter implements RateLimiter {
    * @throws RedisStoreError `STORE_UNAVAILABLE` when Redis fails or the key's data is malformed.
    */
   async consume(key: string, cost = 1, windowSeconds = 60, maxTokens = 100): Promise<RateLimitResult> {
-    if (typeof key !== 'string') throw new MilpaError('Rate limit key must be a string.', { code: 'INVALID_ARGUMENT' });
-    requireNumber('cost', cost, 'non-negative');
-    requireNumber('windowSeconds', windowSeconds, 'positive');
-    requireNumber('maxTokens', maxTokens, 'non-negative integer');
+    checkRateLimitArguments(key, cost, windowSeconds, maxTokens);
     const redisKey = this.#connection.key('rate-limit', key);
     const args = [this.#connection.now(), cost, windowSeconds * 1000, maxTokens].map(String);
     const reply = await this.#connection.run('rate_limit', CONSUME, [redisKey], args);

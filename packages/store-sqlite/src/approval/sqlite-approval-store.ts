@@ -8,7 +8,7 @@ import {
   type PendingApproval,
   type ToolArgs,
 } from '@milpa/core';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, isApprovalSettlement, isUnredeemedHeldCall, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 
 interface HoldRow {
@@ -34,34 +34,6 @@ const SELECT_HOLD = 'SELECT * FROM approval_holds WHERE approval_id = ?';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-function isValidDate(value: unknown): value is Date {
-  return value instanceof Date && Number.isFinite(value.getTime());
-}
-
-/** The checks of `open`: a well-formed held call that has not been redeemed. */
-function checkHeldCall(approval: PendingApproval): void {
-  const valid =
-    typeof approval === 'object' &&
-    approval !== null &&
-    typeof approval.approvalId === 'string' &&
-    approval.approvalId !== '' &&
-    typeof approval.toolName === 'string' &&
-    approval.toolName !== '' &&
-    typeof approval.arguments === 'object' &&
-    approval.arguments !== null &&
-    !Array.isArray(approval.arguments) &&
-    typeof approval.argumentsDigest === 'string' &&
-    isTextOrNull(approval.principal) &&
-    typeof approval.channel === 'string' &&
-    isTextOrNull(approval.runId) &&
-    typeof approval.requestId === 'string' &&
-    isValidDate(approval.createdAt) &&
-    isValidDate(approval.expiresAt) &&
-    approval.redeemedAt === null;
-  if (!valid)
-    throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
-}
-
 /** The settlement columns as a settlement, null while unsettled. */
 function decodeSettlement(row: HoldRow): ApprovalSettlement | null {
   const { settled_outcome: outcome, settled_code: code, settled_at: at } = row;
@@ -69,12 +41,6 @@ function decodeSettlement(row: HoldRow): ApprovalSettlement | null {
   if ((outcome !== 'succeeded' && outcome !== 'failed') || !isTextOrNull(code) || !isTime(at))
     throw malformedRow('approval', 'a held call with a malformed settlement');
   return Object.freeze({ outcome, code, at: new Date(at) });
-}
-
-function isSettlement(value: unknown): value is ApprovalSettlement {
-  if (typeof value !== 'object' || value === null) return false;
-  const { outcome, code, at } = value as Partial<ApprovalSettlement>;
-  return (outcome === 'succeeded' || outcome === 'failed') && (code === null || typeof code === 'string') && isValidDate(at);
 }
 
 function decode(row: HoldRow): PendingApproval {
@@ -94,7 +60,7 @@ function decode(row: HoldRow): PendingApproval {
   ) {
     throw malformedRow('approval', 'a held call with missing or mistyped columns');
   }
-  const args = fromJsonColumn(row.args_json);
+  const args = fromPlainJsonText(row.args_json);
   if (typeof args !== 'object' || args === null || Array.isArray(args))
     throw malformedRow('approval', 'a held call whose arguments are not a JSON object');
   return Object.freeze({
@@ -151,8 +117,9 @@ export class SqliteApprovalStore implements ApprovalStore {
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database fails.
    */
   open(approval: PendingApproval): boolean {
-    checkHeldCall(approval);
-    const argsJson = toJsonColumn(approval.arguments, 'Held call arguments');
+    if (!isUnredeemedHeldCall(approval))
+      throw new MilpaError('SqliteApprovalStore.open() needs a well-formed, unredeemed PendingApproval.', { code: 'INVALID_ARGUMENT' });
+    const argsJson = toPlainJsonText(approval.arguments, 'Held call arguments');
     return this.#database.transaction('approval', (db) => {
       const existing = db.prepare('SELECT forget_at FROM approval_holds WHERE approval_id = ?').get(approval.approvalId) as
         | { forget_at: unknown }
@@ -219,7 +186,7 @@ export class SqliteApprovalStore implements ApprovalStore {
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database fails.
    */
   settle(approvalId: string, settlement: ApprovalSettlement): boolean {
-    if (!isSettlement(settlement))
+    if (!isApprovalSettlement(settlement))
       throw new MilpaError('SqliteApprovalStore.settle() needs { outcome, code, at }.', { code: 'INVALID_ARGUMENT' });
     if (typeof approvalId !== 'string') return false;
     return this.#database.transaction('approval', (db) => {

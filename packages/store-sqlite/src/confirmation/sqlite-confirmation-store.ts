@@ -6,7 +6,7 @@ import {
   type ConfirmationToken,
   type ToolArgs,
 } from '@milpa/core';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 
 interface TokenRow {
@@ -71,7 +71,7 @@ export class SqliteConfirmationStore implements ConfirmationStore {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalid('Confirmation args must be an object.');
     if (typeof actionSummary !== 'string') throw invalid('Confirmation action summary must be a string.');
     if (!isBinding(binding)) throw invalid('Confirmation binding needs a string channel and a string or null principal.');
-    const argsJson = toJsonColumn(args, 'Confirmation args');
+    const argsJson = toPlainJsonText(args, 'Confirmation args');
 
     return this.#database.transaction('confirmation', (db) => {
       const expiresAt = this.#database.now() + this.#ttlMs;
@@ -132,7 +132,7 @@ export class SqliteConfirmationStore implements ConfirmationStore {
     if (this.#database.now() > expiresAt) return 'expired';
     // Bound to the tool and the caller that asked: a wrong guess must not burn the token.
     if (tool !== toolName || principal !== binding.principal || channel !== binding.channel) return 'refused';
-    const args = fromJsonColumn(row.args_json);
+    const args = fromPlainJsonText(row.args_json);
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw malformedRow('confirmation', 'a confirmation token whose arguments are not a JSON object');
     }

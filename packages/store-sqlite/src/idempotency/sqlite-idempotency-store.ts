@@ -8,7 +8,7 @@ import {
   type IdempotencyStore,
   type ToolResultJson,
 } from '@milpa/core';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
+import { fromPlainJsonText, idempotencyRecordToJson, readIdempotencyRecordJson, toPlainJsonText } from '@milpa/core/kit';
 import { malformedRow, type SqliteConnection, type StoreDatabase } from '../database/store-database.js';
 
 interface KeyRow {
@@ -18,72 +18,15 @@ interface KeyRow {
 
 const SELECT_KEY = 'SELECT record_json, forget_at FROM idempotency_keys WHERE key = ?';
 
-const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
-
-function isResultJson(value: unknown): value is ToolResultJson {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { success, message, error, meta } = value as Record<string, unknown>;
-  return (
-    typeof success === 'boolean' &&
-    isTextOrNull(message) &&
-    isTextOrNull(error) &&
-    typeof meta === 'object' &&
-    meta !== null &&
-    !Array.isArray(meta)
-  );
-}
-
 /** Writes a record as the JSON the `record_json` column holds: times as epoch milliseconds. */
 function encode(record: IdempotencyRecord): string {
-  return toJsonColumn(
-    {
-      key: record.key,
-      toolName: record.toolName,
-      principal: record.principal,
-      argumentsDigest: record.argumentsDigest,
-      state: record.state,
-      owner: record.owner,
-      result: record.result,
-      startedAt: record.startedAt.getTime(),
-      leaseExpiresAt: record.leaseExpiresAt.getTime(),
-      forgetAt: record.forgetAt.getTime(),
-    },
-    'An idempotency record',
-  );
+  return toPlainJsonText(idempotencyRecordToJson(record), 'An idempotency record');
 }
 
 function decode(row: KeyRow): IdempotencyRecord {
-  const stored = fromJsonColumn(row.record_json) as Record<string, unknown> | undefined;
-  if (typeof stored !== 'object' || stored === null) throw malformedRow('idempotency', 'an idempotency record that is not a JSON object');
-  const { key, toolName, principal, argumentsDigest, state, owner, result, startedAt, leaseExpiresAt, forgetAt } = stored;
-  if (
-    typeof key !== 'string' ||
-    typeof toolName !== 'string' ||
-    !isTextOrNull(principal) ||
-    typeof argumentsDigest !== 'string' ||
-    (state !== 'in_flight' && state !== 'completed') ||
-    typeof owner !== 'string' ||
-    !(result === null || isResultJson(result)) ||
-    (state === 'completed') !== (result !== null) ||
-    !isTime(startedAt) ||
-    !isTime(leaseExpiresAt) ||
-    !isTime(forgetAt)
-  ) {
-    throw malformedRow('idempotency', 'an idempotency record with missing or mistyped fields');
-  }
-  return Object.freeze({
-    key,
-    toolName,
-    principal,
-    argumentsDigest,
-    state,
-    owner,
-    result,
-    startedAt: new Date(startedAt),
-    leaseExpiresAt: new Date(leaseExpiresAt),
-    forgetAt: new Date(forgetAt),
-  });
+  const record = readIdempotencyRecordJson(fromPlainJsonText(row.record_json));
+  if (record === null) throw malformedRow('idempotency', 'an idempotency record with missing or mistyped fields');
+  return record;
 }
 
 /**
@@ -132,7 +75,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
    */
   complete(key: string, owner: string, result: ToolResultJson, at: Date, retentionMs: number): boolean {
     // Checked before the transaction, so a result that is not JSON data is the caller's error, not the database's.
-    toJsonColumn(result, 'An idempotency result');
+    toPlainJsonText(result, 'An idempotency result');
     return this.#database.transaction('idempotency', (db) => {
       const next = completeIdempotencyRecord(this.#load(db, key), owner, result, at, retentionMs);
       if (next === null) return false;

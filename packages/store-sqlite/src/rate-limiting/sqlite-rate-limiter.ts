@@ -1,4 +1,5 @@
-import { MilpaError, RateLimitResult, type RateLimiter } from '@milpa/core';
+import { RateLimitResult, type RateLimiter } from '@milpa/core';
+import { checkRateLimitArguments } from '@milpa/core/kit';
 import { malformedRow, type StoreDatabase } from '../database/store-database.js';
 
 interface BucketRow {
@@ -11,25 +12,6 @@ interface Bucket {
   readonly windowStart: number;
   readonly windowMs: number;
   readonly used: number;
-}
-
-function requireFinite(
-  name: string,
-  value: unknown,
-  { positive, integer }: { readonly positive: boolean; readonly integer: boolean },
-): number {
-  const valid =
-    typeof value === 'number' && Number.isFinite(value) && (positive ? value > 0 : value >= 0) && (!integer || Number.isInteger(value));
-  if (!valid) {
-    throw new MilpaError(
-      `Rate limit ${name} must be ${positive ? 'a positive' : 'a non-negative'} ${integer ? 'integer' : 'finite number'}, ` +
-        `got ${String(value)}.`,
-      {
-        code: 'INVALID_ARGUMENT',
-      },
-    );
-  }
-  return value;
 }
 
 function toBucket(row: BucketRow | undefined): Bucket | undefined {
@@ -77,10 +59,7 @@ export class SqliteRateLimiter implements RateLimiter {
    * @throws SqliteStoreError `STORE_UNAVAILABLE` when the database fails or the bucket's row is malformed.
    */
   consume(key: string, cost = 1, windowSeconds = 60, maxTokens = 100): RateLimitResult {
-    if (typeof key !== 'string') throw new MilpaError('Rate limit key must be a string.', { code: 'INVALID_ARGUMENT' });
-    requireFinite('cost', cost, { positive: false, integer: false });
-    requireFinite('windowSeconds', windowSeconds, { positive: true, integer: false });
-    requireFinite('maxTokens', maxTokens, { positive: false, integer: true });
+    checkRateLimitArguments(key, cost, windowSeconds, maxTokens);
     const windowMs = windowSeconds * 1000;
 
     return this.#database.transaction('rate_limit', (db) => {

@@ -5,8 +5,28 @@ import {
   type VerificationRecord,
   type VerificationStore,
 } from '@milpa/core';
-import type { StoreDatabase } from '../database/store-database.js';
-import { decodeVerificationRecord, encodeVerificationRecord } from './verification-record-codec.js';
+import { fromPlainJsonText, readVerificationRecordJson, toPlainJsonText, verificationRecordToJson } from '@milpa/core/kit';
+import { malformedRow, type StoreDatabase } from '../database/store-database.js';
+
+/**
+ * Writes a record as the JSON `record_json` holds.
+ *
+ * @throws MilpaError `INVALID_ARGUMENT` when its payload or metadata is not plain JSON.
+ */
+function encodeVerificationRecord(record: VerificationRecord): string {
+  return toPlainJsonText(verificationRecordToJson(record), `Verification request '${record.id}'`);
+}
+
+/**
+ * Reads the record `id` back from its `record_json`.
+ *
+ * @throws SqliteStoreError `malformed` when the column holds something else.
+ */
+function decodeVerificationRecord(id: string, json: unknown): VerificationRecord {
+  const read = readVerificationRecordJson(id, fromPlainJsonText(json));
+  if (!read.ok) throw malformedRow('verification', `verification request '${id}' ${read.error}`, read.cause);
+  return read.value;
+}
 
 interface RecordRow {
   readonly record_json: unknown;

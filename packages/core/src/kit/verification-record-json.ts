@@ -1,36 +1,63 @@
-import {
-  ApprovalPolicy,
-  VerificationRequest,
-  VerificationResult,
-  VerificationStatus,
-  type VerificationApproval,
-  type VerificationRecord,
-} from '@milpa/core';
-import { deepFreeze, isRecord } from '@milpa/core/kit';
-import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
-import { malformedRow } from '../database/store-database.js';
+import type { VerificationApproval, VerificationRecord } from '../contracts/verification-store.js';
+import { ApprovalPolicy } from '../verification/approval-policy.js';
+import { VerificationRequest } from '../verification/verification-request.js';
+import { VerificationResult } from '../verification/verification-result.js';
+import { VerificationStatus } from '../verification/verification-status.js';
+import { deepFreeze } from './deep-freeze.js';
+import { isRecord } from './is-record.js';
 
-/** A record as the `record_json` column holds it: times as epoch milliseconds. */
-interface StoredRecord {
-  readonly request: { subject: string | null; policy: string; payload: Record<string, unknown>; requestedBy: string | null };
+/**
+ * A verification record as a durable store keeps it: plain JSON data, times as epoch milliseconds.
+ * Write it with {@link verificationRecordToJson}, read it back with {@link readVerificationRecordJson}.
+ */
+export interface VerificationRecordJson {
+  /** The request: its subject, policy, payload and requester. */
+  readonly request: {
+    readonly subject: string | null;
+    readonly policy: string;
+    readonly payload: Record<string, unknown>;
+    readonly requestedBy: string | null;
+  };
+  /** When the request was opened. */
   readonly createdAt: number;
+  /** Its deadline, or null. */
   readonly expiresAt: number | null;
+  /** How many distinct grants resolve it. */
   readonly requiredApprovals: number;
-  readonly approvals: readonly { principal: string; at: number; reason: string | null; changes?: Record<string, unknown> }[];
+  /** The grants so far; `changes` only when a grant changed the arguments. */
+  readonly approvals: readonly {
+    readonly principal: string;
+    readonly at: number;
+    readonly reason: string | null;
+    readonly changes?: Record<string, unknown>;
+  }[];
+  /** The verdict, or null while pending. */
   readonly result: {
-    status: string;
-    reason: string | null;
-    verifier: string | null;
-    principal: string | null;
-    missing: readonly string[];
-    metadata: Record<string, unknown>;
+    readonly status: string;
+    readonly reason: string | null;
+    readonly verifier: string | null;
+    readonly principal: string | null;
+    readonly missing: readonly string[];
+    readonly metadata: Record<string, unknown>;
   } | null;
+  /** When it was resolved, or null. */
   readonly resolvedAt: number | null;
 }
 
-/** Writes a record as JSON for `record_json`. @throws MilpaError `INVALID_ARGUMENT` when its payload or metadata is not plain JSON. */
-export function encodeVerificationRecord(record: VerificationRecord): string {
-  const stored: StoredRecord = {
+/** What {@link readVerificationRecordJson} found: the record, or what is wrong with the stored value. */
+export type VerificationRecordRead =
+  | { readonly ok: true; readonly value: VerificationRecord }
+  | { readonly ok: false; readonly error: string; readonly cause?: unknown };
+
+/**
+ * `record` as plain data for a durable store (times as epoch milliseconds); the store still checks
+ * that the payload and metadata are plain JSON when it serialises it.
+ *
+ * @example
+ * const text = JSON.stringify(verificationRecordToJson(record));
+ */
+export function verificationRecordToJson(record: VerificationRecord): VerificationRecordJson {
+  return {
     request: {
       subject: record.request.subject,
       policy: record.request.policy,
@@ -59,7 +86,6 @@ export function encodeVerificationRecord(record: VerificationRecord): string {
           },
     resolvedAt: record.resolvedAt === null ? null : record.resolvedAt.getTime(),
   };
-  return toJsonColumn(stored, `Verification request '${record.id}'`);
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
@@ -107,36 +133,42 @@ function rebuildApprovals(approvals: unknown): readonly VerificationApproval[] |
 }
 
 /**
- * Reads the record `id` back from its `record_json`, as the value objects it was opened with.
- * @throws SqliteStoreError `malformed` when the column does not hold a record this store wrote.
+ * Reads the record `id` back from what {@link verificationRecordToJson} wrote (already parsed from
+ * JSON), as the value objects it was opened with; never throws.
+ *
+ * @example
+ * const read = readVerificationRecordJson(id, JSON.parse(text));
+ * if (!read.ok) throw new Error(`verification request '${id}' ${read.error}`);
  */
-export function decodeVerificationRecord(id: string, json: unknown): VerificationRecord {
-  const malformed = (): Error => malformedRow('verification', `verification request '${id}' does not hold a verification record`);
-  const stored = fromJsonColumn(json);
-  if (!isRecord(stored) || !isRecord(stored['request'])) throw malformed();
+export function readVerificationRecordJson(id: string, stored: unknown): VerificationRecordRead {
+  const malformed: VerificationRecordRead = { ok: false, error: 'does not hold a verification record' };
+  if (!isRecord(stored) || !isRecord(stored['request'])) return malformed;
   const { request, createdAt, expiresAt, requiredApprovals, resolvedAt } = stored;
   const { subject, policy, payload, requestedBy } = request as Record<string, unknown>;
   if (!isTextOrNull(subject) || !ApprovalPolicy.isApprovalPolicy(policy) || !isRecord(payload) || !isTextOrNull(requestedBy))
-    throw malformed();
-  if (!isTime(createdAt) || !(expiresAt === null || isTime(expiresAt)) || !(resolvedAt === null || isTime(resolvedAt))) throw malformed();
-  if (typeof requiredApprovals !== 'number' || !Number.isInteger(requiredApprovals) || requiredApprovals < 0) throw malformed();
+    return malformed;
+  if (!isTime(createdAt) || !(expiresAt === null || isTime(expiresAt)) || !(resolvedAt === null || isTime(resolvedAt))) return malformed;
+  if (typeof requiredApprovals !== 'number' || !Number.isInteger(requiredApprovals) || requiredApprovals < 0) return malformed;
   const approvals = rebuildApprovals(stored['approvals']);
   const result = rebuildResult(stored['result']);
-  if (approvals === undefined || result === undefined || (result === null) !== (resolvedAt === null)) throw malformed();
+  if (approvals === undefined || result === undefined || (result === null) !== (resolvedAt === null)) return malformed;
   let rebuiltRequest: VerificationRequest;
   try {
     rebuiltRequest = new VerificationRequest(subject, policy, payload, requestedBy, id);
   } catch (error) {
-    throw malformedRow('verification', `verification request '${id}' holds an invalid request`, error);
+    return { ok: false, error: 'holds an invalid request', cause: error };
   }
-  return Object.freeze({
-    id,
-    request: rebuiltRequest,
-    createdAt: new Date(createdAt),
-    expiresAt: expiresAt === null ? null : new Date(expiresAt),
-    requiredApprovals,
-    approvals,
-    result,
-    resolvedAt: resolvedAt === null ? null : new Date(resolvedAt),
-  });
+  return {
+    ok: true,
+    value: Object.freeze({
+      id,
+      request: rebuiltRequest,
+      createdAt: new Date(createdAt),
+      expiresAt: expiresAt === null ? null : new Date(expiresAt),
+      requiredApprovals,
+      approvals,
+      result,
+      resolvedAt: resolvedAt === null ? null : new Date(resolvedAt),
+    }),
+  };
 }
