@@ -35,4 +35,23 @@ describe('the test command in CI', () => {
     assert.equal(lines.length, 1);
     assert.match(lines[0], /^No Redis answers at redis:\/\/127\.0\.0\.1:1 \(.+\), and with CI set no test may be skipped/);
   });
+
+  it('stops at once with one line when PostgreSQL does not answer, naming the URL without its password', () => {
+    const result = runTestCommand({ DATABASE_URL: 'postgres://ci:s3cret@127.0.0.1:1/test' });
+    assert.equal(result.status, 1);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /^No PostgreSQL answers at postgres:\/\/ci:\*\*\*@127\.0\.0\.1:1\/test \(.+\), and with CI set/);
+    assert.doesNotMatch(lines[0], /s3cret/);
+  });
+});
+
+describe('pingPostgres', () => {
+  it('answers null for the PostgreSQL the tests use, and the reason when none listens', async () => {
+    const { pingPostgres } = await import('./service-ping.mjs');
+    const { postgresUrlOf } = await import('./service-urls.mjs');
+    assert.equal(await pingPostgres(postgresUrlOf(process.env)), null);
+    assert.match(await pingPostgres('postgres://postgres@127.0.0.1:1/test'), /ECONNREFUSED/);
+    assert.equal(await pingPostgres('not a url'), 'not a URL');
+  });
 });

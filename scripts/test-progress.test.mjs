@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
-import { pingRedis, redisUrlOf } from './redis-ping.mjs';
+import { pingRedis } from './service-ping.mjs';
+import { redisUrlOf } from './service-urls.mjs';
 import {
   createGroupedLogReader,
   describeCounts,

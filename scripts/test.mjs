@@ -3,8 +3,8 @@
 // then the release checks run. It prints the expected duration first, one line per task as it
 // finishes (tests counted), every failing task's log in full, and a summary with counts and times.
 //
-// With CI set, a Redis that does not answer at REDIS_URL, or no Chromium or Chrome to drive, stops the
-// run at once with one line: in CI nothing may be skipped. The last complete run's duration is kept in .turbo/ (git-ignored)
+// With CI set, a Redis or PostgreSQL that does not answer (REDIS_URL, DATABASE_URL or PG*), or no
+// Chromium or Chrome to drive, stops the run at once with one line: in CI nothing may be skipped. The last complete run's duration is kept in .turbo/ (git-ignored)
 // to say how long the next one will take.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { findChromium, NO_BROWSER } from './find-chromium.mjs';
-import { pingRedis, redisUrlOf } from './redis-ping.mjs';
+import { pingPostgres, pingRedis } from './service-ping.mjs';
+import { postgresUrlOf, redisUrlOf } from './service-urls.mjs';
 import {
   createGroupedLogReader,
   formatClock,
@@ -67,20 +68,35 @@ function expectedDuration() {
   }
 }
 
+/** The URL without its password, for messages. */
+function shown(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
 async function checkServices() {
   if (!inCi) return;
-  const url = redisUrlOf(process.env);
-  const reason = await pingRedis(url);
-  if (reason !== null) {
-    process.stderr.write(
-      `No Redis answers at ${url} (${reason}), and with CI set no test may be skipped: start Redis there or set REDIS_URL.\n`,
+  const stop = (line) => {
+    process.stderr.write(`${line}\n`);
+    process.exit(1);
+  };
+  const [redisUrl, postgresUrl] = [redisUrlOf(process.env), postgresUrlOf(process.env)];
+  const [redis, postgres] = await Promise.all([pingRedis(redisUrl), pingPostgres(postgresUrl)]);
+  if (redis !== null) {
+    stop(`No Redis answers at ${shown(redisUrl)} (${redis}), and with CI set no test may be skipped: start Redis there or set REDIS_URL.`);
+  }
+  if (postgres !== null) {
+    stop(
+      `No PostgreSQL answers at ${shown(postgresUrl)} (${postgres}), and with CI set no test may be skipped: ` +
+        'start PostgreSQL there or set DATABASE_URL (or PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE).',
     );
-    process.exit(1);
   }
-  if (findChromium() === null) {
-    process.stderr.write(`${NO_BROWSER} With CI set, no test may be skipped.\n`);
-    process.exit(1);
-  }
+  if (findChromium() === null) stop(`${NO_BROWSER} With CI set, no test may be skipped.`);
 }
 
 /** The tasks turbo will run (those the packages define), from a dry run. */

@@ -2,27 +2,8 @@
 // (test/postgres-global-setup.ts) and read by every test file through vitest's `inject`.
 import pg from 'pg';
 
-const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/test';
-
-/**
- * Where the tests find PostgreSQL: `DATABASE_URL`; else a URL made of the `PG*` variables that are
- * set (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`) over the local default; else
- * `postgres://postgres@127.0.0.1:5432/test` (the user `postgres`, as a fresh server has).
- */
-export function postgresUrlOf(env: NodeJS.ProcessEnv): string {
-  const given = env['DATABASE_URL'];
-  if (given !== undefined && given !== '') return given;
-  const part = (name: string): string | undefined => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
-  const [host, port, user, password, database] = ['PGHOST', 'PGPORT', 'PGUSER', 'PGPASSWORD', 'PGDATABASE'].map(part);
-  if ([host, port, user, password, database].every((value) => value === undefined)) return DEFAULT_URL;
-  const url = new URL(DEFAULT_URL);
-  if (host !== undefined) url.hostname = host;
-  if (port !== undefined) url.port = port;
-  if (user !== undefined) url.username = encodeURIComponent(user);
-  if (password !== undefined) url.password = encodeURIComponent(password);
-  if (database !== undefined) url.pathname = `/${encodeURIComponent(database)}`;
-  return url.toString();
-}
+// The URL is read as the test command's CI check reads it.
+export { postgresUrlOf } from '../../../scripts/service-urls.mjs';
 
 /** `url` without its password, for messages. */
 export function displayedUrl(url: string): string {

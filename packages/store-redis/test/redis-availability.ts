@@ -2,11 +2,8 @@
 // (test/redis-global-setup.ts) and read by every test file through vitest's `inject`.
 import { createClient } from 'redis';
 
-/** Where the tests find Redis: `REDIS_URL`, or a local server on the default port. */
-export function redisUrlOf(env: NodeJS.ProcessEnv): string {
-  const given = env['REDIS_URL'];
-  return given === undefined || given === '' ? 'redis://127.0.0.1:6379' : given;
-}
+// The URL is read as the test command's CI check reads it.
+export { redisUrlOf } from '../../../scripts/service-urls.mjs';
 
 /** What the global setup found: the URL it tried and, when nothing answered there, why. */
 export interface RedisAvailability {
