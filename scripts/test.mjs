@@ -4,8 +4,8 @@
 // finishes (tests counted), every failing task's log in full, and a summary with counts and times.
 //
 // With CI set, a Redis or PostgreSQL that does not answer (REDIS_URL, DATABASE_URL or PG*), or no
-// Chromium or Chrome to drive, stops the run at once with one line: in CI nothing may be skipped. The last complete run's duration is kept in .turbo/ (git-ignored)
-// to say how long the next one will take.
+// Chromium or Chrome to drive, stops the run at once with one line: in CI nothing may be skipped.
+// The last complete run's duration is kept in .turbo/ (git-ignored) to say how long the next one will take.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

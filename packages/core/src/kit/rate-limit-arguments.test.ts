@@ -15,6 +15,8 @@ describe('checkRateLimitArguments', () => {
     [['k', 1, 60, 10.5], 'Rate limit maxTokens must be a non-negative integer, got 10.5.'],
     [['k', 1, 60, -1], 'Rate limit maxTokens must be a non-negative integer, got -1.'],
   ] as const)('refuses %j with INVALID_ARGUMENT', ([key, cost, windowSeconds, maxTokens], message) => {
-    expect(() => checkRateLimitArguments(key, cost, windowSeconds, maxTokens)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message }));
+    expect(() => checkRateLimitArguments(key, cost, windowSeconds, maxTokens)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message }),
+    );
   });
 });
