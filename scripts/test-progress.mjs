@@ -1,10 +1,5 @@
-// The pieces of scripts/test.mjs that read turbo's output and write the progress lines and the final
-// summary; kept free of I/O so scripts/test-progress.test.mjs can test them on recorded output.
-//
-// turbo runs with `--log-order=grouped --output-logs=full`: it holds each task's output and prints it
-// in one piece, every line prefixed `<package>:<task>: `, when the task finishes. A block therefore
-// means "this task just finished"; the lines turbo adds about a failure (`<package>#<task>:  ERROR …`)
-// follow the block.
+// The pieces of scripts/test.mjs that read a finished task's output and write the progress lines and
+// the final summary; kept free of I/O so scripts/test-progress.test.mjs can test them on recorded output.
 import { stripVTControlCharacters } from 'node:util';
 
 /** Removes ANSI colour and cursor sequences. */
@@ -48,17 +43,15 @@ function parseCounts(text) {
 }
 
 /**
- * What a finished task's output says: whether turbo replayed it from its cache, whether it failed,
- * vitest's counts and duration when the task ran vitest, and the `[skipped] …` lines suites print
+ * What a finished task's output says: whether vitest counted a failed test, its counts and duration
+ * when the task ran vitest, and the `[skipped] …` lines suites print
  * when they skip for want of a service or a browser.
- * @param {string[]} lines the task's lines, without turbo's prefix
+ * @param {string[]} lines the task's output lines
  */
 export function summarizeTaskOutput(lines) {
   const plain = lines.map(stripAnsi);
-  const summary = { cached: false, failed: false, tests: null, files: null, vitestMs: null, skipNotes: [] };
+  const summary = { failed: false, tests: null, files: null, vitestMs: null, skipNotes: [] };
   for (const line of plain) {
-    if (/^cache hit\b/.test(line)) summary.cached = true;
-    if (/\bERROR\b.*\bexited \(\d+\)|command finished with error|\bELIFECYCLE\b/.test(line)) summary.failed = true;
     const tests = /^\s*Tests\s{2,}(.+)$/.exec(line);
     if (tests) summary.tests = parseCounts(tests[1]);
     const files = /^\s*Test Files\s{2,}(.+)$/.exec(line);
@@ -93,78 +86,15 @@ export function formatTaskLine({ id, summary, done, total, elapsedMs }) {
   const width = String(total).length;
   const position = `[${String(done).padStart(width)}/${total} ${formatClock(elapsedMs).padStart(5)}]`;
   const duration = summary.vitestMs === null ? '' : `in ${formatDuration(summary.vitestMs)}`;
-  const details = [describeCounts(summary), duration, summary.cached ? '(cached)' : ''].filter((part) => part !== '').join(' ');
+  const details = [describeCounts(summary), duration].filter((part) => part !== '').join(' ');
   return `${position} ${summary.failed ? 'FAIL' : 'ok  '} ${id}${details === '' ? '' : `  ${details}`}`;
 }
 
 /**
- * Reads turbo's grouped output line by line and calls `onTask(id, lines)` once per finished task,
- * with its lines (prefix removed), and `onOther(line)` for turbo's own lines. A block ends when
- * another task's line or a turbo line arrives, or when `flush()` is called (on a pause in the
- * output, and at the end).
- * @param {{ taskIds: string[], onTask: (id: string, lines: string[]) => void, onOther: (line: string) => void }} options
- */
-export function createGroupedLogReader({ taskIds, onTask, onOther }) {
-  const byPrefix = new Map();
-  for (const id of taskIds) {
-    const cut = id.lastIndexOf('#');
-    byPrefix.set(`${id.slice(0, cut)}:${id.slice(cut + 1)}:`, id);
-    byPrefix.set(`${id}:`, id);
-  }
-  let current = null;
-  const flush = () => {
-    if (current === null) return;
-    const { id, lines } = current;
-    current = null;
-    onTask(id, lines);
-  };
-  const push = (rawLine) => {
-    const line = stripAnsi(rawLine);
-    const colon = findPrefix(line, byPrefix);
-    if (colon === null) {
-      flush();
-      onOther(rawLine);
-      return;
-    }
-    const { id, rest } = colon;
-    if (current !== null && current.id !== id) flush();
-    if (current === null) current = { id, lines: [] };
-    current.lines.push(rest);
-  };
-  return { push, flush };
-}
-
-/** The task a line belongs to (`<package>:<task>: text` or `<package>#<task>: text`), or null. */
-function findPrefix(line, byPrefix) {
-  // Package names hold no spaces, so the prefix ends at the first `: ` (or a bare `:` ending the line).
-  const end = line.search(/: |:$/);
-  if (end < 0) return null;
-  const id = byPrefix.get(line.slice(0, end + 1));
-  return id === undefined ? null : { id, rest: line.slice(end + 2) };
-}
-
-/**
- * The tasks of turbo's run summary (`--summarize`): id, package, task name, duration, exit code and
- * whether the cache served it. Tasks a package does not define are left out.
- * @param {any} runSummary the parsed `.turbo/runs/<id>.json`
- */
-export function tasksOfRunSummary(runSummary) {
-  return (runSummary.tasks ?? [])
-    .filter((task) => task.command !== '<NONEXISTENT>' && task.execution !== undefined)
-    .map((task) => ({
-      id: task.taskId,
-      package: task.package,
-      task: task.task,
-      ms: Math.max(0, task.execution.endTime - task.execution.startTime),
-      exitCode: task.execution.exitCode ?? null,
-      cached: task.cache?.status === 'HIT',
-    }));
-}
-
-/**
  * The closing summary: per package its tests and the time of each task, the time per kind of task,
- * the slowest tasks, the steps after turbo, what was skipped and what failed.
- * @param {{ tasks: ReturnType<typeof tasksOfRunSummary>, results: Map<string, ReturnType<typeof summarizeTaskOutput>>,
+ * the slowest tasks, the release checks, what was skipped and what failed.
+ * @param {{ tasks: { id: string, package: string, task: string, ms: number, exitCode: number | null }[],
+ *   results: Map<string, ReturnType<typeof summarizeTaskOutput>>,
  *   steps: { name: string, ms: number, ok: boolean }[], wallMs: number }} run
  * @returns {string[]}
  */
@@ -179,7 +109,7 @@ export function formatFinalSummary({ tasks, results, steps, wallMs }) {
     const cells = kinds.map((kind) => {
       const task = tasks.find((candidate) => candidate.package === name && candidate.task === kind);
       if (task === undefined) return '-'.padStart(10);
-      const mark = task.exitCode !== 0 && task.exitCode !== null ? '!' : task.cached ? '*' : ' ';
+      const mark = task.exitCode !== 0 && task.exitCode !== null ? '!' : ' ';
       return `${formatDuration(task.ms)}${mark}`.padStart(10);
     });
     const counts = tasks
@@ -189,7 +119,7 @@ export function formatFinalSummary({ tasks, results, steps, wallMs }) {
     for (const word of Object.keys(totals)) totals[word] += counts?.tests[word] ?? 0;
     lines.push(`  ${name.padEnd(nameWidth)}  ${cells.join('')}  ${counts ? describeCounts(counts) : ''}`.trimEnd());
   }
-  lines.push(`  (* replayed from turbo's cache, ! failed; times are each task's own, two run at once)`);
+  lines.push(`  (! failed; times are each task's own, two run at once)`);
   lines.push('');
   const perKind = kinds.map((kind) => {
     const ms = tasks.filter((task) => task.task === kind).reduce((sum, task) => sum + task.ms, 0);
@@ -199,7 +129,9 @@ export function formatFinalSummary({ tasks, results, steps, wallMs }) {
   const slowest = [...tasks].sort((a, b) => b.ms - a.ms).slice(0, 5);
   lines.push(`  Slowest tasks: ${slowest.map((task) => `${task.id} ${formatDuration(task.ms)}`).join(', ')}`);
   if (steps.length > 0)
-    lines.push(`  After turbo: ${steps.map((step) => `${step.name} ${formatDuration(step.ms)}${step.ok ? '' : ' (failed)'}`).join(', ')}`);
+    lines.push(
+      `  Release checks: ${steps.map((step) => `${step.name} ${formatDuration(step.ms)}${step.ok ? '' : ' (failed)'}`).join(', ')}`,
+    );
   lines.push(`  Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   const skipNotes = [...new Set([...results.values()].flatMap((summary) => summary.skipNotes))];
   for (const note of skipNotes) lines.push(`  ${note}`);

@@ -1,131 +1,63 @@
-// Tests of test-progress.mjs and redis-ping.mjs (the test command's progress lines, summary and CI
+// Tests of test-progress.mjs and service-ping.mjs (the test command's progress lines, summary and CI
 // service check), run by `pnpm test` (node --test scripts/*.test.mjs).
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { pingRedis } from './service-ping.mjs';
 import { redisUrlOf } from './service-urls.mjs';
-import {
-  createGroupedLogReader,
-  describeCounts,
-  formatDuration,
-  formatFinalSummary,
-  formatTaskLine,
-  summarizeTaskOutput,
-  tasksOfRunSummary,
-} from './test-progress.mjs';
+import { describeCounts, formatDuration, formatFinalSummary, formatTaskLine, summarizeTaskOutput } from './test-progress.mjs';
 
 const ESC = '\u001b';
 
-/** turbo's grouped output for a run of two tasks, one failing, as recorded (colours included). */
-const RECORDED = [
-  '',
-  '   • turbo 2.11.11',
-  '@milpa/events:test: cache bypass, force executing 614ffc17e66aaf34',
-  '@milpa/events:test: > vitest run',
-  `@milpa/events:test: ${ESC}[2m Test Files ${ESC}[22m ${ESC}[1m${ESC}[32m5 passed${ESC}[39m${ESC}[22m${ESC}[90m (5)${ESC}[39m`,
-  `@milpa/events:test: ${ESC}[2m      Tests ${ESC}[22m ${ESC}[1m${ESC}[32m131 passed${ESC}[39m${ESC}[22m | 2 skipped (133)`,
-  `@milpa/events:test: ${ESC}[2m   Duration ${ESC}[22m 3.43s${ESC}[2m (transform 767ms, setup 0ms)${ESC}[22m`,
-  '//:lint: cache hit, replaying logs e86a8ec4f4e89784',
-  '//:lint: Checked 1065 files in 6s. No fixes applied.',
-  '@milpa/store-redis:test: [skipped] @milpa/store-redis: the Redis tests, because nothing answers at redis://127.0.0.1:6391',
-  '@milpa/store-redis:test:       Tests  2 failed | 1 passed | 100 skipped (103)',
-  '@milpa/store-redis:test: ELIFECYCLE  Test failed. See above for more details.',
-  '@milpa/store-redis#test:  WARNING  command finished with error, but continuing...',
-  '@milpa/store-redis#test:  ERROR  command (/repo/packages/store-redis) /usr/bin/pnpm run test exited (1)',
-  '',
-  '  Tasks:    2 successful, 3 total',
-  'Summary:    /repo/.turbo/runs/abc.json',
+/** A passing vitest run's last lines, as recorded (colours included). */
+const PASSED = [
+  ' RUN  v4.1.12 /repo/packages/events',
+  `${ESC}[2m Test Files ${ESC}[22m ${ESC}[1m${ESC}[32m5 passed${ESC}[39m${ESC}[22m${ESC}[90m (5)${ESC}[39m`,
+  `${ESC}[2m      Tests ${ESC}[22m ${ESC}[1m${ESC}[32m131 passed${ESC}[39m${ESC}[22m | 2 skipped (133)`,
+  `${ESC}[2m   Duration ${ESC}[22m 3.43s${ESC}[2m (transform 767ms, setup 0ms)${ESC}[22m`,
 ];
-const TASK_IDS = ['//#lint', '@milpa/events#test', '@milpa/store-redis#test', '@milpa/events#typecheck'];
-
-function readRecorded(lines = RECORDED) {
-  const tasks = [];
-  const other = [];
-  const reader = createGroupedLogReader({
-    taskIds: TASK_IDS,
-    onTask: (id, taskLines) => tasks.push({ id, lines: taskLines }),
-    onOther: (line) => other.push(line),
-  });
-  for (const line of lines) reader.push(line);
-  reader.flush();
-  return { tasks, other };
-}
-
-describe('createGroupedLogReader', () => {
-  it('reports each finished task once, with its lines and without the prefix', () => {
-    const { tasks } = readRecorded();
-    assert.deepEqual(
-      tasks.map((task) => task.id),
-      ['@milpa/events#test', '//#lint', '@milpa/store-redis#test'],
-    );
-    assert.equal(tasks[1].lines[1], 'Checked 1065 files in 6s. No fixes applied.');
-  });
-
-  it("keeps turbo's failure lines (package#task) with the failed task's block", () => {
-    const { tasks } = readRecorded();
-    assert.match(tasks[2].lines.at(-1), /ERROR {2}command .* exited \(1\)/);
-  });
-
-  it("passes turbo's own lines on, the summary file among them", () => {
-    const { other } = readRecorded();
-    assert.ok(other.includes('Summary:    /repo/.turbo/runs/abc.json'));
-    assert.ok(other.includes('   • turbo 2.11.11'));
-  });
-
-  it('ends a block at flush, so a finished task is reported before the next one finishes', () => {
-    const seen = [];
-    const reader = createGroupedLogReader({ taskIds: TASK_IDS, onTask: (id) => seen.push(id), onOther: () => undefined });
-    reader.push('@milpa/events:typecheck: > tsc --noEmit -p tsconfig.json');
-    assert.deepEqual(seen, []);
-    reader.flush();
-    assert.deepEqual(seen, ['@milpa/events#typecheck']);
-  });
-
-  it('treats a line naming a task turbo does not run as turbo output', () => {
-    const { tasks, other } = readRecorded(['@milpa/nope:test: hello']);
-    assert.deepEqual(tasks, []);
-    assert.deepEqual(other, ['@milpa/nope:test: hello']);
-  });
-});
+/** A failing one that skipped most of its tests for want of a service. */
+const FAILED = [
+  '[skipped] @milpa/store-redis: the Redis tests, because nothing answers at redis://127.0.0.1:6391',
+  '      Tests  2 failed | 1 passed | 100 skipped (103)',
+];
 
 describe('summarizeTaskOutput', () => {
   it("reads vitest's counts and duration through its colours", () => {
-    const summary = summarizeTaskOutput(readRecorded().tasks[0].lines);
+    const summary = summarizeTaskOutput(PASSED);
     assert.deepEqual(summary.tests, { passed: 131, skipped: 2, total: 133 });
     assert.equal(summary.files.total, 5);
     assert.equal(summary.vitestMs, 3430);
     assert.equal(summary.failed, false);
-    assert.equal(summary.cached, false);
   });
 
-  it('marks a task failed from its counts and from turbo, and keeps its [skipped] line once', () => {
-    const lines = readRecorded().tasks[2].lines;
-    const summary = summarizeTaskOutput([...lines, lines[0]]);
+  it('marks a task failed from its counts, and keeps its [skipped] line once', () => {
+    const summary = summarizeTaskOutput([...FAILED, FAILED[0]]);
     assert.equal(summary.failed, true);
     assert.deepEqual(summary.tests, { failed: 2, passed: 1, skipped: 100, total: 103 });
-    assert.deepEqual(summary.skipNotes, [lines[0]]);
+    assert.deepEqual(summary.skipNotes, [FAILED[0]]);
   });
 
-  it('marks a task failed when only turbo says so', () => {
-    assert.equal(summarizeTaskOutput(['boom', ' ERROR  command (/p) /usr/bin/pnpm run typecheck exited (2)']).failed, true);
-    assert.equal(summarizeTaskOutput(['Checked 10 files in 6s. No fixes applied.']).failed, false);
-  });
-
-  it('notices a task replayed from the cache', () => {
-    assert.equal(summarizeTaskOutput(readRecorded().tasks[1].lines).cached, true);
+  it('reads nothing from a task that ran no tests', () => {
+    assert.deepEqual(summarizeTaskOutput(['Checked 10 files in 6s. No fixes applied.']), {
+      failed: false,
+      tests: null,
+      files: null,
+      vitestMs: null,
+      skipNotes: [],
+    });
   });
 });
 
 describe('formatTaskLine', () => {
   it('says position, elapsed time, result, task, counts and duration in one line', () => {
-    const summary = summarizeTaskOutput(readRecorded().tasks[0].lines);
+    const summary = summarizeTaskOutput(PASSED);
     const line = formatTaskLine({ id: '@milpa/events#test', summary, done: 7, total: 46, elapsedMs: 72_000 });
     assert.equal(line, '[ 7/46  1:12] ok   @milpa/events#test  131 passed, 2 skipped (5 files) in 3.4s');
   });
 
   it('says FAIL and lists failures first for a failed task', () => {
-    const summary = summarizeTaskOutput(readRecorded().tasks[2].lines);
+    const summary = summarizeTaskOutput(FAILED);
     assert.match(
       formatTaskLine({ id: 'x#test', summary, done: 1, total: 2, elapsedMs: 0 }),
       /^\[1\/2 {2}0:00\] FAIL x#test {2}2 failed, 1 passed/,
@@ -143,44 +75,12 @@ describe('formatDuration and describeCounts', () => {
   });
 });
 
-describe('tasksOfRunSummary and formatFinalSummary', () => {
-  const runSummary = {
-    tasks: [
-      {
-        taskId: 'a#test',
-        package: 'a',
-        task: 'test',
-        command: 'vitest run',
-        cache: { status: 'MISS' },
-        execution: { startTime: 0, endTime: 90_000, exitCode: 0 },
-      },
-      {
-        taskId: 'a#build',
-        package: 'a',
-        task: 'build',
-        command: 'tsup',
-        cache: { status: 'HIT' },
-        execution: { startTime: 0, endTime: 5, exitCode: 0 },
-      },
-      {
-        taskId: 'b#test',
-        package: 'b',
-        task: 'test',
-        command: 'vitest run',
-        cache: { status: 'MISS' },
-        execution: { startTime: 0, endTime: 30_000, exitCode: 1 },
-      },
-      { taskId: 'b#build', package: 'b', task: 'build', command: '<NONEXISTENT>', cache: { status: 'MISS' } },
-    ],
-  };
-
-  it("reads each run task's duration, exit code and cache status, leaving out undefined tasks", () => {
-    assert.deepEqual(tasksOfRunSummary(runSummary), [
-      { id: 'a#test', package: 'a', task: 'test', ms: 90_000, exitCode: 0, cached: false },
-      { id: 'a#build', package: 'a', task: 'build', ms: 5, exitCode: 0, cached: true },
-      { id: 'b#test', package: 'b', task: 'test', ms: 30_000, exitCode: 1, cached: false },
-    ]);
-  });
+describe('formatFinalSummary', () => {
+  const tasks = [
+    { id: 'a#test', package: 'a', task: 'test', ms: 90_000, exitCode: 0 },
+    { id: 'a#build', package: 'a', task: 'build', ms: 5, exitCode: 0 },
+    { id: 'b#test', package: 'b', task: 'test', ms: 30_000, exitCode: 1 },
+  ];
 
   it('totals tests and times, names the slowest tasks, the skips and every failure', () => {
     const results = new Map([
@@ -188,20 +88,22 @@ describe('tasksOfRunSummary and formatFinalSummary', () => {
       ['b#test', summarizeTaskOutput(['      Tests  1 failed | 4 passed (5)'])],
     ]);
     const steps = [{ name: 'release check', ms: 61_000, ok: false }];
-    const text = formatFinalSummary({ tasks: tasksOfRunSummary(runSummary), results, steps, wallMs: 200_000 }).join('\n');
-    assert.match(text, /\n {2}a {2}.*5ms\*.*1m30s .*10 passed, 2 skipped/);
+    const text = formatFinalSummary({ tasks, results, steps, wallMs: 200_000 }).join('\n');
+    assert.match(text, /\n {2}a {2}.*5ms .*1m30s .*10 passed, 2 skipped/);
     assert.match(text, /\n {2}b {2}.*30\.0s!.*1 failed, 4 passed/);
     assert.match(text, /Task time by kind: build 5ms, test 2m00s/);
     assert.match(text, /Slowest tasks: a#test 1m30s, b#test 30\.0s/);
-    assert.match(text, /After turbo: release check 1m01s \(failed\)/);
+    assert.match(text, /Release checks: release check 1m01s \(failed\)/);
     assert.match(text, /Tests: 14 passed, 1 failed, 2 skipped/);
     assert.match(text, /\n {2}\[skipped\] no browser\n/);
     assert.match(text, /FAILED \(b#test, release check\) after 3m20s\.$/);
   });
 
   it('ends with "All passed" when nothing failed', () => {
-    const tasks = tasksOfRunSummary({ tasks: runSummary.tasks.slice(0, 2) });
-    assert.match(formatFinalSummary({ tasks, results: new Map(), steps: [], wallMs: 1_000 }).at(-1), /All passed in 1\.0s\.$/);
+    assert.match(
+      formatFinalSummary({ tasks: tasks.slice(0, 2), results: new Map(), steps: [], wallMs: 1_000 }).at(-1),
+      /All passed in 1\.0s\.$/,
+    );
   });
 });
 
