@@ -58,8 +58,8 @@ export function summarizeTaskOutput(lines) {
     if (files) summary.files = parseCounts(files[1]);
     const duration = /^\s*Duration\s{2,}(\S+)/.exec(line);
     if (duration) summary.vitestMs = parseVitestDuration(duration[1]);
-    const skip = /\[skipped\] .*/.exec(line);
-    if (skip && !summary.skipNotes.includes(skip[0])) summary.skipNotes.push(skip[0]);
+    const skip = /^\s*(\[skipped\] .*)/.exec(line);
+    if (skip?.[1] !== undefined && !summary.skipNotes.includes(skip[1])) summary.skipNotes.push(skip[1]);
   }
   if (summary.tests && (summary.tests.failed ?? 0) > 0) summary.failed = true;
   return summary;

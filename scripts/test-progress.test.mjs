@@ -38,6 +38,12 @@ describe('summarizeTaskOutput', () => {
     assert.deepEqual(summary.skipNotes, [FAILED[0]]);
   });
 
+  it("takes a [skipped] line only from a line's start, not from a test's name", () => {
+    assert.deepEqual(summarizeTaskOutput(['ok 3 - keeps its [skipped] line once', '  [skipped] no browser']).skipNotes, [
+      '[skipped] no browser',
+    ]);
+  });
+
   it('reads nothing from a task that ran no tests', () => {
     assert.deepEqual(summarizeTaskOutput(['Checked 10 files in 6s. No fixes applied.']), {
       failed: false,
