@@ -328,7 +328,10 @@ export async function rehearseRelease(root, { tarballs: tarballDir } = {}) {
   try {
     return await rehearse();
   } catch (error) {
-    if (error instanceof RehearsalError) error.message += ` (after ${seconds(Date.now() - started)}: ${formatTimes(times)})`;
+    if (error instanceof RehearsalError) {
+      const phases = formatTimes(times);
+      error.message += ` (after ${seconds(Date.now() - started)}${phases === '' ? '' : `: ${phases}`})`;
+    }
     throw error;
   } finally {
     process.off('SIGINT', stopOnSignal);
@@ -361,7 +364,7 @@ export async function rehearseRelease(root, { tarballs: tarballDir } = {}) {
       tarballs.map(
         ({ tarball }) =>
           () =>
-            npm(['publish', tarball, '--registry', verdaccio.url, '--provenance=false', '--access', 'public', '--no-git-checks'], {
+            npm(['publish', tarball, '--registry', verdaccio.url, '--provenance=false', '--access', 'public'], {
               cwd: project,
             }),
       ),
@@ -383,13 +386,11 @@ export async function rehearseRelease(root, { tarballs: tarballDir } = {}) {
     }));
     const rehearsedNames = REHEARSED_PACKAGES.map((dirName) => tarballs.find((entry) => entry.dirName === dirName)?.name);
     const specs = [...new Set([...rehearsedNames, ...readmes.flatMap(({ markdown }) => installSpecsOf(markdown))])];
-    for (const command of [
-      ['init', '-y'],
-      ['pkg', 'set', 'type=module'],
-    ]) {
-      const result = await npm(command, { cwd: project, timeoutMs: 60_000 });
-      if (!result.ok) throw new RehearsalError(`npm ${command.join(' ')} failed`, result.output);
-    }
+    const init = await npm(['init', '-y'], { cwd: project, timeoutMs: 60_000 });
+    if (!init.ok) throw new RehearsalError('npm init -y failed', init.output);
+    // ESM, as the READMEs ask (`npm pkg set type=module`, without starting npm again).
+    const manifestPath = join(project, 'package.json');
+    writeFileSync(manifestPath, `${JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), type: 'module' }, null, 2)}\n`);
     const install = await npm(['install', '--no-audit', '--no-fund', ...specs, `typescript@${TYPESCRIPT_7}`, TYPES_NODE], { cwd: project });
     if (!install.ok) throw new RehearsalError(`npm install failed (from ${verdaccio.url} and ${npmRegistry})`, install.output);
     const listed = await npm(['ls', '--all'], { cwd: project, timeoutMs: 60_000 });
