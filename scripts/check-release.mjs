@@ -17,7 +17,6 @@
 // Then a consumer that imports the packages type-checks under `skipLibCheck: false` with only the
 // packages' declared dependencies installed (so a published type that needs, say, `@types/express`
 // fails here). Errors located inside third-party declaration files are reported but not counted.
-import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -35,17 +34,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkTypesFields } from './check-types-fields.mjs';
-import { packVersionedTarballs, publishedPackages } from './release-tarballs.mjs';
+import { packVersionedTarballs, publishedPackages, run } from './release-tarballs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPOSITORY_URL = 'git+https://github.com/milpa-ts/milpa-ts.git';
-
-/** Runs a command; returns its status and combined output. */
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, ...options });
-  if (result.error) throw result.error;
-  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
-}
 
 /** The command-line entry of a root devDependency (their `bin` files are not in their `exports`). */
 function binOf(packageName) {

@@ -30,8 +30,15 @@ export function publishedPackages(root) {
     .filter(({ manifest }) => manifest.private !== true);
 }
 
-/** Runs a command; returns its status and combined output. */
-function run(command, args, options = {}) {
+/**
+ * Runs a command to its end; returns its status, its stdout and its combined output.
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ * @returns {{ ok: boolean, stdout: string, output: string }}
+ */
+export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, ...options });
   if (result.error) throw result.error;
   return { ok: result.status === 0, stdout: result.stdout ?? '', output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
