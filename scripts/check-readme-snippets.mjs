@@ -151,7 +151,7 @@ export async function runBounded(tasks, limit) {
  * @param {boolean} built whether workspace packages resolve to their built `dist/` instead of `src/`
  * @returns {Promise<{ code: number | null, timedOut: boolean, output: string }>}
  */
-function runSnippet(file, tsxLoader, timeoutMs, built) {
+export function runSnippet(file, tsxLoader, timeoutMs, built) {
   return new Promise((done) => {
     const conditions = built ? [] : ['--conditions=@milpa/source'];
     const child = spawn(process.execPath, [...conditions, '--import', tsxLoader, file], {

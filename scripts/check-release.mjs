@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Checks what users would install: packs every published package (packages/*) with `pnpm pack`,
-// exactly as `pnpm publish` would, and inspects the tarballs. Run after the build (`pnpm test`
-// runs it after turbo's build); exits non-zero and lists every problem found.
+// exactly as `pnpm publish` would, at the version the pending changesets give it (versioned in a
+// temporary copy: release-tarballs.mjs), and inspects the tarballs. Run after the build (`pnpm test`
+// runs it after turbo's build, with `--keep-tarballs=DIR` so the release rehearsal publishes these
+// same tarballs); exits non-zero and lists every problem found.
 //
 // For each tarball:
 //   - contents: dist/ (and a package's bin/ launcher), LICENSE and README.md; no src/, no tests;
@@ -15,7 +17,6 @@
 // Then a consumer that imports the packages type-checks under `skipLibCheck: false` with only the
 // packages' declared dependencies installed (so a published type that needs, say, `@types/express`
 // fails here). Errors located inside third-party declaration files are reported but not counted.
-import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -33,33 +34,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkTypesFields } from './check-types-fields.mjs';
+import { packVersionedTarballs, publishedPackages, run } from './release-tarballs.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPOSITORY_URL = 'git+https://github.com/milpa-ts/milpa-ts.git';
-
-/** The published packages: every packages/* that is not private. */
-function publishedPackages() {
-  const packagesDir = join(ROOT, 'packages');
-  return readdirSync(packagesDir)
-    .map((name) => join(packagesDir, name))
-    .filter((dir) => existsSync(join(dir, 'package.json')))
-    .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
-    .filter(({ manifest }) => manifest.private !== true);
-}
-
-/** Runs a command; returns its status and combined output. */
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' }, ...options });
-  if (result.error) throw result.error;
-  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
-}
-
-/** pnpm as this script was started with (`npx pnpm@… test` need not leave pnpm on PATH). */
-function pnpm(args, options) {
-  const execPath = process.env['npm_execpath'];
-  if (execPath !== undefined && /pnpm/.test(execPath)) return run(process.execPath, [execPath, ...args], options);
-  return run('pnpm', args, options);
-}
 
 /** The command-line entry of a root devDependency (their `bin` files are not in their `exports`). */
 function binOf(packageName) {
@@ -245,29 +223,24 @@ function checkConsumerTypes(packed, workDir) {
   return problems;
 }
 
-const packages = publishedPackages();
+const packages = publishedPackages(ROOT);
 const workDir = mkdtempSync(join(tmpdir(), 'milpa-release-check-'));
+// `--keep-tarballs=DIR` leaves the tarballs in DIR for the release rehearsal, so they are packed once.
+const keep = process.argv.find((argument) => argument.startsWith('--keep-tarballs='))?.slice('--keep-tarballs='.length);
 const problems = [];
 const packed = [];
 try {
-  for (const { dir, manifest } of packages) {
-    const { name } = manifest;
-    if (!existsSync(join(dir, 'dist'))) {
-      problems.push(`${name}: dist/ is missing; build first (pnpm build)`);
-      continue;
-    }
-    const destination = join(workDir, dir.split(/[\\/]/).pop());
+  const tarballDir = keep ?? join(workDir, 'tarballs');
+  mkdirSync(tarballDir, { recursive: true });
+  const packing = packVersionedTarballs(ROOT, tarballDir);
+  if (!packing.ok) problems.push(packing.problem);
+  for (const { name, dirName, tarball: tarballPath } of packing.ok ? packing.tarballs : []) {
+    const dir = join(ROOT, 'packages', dirName);
+    const destination = join(workDir, dirName);
     mkdirSync(destination);
-    const pack = pnpm(['pack', '--pack-destination', destination], { cwd: dir });
-    const tarball = readdirSync(destination).find((file) => file.endsWith('.tgz'));
-    if (!pack.ok || tarball === undefined) {
-      problems.push(`${name}: pnpm pack failed:\n${pack.output}`);
-      continue;
-    }
-    const tarballPath = join(destination, tarball);
-    const untar = run('tar', ['-xzf', tarball], { cwd: destination });
+    const untar = run('tar', ['-xzf', tarballPath], { cwd: destination });
     if (!untar.ok) {
-      problems.push(`${name}: could not unpack ${tarball}:\n${untar.output}`);
+      problems.push(`${name}: could not unpack ${tarballPath}:\n${untar.output}`);
       continue;
     }
     const extractedDir = join(destination, 'package');
@@ -275,7 +248,7 @@ try {
     const published = JSON.parse(readFileSync(join(extractedDir, 'package.json'), 'utf8'));
     const found = [
       ...checkContents(name, files),
-      ...checkManifest(name, dir.split(/[\\/]/).pop(), published),
+      ...checkManifest(name, dirName, published),
       ...checkBuiltJavaScript(name, extractedDir, files),
     ];
     const publint = run(process.execPath, [binOf('publint'), 'run', '--strict', tarballPath]);

@@ -11,7 +11,8 @@
 // The last complete run's times are kept in .turbo/ (git-ignored): they say how long the next run
 // will take and which of its tasks to start first.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -116,8 +117,11 @@ async function plannedTasks() {
   return tasksOfDryRun(JSON.parse(output.join('\n')));
 }
 
-/** The checks of the built packages and of the repository, as tasks (a filtered run has none). */
-function releaseTasks(tasks) {
+/**
+ * The checks of the built packages and of the repository, as tasks (a filtered run has none). The
+ * release check packs the tarballs into `tarballs`; the release rehearsal, after it, publishes those.
+ */
+function releaseTasks(tasks, tarballs) {
   if (EXTRA.length > 0) return [];
   const scriptTests = readdirSync(join(ROOT, 'scripts'))
     .filter((file) => file.endsWith('.test.mjs'))
@@ -125,7 +129,13 @@ function releaseTasks(tasks) {
     .map((file) => join('scripts', file));
   const builds = tasks.filter((task) => task.task === 'build').map((task) => task.id);
   const steps = [
-    { name: 'release check', args: ['scripts/check-release.mjs'], needsBuilds: true },
+    { name: 'release check', args: ['scripts/check-release.mjs', `--keep-tarballs=${tarballs}`], needsBuilds: true },
+    {
+      name: 'release rehearsal',
+      args: ['scripts/release-rehearsal.mjs', `--tarballs=${tarballs}`],
+      needsBuilds: true,
+      after: ['release#release check'],
+    },
     { name: 'shipped text', args: ['scripts/check-shipped-text.mjs'] },
     { name: 'line length', args: ['scripts/check-line-length.mjs'] },
     { name: 'README snippets', args: ['scripts/check-readme-snippets.mjs', '--built'], needsBuilds: true },
@@ -138,7 +148,7 @@ function releaseTasks(tasks) {
     directory: '',
     command: `node ${step.args.join(' ')}`,
     argv: [process.execPath, ...step.args],
-    dependencies: step.needsBuilds ? builds : [],
+    dependencies: [...(step.needsBuilds ? builds : []), ...(step.after ?? [])],
   }));
 }
 
@@ -239,9 +249,10 @@ print(
 );
 await checkServices();
 const packageTasks = await plannedTasks();
-const tasks = [...packageTasks, ...releaseTasks(packageTasks)];
+const tarballs = mkdtempSync(join(tmpdir(), 'milpa-test-tarballs-'));
+const tasks = [...packageTasks, ...releaseTasks(packageTasks, tarballs)];
 print(`${tasks.length} tasks, ${CONCURRENCY} at a time, the longest first; one line as each finishes, a failing task's log in full.`);
-const outcome = await runTasks(tasks, lastRun);
+const outcome = await runTasks(tasks, lastRun).finally(() => rmSync(tarballs, { recursive: true, force: true }));
 const packageTimings = outcome.timings.filter((timing) => !timing.id.startsWith('release#'));
 const steps = outcome.timings
   .filter((timing) => timing.id.startsWith('release#'))
