@@ -226,12 +226,13 @@ export class ToolAuditLogger {
             : typeof result.data === 'string'
               ? result.data.length
               : null;
-        const extra = {
+        // Built field by field: a spread of empty literals allocates on every call.
+        const extra: { output_size: number | null; cache_served: boolean; truncated?: true; original_sizes?: ResultPartSizes } = {
           output_size: outputSize,
           cache_served: cacheServed,
-          ...(meta['truncated'] === true ? { truncated: true } : {}),
-          ...(sizes === undefined ? {} : { original_sizes: sizes }),
         };
+        if (meta['truncated'] === true) extra.truncated = true;
+        if (sizes !== undefined) extra.original_sizes = sizes;
         if (result.success) {
           this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra, true);
         } else {
