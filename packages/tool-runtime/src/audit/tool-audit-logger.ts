@@ -331,10 +331,13 @@ export class ToolAuditLogger {
       if ('output_size' in extra) record.output_size = extra.output_size ?? null;
       if (extra.truncated === true) record.truncated = true;
       if (extra.original_sizes !== undefined) record.original_sizes = extra.original_sizes;
-      const status = safeCode === null ? 'OK' : `ERROR:${safeCode}`;
-      const head = clean(
-        `${context.requestId} | ${context.channel} | ${String(tool)} | ${principalLabel(context.principal)} | ${took}ms | ${status}`,
-      );
+      const status = safeCode === null ? 'OK' : `ERROR:${clean(safeCode)}`;
+      // Each caller-supplied part cleaned on its own, before it is joined: the separators and the
+      // duration hold nothing to escape, so this equals cleaning the joined text, without first
+      // copying that text into one flat string for the test.
+      const head =
+        `${clean(context.requestId)} | ${clean(context.channel)} | ${clean(String(tool))} | ` +
+        `${clean(principalLabel(context.principal))} | ${took}ms | ${status}`;
       const message = `[ToolAudit] ${head} | args=${cleanJson(toJson(safeArgs))}`;
       swallowRejection(this.#logger[level]({ audit: Object.freeze(record) }, message));
     } catch {
