@@ -79,7 +79,8 @@ async function main(): Promise<number> {
   if (median > limit) {
     process.stdout.write(
       '[guard] the governed call got more than 25 % slower against the hand-written pipeline. Profile it with ' +
-        '`pnpm --filter @milpa/benchmarks run profile 3 5`; if the cost is intended, run the guard with --update and commit the baseline.\n',
+        '`pnpm --filter @milpa/benchmarks run profile 3 5`; if the cost is intended, ' +
+        'run the guard with --update and commit the baseline.\n',
     );
     return 1;
   }
