@@ -12,6 +12,7 @@ import { pairedRatio, summarizeSamples } from './harness/sample-stats.js';
 import { BENCH_ARGS, BENCH_RESULT } from './fixtures/bench-tool.js';
 import { createProductionLogger } from './fixtures/discard-stream.js';
 import { createMilpaSetup, distinctToolOptions, fillerToolOptions } from './fixtures/milpa-setup.js';
+import { createHeadlineRows } from './fixtures/headline-rows.js';
 import { describeEnvironment, withEndLoadAverage } from './report/environment.js';
 import { renderMarkdown } from './report/render-markdown.js';
 import { renderTerminal } from './report/render-terminal.js';
@@ -19,7 +20,6 @@ import { buildAdapterReport } from './report/adapter-report.js';
 import { buildStoreReport } from './report/store-report.js';
 import { buildSuiteReport } from './report/suite-report.js';
 import { createFloorRow } from './rows/floor-row.js';
-import { createHandWrittenRow } from './rows/hand-written-row.js';
 import { createMilpaMcpRow } from './rows/milpa-mcp-row.js';
 import { createMilpaRow } from './rows/milpa-row.js';
 import { createMilpaStoreRow } from './rows/milpa-store-row.js';
@@ -106,11 +106,8 @@ function buildStoreRows(stores: BenchStores): CallRow[] {
 }
 
 async function buildRows(stores: BenchStores): Promise<CallRow[]> {
-  const handWrittenLog = createProductionLogger();
-  const milpaLog = createProductionLogger();
+  const headline = createHeadlineRows(BUDGET);
   const mcpLog = createProductionLogger();
-  const logged = createMilpaSetup({ logger: milpaLog.logger, budget: BUDGET });
-  const silent = createMilpaSetup({ logger: silentLogger, budget: BUDGET });
   const answerFromCache: EventListener = (_eventName, payload) => {
     const slot = payload['slot'];
     if (InterceptionSlot.isInstance(slot)) slot.shortCircuit(CACHED_VALUE);
@@ -120,18 +117,10 @@ async function buildRows(stores: BenchStores): Promise<CallRow[]> {
 
   return [
     createFloorRow(),
-    createHandWrittenRow({ id: '2', label: 'hand-written pipeline + one pino line', budget: BUDGET, production: handWrittenLog }),
-    createMilpaRow({
-      id: '3',
-      label: 'Milpa registry.call, audit line to pino',
-      group: 'production',
-      baseline: '2',
-      ...logged,
-      stream: milpaLog.stream,
-      expectedData: BENCH_RESULT,
-    }),
-    createHandWrittenRow({ id: '4', label: 'hand-written pipeline (~60 lines), no log line', budget: BUDGET, production: null }),
-    createMilpaRow({ id: '5', label: 'Milpa registry.call (silent audit)', group: 'suite', ...silent, expectedData: BENCH_RESULT }),
+    headline.handWritten,
+    headline.milpa,
+    headline.handWrittenSilent,
+    headline.milpaSilent,
     createMilpaRow({
       id: '6',
       label: 'Milpa registry.call (cache listener answers)',

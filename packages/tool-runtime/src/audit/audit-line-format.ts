@@ -45,21 +45,33 @@ function escapeControlCharacter(character: string): string {
   return SHORT_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+/** Up to this length a loop over the characters is cheaper than a regular expression's test. */
+const SHORT_TEXT = 64;
+
+/** True when `text` holds a character {@link clean} escapes. */
+function hasControlCharacter(text: string): boolean {
+  if (text.length > SHORT_TEXT) return HAS_CONTROL_CHARACTERS.test(text);
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
+}
+
 /** `text` with control characters escaped, so a caller-supplied field cannot forge log lines. */
 export function clean(text: string): string {
   // Most fields have nothing to escape: a test is much cheaper than a replace with a callback.
-  if (!HAS_CONTROL_CHARACTERS.test(text)) return text;
+  if (!hasControlCharacter(text)) return text;
   return text.replace(CONTROL_CHARACTERS, escapeControlCharacter);
 }
-
-const JSON_LEFT_UNESCAPED = /[\u007f\u2028\u2029]/;
 
 /**
  * JSON text with the line-breaking characters `JSON.stringify` leaves as they are (U+007F, U+2028,
  * U+2029) escaped; it escapes every other control character itself.
  */
 export function cleanJson(json: string): string {
-  return JSON_LEFT_UNESCAPED.test(json) ? clean(json) : json;
+  // JSON text holds no raw character below U+0020, so cleaning it escapes exactly these three.
+  return clean(json);
 }
 
 /** A duration as whole milliseconds (0 for anything that is not a positive number). */

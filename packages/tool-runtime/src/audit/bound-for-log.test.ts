@@ -28,4 +28,19 @@ describe('mapStrings', () => {
     expect(mapped['other']).toBe('A');
     expect(mapped['kept']).toBe(kept);
   });
+
+  it('hands each mapper the walk state, and keeps the holes of an array it copies', () => {
+    const sparse: unknown[] = ['a'];
+    sparse[2] = 'b';
+    const mapped = mapStrings(
+      { list: sparse },
+      { value: (text, suffix: string) => `${text}${suffix}`, key: (name, suffix: string) => `${name}${suffix}` },
+      '!',
+    ) as Record<string, unknown[]>;
+    const list = mapped['list!'] as unknown[];
+    expect(list).toHaveLength(3);
+    expect(1 in list).toBe(false);
+    expect(list[0]).toBe('a!');
+    expect(list[2]).toBe('b!');
+  });
 });

@@ -1,10 +1,16 @@
 import { clipText } from '@milpa/core/kit';
-import { mapStrings } from './map-strings.js';
+import { mapStrings, type StringMapper } from './map-strings.js';
 
 /** The longest key a log line quotes whole. */
 const MAX_LOGGED_KEY = 100;
 /** The longest string a log line quotes whole. */
 const MAX_LOGGED_STRING = 1000;
+
+/** Module-level, so bounding a call's arguments builds no closure. */
+const BOUND: StringMapper<undefined> = {
+  value: (text) => (text.length > MAX_LOGGED_STRING ? clipText(text, MAX_LOGGED_STRING) : text),
+  key: (name) => (name.length > MAX_LOGGED_KEY ? clipText(name, MAX_LOGGED_KEY) : name),
+};
 
 /**
  * `value` (an already redacted view of a call's arguments) as a log line may carry it: every key
@@ -16,8 +22,5 @@ const MAX_LOGGED_STRING = 1000;
  * boundForLog({ note: 'x'.repeat(5000) }); // { note: 'xxx… (5000 characters)' }
  */
 export function boundForLog(value: unknown): unknown {
-  return mapStrings(value, {
-    value: (text) => (text.length > MAX_LOGGED_STRING ? clipText(text, MAX_LOGGED_STRING) : text),
-    key: (name) => (name.length > MAX_LOGGED_KEY ? clipText(name, MAX_LOGGED_KEY) : name),
-  });
+  return mapStrings(value, BOUND);
 }

@@ -1,9 +1,10 @@
 import type { JsonSchema, TSchema } from '@milpa/core';
-import { mapStrings } from './map-strings.js';
+import { mapStrings, type StringMapper } from './map-strings.js';
 import { REDACTED, type Redactor } from './redactor.js';
 
-/** A call's secrets with the JSON-escaped form of each, to find quickly which ones a string holds. */
-interface SecretSet {
+/** What the scrubbing walk needs: the redactor, and the call's secrets with the JSON-escaped form of each. */
+interface SinkScrub {
+  readonly redactor: Redactor;
   readonly secrets: readonly string[];
   readonly escaped: readonly string[];
 }
@@ -15,19 +16,36 @@ const NONE: readonly string[] = Object.freeze([]);
  * JSON-escaped, the two forms it replaces): a string that holds none costs a substring check per
  * secret instead of a pattern built for it, and still gets the redactor's shape-based scrubbing.
  */
-function scrubText(redactor: Redactor, text: string, set: SecretSet): string {
+function scrubText(text: string, scrub: SinkScrub): string {
   let held: string[] | null = null;
-  for (let index = 0; index < set.secrets.length; index++) {
-    const secret = set.secrets[index] as string;
-    if (text.includes(secret) || text.includes(set.escaped[index] as string)) (held ??= []).push(secret);
+  const { secrets, escaped } = scrub;
+  for (let index = 0; index < secrets.length; index++) {
+    const secret = secrets[index] as string;
+    if (text.includes(secret) || text.includes(escaped[index] as string)) (held ??= []).push(secret);
   }
-  return redactor.scrub(text, held ?? NONE);
+  return scrub.redactor.scrub(text, held ?? NONE);
 }
 
-/** Every string of a redacted copy scrubbed, keys included; the same object back when nothing changed. */
-function scrubStrings(redactor: Redactor, value: unknown, set: SecretSet): unknown {
-  const scrub = (text: string): string => (text === REDACTED ? text : scrubText(redactor, text, set));
-  return mapStrings(value, { value: scrub, key: (name) => scrubText(redactor, name, set) });
+/** Every string of a redacted copy scrubbed, keys included; module-level, so a call builds no closure. */
+const SCRUB_STRINGS: StringMapper<SinkScrub> = {
+  value: (text, scrub) => (text === REDACTED ? text : scrubText(text, scrub)),
+  key: scrubText,
+};
+
+/** The usable secrets (non-empty strings); the same list back when all of them are, as they usually are. */
+function usableSecrets(secrets: readonly string[]): readonly string[] {
+  for (let index = 0; index < secrets.length; index++) {
+    const secret = secrets[index];
+    if (typeof secret !== 'string' || secret === '') return secrets.filter((each) => typeof each === 'string' && each !== '');
+  }
+  return secrets;
+}
+
+function escapedSecrets(secrets: readonly string[]): readonly string[] {
+  if (secrets.length === 0) return NONE;
+  const escaped: string[] = [];
+  for (const secret of secrets) escaped.push(JSON.stringify(secret).slice(1, -1));
+  return escaped;
 }
 
 /**
@@ -50,9 +68,9 @@ export function redactForSink(
   secrets: readonly string[] = redactor.collectSecrets(value, schema),
 ): unknown {
   try {
-    const usable = secrets.filter((secret) => typeof secret === 'string' && secret !== '');
-    const set: SecretSet = { secrets: usable, escaped: usable.map((secret) => JSON.stringify(secret).slice(1, -1)) };
-    return scrubStrings(redactor, redactor.redact(value, schema), set);
+    const usable = usableSecrets(secrets);
+    const scrub: SinkScrub = { redactor, secrets: usable, escaped: escapedSecrets(usable) };
+    return mapStrings(redactor.redact(value, schema), SCRUB_STRINGS, scrub);
   } catch {
     return REDACTED;
   }

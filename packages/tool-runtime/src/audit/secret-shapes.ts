@@ -120,6 +120,11 @@ function redactPairs(text: string, names: RegExp, values: RegExp, isSecret: Secr
   return result + text.slice(copied);
 }
 
+/** A host pattern's match, redacted (an empty match stays empty). */
+function redactMatch(found: string): string {
+  return found === '' ? '' : REDACTED;
+}
+
 /**
  * `text` with every secret recognised by its shape replaced by the redaction marker, the parts that
  * say what it was (a URL's scheme and host, a scheme word, a parameter name) kept; then each of the
@@ -142,8 +147,8 @@ export function scrubShapes(text: string, isSecretName: SecretNameTest, patterns
     result = redactPairs(result, COLON_NAME, COLON_VALUE, isSecretName, REDACTED);
     result = redactPairs(result, JSON_NAME, JSON_VALUE, isSecretName, `"${REDACTED}"`);
   }
-  for (const pattern of patterns) {
-    result = result.replace(pattern, (found: string) => (found === '' ? '' : REDACTED));
+  for (let index = 0; index < patterns.length; index++) {
+    result = result.replace(patterns[index] as RegExp, redactMatch);
   }
   return result;
 }
@@ -157,6 +162,8 @@ function escapeRegExp(text: string): string {
  * redaction marker, longer secrets first. Throws only if `text` cannot be turned into a string.
  */
 export function scrubLiterals(text: string, secrets: readonly string[]): string {
+  // Most texts are scrubbed with no secret at all: no set, no pattern.
+  if (secrets.length === 0) return String(text);
   const variants = new Set<string>();
   for (const secret of secrets) {
     if (typeof secret !== 'string' || secret === '') continue;

@@ -226,12 +226,13 @@ export class ToolAuditLogger {
             : typeof result.data === 'string'
               ? result.data.length
               : null;
-        const extra = {
+        // Built field by field: a spread of empty literals allocates on every call.
+        const extra: { output_size: number | null; cache_served: boolean; truncated?: true; original_sizes?: ResultPartSizes } = {
           output_size: outputSize,
           cache_served: cacheServed,
-          ...(meta['truncated'] === true ? { truncated: true } : {}),
-          ...(sizes === undefined ? {} : { original_sizes: sizes }),
         };
+        if (meta['truncated'] === true) extra.truncated = true;
+        if (sizes !== undefined) extra.original_sizes = sizes;
         if (result.success) {
           this.#writeCall('info', 'ok', context, tool, args, null, meta['took_ms'], extra, true);
         } else {
@@ -330,10 +331,13 @@ export class ToolAuditLogger {
       if ('output_size' in extra) record.output_size = extra.output_size ?? null;
       if (extra.truncated === true) record.truncated = true;
       if (extra.original_sizes !== undefined) record.original_sizes = extra.original_sizes;
-      const status = safeCode === null ? 'OK' : `ERROR:${safeCode}`;
-      const head = clean(
-        `${context.requestId} | ${context.channel} | ${String(tool)} | ${principalLabel(context.principal)} | ${took}ms | ${status}`,
-      );
+      const status = safeCode === null ? 'OK' : `ERROR:${clean(safeCode)}`;
+      // Each caller-supplied part cleaned on its own, before it is joined: the separators and the
+      // duration hold nothing to escape, so this equals cleaning the joined text, without first
+      // copying that text into one flat string for the test.
+      const head =
+        `${clean(context.requestId)} | ${clean(context.channel)} | ${clean(String(tool))} | ` +
+        `${clean(principalLabel(context.principal))} | ${took}ms | ${status}`;
       const message = `[ToolAudit] ${head} | args=${cleanJson(toJson(safeArgs))}`;
       swallowRejection(this.#logger[level]({ audit: Object.freeze(record) }, message));
     } catch {

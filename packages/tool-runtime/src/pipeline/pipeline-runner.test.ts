@@ -9,13 +9,13 @@ import { SchemaValidator } from '../validation/schema-validator.js';
 import { RecordingLogger } from '../../test/support/recording-logger.js';
 import { EXECUTED_BY_HANDLER } from './call-outcomes.js';
 import { freezeArgs } from './freeze-args.js';
-import { PipelineCall } from './pipeline-call.js';
+import { PipelineCall, type ToolCallOptions } from './pipeline-call.js';
 import { PipelineRunner } from './pipeline-runner.js';
 import { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { IdempotencySettings } from '../idempotency/idempotency-settings.js';
 import { InMemoryIdempotencyStore } from '../idempotency/in-memory-idempotency-store.js';
-import { STOP, type Stage, type StageVerdict } from './stage.js';
+import { STOP, isPlainCall, runStage, type Stage, type StageVerdict } from './stage.js';
 import { BUILT_IN_STAGES } from './stage-list.js';
 import { InvocationStepKind } from '../inspection/invocation-step-kind.js';
 import { RegistryWiring } from '../inspection/registry-wiring.js';
@@ -147,6 +147,45 @@ describe('PipelineRunner', () => {
     });
   });
 
+  describe('plain calls', () => {
+    function idleStage(ran: string[]): Extract<Stage, { needs: 'call' }> {
+      return { ...stage('idle', () => void ran.push('idle')), idleForPlainCall: () => true };
+    }
+
+    function callWith(context: ToolContext, options?: ToolCallOptions) {
+      const registry = services();
+      return { registry, call: new PipelineCall(registry, 't', {}, context, options, performance.now()) };
+    }
+
+    it('leaves a stage idle for plain calls out of a plain call', () => {
+      const ran: string[] = [];
+      const { registry, call } = callWith(ToolContext.cli());
+      const result = new PipelineRunner([idleStage(ran), answer, exit], registry).run(call) as ToolResult;
+      expect(result.data).toBe('answered');
+      expect(ran).toEqual([]);
+    });
+
+    it.each([
+      ['an idempotency key', ToolContext.cli(), { idempotencyKey: 'k' }],
+      ['a confirmation token', ToolContext.cli(), { confirmToken: 't' }],
+      ['an approval id', ToolContext.cli(), { approvalId: 'a' }],
+      ['a null confirmation token', ToolContext.cli(), { confirmToken: null as never }],
+      ['a run', new ToolContext({ principal: 'p', channel: 'cli', runId: 'run_1' }), undefined],
+      ['plan mode', new ToolContext({ principal: 'p', channel: 'cli', mode: 'plan' }), undefined],
+    ] as const)('runs that stage for a call with %s', (_what, context, options) => {
+      const ran: string[] = [];
+      const { registry, call } = callWith(context, options);
+      new PipelineRunner([idleStage(ran), answer, exit], registry).run(call);
+      expect(ran).toEqual(['idle']);
+    });
+
+    it('runs every stage when the runner is built without the registry it serves', () => {
+      const ran: string[] = [];
+      new PipelineRunner([idleStage(ran), answer, exit]).run(newCall());
+      expect(ran).toEqual(['idle']);
+    });
+  });
+
   describe('constructor', () => {
     it('throws INVALID_ARGUMENT when the list has no exit stage', () => {
       expect(() => new PipelineRunner([answer])).toThrow(MilpaError);
@@ -166,6 +205,23 @@ describe('BUILT_IN_STAGES', () => {
     expect(BUILT_IN_STAGES.flatMap((builtIn) => builtIn.describe(subject).map((step) => step.kind))).toEqual(
       InvocationStepKind.inspectionOrder(),
     );
+  });
+
+  it('declares a stage idle for plain calls only where its run answers undefined and leaves a plain call untouched', () => {
+    const registry = services();
+    const idle = BUILT_IN_STAGES.filter((builtIn) => builtIn.idleForPlainCall?.(registry) === true);
+    expect(idle.map((builtIn) => builtIn.name)).toEqual(['tidy', 'plan_mode', 'rules_replay', 'history']);
+    const call = new PipelineCall(registry, 't', {}, ToolContext.cli(), undefined, performance.now());
+    expect(isPlainCall(call)).toBe(true);
+    call.entry = registry.tools.get('t') ?? null;
+    call.input = {};
+    call.args = freezeArgs({});
+    call.end(ToolResult.success('ok', null, call.meta()), EXECUTED_BY_HANDLER);
+    const before = { ...call };
+    for (const builtIn of idle) {
+      expect(runStage(builtIn, call), builtIn.name).toBeUndefined();
+      expect({ ...call }, builtIn.name).toEqual(before);
+    }
   });
 
   it('ends with the exit stages, cap_result, idempotency_record, history, events then audit, after every gate', () => {

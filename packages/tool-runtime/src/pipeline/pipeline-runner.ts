@@ -1,7 +1,18 @@
 import { MilpaError, type ToolResult } from '@milpa/core';
 import type { PipelineCall } from './pipeline-call.js';
 import { CALLER_ABORTED, isPromiseLike, messageOf, untilCallerAborts } from './settle.js';
-import { NOT_READY, STOP, runStage, type Stage, type StageVerdict } from './stage.js';
+import type { PipelineServices } from './pipeline-services.js';
+import { NOT_READY, STOP, isPlainCall, runStage, type Stage, type StageVerdict } from './stage.js';
+
+/** The gates and exits one walk runs, in order. */
+interface RunPlan {
+  readonly gates: readonly Stage[];
+  readonly exits: readonly Stage[];
+}
+
+function planOf(stages: readonly Stage[]): RunPlan {
+  return { gates: stages.filter((stage) => stage.phase === 'gate'), exits: stages.filter((stage) => stage.phase === 'exit') };
+}
 
 /**
  * Walks a list of stages for one call. Gate stages run in order until one ends the call; exit
@@ -14,29 +25,39 @@ import { NOT_READY, STOP, runStage, type Stage, type StageVerdict } from './stag
  *
  * Why not one async function: measured on the benchmark's silent row, an all-async walk cost
  * 1.72–1.88 µs per call against 1.26–1.29 µs for this one (about 40 % more).
+ *
+ * A plain call (no control values, no run, not plan mode) walks a shorter list: the stages that
+ * declare themselves idle for it on this registry are left out, since each stage visited costs a
+ * call the engine cannot inline (leaving out four cut the silent row's ratio by about 8 %).
  */
 export class PipelineRunner {
-  readonly #gates: readonly Stage[];
-  readonly #exits: readonly Stage[];
+  readonly #full: RunPlan;
+  /** The stages a plain call runs: the full list without those idle for it on this registry. */
+  readonly #plain: RunPlan;
 
-  /** @throws MilpaError `INVALID_ARGUMENT` when the list has no gate or no exit stage. */
-  constructor(stages: readonly Stage[]) {
-    this.#gates = stages.filter((stage) => stage.phase === 'gate');
-    this.#exits = stages.filter((stage) => stage.phase === 'exit');
-    if (this.#gates.length === 0 || this.#exits.length === 0) {
+  /**
+   * @param services The registry the runner serves: a stage idle for a plain call on it is left out of
+   *   plain calls' walks (see `Stage.idleForPlainCall`). Without it every call walks every stage.
+   * @throws MilpaError `INVALID_ARGUMENT` when the list has no gate or no exit stage.
+   */
+  constructor(stages: readonly Stage[], services?: PipelineServices) {
+    this.#full = planOf(stages);
+    if (this.#full.gates.length === 0 || this.#full.exits.length === 0) {
       throw new MilpaError('PipelineRunner: the stage list needs at least one gate and one exit stage.', { code: 'INVALID_ARGUMENT' });
     }
+    this.#plain = services === undefined ? this.#full : planOf(stages.filter((stage) => stage.idleForPlainCall?.(services) !== true));
   }
 
   /** Runs `call` through every stage; resolves to its result. Never throws. */
   run(call: PipelineCall): ToolResult | Promise<ToolResult> {
-    const gated = this.#runGates(call, 0);
-    if (gated !== undefined) return gated.then(() => this.#runExits(call, 0));
-    return this.#runExits(call, 0);
+    const plan = isPlainCall(call) ? this.#plain : this.#full;
+    const gated = this.#runGates(plan, call, 0);
+    if (gated !== undefined) return gated.then(() => this.#runExits(plan, call, 0));
+    return this.#runExits(plan, call, 0);
   }
 
-  #runGates(call: PipelineCall, from: number): Promise<void> | undefined {
-    const gates = this.#gates;
+  #runGates(plan: RunPlan, call: PipelineCall, from: number): Promise<void> | undefined {
+    const gates = plan.gates;
     for (let index = from; index < gates.length; index++) {
       const stage = gates[index] as Stage;
       let verdict: StageVerdict | typeof NOT_READY;
@@ -52,7 +73,7 @@ export class PipelineRunner {
         return undefined;
       }
       if (verdict === STOP) return undefined;
-      if (isPromiseLike(verdict)) return this.#awaitGate(call, index, verdict);
+      if (isPromiseLike(verdict)) return this.#awaitGate(plan, call, index, verdict);
       call.failClosed(stage.collaborator, new Error(`stage '${stage.name}' answered ${messageOf(verdict)}`));
       return undefined;
     }
@@ -61,8 +82,8 @@ export class PipelineRunner {
     return undefined;
   }
 
-  async #awaitGate(call: PipelineCall, index: number, pending: PromiseLike<undefined | typeof STOP>): Promise<void> {
-    const stage = this.#gates[index] as Stage;
+  async #awaitGate(plan: RunPlan, call: PipelineCall, index: number, pending: PromiseLike<undefined | typeof STOP>): Promise<void> {
+    const stage = plan.gates[index] as Stage;
     let verdict: undefined | typeof STOP;
     try {
       verdict = await (stage.refusesOnAbort ? untilCallerAborts(pending, call.options?.signal) : pending);
@@ -77,12 +98,12 @@ export class PipelineRunner {
       call.failClosed(stage.collaborator, new Error(`stage '${stage.name}' answered ${messageOf(verdict)}`));
       return;
     }
-    const rest = this.#runGates(call, index + 1);
+    const rest = this.#runGates(plan, call, index + 1);
     if (rest !== undefined) await rest;
   }
 
-  #runExits(call: PipelineCall, from: number): ToolResult | Promise<ToolResult> {
-    const exits = this.#exits;
+  #runExits(plan: RunPlan, call: PipelineCall, from: number): ToolResult | Promise<ToolResult> {
+    const exits = plan.exits;
     for (let index = from; index < exits.length; index++) {
       const stage = exits[index] as Stage;
       let verdict: StageVerdict | typeof NOT_READY;
@@ -92,18 +113,18 @@ export class PipelineRunner {
         this.#exitFailed(call, stage, error);
         continue;
       }
-      if (isPromiseLike(verdict)) return this.#awaitExit(call, index, verdict);
+      if (isPromiseLike(verdict)) return this.#awaitExit(plan, call, index, verdict);
     }
     return call.result as ToolResult;
   }
 
-  async #awaitExit(call: PipelineCall, index: number, pending: PromiseLike<unknown>): Promise<ToolResult> {
+  async #awaitExit(plan: RunPlan, call: PipelineCall, index: number, pending: PromiseLike<unknown>): Promise<ToolResult> {
     try {
       await pending;
     } catch (error) {
-      this.#exitFailed(call, this.#exits[index] as Stage, error);
+      this.#exitFailed(call, plan.exits[index] as Stage, error);
     }
-    return this.#runExits(call, index + 1);
+    return this.#runExits(plan, call, index + 1);
   }
 
   /** An exit stage's failure is only logged: it never turns the call into a failure. */

@@ -5,6 +5,7 @@ import type { RegistryWiring } from '../inspection/registry-wiring.js';
 import type { ChannelPolicy } from '../policy/channel-policy.js';
 import type { CallOutcome, ToolArgs, ToolResult } from '@milpa/core';
 import type { PipelineCall } from './pipeline-call.js';
+import type { PipelineServices } from './pipeline-services.js';
 import type { RegisteredTool } from './registered-tool.js';
 
 /** What a stage answers when it has ended the call (its result is on the call state). */
@@ -87,6 +88,30 @@ export interface StageBase {
   readonly refusesOnAbort: boolean;
   /** The plan step (or steps) this stage contributes for `subject`. Executes nothing. */
   describe(subject: StageSubject): readonly InvocationStepInit[];
+  /**
+   * True when `run` leaves every plain call (see {@link isPlainCall}) untouched and answers
+   * `undefined` on a registry wired as `services`: the runner then leaves the stage out of a plain
+   * call's walk, which is most calls. Declared beside `run`, from the same conditions `run` checks
+   * first; a stage without it runs for every call.
+   */
+  readonly idleForPlainCall?: (services: PipelineServices) => boolean;
+}
+
+/**
+ * A plain call: it presents no control value (no idempotency key, confirmation token or approval
+ * id, not even a null one), belongs to no run and is not in plan mode. Stages that only act on those
+ * declare {@link StageBase.idleForPlainCall}.
+ */
+export function isPlainCall(call: PipelineCall): boolean {
+  const options = call.options;
+  if (
+    options !== undefined &&
+    (options.idempotencyKey !== undefined || options.confirmToken !== undefined || options.approvalId !== undefined)
+  ) {
+    return false;
+  }
+  const context = call.context;
+  return context.runId === null && context.mode !== 'plan';
 }
 
 /**

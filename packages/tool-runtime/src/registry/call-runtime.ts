@@ -49,7 +49,7 @@ export class CallRuntime {
     this.#services = init.services;
     this.#tools = init.services.tools;
     this.#stages = init.stages;
-    this.#runner = new PipelineRunner(init.stages);
+    this.#runner = new PipelineRunner(init.stages, init.services);
     this.#defaultContext = init.defaultContext;
     this.#telemetry = init.telemetry;
   }

@@ -194,6 +194,14 @@ describe('ToolRegistry', () => {
     it('stops at confirm (then audits) on the first call of a confirmable tool', async () => {
       const { registry, trace } = harness(() => 'ok');
       await registry.call('publish', { page: 4 });
+      // A plain call (no control value, no run, not plan mode) skips the stages idle for it: tidy
+      // (tidying is off), plan_mode and history.
+      expect(trace).toEqual(['clamp', 'validate', 'authorize', 'rules', 'rate_limit', 'confirm', 'cap_result', 'audit']);
+    });
+
+    it('walks every stage up to confirm when the call belongs to a run', async () => {
+      const { registry, trace } = harness(() => 'ok');
+      await registry.call('publish', { page: 4 }, new ToolContext({ principal: 'cli', channel: 'cli', scopes: ['*'], runId: 'run_1' }));
       expect(trace).toEqual([
         'tidy',
         'clamp',
@@ -212,6 +220,9 @@ describe('ToolRegistry', () => {
     it('resolves before anything else: an unknown tool reaches only the audit', async () => {
       const { registry, trace } = harness(() => 'ok');
       await registry.call('unpublish', { page: 4 });
+      expect(trace).toEqual(['cap_result', 'audit']);
+      trace.length = 0;
+      await registry.call('unpublish', { page: 4 }, new ToolContext({ principal: 'cli', channel: 'cli', runId: 'run_1' }));
       expect(trace).toEqual(['cap_result', 'history', 'audit']);
     });
   });

@@ -26,6 +26,8 @@ export const historyStage: Stage = {
   needs: 'result',
   collaborator: 'invocation history store',
   refusesOnAbort: false,
+  // A plain call belongs to no run.
+  idleForPlainCall: () => true,
   run(call: EndedCall): StageVerdict {
     const runId = call.context.runId;
     const outcome = call.outcome;

@@ -15,6 +15,8 @@ export const planModeStage: Stage = {
   needs: 'arguments',
   collaborator: 'plan mode',
   refusesOnAbort: true,
+  // A plain call is never in plan mode.
+  idleForPlainCall: () => true,
   run(call: ValidatedCall): StageVerdict {
     if (!call.context.isPlanMode()) return undefined;
     const tool = call.entry.definition;

@@ -29,6 +29,8 @@ export const rulesReplayStage: Stage = {
   needs: 'arguments',
   collaborator: 'invocation rules',
   refusesOnAbort: true,
+  // A plain call presents no approval id and no confirmation token, so it replays nothing.
+  idleForPlainCall: () => true,
   run(call: ValidatedCall): StageVerdict {
     if (!runsRulesOnReplay(call)) return undefined;
     if (isResuming(call)) return authorizeThenEvaluate(call);

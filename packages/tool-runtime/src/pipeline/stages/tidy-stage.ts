@@ -21,6 +21,7 @@ export const tidyStage: Stage = {
   needs: 'tool',
   collaborator: 'argument tidying',
   refusesOnAbort: true,
+  idleForPlainCall: (services) => !services.tidyArguments,
   run(call: ResolvedCall): StageVerdict {
     if (!call.services.tidyArguments) return undefined;
     const raw = call.rawArgs;
