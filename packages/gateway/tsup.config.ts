@@ -6,8 +6,6 @@ export default defineConfig({
   ...sharedTsupOptions,
   // The library, and the milpa-gateway command (package.json `bin`).
   entry: ['src/index.ts', 'src/cli.ts'],
-  // Types for the library only: the command has no importable API.
-  dts: { entry: 'src/index.ts' },
   // The one field the code needs from package.json, as a constant (see src/gateway/gateway-package-version.ts).
   define: { MILPA_GATEWAY_VERSION: JSON.stringify(packageJson.version) },
 });

@@ -9,5 +9,4 @@ export default defineConfig({
     // index.js under the name the code looks for (`new URL('./sqlite-query-process.js', import.meta.url)`).
     'sqlite-query-process': 'src/tools/db-query/sqlite-query-process.js',
   },
-  dts: { entry: { index: 'src/index.ts' } },
 });
