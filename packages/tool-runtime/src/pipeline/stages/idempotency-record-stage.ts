@@ -1,4 +1,5 @@
 import type { ToolResult, ToolResultJson } from '@milpa/core';
+import { jsonDataCopy } from '../../idempotency/json-data-copy.js';
 import { describeStep } from '../describe-step.js';
 import { isPromiseLike } from '../settle.js';
 import type { Stage, StageVerdict, EndedCall } from '../stage.js';
@@ -12,7 +13,7 @@ const RAN: ReadonlySet<string> = new Set(['executed', 'failed', 'timeout']);
  */
 function toStoredJson(result: ToolResult): ToolResultJson {
   try {
-    return JSON.parse(JSON.stringify(result.toJSON())) as ToolResultJson;
+    return jsonDataCopy(result.toJSON()) as ToolResultJson;
   } catch {
     const { success, message, error, meta } = result;
     return JSON.parse(
