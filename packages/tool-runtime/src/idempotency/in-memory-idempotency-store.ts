@@ -17,10 +17,11 @@ export interface InMemoryIdempotencyStoreOptions {
 }
 
 /**
- * What the store keeps per key: a record's fields with its times as epoch milliseconds. A key is
- * kept for a day by default and a busy process holds hundreds of thousands, so every object kept
- * per key is paid for at each garbage collection: this holds one object where a record holds four
- * (itself and three Dates). The key itself is the map's.
+ * What the store keeps per completed key: a record's fields with its times as epoch milliseconds.
+ * A key is kept for a day by default and a busy process holds hundreds of thousands, so every
+ * object kept per key is paid for at each garbage collection: this holds one object where a record
+ * holds four (itself and three Dates). The key itself is the map's. A key in flight keeps its
+ * record as it is: it is read back when its call completes, mostly before the next collection.
  */
 class KeptRecord {
   constructor(
@@ -51,7 +52,8 @@ function keep(record: IdempotencyRecord): KeptRecord {
 }
 
 /** The record `kept` stands for, as the rules read it and `get` answers it. */
-function recordOf(key: string, kept: KeptRecord): IdempotencyRecord {
+function recordOf(key: string, kept: KeptRecord | IdempotencyRecord): IdempotencyRecord {
+  if (!(kept instanceof KeptRecord)) return kept;
   return Object.freeze({
     key,
     toolName: kept.toolName,
@@ -76,7 +78,7 @@ function recordOf(key: string, kept: KeptRecord): IdempotencyRecord {
  * await registry.call('create_invoice', args, context, { idempotencyKey: 'order-7-invoice' });
  */
 export class InMemoryIdempotencyStore implements IdempotencyStore {
-  readonly #records: ExpiringMap<string, KeptRecord>;
+  readonly #records: ExpiringMap<string, KeptRecord | IdempotencyRecord>;
 
   constructor(options: InMemoryIdempotencyStoreOptions = {}) {
     const now = options.now ?? (() => Date.now());
@@ -86,7 +88,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   /** Claims the key or says why not; see `IdempotencyBegin`. Never throws. */
   begin(claim: IdempotencyClaim): IdempotencyBegin {
     const { answer, next } = decideIdempotencyBegin(this.#recordAt(claim.key), claim);
-    if (next !== null) this.#records.set(claim.key, keep(next), next.forgetAt.getTime());
+    if (next !== null) this.#records.set(claim.key, next, next.forgetAt.getTime());
     return answer;
   }
 
