@@ -1,5 +1,5 @@
 import type { ToolResult, ToolResultJson } from '@milpa/core';
-import { jsonDataCopy } from '../../idempotency/json-data-copy.js';
+import { copyJsonData } from '../../idempotency/copy-json-data.js';
 import { describeStep } from '../describe-step.js';
 import { isPromiseLike } from '../settle.js';
 import type { Stage, StageVerdict, EndedCall } from '../stage.js';
@@ -13,7 +13,7 @@ const RAN: ReadonlySet<string> = new Set(['executed', 'failed', 'timeout']);
  */
 function toStoredJson(result: ToolResult): ToolResultJson {
   try {
-    return jsonDataCopy(result.toJSON()) as ToolResultJson;
+    return copyJsonData(result.toJSON()) as ToolResultJson;
   } catch {
     const { success, message, error, meta } = result;
     return JSON.parse(

@@ -59,7 +59,7 @@ function copyPlain(value: unknown, depth: number): unknown {
  * @throws TypeError (or RangeError) as `JSON.stringify` does, for a cycle or a BigInt; SyntaxError
  *   for a value that has no JSON text (a top-level `undefined`).
  */
-export function jsonDataCopy(value: unknown): unknown {
+export function copyJsonData(value: unknown): unknown {
   const copy = copyPlain(value, 0);
   if (copy !== NOT_PLAIN && copy !== undefined) return copy;
   return JSON.parse(JSON.stringify(value) as string) as unknown;

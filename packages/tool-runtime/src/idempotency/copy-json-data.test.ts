@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDataCopy } from './json-data-copy.js';
+import { copyJsonData } from './copy-json-data.js';
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value) as string) as unknown;
 
-describe('jsonDataCopy', () => {
+describe('copyJsonData', () => {
   it('gives what a JSON round trip gives, for plain data and for everything else', () => {
     const values: unknown[] = [
       { success: true, data: 'ok', message: null, error: null, meta: { tool: 'lookup_note', took_ms: 3 } },
@@ -20,14 +20,14 @@ describe('jsonDataCopy', () => {
       -0,
     ];
     for (const value of values) {
-      const copy = jsonDataCopy(value);
+      const copy = copyJsonData(value);
       expect(copy).toStrictEqual(roundTrip(value));
       expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
     }
   });
 
   it('keeps a __proto__ key as data, never as the prototype of the copy', () => {
-    const copy = jsonDataCopy(JSON.parse('{"__proto__":{"admin":true}}')) as Record<string, unknown>;
+    const copy = copyJsonData(JSON.parse('{"__proto__":{"admin":true}}')) as Record<string, unknown>;
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(Object.keys(copy)).toEqual(['__proto__']);
     expect((copy as { admin?: unknown }).admin).toBeUndefined();
@@ -35,7 +35,7 @@ describe('jsonDataCopy', () => {
 
   it('shares nothing with the value, so changing the value later leaves the copy as it was', () => {
     const data = { items: [{ id: 1 }], owner: { name: 'Ada' } };
-    const copy = jsonDataCopy(data) as typeof data;
+    const copy = copyJsonData(data) as typeof data;
     data.items[0]!.id = 2;
     data.items.push({ id: 3 });
     data.owner.name = 'Grace';
@@ -45,7 +45,7 @@ describe('jsonDataCopy', () => {
   it('throws as JSON.stringify does for a cycle or a BigInt', () => {
     const cycle: Record<string, unknown> = {};
     cycle['self'] = cycle;
-    expect(() => jsonDataCopy(cycle)).toThrow(TypeError);
-    expect(() => jsonDataCopy({ big: 1n })).toThrow(TypeError);
+    expect(() => copyJsonData(cycle)).toThrow(TypeError);
+    expect(() => copyJsonData({ big: 1n })).toThrow(TypeError);
   });
 });
