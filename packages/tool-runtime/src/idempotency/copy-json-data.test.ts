@@ -42,6 +42,22 @@ describe('copyJsonData', () => {
     expect(copy).toEqual({ items: [{ id: 1 }], owner: { name: 'Ada' } });
   });
 
+  it('keeps a frozen object of strings, numbers, booleans and nulls as it is, and copies any other frozen object', () => {
+    const meta = Object.freeze({ tool: 'lookup_note', took_ms: 3, replayed: false, run_id: null });
+    const result = copyJsonData({ success: true, meta }) as { meta: unknown };
+    expect(result.meta).toBe(meta);
+    for (const frozen of [
+      Object.freeze({ nested: { id: 1 } }),
+      Object.freeze({ ratio: Number.NaN }),
+      Object.freeze({ zero: -0 }),
+      Object.freeze({ gone: undefined }),
+    ]) {
+      const copy = copyJsonData(frozen);
+      expect(copy).not.toBe(frozen);
+      expect(copy).toStrictEqual(roundTrip(frozen));
+    }
+  });
+
   it('throws as JSON.stringify does for a cycle or a BigInt', () => {
     const cycle: Record<string, unknown> = {};
     cycle['self'] = cycle;

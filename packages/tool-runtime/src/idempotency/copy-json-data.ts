@@ -40,6 +40,7 @@ function copyPlain(value: unknown, depth: number): unknown {
   }
   if (prototype !== Object.prototype || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
   const record = value as Record<string, unknown>;
+  if (isFrozenFlatData(record)) return record;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
     // Assigning `__proto__` would set the copy's prototype; JSON.parse makes it a data member.
@@ -52,9 +53,28 @@ function copyPlain(value: unknown, depth: number): unknown {
 }
 
 /**
- * `JSON.parse(JSON.stringify(value))`, the JSON data a store keeps, sharing nothing with `value`:
- * plain data is copied directly, member by member (several times cheaper than writing and reading
- * the text); anything else takes the round trip itself.
+ * True when `record` (a plain object) is frozen and holds only strings, booleans, null and finite
+ * numbers other than -0, none under `__proto__`: what a JSON round trip gives back equals it
+ * member for member, and it can never change, so it is kept as it is (a result's `meta` is such an
+ * object).
+ */
+function isFrozenFlatData(record: Record<string, unknown>): boolean {
+  if (!Object.isFrozen(record)) return false;
+  for (const key of Object.keys(record)) {
+    if (key === '__proto__') return false;
+    const member = record[key];
+    const kind = typeof member;
+    if (kind === 'string' || kind === 'boolean' || member === null) continue;
+    if (kind !== 'number' || !Number.isFinite(member) || Object.is(member, -0)) return false;
+  }
+  return true;
+}
+
+/**
+ * `JSON.parse(JSON.stringify(value))`, the JSON data a store keeps, sharing nothing with `value`
+ * that could change: plain data is copied directly, member by member (several times cheaper than
+ * writing and reading the text), and a frozen object of strings, numbers, booleans and nulls is
+ * kept as it is; anything else takes the round trip itself.
  *
  * @throws TypeError (or RangeError) as `JSON.stringify` does, for a cycle or a BigInt; SyntaxError
  *   for a value that has no JSON text (a top-level `undefined`).
