@@ -4,7 +4,7 @@ import { callNeedsApproval } from './call-needs-approval.js';
 
 function definitionOf(setup: ReturnType<typeof notesSetup>, name: string) {
   const definition = setup.registry.getDefinition(name);
-  if (definition === undefined) throw new Error(`no ${name}`);
+  if (definition === null) throw new Error(`no ${name}`);
   return definition;
 }
 
