@@ -23,37 +23,38 @@ export interface InMemoryIdempotencyStoreOptions {
  * holds four (itself and three Dates). The key itself is the map's. A key in flight keeps its
  * record as it is: it is read back when its call completes, mostly before the next collection.
  */
-class KeptRecord {
-  constructor(
-    readonly toolName: string,
-    readonly principal: string | null,
-    readonly argumentsDigest: string,
-    readonly state: IdempotencyRecord['state'],
-    readonly owner: string,
-    readonly result: ToolResultJson | null,
-    readonly startedAt: number,
-    readonly leaseExpiresAt: number,
-    readonly forgetAt: number,
-  ) {}
+interface KeptRecord {
+  readonly toolName: string;
+  readonly principal: string | null;
+  readonly argumentsDigest: string;
+  readonly state: IdempotencyRecord['state'];
+  readonly owner: string;
+  readonly result: ToolResultJson | null;
+  readonly startedAt: number;
+  readonly leaseExpiresAt: number;
+  readonly forgetAt: number;
 }
 
 function keep(record: IdempotencyRecord): KeptRecord {
-  return new KeptRecord(
-    record.toolName,
-    record.principal,
-    record.argumentsDigest,
-    record.state,
-    record.owner,
-    record.result,
-    record.startedAt.getTime(),
-    record.leaseExpiresAt.getTime(),
-    record.forgetAt.getTime(),
-  );
+  // A literal, not a class: its object is exactly as large as its nine members.
+  return {
+    toolName: record.toolName,
+    principal: record.principal,
+    argumentsDigest: record.argumentsDigest,
+    state: record.state,
+    owner: record.owner,
+    result: record.result,
+    startedAt: record.startedAt.getTime(),
+    leaseExpiresAt: record.leaseExpiresAt.getTime(),
+    forgetAt: record.forgetAt.getTime(),
+  };
 }
 
 /** The record `kept` stands for, as the rules read it and `get` answers it. */
 function recordOf(key: string, kept: KeptRecord | IdempotencyRecord): IdempotencyRecord {
-  if (!(kept instanceof KeptRecord)) return kept;
+  const { startedAt, leaseExpiresAt, forgetAt } = kept;
+  // A record in flight is kept as it is (its times are Dates).
+  if (typeof startedAt !== 'number' || typeof leaseExpiresAt !== 'number' || typeof forgetAt !== 'number') return kept as IdempotencyRecord;
   return Object.freeze({
     key,
     toolName: kept.toolName,
@@ -62,9 +63,9 @@ function recordOf(key: string, kept: KeptRecord | IdempotencyRecord): Idempotenc
     state: kept.state,
     owner: kept.owner,
     result: kept.result,
-    startedAt: new Date(kept.startedAt),
-    leaseExpiresAt: new Date(kept.leaseExpiresAt),
-    forgetAt: new Date(kept.forgetAt),
+    startedAt: new Date(startedAt),
+    leaseExpiresAt: new Date(leaseExpiresAt),
+    forgetAt: new Date(forgetAt),
   });
 }
 

@@ -39,12 +39,12 @@ function isBeginAnswer(value: unknown): value is IdempotencyBegin {
 }
 
 /**
- * The store key: the caller's key scoped to the principal, so principals never share keys. The
- * text is `JSON.stringify([principal, key])` (durable stores hold keys written that way), built
- * without the array.
+ * The store key: the caller's key scoped to the principal, so principals never share keys. Durable
+ * stores hold keys written this way. `JSON.stringify` returns one flat string, which a store keeps
+ * for the key's whole retention; a key joined from pieces would keep a chain of them.
  */
 function scopedKey(principal: string | null, key: string): string {
-  return `[${JSON.stringify(principal)},${JSON.stringify(key)}]`;
+  return JSON.stringify([principal, key]);
 }
 
 function refuseKey(call: ValidatedCall, message: string): typeof STOP {
