@@ -16,7 +16,7 @@ import { createHeadlineRows } from './fixtures/headline-rows.js';
 import { describeEnvironment, withEndLoadAverage } from './report/environment.js';
 import { renderMarkdown } from './report/render-markdown.js';
 import { renderTerminal } from './report/render-terminal.js';
-import { buildAdapterReport } from './report/adapter-report.js';
+import { buildAdapterReport, buildAdapterTargets } from './report/adapter-report.js';
 import { buildStoreReport } from './report/store-report.js';
 import { buildSuiteReport } from './report/suite-report.js';
 import { createFloorRow } from './rows/floor-row.js';
@@ -203,12 +203,19 @@ async function runSuite(startedAt: number, environment: ReturnType<typeof descri
         other === undefined ? '' : `×${pairedRatio(samples, other.samples).toFixed(2)} ${name}  `;
       // A wall-clock row is compared with its wall-clock baseline only, and shows its CPU time too.
       const wall = row.clock === 'wall';
-      const ratios = `${wall ? '' : versus(floor, 'floor')}${versus(baseline, `row ${row.baseline ?? '4'}`)}`;
+      const second = row.versus === undefined ? undefined : measurements.find((measurement) => measurement.row.id === row.versus);
+      const ratios =
+        `${wall ? '' : versus(floor, 'floor')}${versus(baseline, `row ${row.baseline ?? '4'}`)}` +
+        `${versus(second, `row ${row.versus ?? ''}`)}`;
       const cpu = wall ? `(CPU ${(summarizeSamples(cpuSamples).median / 1000).toFixed(3)} µs)  ` : '';
       process.stdout.write(
         `${row.id.padEnd(3)} ${row.label.padEnd(46)} ${(stats.median / 1000).toFixed(3).padStart(8)} µs${wall ? ' wall' : ''}  ` +
           `±${stats.spreadPercent.toFixed(0).padStart(3)} %  ${cpu}${ratios}\n`,
       );
+    }
+    // The adapter targets whose two rows this quick run timed (BENCH_ROWS=A0,A0k,A2,10p times both).
+    for (const verdict of buildAdapterTargets(measurements)) {
+      process.stdout.write(`${verdict.met ? 'MET   ' : 'MISSED'}  ${verdict.target}: ${verdict.measured}\n`);
     }
     return;
   }
@@ -227,10 +234,14 @@ async function runSuite(startedAt: number, environment: ReturnType<typeof descri
   });
   progress('two processes on one Redis');
   const processes = await measureRedisProcesses(REDIS_PROCESSES_SETTINGS, progress);
-  const report = buildSuiteReport(withEndLoadAverage(environment), METHOD, measurements, { identical, distinct }, [
-    buildAdapterReport(measurements),
-    buildStoreReport(measurements, processes),
-  ]);
+  const report = buildSuiteReport(
+    withEndLoadAverage(environment),
+    METHOD,
+    measurements,
+    { identical, distinct },
+    [buildAdapterReport(measurements), buildStoreReport(measurements, processes)],
+    buildAdapterTargets(measurements),
+  );
 
   process.stdout.write(`${renderTerminal(report)}\n`);
   const target = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));

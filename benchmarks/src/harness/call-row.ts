@@ -35,6 +35,12 @@ export interface CallRow {
    * direct `registry.call()` row with the same options (`A0`, `A0k`).
    */
   readonly baseline?: string;
+  /**
+   * The id of a second row that a stated target measures this one against (the OpenAI Agents
+   * adapter A2 against the SDK alone, 10p; a fresh idempotency key per call, A0k, against none,
+   * A0): its paired ratio is printed beside the baseline's, and the target list reads it.
+   */
+  readonly versus?: string;
   /** What the row's batches are timed by (default `cpu`); both clocks are recorded either way. */
   readonly clock?: RowClock;
   /** Throws when one call does not produce the expected result (or an invalid call is not refused). */

@@ -158,6 +158,7 @@ export function buildSuiteReport(
   measurements: readonly RowMeasurement[],
   registrations: RegistrationReport,
   extras: readonly TableReport[],
+  extraTargets: readonly TargetVerdict[] = [],
 ): SuiteReport {
   const floor = measurementOf(measurements, '1');
   const handWrittenLogged = measurementOf(measurements, '2');
@@ -296,5 +297,6 @@ export function buildSuiteReport(
       met: change <= 0.1,
     });
   }
+  targets.push(...extraTargets);
   return { environment, method, sections, targets, extras };
 }

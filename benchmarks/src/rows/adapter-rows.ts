@@ -1,10 +1,10 @@
 import { aiSdkTools } from '@milpa/ai-sdk';
 import { MilpaToolkit } from '@milpa/langchain';
 import { toAgentsTools } from '@milpa/openai-agents';
-import { RunContext, invokeFunctionTool } from '@openai/agents';
+import { RunContext, invokeFunctionTool, tool } from '@openai/agents';
 import type { CallRow } from '../harness/call-row.js';
 import { assertCheck } from '../harness/assert-check.js';
-import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_NAME, INVALID_ARGS } from '../fixtures/bench-tool.js';
+import { BENCH_ARGS, BENCH_RESULT, BENCH_TOOL_DESCRIPTION, BENCH_TOOL_NAME, INVALID_ARGS, benchZodSchema } from '../fixtures/bench-tool.js';
 import { createProductionLogger, type DiscardStream } from '../fixtures/discard-stream.js';
 import { createMilpaSetup, type MilpaSetup } from '../fixtures/milpa-setup.js';
 
@@ -24,7 +24,7 @@ interface AdapterCall {
 }
 
 /** A row timing `adapter.call`, checked for one audit line per call, the result, and a refusal of invalid arguments. */
-function adapterRow(id: string, label: string, baseline: string, stream: DiscardStream, adapter: AdapterCall): CallRow {
+function adapterRow(id: string, label: string, baseline: string, stream: DiscardStream, adapter: AdapterCall, versus?: string): CallRow {
   const args = { ...BENCH_ARGS };
   let next = 0;
   return {
@@ -32,6 +32,7 @@ function adapterRow(id: string, label: string, baseline: string, stream: Discard
     label,
     group: 'adapters',
     baseline,
+    ...(versus === undefined ? {} : { versus }),
     check: async () => {
       const linesBefore = stream.lines;
       const answer = await adapter.call(args, next++);
@@ -58,6 +59,52 @@ function modelJsonOf(args: Readonly<Record<string, unknown>>): string {
   return text;
 }
 
+/** The function-call item the agent runner hands a tool: the model's JSON arguments and a fresh call id. */
+function functionCallOf(args: Readonly<Record<string, unknown>>, n: number) {
+  // The model's JSON text arrives ready-made: serialized once per arguments object, not timed.
+  const input = modelJsonOf(args);
+  const toolCall = {
+    type: 'function_call' as const,
+    callId: `call_${n}`,
+    name: BENCH_TOOL_NAME,
+    arguments: input,
+    status: 'completed' as const,
+  };
+  return { input, details: { toolCall } };
+}
+
+/**
+ * Row 10p: the OpenAI Agents SDK on its own, with the adapter row's logging: a plain `tool()` (zod
+ * strict object, as row 10) whose `execute` writes row 2's pino line, called through
+ * `invokeFunctionTool` with the model's JSON arguments and a function-call item, as A2 is.
+ */
+function createAgentsSdkRow(): CallRow {
+  const production = createProductionLogger();
+  const lookup = tool({
+    name: BENCH_TOOL_NAME,
+    description: BENCH_TOOL_DESCRIPTION,
+    parameters: benchZodSchema(),
+    execute: (args) => {
+      const startedAt = performance.now();
+      production.logger.info(
+        { tool: BENCH_TOOL_NAME, principal: 'user:42', channel: 'mcp', took_ms: Math.round(performance.now() - startedAt), args },
+        'tool call',
+      );
+      return BENCH_RESULT;
+    },
+  });
+  const runContext = new RunContext();
+  return adapterRow('10p', '@openai/agents alone: invokeFunctionTool, one pino line', 'A0', production.stream, {
+    call: async (args, n) => {
+      const { input, details } = functionCallOf(args, n);
+      return invokeFunctionTool({ tool: lookup, runContext, input, details });
+    },
+    succeeded: (output) => output === BENCH_RESULT,
+    // The SDK's refusal of invalid arguments is its error text (zod's message), not Milpa's code.
+    refusedAsInvalid: (output) => typeof output === 'string' && output !== BENCH_RESULT && output.includes('Invalid'),
+  });
+}
+
 function contentOf(message: unknown): unknown {
   return typeof message === 'object' && message !== null ? (message as { content?: unknown }).content : undefined;
 }
@@ -81,11 +128,18 @@ export async function createAdapterRows(budget: number): Promise<CallRow[]> {
       succeeded: (result) => (result as { data?: unknown }).data === BENCH_RESULT,
       refusedAsInvalid: (result) => (result as { getCode(): unknown }).getCode() === 'VALIDATION_ERROR',
     }),
-    adapterRow('A0k', 'direct registry.call, fresh idempotency key per call', 'A0k', directKeyed.stream, {
-      call: (args, n) => directKeyed.registry.call(BENCH_TOOL_NAME, args, directKeyed.context, { idempotencyKey: `call_${n}` }),
-      succeeded: (result) => (result as { data?: unknown }).data === BENCH_RESULT,
-      refusedAsInvalid: (result) => (result as { getCode(): unknown }).getCode() === 'VALIDATION_ERROR',
-    }),
+    adapterRow(
+      'A0k',
+      'direct registry.call, fresh idempotency key per call',
+      'A0k',
+      directKeyed.stream,
+      {
+        call: (args, n) => directKeyed.registry.call(BENCH_TOOL_NAME, args, directKeyed.context, { idempotencyKey: `call_${n}` }),
+        succeeded: (result) => (result as { data?: unknown }).data === BENCH_RESULT,
+        refusedAsInvalid: (result) => (result as { getCode(): unknown }).getCode() === 'VALIDATION_ERROR',
+      },
+      'A0',
+    ),
   ];
 
   const vercel = productionSetup(budget);
@@ -106,22 +160,22 @@ export async function createAdapterRows(budget: number): Promise<CallRow[]> {
   if (agentsTool === undefined) throw new Error(`@milpa/openai-agents offered no ${BENCH_TOOL_NAME}`);
   const runContext = new RunContext();
   rows.push(
-    adapterRow('A2', '@milpa/openai-agents: invokeFunctionTool (JSON args, call id)', 'A0', agents.stream, {
-      call: (args, n) => {
-        // The model's JSON text arrives ready-made, as in row 10: serialized once per arguments object, not timed.
-        const input = modelJsonOf(args);
-        const toolCall = {
-          type: 'function_call' as const,
-          callId: `call_${n}`,
-          name: BENCH_TOOL_NAME,
-          arguments: input,
-          status: 'completed' as const,
-        };
-        return invokeFunctionTool({ tool: agentsTool, runContext, input, details: { toolCall } });
+    adapterRow(
+      'A2',
+      '@milpa/openai-agents: invokeFunctionTool (JSON args, call id)',
+      'A0',
+      agents.stream,
+      {
+        call: (args, n) => {
+          const { input, details } = functionCallOf(args, n);
+          return invokeFunctionTool({ tool: agentsTool, runContext, input, details });
+        },
+        succeeded: (output) => output === BENCH_RESULT,
+        refusedAsInvalid: mentionsValidationError,
       },
-      succeeded: (output) => output === BENCH_RESULT,
-      refusedAsInvalid: mentionsValidationError,
-    }),
+      '10p',
+    ),
+    createAgentsSdkRow(),
   );
 
   const langchain = productionSetup(budget);

@@ -31,6 +31,42 @@ describe('canonicalJson', () => {
     expect(canonicalJson(hostile)).toBe('{"__proto__":{"admin":true},"a":1}');
   });
 
+  it('writes plain data and everything else exactly as sorting copies through JSON.stringify would', () => {
+    const bySortedCopies = (value: unknown): string | null => {
+      try {
+        const text = JSON.stringify(value, (_key, inner: unknown) => {
+          if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return inner;
+          const sorted = Object.create(null) as Record<string, unknown>;
+          for (const key of Object.keys(inner).sort()) sorted[key] = (inner as Record<string, unknown>)[key];
+          return sorted;
+        });
+        return typeof text === 'string' ? text : null;
+      } catch {
+        return null;
+      }
+    };
+    const values: unknown[] = [
+      { name: 'Ada', count: 3 },
+      { z: [1, -0, 1e21, 0.1, Number.NaN, Number.POSITIVE_INFINITY], a: { é: 'x', E: 'y', 'e\u0301': 'z' } },
+      { quote: 'a"b\\c\n\u0000\ud800', 'k"ey': true, nested: [[], {}, [null, undefined, () => 1, Symbol('s')]] },
+      { 10: 'ten', 9: 'nine', b: 1, a: 2 },
+      { 4294967295: 'not an index', a: 1 },
+      { when: new Date(0), boxed: new Number(3), text: new String('s') },
+      { custom: { toJSON: () => ({ y: 1, x: 2 }) } },
+      Object.assign(Object.create(null) as object, { b: 1, a: 2 }),
+      new (class Point {
+        y = 1;
+        x = 2;
+      })(),
+      { f: undefined, g: () => 1, h: 'kept' },
+      'top',
+      7,
+      null,
+      [undefined],
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(bySortedCopies(value));
+  });
+
   it('returns null for a value JSON cannot hold', () => {
     const cycle: Record<string, unknown> = {};
     cycle['self'] = cycle;

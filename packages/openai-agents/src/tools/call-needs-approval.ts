@@ -23,6 +23,9 @@ export function callNeedsApproval(
   context: ToolContext,
 ): boolean {
   const mutating = isMutatingCall(definition, args);
+  // Neither gate can apply to a read-only call of a tool that asks for no confirmation, so the
+  // registry's plan (the dearest part of the question) is not built for it.
+  if (!mutating && !definition.requiresConfirmation) return false;
   let plan: ReturnType<NonNullable<AgentsToolRegistry['inspect']>> = null;
   try {
     plan = typeof registry.inspect === 'function' ? registry.inspect(definition.name, context) : null;

@@ -17,6 +17,59 @@ export interface InMemoryIdempotencyStoreOptions {
 }
 
 /**
+ * What the store keeps per completed key: a record's fields with its times as epoch milliseconds.
+ * A key is kept for a day by default and a busy process holds hundreds of thousands, so every
+ * object kept per key is paid for at each garbage collection: this holds one object where a record
+ * holds four (itself and three Dates). The key itself is the map's. A key in flight keeps its
+ * record as it is: it is read back when its call completes, mostly before the next collection.
+ */
+interface KeptRecord {
+  readonly toolName: string;
+  readonly principal: string | null;
+  readonly argumentsDigest: string;
+  readonly state: IdempotencyRecord['state'];
+  readonly owner: string;
+  readonly result: ToolResultJson | null;
+  readonly startedAt: number;
+  readonly leaseExpiresAt: number;
+  readonly forgetAt: number;
+}
+
+function keep(record: IdempotencyRecord): KeptRecord {
+  // A literal, not a class: its object is exactly as large as its nine members.
+  return {
+    toolName: record.toolName,
+    principal: record.principal,
+    argumentsDigest: record.argumentsDigest,
+    state: record.state,
+    owner: record.owner,
+    result: record.result,
+    startedAt: record.startedAt.getTime(),
+    leaseExpiresAt: record.leaseExpiresAt.getTime(),
+    forgetAt: record.forgetAt.getTime(),
+  };
+}
+
+/** The record `kept` stands for, as the rules read it and `get` answers it. */
+function recordOf(key: string, kept: KeptRecord | IdempotencyRecord): IdempotencyRecord {
+  const { startedAt, leaseExpiresAt, forgetAt } = kept;
+  // A record in flight is kept as it is (its times are Dates).
+  if (typeof startedAt !== 'number' || typeof leaseExpiresAt !== 'number' || typeof forgetAt !== 'number') return kept as IdempotencyRecord;
+  return Object.freeze({
+    key,
+    toolName: kept.toolName,
+    principal: kept.principal,
+    argumentsDigest: kept.argumentsDigest,
+    state: kept.state,
+    owner: kept.owner,
+    result: kept.result,
+    startedAt: new Date(startedAt),
+    leaseExpiresAt: new Date(leaseExpiresAt),
+    forgetAt: new Date(forgetAt),
+  });
+}
+
+/**
  * The in-memory {@link IdempotencyStore}: idempotency keys of one process. Every operation is
  * synchronous, so `begin` is atomic: however many calls race with one key, exactly one starts it.
  * A key is forgotten (and swept lazily) at its record's `forgetAt`.
@@ -26,7 +79,7 @@ export interface InMemoryIdempotencyStoreOptions {
  * await registry.call('create_invoice', args, context, { idempotencyKey: 'order-7-invoice' });
  */
 export class InMemoryIdempotencyStore implements IdempotencyStore {
-  readonly #records: ExpiringMap<string, IdempotencyRecord>;
+  readonly #records: ExpiringMap<string, KeptRecord | IdempotencyRecord>;
 
   constructor(options: InMemoryIdempotencyStoreOptions = {}) {
     const now = options.now ?? (() => Date.now());
@@ -35,33 +88,38 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
 
   /** Claims the key or says why not; see `IdempotencyBegin`. Never throws. */
   begin(claim: IdempotencyClaim): IdempotencyBegin {
-    const { answer, next } = decideIdempotencyBegin(this.#records.get(claim.key) ?? null, claim);
+    const { answer, next } = decideIdempotencyBegin(this.#recordAt(claim.key), claim);
     if (next !== null) this.#records.set(claim.key, next, next.forgetAt.getTime());
     return answer;
   }
 
   /** Keeps `result` as the key's answer when `owner` holds it in flight. Never throws. */
   complete(key: string, owner: string, result: ToolResultJson, at: Date, retentionMs: number): boolean {
-    const next = completeIdempotencyRecord(this.#records.get(key) ?? null, owner, result, at, retentionMs);
+    const next = completeIdempotencyRecord(this.#recordAt(key), owner, result, at, retentionMs);
     if (next === null) return false;
-    this.#records.set(key, next, next.forgetAt.getTime());
+    this.#records.set(key, keep(next), next.forgetAt.getTime());
     return true;
   }
 
   /** Frees the key when `owner` holds it in flight. Never throws. */
   release(key: string, owner: string): boolean {
-    if (!mayReleaseIdempotencyRecord(this.#records.get(key) ?? null, owner, new Date(0))) return false;
+    if (!mayReleaseIdempotencyRecord(this.#recordAt(key), owner, new Date(0))) return false;
     this.#records.delete(key);
     return true;
   }
 
   /** The record of `key`, or null when unknown or forgotten. */
   get(key: string): IdempotencyRecord | null {
-    return this.#records.get(key) ?? null;
+    return this.#recordAt(key);
   }
 
   /** The number of keys kept, forgotten ones included until swept. */
   size(): number {
     return this.#records.size;
+  }
+
+  #recordAt(key: string): IdempotencyRecord | null {
+    const kept = this.#records.get(key);
+    return kept === undefined ? null : recordOf(key, kept);
   }
 }

@@ -86,6 +86,15 @@ describe('ToolRegistry', () => {
       expect(create).toHaveBeenCalledTimes(1);
     });
 
+    it('keeps a key under JSON [principal, key], as earlier releases stored it, quotes and backslashes included', async () => {
+      const store = new InMemoryIdempotencyStore();
+      const { registry } = setup({ idempotencyStore: store });
+      const key = 'order "7" \\ \u00e9';
+      await registry.call('create_invoice', { amount: 120 }, agent('agent:"7"'), { idempotencyKey: key });
+      expect(store.get(JSON.stringify(['agent:"7"', key]))).toMatchObject({ state: 'completed', toolName: 'create_invoice' });
+      expect(store.size()).toBe(1);
+    });
+
     it('scopes keys to the principal: another principal with the same key runs its own call', async () => {
       const { registry, create } = setup();
       await registry.call('create_invoice', { amount: 120 }, agent('agent:7'), { idempotencyKey: 'order-7' });

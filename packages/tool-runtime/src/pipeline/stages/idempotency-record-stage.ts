@@ -1,4 +1,5 @@
 import type { ToolResult, ToolResultJson } from '@milpa/core';
+import { copyJsonData } from '../../idempotency/copy-json-data.js';
 import { describeStep } from '../describe-step.js';
 import { isPromiseLike } from '../settle.js';
 import type { Stage, StageVerdict, EndedCall } from '../stage.js';
@@ -12,7 +13,15 @@ const RAN: ReadonlySet<string> = new Set(['executed', 'failed', 'timeout']);
  */
 function toStoredJson(result: ToolResult): ToolResultJson {
   try {
-    return JSON.parse(JSON.stringify(result.toJSON())) as ToolResultJson;
+    const json = result.toJSON();
+    const kind = typeof json.data;
+    // Data JSON keeps (undefined, a function or a symbol is left out): one literal with the five
+    // members, since an object filled member by member keeps its fifth member in a second object.
+    if (kind === 'string' || kind === 'number' || kind === 'boolean' || kind === 'object') {
+      const { success, message, error } = json;
+      return { success, data: copyJsonData(json.data), message, error, meta: copyJsonData(json.meta) as ToolResultJson['meta'] };
+    }
+    return copyJsonData(json) as ToolResultJson;
   } catch {
     const { success, message, error, meta } = result;
     return JSON.parse(

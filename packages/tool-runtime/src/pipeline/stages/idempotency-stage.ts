@@ -38,7 +38,11 @@ function isBeginAnswer(value: unknown): value is IdempotencyBegin {
   return reason === 'tool_differs' || reason === 'principal_differs' || reason === 'arguments_differ';
 }
 
-/** The store key: the caller's key scoped to the principal, so principals never share keys. */
+/**
+ * The store key: the caller's key scoped to the principal, so principals never share keys. Durable
+ * stores hold keys written this way. `JSON.stringify` returns one flat string, which a store keeps
+ * for the key's whole retention; a key joined from pieces would keep a chain of them.
+ */
 function scopedKey(principal: string | null, key: string): string {
   return JSON.stringify([principal, key]);
 }
@@ -73,15 +77,8 @@ function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<v
   });
 }
 
-/** Acts on the store's answer; `again` asks once more after a wait (the first call is in flight). */
-function decide(
-  call: ValidatedCall,
-  key: string,
-  owner: string,
-  answer: unknown,
-  again: (waitMs: number) => StageVerdict,
-  waitMs: number,
-): StageVerdict {
+/** Acts on the store's answer; while the first call is in flight, asks again after `waitMs`. */
+function decide(call: ValidatedCall, key: string, owner: string, digest: string, answer: unknown, waitMs: number): StageVerdict {
   if (!isBeginAnswer(answer))
     return call.failClosed('idempotency store', new TypeError('the store answered something that is not an idempotency answer'));
   switch (answer.status) {
@@ -109,7 +106,7 @@ function decide(
       const signal = call.options?.signal;
       if (signal?.aborted === true) return call.callerAborted();
       return sleep(waitMs, signal).then(() =>
-        signal?.aborted === true ? call.callerAborted() : again(Math.min(waitMs * 2, LONGEST_WAIT_MS)),
+        signal?.aborted === true ? call.callerAborted() : begin(call, key, owner, digest, Math.min(waitMs * 2, LONGEST_WAIT_MS)),
       );
     }
   }
@@ -133,10 +130,9 @@ function begin(call: ValidatedCall, key: string, owner: string, digest: string, 
   } catch (error) {
     return call.failClosed('idempotency store', error);
   }
-  const again = (nextWaitMs: number): StageVerdict => begin(call, key, owner, digest, nextWaitMs);
-  if (!isPromiseLike(answer)) return decide(call, key, owner, answer, again, waitMs);
+  if (!isPromiseLike(answer)) return decide(call, key, owner, digest, answer, waitMs);
   return Promise.resolve(untilCallerAborts(answer, call.options?.signal)).then(
-    (settled) => decide(call, key, owner, settled, again, waitMs),
+    (settled) => decide(call, key, owner, digest, settled, waitMs),
     (error: unknown) => (error === CALLER_ABORTED ? call.callerAborted() : call.failClosed('idempotency store', error)),
   );
 }
