@@ -1,6 +1,6 @@
 // The order in which scripts/test.mjs runs the test command's tasks, kept free of I/O so
 // scripts/task-schedule.test.mjs can test it. turbo's dry run gives the tasks and what each needs
-// first; the test command then runs them itself, two at a time, always starting the ready task with
+// first; the test command then runs them itself, three at a time, always starting the ready task with
 // the longest expected path to the end of the run (its own expected time plus the longest chain of
 // tasks waiting on it), so the slow test suites and the build chain the last tests wait for start
 // early and the run does not end with one core idle behind a long task started late.

@@ -119,7 +119,7 @@ export function formatFinalSummary({ tasks, results, steps, wallMs }) {
     for (const word of Object.keys(totals)) totals[word] += counts?.tests[word] ?? 0;
     lines.push(`  ${name.padEnd(nameWidth)}  ${cells.join('')}  ${counts ? describeCounts(counts) : ''}`.trimEnd());
   }
-  lines.push(`  (! failed; times are each task's own, two run at once)`);
+  lines.push(`  (! failed; times are each task's own, three run at once)`);
   lines.push('');
   const perKind = kinds.map((kind) => {
     const ms = tasks.filter((task) => task.task === kind).reduce((sum, task) => sum + task.ms, 0);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The test command (`pnpm test`): lint, type-checks, tests and builds of every package, and the checks
 // of the packages as they would be published. turbo's dry run lists the tasks and what each waits
-// for; this script runs them, two at a time, starting first the ready task with the longest expected
+// for; this script runs them, three at a time, starting first the ready task with the longest expected
 // path to the end of the run (scripts/task-schedule.mjs), and the release checks as soon as the
 // builds they read are done. It prints the expected duration first, one line per task as it
 // finishes (tests counted), every failing task's log in full, and a summary with counts and times.
@@ -28,11 +28,23 @@ const TASKS = ['lint', 'typecheck', 'test', 'build'];
 const EXTRA = process.argv.slice(2);
 const LAST_RUN = join(ROOT, '.turbo', 'milpa-test-last-run.json');
 /** A complete run on a quiet 2-core machine, for machines that have not finished one yet. */
-const TYPICAL = '6 minutes on a quiet 2-core machine, about twice that on a loaded one';
-/** Tasks run at once: each test suite's vitest uses half the cores (vitest.shared.ts). */
-const CONCURRENCY = 2;
+const TYPICAL = '5 minutes on a quiet 2-core machine, about twice that on a loaded one';
+/**
+ * Tasks run at once (`MILPA_TEST_CONCURRENCY` to change it): each test suite's vitest uses half the
+ * cores (vitest.shared.ts), and many tests wait on child processes, a browser or a database rather than compute.
+ */
+const CONCURRENCY = concurrencyOf(process.env.MILPA_TEST_CONCURRENCY, 3);
 /** After this long without a finished task, one line says the run is still going. */
 const QUIET_MS = 120_000;
+
+/** A whole number of tasks from 1 to 16, or the default when unset; anything else stops the run with one line. */
+function concurrencyOf(given, fallback) {
+  if (given === undefined || given === '') return fallback;
+  const value = Number(given);
+  if (Number.isInteger(value) && value >= 1 && value <= 16) return value;
+  process.stderr.write(`MILPA_TEST_CONCURRENCY must be a whole number from 1 to 16, not ${JSON.stringify(given)}.\n`);
+  process.exit(2);
+}
 
 const started = Date.now();
 const elapsed = () => Date.now() - started;
@@ -69,6 +81,19 @@ function readLastRun() {
     return JSON.parse(readFileSync(LAST_RUN, 'utf8'));
   } catch {
     return null;
+  }
+}
+
+/**
+ * Task times of one complete run on a quiet 2-core machine, committed, so that a fresh clone orders its
+ * tasks as well as a machine that has run them (scripts/test-durations.json; `//` holds a comment).
+ */
+function committedDurations() {
+  try {
+    const times = JSON.parse(readFileSync(join(ROOT, 'scripts', 'test-durations.json'), 'utf8'));
+    return Object.fromEntries(Object.entries(times).filter(([, ms]) => typeof ms === 'number'));
+  } catch {
+    return {};
   }
 }
 
@@ -173,7 +198,7 @@ function taskEnv(task) {
 }
 
 async function runTasks(tasks, lastRun) {
-  const expected = expectedDurations(tasks, lastRun?.tasks ?? {}, countTestFiles);
+  const expected = expectedDurations(tasks, { ...committedDurations(), ...(lastRun?.tasks ?? {}) }, countTestFiles);
   const priority = criticalPaths(tasks, expected);
   const pending = [...tasks];
   const finished = new Map();
