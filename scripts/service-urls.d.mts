@@ -6,3 +6,6 @@ export function redisUrlOf(env: Record<string, string | undefined>): string;
  * set over the local default; else `postgres://postgres@127.0.0.1:5432/test`.
  */
 export function postgresUrlOf(env: Record<string, string | undefined>): string;
+
+/** `url` without its password, for messages. */
+export function displayedUrl(url: string): string;

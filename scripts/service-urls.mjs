@@ -34,3 +34,18 @@ export function postgresUrlOf(env) {
   if (database !== undefined) url.pathname = `/${encodeURIComponent(database)}`;
   return url.toString();
 }
+
+/**
+ * `url` without its password, for messages.
+ * @param {string} url
+ * @returns {string}
+ */
+export function displayedUrl(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { findChromium, NO_BROWSER } from './find-chromium.mjs';
 import { pingPostgres, pingRedis } from './service-ping.mjs';
-import { postgresUrlOf, redisUrlOf } from './service-urls.mjs';
+import { displayedUrl, postgresUrlOf, redisUrlOf } from './service-urls.mjs';
 import { blockedTasks, criticalPaths, expectedDurations, nextTask, tasksOfDryRun } from './task-schedule.mjs';
 import { formatClock, formatDuration, formatFinalSummary, formatTaskLine, summarizeTaskOutput } from './test-progress.mjs';
 
@@ -104,17 +104,6 @@ function expectedDuration(lastRun) {
   return `about ${TYPICAL}`;
 }
 
-/** The URL without its password, for messages. */
-function shown(url) {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
 async function checkServices() {
   if (!inCi) return;
   const stop = (line) => {
@@ -124,11 +113,14 @@ async function checkServices() {
   const [redisUrl, postgresUrl] = [redisUrlOf(process.env), postgresUrlOf(process.env)];
   const [redis, postgres] = await Promise.all([pingRedis(redisUrl), pingPostgres(postgresUrl)]);
   if (redis !== null) {
-    stop(`No Redis answers at ${shown(redisUrl)} (${redis}), and with CI set no test may be skipped: start Redis there or set REDIS_URL.`);
+    stop(
+      `No Redis answers at ${displayedUrl(redisUrl)} (${redis}), and with CI set no test may be skipped: ` +
+        'start Redis there or set REDIS_URL.',
+    );
   }
   if (postgres !== null) {
     stop(
-      `No PostgreSQL answers at ${shown(postgresUrl)} (${postgres}), and with CI set no test may be skipped: ` +
+      `No PostgreSQL answers at ${displayedUrl(postgresUrl)} (${postgres}), and with CI set no test may be skipped: ` +
         'start PostgreSQL there or set DATABASE_URL (or PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE).',
     );
   }

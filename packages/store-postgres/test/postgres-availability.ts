@@ -2,19 +2,10 @@
 // (test/postgres-global-setup.ts) and read by every test file through vitest's `inject`.
 import pg from 'pg';
 
-// The URL is read as the test command's CI check reads it.
-export { postgresUrlOf } from '../../../scripts/service-urls.mjs';
+// The URL is read (and shown) as the test command's CI check reads it.
+import { displayedUrl } from '../../../scripts/service-urls.mjs';
 
-/** `url` without its password, for messages. */
-export function displayedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
+export { displayedUrl, postgresUrlOf } from '../../../scripts/service-urls.mjs';
 
 /** What the global setup found: the URL it tried and, when nothing answered there, why. */
 export interface PostgresAvailability {

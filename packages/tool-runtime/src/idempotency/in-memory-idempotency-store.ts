@@ -9,6 +9,7 @@ import {
   type IdempotencyStore,
   type ToolResultJson,
 } from '@milpa/core';
+import { idempotencyRecordToJson, type IdempotencyRecordJson } from '@milpa/core/kit';
 
 /** Options of {@link InMemoryIdempotencyStore}. */
 export interface InMemoryIdempotencyStoreOptions {
@@ -17,38 +18,13 @@ export interface InMemoryIdempotencyStoreOptions {
 }
 
 /**
- * What the store keeps per completed key: a record's fields with its times as epoch milliseconds.
- * A key is kept for a day by default and a busy process holds hundreds of thousands, so every
- * object kept per key is paid for at each garbage collection: this holds one object where a record
- * holds four (itself and three Dates). The key itself is the map's. A key in flight keeps its
- * record as it is: it is read back when its call completes, mostly before the next collection.
+ * What the store keeps per completed key: the record as JSON data (`idempotencyRecordToJson`, its
+ * times as epoch milliseconds). A key is kept for a day by default and a busy process holds hundreds
+ * of thousands, so every object kept per key is paid for at each garbage collection: this holds one
+ * object where a record holds four (itself and three Dates). A key in flight keeps its record as it
+ * is: it is read back when its call completes, mostly before the next collection.
  */
-interface KeptRecord {
-  readonly toolName: string;
-  readonly principal: string | null;
-  readonly argumentsDigest: string;
-  readonly state: IdempotencyRecord['state'];
-  readonly owner: string;
-  readonly result: ToolResultJson | null;
-  readonly startedAt: number;
-  readonly leaseExpiresAt: number;
-  readonly forgetAt: number;
-}
-
-function keep(record: IdempotencyRecord): KeptRecord {
-  // A literal, not a class: its object is exactly as large as its nine members.
-  return {
-    toolName: record.toolName,
-    principal: record.principal,
-    argumentsDigest: record.argumentsDigest,
-    state: record.state,
-    owner: record.owner,
-    result: record.result,
-    startedAt: record.startedAt.getTime(),
-    leaseExpiresAt: record.leaseExpiresAt.getTime(),
-    forgetAt: record.forgetAt.getTime(),
-  };
-}
+type KeptRecord = IdempotencyRecordJson;
 
 /** The record `kept` stands for, as the rules read it and `get` answers it. */
 function recordOf(key: string, kept: KeptRecord | IdempotencyRecord): IdempotencyRecord {
@@ -97,7 +73,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   complete(key: string, owner: string, result: ToolResultJson, at: Date, retentionMs: number): boolean {
     const next = completeIdempotencyRecord(this.#recordAt(key), owner, result, at, retentionMs);
     if (next === null) return false;
-    this.#records.set(key, keep(next), next.forgetAt.getTime());
+    this.#records.set(key, idempotencyRecordToJson(next), next.forgetAt.getTime());
     return true;
   }
 
