@@ -12,9 +12,14 @@
 // two at a time, each with a time limit.
 //
 // A block directly preceded by the line `<!-- snippet: fragment -->` is a fragment: it is
-// type-checked but not run (for code that needs a service, such as a Redis server). A block
+// type-checked but not run (for code that needs a model provider or an upstream server). A block
+// preceded by `<!-- snippet: needs redis -->` or `<!-- snippet: needs postgres -->` is type-checked,
+// and run when that service answers: the check pings it once (at `REDIS_URL`, resp. `DATABASE_URL` or
+// the `PG*` variables, else the local default) and runs those blocks with `REDIS_URL` / `DATABASE_URL`
+// set to it. When it does not answer, with `CI` set the check fails with one line; without `CI` it
+// prints one `[skipped] …` line naming the blocks not run and how to run them, and passes. A block
 // preceded by `<!-- snippet: skip -->` is neither type-checked nor run (configuration excerpts
-// that are not a program). Use both sparingly: a reader copies the block as it is.
+// that are not a program). Use these sparingly: a reader copies the block as it is.
 //
 // Prints `README.md:line: message` for each failure and a one-line summary; exits 1 on a failure.
 //
@@ -27,6 +32,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pingPostgres, pingRedis } from './service-ping.mjs';
+import { displayedUrl, postgresUrlOf, redisUrlOf } from './service-urls.mjs';
 
 /**
  * READMEs whose examples are not yet self-contained (they use a model, a server or names defined
@@ -42,7 +49,63 @@ export const SNIPPET_DIRECTORY = '.readme-snippets';
 const LANGUAGES = Object.freeze({ ts: 'ts', typescript: 'ts', js: 'mjs', javascript: 'mjs' });
 
 /** The markers a block may carry on the line before its fence. */
-export const MARKERS = Object.freeze({ fragment: '<!-- snippet: fragment -->', skip: '<!-- snippet: skip -->' });
+export const MARKERS = Object.freeze({
+  fragment: '<!-- snippet: fragment -->',
+  skip: '<!-- snippet: skip -->',
+  redis: '<!-- snippet: needs redis -->',
+  postgres: '<!-- snippet: needs postgres -->',
+});
+
+/**
+ * The services a block may need (`<!-- snippet: needs <name> -->`): how it is named to readers, the
+ * variable its snippets read its URL from, where the check finds it, and how to get one there.
+ */
+export const SERVICES = Object.freeze({
+  redis: Object.freeze({
+    title: 'Redis',
+    variable: 'REDIS_URL',
+    urlOf: redisUrlOf,
+    ping: pingRedis,
+    hint: 'start Redis there (redis-server) or set REDIS_URL',
+  }),
+  postgres: Object.freeze({
+    title: 'PostgreSQL',
+    variable: 'DATABASE_URL',
+    urlOf: postgresUrlOf,
+    ping: pingPostgres,
+    hint: 'start PostgreSQL there or set DATABASE_URL (or PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE)',
+  }),
+});
+
+/**
+ * What the check does about the snippets whose service did not answer: nothing when every service
+ * answered; with `CI` set, fail with one line (nothing may be skipped there); otherwise, pass with
+ * one `[skipped] …` line naming the snippets not run and how to run them.
+ *
+ * @param {{ service: 'redis' | 'postgres', url: string, reason: string, snippets: string[] }[]} unavailable
+ *   one entry per service that did not answer: its URL, why, and its snippets (`README.md:line`)
+ * @param {boolean} inCi whether `CI` is set
+ * @returns {{ failed: boolean, line: string | null }}
+ */
+export function decideUnavailable(unavailable, inCi) {
+  if (unavailable.length === 0) return { failed: false, line: null };
+  const parts = unavailable.map(({ service, url, reason, snippets }) => {
+    const { title, hint } = SERVICES[service];
+    return `${snippets.join(', ')} need ${title}, which does not answer at ${displayedUrl(url)} (${reason}): ${hint}`;
+  });
+  if (inCi) return { failed: true, line: `check-readme-snippets: with CI set no snippet may be skipped: ${parts.join('; ')}` };
+  return { failed: false, line: `[skipped] not run: ${parts.join('; ')}` };
+}
+
+/**
+ * Whether `CI` is set (to anything but the empty string).
+ *
+ * @param {Record<string, string | undefined>} env
+ * @returns {boolean}
+ */
+export function isCi(env) {
+  return env.CI !== undefined && env.CI !== '';
+}
 
 /** How long one snippet may run, in milliseconds (generous: the machine may be loaded). */
 export const RUN_TIMEOUT_MS = 60_000;
@@ -54,8 +117,10 @@ export const RUN_PARALLELISM = 2;
  * The checked code blocks of a Markdown text, in order.
  *
  * @param {string} markdown
- * @returns {{ index: number, line: number, language: 'ts' | 'mjs', mode: 'run' | 'fragment' | 'skip', code: string }[]}
- *   `line` is the 1-based line of the block's first code line; `index` counts checked blocks from 1.
+ * @returns {{ index: number, line: number, language: 'ts' | 'mjs', mode: 'run' | 'fragment' | 'skip',
+ *   needs: 'redis' | 'postgres' | null, code: string }[]}
+ *   `line` is the 1-based line of the block's first code line; `index` counts checked blocks from 1;
+ *   `needs` names the service a block runs only with (its mode is then `run`).
  */
 export function extractSnippets(markdown) {
   const lines = markdown.split(/\r?\n/);
@@ -73,8 +138,9 @@ export function extractSnippets(markdown) {
     const extension = LANGUAGES[language.toLowerCase()];
     if (extension !== undefined) {
       const mode = previous === MARKERS.fragment ? 'fragment' : previous === MARKERS.skip ? 'skip' : 'run';
+      const needs = previous === MARKERS.redis ? 'redis' : previous === MARKERS.postgres ? 'postgres' : null;
       const code = lines.slice(at + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
-      snippets.push({ index: snippets.length + 1, line: at + 2, language: extension, mode, code: `${code.join('\n')}\n` });
+      snippets.push({ index: snippets.length + 1, line: at + 2, language: extension, mode, needs, code: `${code.join('\n')}\n` });
     }
     previous = '';
     at = end;
@@ -149,14 +215,15 @@ export async function runBounded(tasks, limit) {
  * @param {string} tsxLoader file URL of tsx's ESM loader
  * @param {number} timeoutMs
  * @param {boolean} built whether workspace packages resolve to their built `dist/` instead of `src/`
+ * @param {Record<string, string>} [env] variables set for this snippet on top of the check's own
  * @returns {Promise<{ code: number | null, timedOut: boolean, output: string }>}
  */
-export function runSnippet(file, tsxLoader, timeoutMs, built) {
+export function runSnippet(file, tsxLoader, timeoutMs, built, env = {}) {
   return new Promise((done) => {
     const conditions = built ? [] : ['--conditions=@milpa/source'];
     const child = spawn(process.execPath, [...conditions, '--import', tsxLoader, file], {
       cwd: dirname(file),
-      env: { ...process.env, NODE_NO_WARNINGS: '1' },
+      env: { ...process.env, ...env, NODE_NO_WARNINGS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -192,14 +259,46 @@ function prepareDirectory(root, directory) {
 }
 
 /**
+ * Pings, once each, the services the runnable snippets need.
+ *
+ * @param {{ file: string, needs: 'redis' | 'postgres' | null }[]} runs
+ * @param {Map<string, { readme: string, line: number }>} files
+ * @param {Record<string, string | undefined>} env
+ * @returns {Promise<{ urls: Map<string, string>, unavailable: { service: 'redis' | 'postgres', url: string, reason: string,
+ *   snippets: string[] }[] }>} the URL of each service that answered, and the others
+ */
+async function reachServices(runs, files, env) {
+  const needed = [...new Set(runs.map((run) => run.needs).filter((needs) => needs !== null))];
+  const urls = new Map();
+  const unavailable = [];
+  await Promise.all(
+    needed.map(async (service) => {
+      const url = SERVICES[service].urlOf(env);
+      const reason = await SERVICES[service].ping(url);
+      if (reason === null) {
+        urls.set(service, url);
+        return;
+      }
+      const where = (run) => `${files.get(run.file).readme}:${files.get(run.file).line}`;
+      const snippets = runs.filter((run) => run.needs === service).map(where);
+      unavailable.push({ service, url, reason, snippets });
+    }),
+  );
+  unavailable.sort((a, b) => a.service.localeCompare(b.service));
+  return { urls, unavailable };
+}
+
+/**
  * Extracts, type-checks and runs the snippets of `readmes` (paths relative to `root`).
  *
  * @param {string} root
  * @param {string[]} readmes
  * @param {{ out: (line: string) => void, err: (line: string) => void }} io
- * @param {{ timeoutMs?: number, parallelism?: number, showOutput?: boolean, built?: boolean }} [options]
+ * @param {{ timeoutMs?: number, parallelism?: number, showOutput?: boolean, built?: boolean,
+ *   env?: Record<string, string | undefined> }} [options]
  *   `showOutput` prints what each snippet wrote, to compare with what its comments say; `built`
- *   resolves the workspace packages to their built `dist/` (types and code), as a user gets them
+ *   resolves the workspace packages to their built `dist/` (types and code), as a user gets them;
+ *   `env` is where the service URLs and `CI` are read (default `process.env`)
  * @returns {Promise<0 | 1>} the exit status
  */
 export async function runCheck(root, readmes, io, options = {}) {
@@ -227,7 +326,7 @@ export async function runCheck(root, readmes, io, options = {}) {
         const file = join(directory, `${stem}-${snippet.index}.${snippet.language}`);
         writeFileSync(file, snippet.code);
         files.set(file, { readme, line: snippet.line });
-        if (snippet.mode === 'run') runs.push(file);
+        if (snippet.mode === 'run') runs.push({ file, needs: snippet.needs });
       }
     }
     if (files.size === 0) {
@@ -262,16 +361,22 @@ export async function runCheck(root, readmes, io, options = {}) {
     const typeChecked = Date.now();
     const diagnostics = checked.status === 0 ? [] : mapDiagnostics(`${checked.stdout}${checked.stderr}`, files);
     for (const diagnostic of diagnostics) io.err(diagnostic);
+    const env = options.env ?? process.env;
+    const services = await reachServices(runs, files, env);
+    const runnable = runs.filter((run) => run.needs === null || services.urls.has(run.needs));
     const results = await runBounded(
-      runs.map((file) => () => runSnippet(file, tsxLoader, options.timeoutMs ?? RUN_TIMEOUT_MS, options.built === true)),
+      runnable.map(({ file, needs }) => () => {
+        const serviceEnv = needs === null ? {} : { [SERVICES[needs].variable]: services.urls.get(needs) };
+        return runSnippet(file, tsxLoader, options.timeoutMs ?? RUN_TIMEOUT_MS, options.built === true, serviceEnv);
+      }),
       options.parallelism ?? RUN_PARALLELISM,
     );
     let failedRuns = 0;
     results.forEach((result, at) => {
-      if (options.showOutput) io.out(`${files.get(runs[at]).readme}:${files.get(runs[at]).line}:\n${result.output.trimEnd()}`);
+      const origin = files.get(runnable[at].file);
+      if (options.showOutput) io.out(`${origin.readme}:${origin.line}:\n${result.output.trimEnd()}`);
       if (result.code === 0 && !result.timedOut) return;
       failedRuns += 1;
-      const origin = files.get(runs[at]);
       const why = result.timedOut
         ? `did not finish within ${(options.timeoutMs ?? RUN_TIMEOUT_MS) / 1000} s`
         : `exited with ${result.code}`;
@@ -281,9 +386,12 @@ export async function runCheck(root, readmes, io, options = {}) {
     const now = Date.now();
     const summary =
       `check-readme-snippets: ${files.size} snippets type-checked (${diagnostics.length} errors), ` +
-      `${runs.length} run (${failedRuns} failed), ${skipped} skipped, in ${seconds(started, now)} s ` +
+      `${runnable.length} run (${failedRuns} failed), ${skipped + runs.length - runnable.length} skipped, in ${seconds(started, now)} s ` +
       `(type-check ${seconds(started, typeChecked)} s, runs ${seconds(typeChecked, now)} s)`;
-    if (diagnostics.length > 0 || checked.status !== 0 || failedRuns > 0) {
+    const verdict = decideUnavailable(services.unavailable, isCi(env));
+    if (verdict.line !== null && !verdict.failed) io.out(verdict.line);
+    if (diagnostics.length > 0 || checked.status !== 0 || failedRuns > 0 || verdict.failed) {
+      if (verdict.failed) io.err(verdict.line);
       io.err(summary);
       return 1;
     }

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { extractSnippets, MARKERS, mapDiagnostics, runBounded, runCheck } from './check-readme-snippets.mjs';
+import { decideUnavailable, extractSnippets, isCi, MARKERS, mapDiagnostics, runBounded, runCheck } from './check-readme-snippets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fence = '```';
@@ -44,6 +44,37 @@ describe('extractSnippets', () => {
     );
   });
 
+  it('reads the needs markers as blocks that run with their service, and other blocks as needing none', () => {
+    const markdown = [
+      MARKERS.redis,
+      `${fence}ts`,
+      'a;',
+      fence,
+      MARKERS.postgres,
+      `${fence}ts`,
+      'b;',
+      fence,
+      MARKERS.postgres,
+      'Some prose in between.',
+      `${fence}ts`,
+      'c;',
+      fence,
+      MARKERS.fragment,
+      `${fence}ts`,
+      'd;',
+      fence,
+    ].join('\n');
+    assert.deepEqual(
+      extractSnippets(markdown).map(({ mode, needs }) => ({ mode, needs })),
+      [
+        { mode: 'run', needs: 'redis' },
+        { mode: 'run', needs: 'postgres' },
+        { mode: 'run', needs: null },
+        { mode: 'fragment', needs: null },
+      ],
+    );
+  });
+
   it('takes an indented block out of its list item, and a fence inside a longer fence as code', () => {
     const markdown = ['- item', '', `  ${fence}ts`, '  const a = 1;', `  ${fence}`, `${fence}${fence}ts`, fence, `${fence}${fence}`].join(
       '\n',
@@ -63,6 +94,50 @@ describe('mapDiagnostics', () => {
       "packages/x/README.md:22:5: error TS2304: Cannot find name 'agent'.\n  more detail",
       'other.ts(1,1): error TS1: elsewhere',
     ]);
+  });
+});
+
+describe('decideUnavailable', () => {
+  const unavailable = [
+    { service: 'postgres', url: 'postgres://app:secret@db:5432/app', reason: 'connect ECONNREFUSED', snippets: ['p/README.md:21'] },
+    { service: 'redis', url: 'redis://127.0.0.1:1', reason: 'connect ECONNREFUSED', snippets: ['r/README.md:22', 'r/README.md:76'] },
+  ];
+
+  it('says nothing and passes when every service answered, in CI or not', () => {
+    assert.deepEqual(decideUnavailable([], true), { failed: false, line: null });
+    assert.deepEqual(decideUnavailable([], false), { failed: false, line: null });
+  });
+
+  it('without CI, passes with one [skipped] line naming the snippets not run and how to run them', () => {
+    const { failed, line } = decideUnavailable(unavailable, false);
+    assert.equal(failed, false);
+    assert.match(line, /^\[skipped\] /);
+    assert.doesNotMatch(line, /\n/);
+    assert.match(line, /p\/README\.md:21 need PostgreSQL, which does not answer at postgres:\/\/app:\*\*\*@db:5432\/app/);
+    assert.match(
+      line,
+      /r\/README\.md:22, r\/README\.md:76 need Redis, which does not answer at redis:\/\/127\.0\.0\.1:1 \(connect ECONNREFUSED\)/,
+    );
+    assert.match(line, /set REDIS_URL/);
+    assert.match(line, /set DATABASE_URL/);
+    assert.doesNotMatch(line, /secret/);
+  });
+
+  it('with CI set, fails with one line that is not a [skipped] line', () => {
+    const { failed, line } = decideUnavailable(unavailable.slice(1), true);
+    assert.equal(failed, true);
+    assert.doesNotMatch(line, /\n/);
+    assert.doesNotMatch(line, /^\[skipped\]/);
+    assert.match(line, /with CI set no snippet may be skipped: r\/README\.md:22, r\/README\.md:76 need Redis/);
+  });
+});
+
+describe('isCi', () => {
+  it('is true when CI is set to anything but the empty string', () => {
+    assert.equal(isCi({ CI: '1' }), true);
+    assert.equal(isCi({ CI: 'false' }), true);
+    assert.equal(isCi({ CI: '' }), false);
+    assert.equal(isCi({}), false);
   });
 });
 
@@ -126,5 +201,37 @@ describe('runCheck', () => {
     assert.doesNotMatch(report, /a fragment ran/);
     assert.doesNotMatch(report, /README\.md:3:/);
     assert.match(report, /4 snippets type-checked \(1 errors\), 3 run \(1 failed\), 1 skipped/);
+  });
+
+  it('does not run a snippet whose service does not answer, and says so on one [skipped] line without CI', async () => {
+    const directory = join(root, '.readme-snippets-test-service');
+    rmSync(directory, { recursive: true, force: true });
+    mkdirSync(directory, { recursive: true });
+    const readme = [
+      MARKERS.redis, // 1
+      `${fence}ts`, // 2
+      "const url: string = process.env.REDIS_URL ?? 'none';", // 3
+      'throw new Error(`a snippet ran without its service: ${url}`);', // 4
+      fence, // 5
+    ].join('\n');
+    writeFileSync(join(directory, 'README.md'), readme);
+    const out = [];
+    const err = [];
+    try {
+      const status = await runCheck(
+        root,
+        ['.readme-snippets-test-service/README.md'],
+        { out: (line) => out.push(line), err: (line) => err.push(line) },
+        { env: { REDIS_URL: 'redis://127.0.0.1:1' } },
+      );
+      assert.equal(status, 0, err.join('\n'));
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+    assert.deepEqual(err, []);
+    const skippedLines = out.filter((line) => line.startsWith('[skipped] '));
+    assert.equal(skippedLines.length, 1);
+    assert.match(skippedLines[0], /README\.md:3 need Redis, which does not answer at redis:\/\/127\.0\.0\.1:1/);
+    assert.match(out.at(-1), /1 snippets type-checked \(0 errors\), 0 run \(0 failed\), 1 skipped/);
   });
 });
