@@ -61,8 +61,9 @@ export interface DemoRuntimeOptions {
    * Where the runtime keeps its state: confirmation tokens, rate-limit budgets, verifications,
    * calls held for approval, run histories and idempotency keys, all in one SQLite file or one
    * PostgreSQL schema. Open `SqliteStores` or `PostgresStores` (they stay yours to close) or the
-   * path of a file, which the runtime opens and closes in {@link DemoRuntime.close}. Default: in memory, lost when the process ends (what the
-   * tests and the commands that make no call use); `pnpm demo` commands that make calls pass a file.
+   * path of a file, which the runtime opens and closes in {@link DemoRuntime.close}. Default: in
+   * memory, lost when the process ends (what the tests and the commands that make no call use);
+   * `pnpm demo` commands that make calls pass a file or PostgreSQL stores.
    */
   readonly stores?: DemoStores | string;
   /**
