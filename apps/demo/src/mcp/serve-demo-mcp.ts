@@ -1,6 +1,6 @@
 import { ToolContext } from '@milpa/core';
 import { serveHttp, serveStdio, staticTokenAuthenticator } from '@milpa/mcp';
-import type { SqliteStores } from '@milpa/store-sqlite';
+import type { DemoStores } from '../state/demo-stores.js';
 import { DEFAULT_CHANNEL_POLICIES, type ChannelPolicy } from '@milpa/tool-runtime';
 import { DemoUsageError } from '../cli/demo-usage-error.js';
 import type { CliIo } from '../cli/cli-io.js';
@@ -19,10 +19,10 @@ export interface ServeDemoMcpOptions {
   /** Resolves when the server should stop (HTTP); default on SIGINT or SIGTERM. */
   readonly stopSignal?: Promise<void>;
   /**
-   * The SQLite stores holding the server's state (tokens, budgets, verifications, held calls, runs);
+   * The stores (SQLite or PostgreSQL) holding the server's state (tokens, budgets, verifications, held calls, runs);
    * default in memory. The caller closes them.
    */
-  readonly stores?: SqliteStores;
+  readonly stores?: DemoStores;
 }
 
 const SERVER_NAME = 'milpa-demo';
@@ -105,7 +105,7 @@ export async function serveDemoMcp(options: ServeDemoMcpOptions, io: CliIo): Pro
 }
 
 /** The demo registry as served: the registry's default rate budget, and the confirming `mcp` policy. */
-function createServedRuntime(io: CliIo, stores: SqliteStores | undefined): Promise<DemoRuntime> {
+function createServedRuntime(io: CliIo, stores: DemoStores | undefined): Promise<DemoRuntime> {
   // An empty rateLimit keeps the registry's own defaults: a client should not trip the tour's budget.
   return createDemoRuntime({
     ...(stores === undefined ? {} : { stores }),

@@ -6,6 +6,7 @@ import { SqliteStoreError, SqliteStores } from '@milpa/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../logging/memory-logger.js';
 import { DEMO_RATE_LIMIT, REVIEWER_SCOPE, createDemoRuntime, type DemoRuntime } from './create-demo-runtime.js';
+import { describeDemoStores } from '../state/demo-stores.js';
 
 describe('createDemoRuntime', () => {
   it('registers the nine demo tools through the plugin, then the three read-only built-in tools over the demo workspace', async () => {
@@ -203,7 +204,7 @@ describe('createDemoRuntime with stores', () => {
 
   it('takes every store the registry and the verifier use from the one SQLite file', async () => {
     const demo = await runtimeOnFile();
-    expect(demo.stores?.path).toBe(path);
+    expect(demo.stores === null ? null : describeDemoStores(demo.stores)).toBe(path);
     expect(demo.registry.getConfirmationStore()).toBe(demo.stores?.confirmation);
     expect(demo.registry.getHistoryStore()).toBe(demo.stores?.history);
     const request = await demo.registry.call('request_verification', { subject: 'report:q3', request_id: 'verif-file' }, ToolContext.cli());

@@ -1,6 +1,7 @@
 import type { ApprovalGate, ApprovalStore, InvocationHistoryStore } from '@milpa/core';
 import { EventDispatcher } from '@milpa/events';
 import { SqliteStores } from '@milpa/store-sqlite';
+import type { DemoStores } from '../state/demo-stores.js';
 import {
   InMemoryApprovalStore,
   InMemoryInvocationHistoryStore,
@@ -58,12 +59,13 @@ export interface DemoRuntimeOptions {
   readonly tidyArguments?: boolean;
   /**
    * Where the runtime keeps its state: confirmation tokens, rate-limit budgets, verifications,
-   * calls held for approval, run histories and idempotency keys, all in one SQLite file. Open
-   * `SqliteStores` (they stay yours to close) or the path of a file, which the runtime opens and
-   * closes in {@link DemoRuntime.close}. Default: in memory, lost when the process ends (what the
-   * tests and the commands that make no call use); `pnpm demo` commands that make calls pass a file.
+   * calls held for approval, run histories and idempotency keys, all in one SQLite file or one
+   * PostgreSQL schema. Open `SqliteStores` or `PostgresStores` (they stay yours to close) or the
+   * path of a file, which the runtime opens and closes in {@link DemoRuntime.close}. Default: in
+   * memory, lost when the process ends (what the tests and the commands that make no call use);
+   * `pnpm demo` commands that make calls pass a file or PostgreSQL stores.
    */
-  readonly stores?: SqliteStores | string;
+  readonly stores?: DemoStores | string;
   /**
    * Channel policies that replace the built-in ones, each channel wholesale (the MCP server confirms
    * mutating tools on `mcp`); default none.
@@ -117,8 +119,8 @@ export interface DemoRuntime {
   readonly history: InvocationHistoryStore;
   /** The held calls waiting for approval, and how each resumed one ended (the approvals console shows it). */
   readonly approvals: ApprovalStore;
-  /** The SQLite stores holding the runtime's state, or null when it is kept in memory. */
-  readonly stores: SqliteStores | null;
+  /** The stores (SQLite or PostgreSQL) holding the runtime's state, or null when it is kept in memory. */
+  readonly stores: DemoStores | null;
   /** Closes the SQLite file the runtime opened from a path (stores passed in stay open); idempotent. */
   readonly close: () => void;
 }
@@ -133,9 +135,9 @@ export interface DemoRuntime {
  * tidying (`tidyArguments`), a cache and a veto listener, the renderers, the read-only built-in
  * tools (`code_search`, `file_read`, `project_info`) over the demo workspace, and, when asked, an
  * approval gate (`approvalGate`, `supervisedPrincipals`). With `stores`, every store the registry
- * and the verifier take comes from one SQLite file (`SqliteStores`): confirmation tokens, rate
- * limits, verifications, held calls, run histories and idempotency keys, shared by every process
- * that opens the file. The tour, the CLI, the MCP server and the tests all start here. Every call
+ * and the verifier take comes from one SQLite file (`SqliteStores`) or PostgreSQL schema
+ * (`PostgresStores`): confirmation tokens, rate limits, verifications, held calls, run histories
+ * and idempotency keys, shared by every process that opens them. The tour, the CLI, the MCP server and the tests all start here. Every call
  * makes a fresh runtime with the same starting notes, crops and reports; only what the stores hold
  * carries over.
  *
@@ -151,7 +153,7 @@ export interface DemoRuntime {
  */
 export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promise<DemoRuntime> {
   const owned = typeof options.stores === 'string' ? SqliteStores.open(options.stores) : null;
-  const stores = owned ?? (options.stores instanceof SqliteStores ? options.stores : null);
+  const stores = owned ?? (typeof options.stores === 'object' ? options.stores : null);
   try {
     return await wireDemoRuntime(options, stores, () => owned?.close());
   } catch (error) {
@@ -162,7 +164,7 @@ export async function createDemoRuntime(options: DemoRuntimeOptions = {}): Promi
 
 /** The stores the registry takes from `stores`, or none (the registry's in-memory defaults). */
 function registryStores(
-  stores: SqliteStores | null,
+  stores: DemoStores | null,
 ): Pick<ToolRegistryOptions, 'confirmationStore' | 'historyStore' | 'approvalStore' | 'idempotencyStore'> {
   if (stores === null) return {};
   return {
@@ -173,7 +175,7 @@ function registryStores(
   };
 }
 
-async function wireDemoRuntime(options: DemoRuntimeOptions, stores: SqliteStores | null, close: () => void): Promise<DemoRuntime> {
+async function wireDemoRuntime(options: DemoRuntimeOptions, stores: DemoStores | null, close: () => void): Promise<DemoRuntime> {
   const logger = new MemoryLogger(options.onLog === undefined ? {} : { onEntry: options.onLog });
   const dispatcher = new EventDispatcher({ logger });
   // The verifier comes before the registry: the approval gate of supervised principals asks it.

@@ -1,5 +1,4 @@
 import { readInBandControls, type ToolContext, type ToolResult } from '@milpa/core';
-import type { SqliteStores } from '@milpa/store-sqlite';
 import { terminalApprovalGate, type TerminalApprovalInput } from '@milpa/tool-runtime';
 import type { Command } from 'commander';
 import { formatSpanTree } from '../../output/format-span-tree.js';
@@ -12,6 +11,7 @@ import { DemoUsageError } from '../demo-usage-error.js';
 import { parseToolArgs } from '../parse-tool-args.js';
 import { requireTool } from '../require-tool.js';
 import { addCallerOptions, toCallerOptions, type CallerFlags } from './caller-options.js';
+import { describeDemoStores, type DemoStores } from '../../state/demo-stores.js';
 import { STATE_HELP, addStateOption, openCommandStores, type StateFlags } from './state-option.js';
 
 /** The flags of `call`. */
@@ -117,11 +117,11 @@ export function addCallCommand(program: Command, io: CliIo, setExitCode: (code: 
     .addHelpText('after', `${CALLER_HELP}\n${RUN_HELP}\n${APPROVE_HELP}\n${STATE_HELP}\n${EXIT_HELP}`)
     .action(async (name: string, flags: CallFlags) => {
       const args = parseToolArgs(flags.args);
-      const stores = openCommandStores(flags, io);
+      const stores = await openCommandStores(flags, io);
       try {
         await callOnce(io, name, args, flags, stores, setExitCode);
       } finally {
-        stores.close();
+        await stores.close();
       }
     });
 }
@@ -132,7 +132,7 @@ async function callOnce(
   name: string,
   args: Record<string, unknown>,
   flags: CallFlags,
-  stores: SqliteStores,
+  stores: DemoStores,
   setExitCode: (code: ExitCode) => void,
 ): Promise<void> {
   const recorder = flags.trace === true ? createTraceRecorder() : null;
@@ -195,11 +195,11 @@ async function openOrContinueRun(io: CliIo, demo: DemoRuntime, run: string | und
 }
 
 /** The one-line hint after a refusal for an incomplete history. */
-function incompleteHistoryHint(runId: string | null, stores: SqliteStores): string {
+function incompleteHistoryHint(runId: string | null, stores: DemoStores): string {
   if (runId === null)
     return 'hint: this call belongs to no run, so its history is incomplete: add --run new, then pass the id it prints with --run.';
   return (
-    `hint: run '${runId}' was not opened with --run new in ${stores.path} (or its history was forgotten or trimmed), ` +
+    `hint: run '${runId}' was not opened with --run new in ${describeDemoStores(stores)} (or its history was forgotten or trimmed), ` +
     'so its history is incomplete: open one with --run new.'
   );
 }

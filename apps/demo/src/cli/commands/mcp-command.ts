@@ -2,17 +2,16 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DemoUsageError } from '../demo-usage-error.js';
 import type { CliIo } from '../cli-io.js';
 import { collectScopes } from './collect-scopes.js';
-import { openCommandStores } from './state-option.js';
+import { addStateOption, openCommandStores, type StateFlags } from './state-option.js';
 
 /** The flags of `mcp`. */
-interface McpFlags {
+interface McpFlags extends StateFlags {
   readonly http?: number;
   readonly host?: string;
   /** Refused: only here to say where the token goes instead. */
   readonly token?: string;
   readonly actor?: string;
   readonly scope?: readonly string[];
-  readonly db?: string;
 }
 
 function parsePort(value: string): number {
@@ -37,10 +36,11 @@ On both, every mutating tool (create_note, delete_note, publish_report, ...) ask
 first: a client that supports elicitation shows the person a form, any other gets a confirm_token to
 replay the call with. Audit lines go to stderr. The rate budget is the registry's default, 100 tokens
 per minute. Tokens, budgets, verifications, held calls and runs live in the state file
-(--db, default <tmp>/milpa-demo/state.db), shared with pnpm demo call; it is closed when the server stops.`;
+(--db, default <tmp>/milpa-demo/state.db), or in PostgreSQL with --store postgres://…, shared with
+pnpm demo call; it is closed when the server stops.`;
 
 /**
- * Adds `mcp [--http <port>] [--host H] [--actor P] [--scope S ...] [--db PATH]`: serves the demo registry over MCP
+ * Adds `mcp [--http <port>] [--host H] [--actor P] [--scope S ...] [--db PATH | --store URL]`: serves the demo registry over MCP
  * (stdio, or Streamable HTTP with the bearer token from `MILPA_DEMO_MCP_TOKEN`). `@milpa/mcp` is
  * loaded only when this command runs.
  *
@@ -48,7 +48,7 @@ per minute. Tokens, budgets, verifications, held calls and runs live in the stat
  * addMcpCommand(program, io); // MILPA_DEMO_MCP_TOKEN=… pnpm demo mcp --http 3000
  */
 export function addMcpCommand(program: Command, io: CliIo): Command {
-  return (
+  return addStateOption(
     program
       .command('mcp')
       .description('serve the demo registry over the Model Context Protocol (stdio, or Streamable HTTP with --http)')
@@ -57,24 +57,23 @@ export function addMcpCommand(program: Command, io: CliIo): Command {
       // Hidden, and refused: a token in argv shows in `ps` and in the shell history.
       .addOption(new Option('--token <token>').hideHelp())
       .option('--actor <principal>', 'the principal calls run as (stdio) or the token stands for (HTTP)')
-      .option('--scope <scope>', 'a scope of that principal; repeat it or give a comma list', collectScopes)
-      .option('--db <path>', "the SQLite file holding the demo's state (default: <tmp>/milpa-demo/state.db)")
-      .addHelpText('after', MCP_HELP)
-      .action(async (flags: McpFlags) => {
-        if (flags.token !== undefined) {
-          throw new DemoUsageError(
-            '--token is not accepted: a token on the command line shows in ps and in the shell history',
-            "put the token in MILPA_DEMO_MCP_TOKEN instead; run 'pnpm demo mcp --help' for an example",
-            'INVALID_OPTION',
-          );
-        }
-        const { serveDemoMcp } = await import('../../mcp/serve-demo-mcp.js');
-        const stores = openCommandStores(flags, io);
-        try {
-          await serveDemoMcp({ httpPort: flags.http, host: flags.host, actor: flags.actor, scopes: flags.scope, stores }, io);
-        } finally {
-          stores.close();
-        }
-      })
-  );
+      .option('--scope <scope>', 'a scope of that principal; repeat it or give a comma list', collectScopes),
+  )
+    .addHelpText('after', MCP_HELP)
+    .action(async (flags: McpFlags) => {
+      if (flags.token !== undefined) {
+        throw new DemoUsageError(
+          '--token is not accepted: a token on the command line shows in ps and in the shell history',
+          "put the token in MILPA_DEMO_MCP_TOKEN instead; run 'pnpm demo mcp --help' for an example",
+          'INVALID_OPTION',
+        );
+      }
+      const { serveDemoMcp } = await import('../../mcp/serve-demo-mcp.js');
+      const stores = await openCommandStores(flags, io);
+      try {
+        await serveDemoMcp({ httpPort: flags.http, host: flags.host, actor: flags.actor, scopes: flags.scope, stores }, io);
+      } finally {
+        await stores.close();
+      }
+    });
 }
