@@ -74,6 +74,12 @@ describe('builtinTools', () => {
       expect(set.tools[2]?.description).toContain('wc');
       expect(set.tools[2]?.description).not.toContain('hostname');
     });
+
+    it('lets file_write create PHP files only when files.allowPhpFiles is set', () => {
+      const write = (files: BuiltinToolsOptions['files']) => builtinTools({ workspaceRoot: root, tools: ['file_write'], files }).tools[0];
+      expect(write(undefined)?.description).toContain('PHP files');
+      expect(write({ allowPhpFiles: true })?.description).not.toContain('PHP files');
+    });
   });
 
   describe('bad options are refused with INVALID_ARGUMENT', () => {

@@ -53,6 +53,8 @@ export interface BuiltinToolsOptions {
      * Build, hook or editor files `file_write` and `file_edit` may change after all, as path patterns (`Makefile`, `.vscode/tasks.json`).
      */
     readonly allowBuildFiles?: readonly string[];
+    /** Let `file_write` create and replace PHP files (`.php`, `.phtml`, `.phar`); default false. */
+    readonly allowPhpFiles?: boolean;
   };
   /** Settings of `code_search`. */
   readonly codeSearch?: Omit<CodeSearchToolOptions, 'workspace'>;
@@ -151,7 +153,8 @@ export function builtinTools(options: BuiltinToolsOptions): BuiltinToolSet {
     code_search: () => codeSearchTool({ ...options.codeSearch, workspace }),
     file_read: () => fileReadTool({ workspace, ledger, ...readScopes }),
     project_info: () => projectInfoTool({ ...options.projectInfo, workspace }),
-    file_write: () => fileWriteTool({ workspace, ...writeScopes }),
+    file_write: () =>
+      fileWriteTool({ workspace, ...writeScopes, ...(files.allowPhpFiles === undefined ? {} : { allowPhpFiles: files.allowPhpFiles }) }),
     file_edit: () => fileEditTool({ workspace, ledger, ...writeScopes }),
     shell_exec: () => shellExecTool({ ...options.shell, workspace }),
     http_request: () => httpRequestTool(options.http),

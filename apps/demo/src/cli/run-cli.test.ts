@@ -349,9 +349,9 @@ describe('runCli', () => {
       expect(result.stdout).toMatch(/descriptions +first line\n/);
       expect(result.stdout).toMatch(/budget +5 tools\n/);
       expect(result.stdout).toMatch(/send_digest +✓ pinned\n/);
-      expect(result.stdout).toMatch(/delete_note +✓\n/);
+      expect(result.stdout).toMatch(/delete_note +✓ pinned\n/);
       expect(result.stdout).toMatch(/resolve_verification +—\n/);
-      expect(result.stdout).toContain('5 offered, 1 pinned, 7 left out.');
+      expect(result.stdout).toContain('5 offered, 2 pinned, 7 left out.');
     });
 
     it('starts from the tools the caller may call, and says when they fit the budget unranked', async () => {

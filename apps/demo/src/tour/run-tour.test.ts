@@ -87,11 +87,11 @@ describe('runTour', () => {
     expect(routed).toMatch(/budget +8 tools +5 tools\n/);
     expect(routed).toMatch(/estimated tokens +[\d,]+ +[\d,]+\n/);
     expect(routed).toMatch(/send_digest +✓ pinned +✓ pinned\n/);
-    expect(routed).toMatch(/delete_note +✓ +✓\n/);
+    expect(routed).toMatch(/delete_note +✓ pinned +✓ pinned\n/);
     expect(routed).toMatch(/lookup_crop +✓ +—\n/);
     expect(routed).toMatch(/resolve_verification +— +—\n/);
     expect(routed).toMatch(/left out +4 +7\n/);
-    expect(routed).toContain('send_digest is pinned: the message names it');
+    expect(routed).toContain('delete_note, send_digest are pinned: the message names them');
     expect(routed).toContain('openai / gpt-4o-mini leaves out publish_report, request_verification, resolve_verification, project_info.');
     expect(routed).toContain(
       'ollama / llama3.1:8b leaves out lookup_crop, publish_report, request_verification, resolve_verification, ' +

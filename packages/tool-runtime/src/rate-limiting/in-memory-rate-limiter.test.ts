@@ -257,6 +257,17 @@ describe('InMemoryRateLimiter', () => {
       expect(limiter.getUsage('fresh')).toBe(1);
     });
 
+    it('keeps a bucket made a few milliseconds ago when maxAge is 0', () => {
+      const limiter = new InMemoryRateLimiter();
+      limiter.consume('fresh', 3);
+      vi.advanceTimersByTime(5);
+      expect(limiter.cleanup(0)).toBe(0);
+      expect(limiter.getUsage('fresh')).toBe(3);
+      vi.advanceTimersByTime(995);
+      expect(limiter.cleanup(0)).toBe(1);
+      expect(limiter.size()).toBe(0);
+    });
+
     it('keeps a bucket made a second ago when maxAge is a few seconds', () => {
       const limiter = new InMemoryRateLimiter();
       limiter.consume('k', 7, 600);
@@ -266,10 +277,10 @@ describe('InMemoryRateLimiter', () => {
       expect(limiter.getUsage('k')).toBe(7);
     });
 
-    it('keeps a bucket exactly maxAge old and removes it one millisecond later', () => {
+    it('keeps a bucket until a whole second more than maxAge has elapsed', () => {
       const limiter = new InMemoryRateLimiter();
       limiter.consume('k', 7, 600);
-      vi.advanceTimersByTime(2_000);
+      vi.advanceTimersByTime(2_999);
       expect(limiter.cleanup(2)).toBe(0);
       vi.advanceTimersByTime(1);
       expect(limiter.cleanup(2)).toBe(1);
@@ -284,7 +295,9 @@ describe('InMemoryRateLimiter', () => {
     it('accepts a fractional age', () => {
       const limiter = new InMemoryRateLimiter();
       limiter.consume('k');
-      vi.advanceTimersByTime(1_501);
+      vi.advanceTimersByTime(1_999);
+      expect(limiter.cleanup(1.5)).toBe(0);
+      vi.advanceTimersByTime(1);
       expect(limiter.cleanup(1.5)).toBe(1);
     });
   });

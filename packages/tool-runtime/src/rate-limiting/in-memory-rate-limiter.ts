@@ -121,7 +121,8 @@ export class InMemoryRateLimiter implements RateLimiter {
 
   /**
    * Removes buckets whose window opened more than `maxAgeSeconds` ago and returns how many were
-   * removed.
+   * removed. Age counts whole elapsed seconds, so a bucket opened within the last second is fresh
+   * and survives even `cleanup(0)`.
    *
    * @throws MilpaError `INVALID_ARGUMENT` for a negative or non-finite age.
    */
@@ -131,10 +132,11 @@ export class InMemoryRateLimiter implements RateLimiter {
     requireNumber('maxAgeSeconds', maxAgeSeconds, { integer: false, positive: false });
     const now = Date.now();
     this.#now = now;
-    const maxAgeMs = maxAgeSeconds * 1000;
     // Collected first: a delete may also sweep, and a bucket it sweeps still counts as removed here.
     const stale: string[] = [];
-    for (const [key, bucket] of this.#buckets.entries()) if (now - bucket.start > maxAgeMs) stale.push(key);
+    for (const [key, bucket] of this.#buckets.entries()) {
+      if (Math.floor((now - bucket.start) / 1000) > maxAgeSeconds) stale.push(key);
+    }
     for (const key of stale) this.#buckets.delete(key);
     return stale.length;
   }

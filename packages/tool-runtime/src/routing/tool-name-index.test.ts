@@ -19,6 +19,12 @@ describe('ToolNameIndex', () => {
       expect(named(names, 'ping the server')).toEqual(['ping']);
     });
 
+    it('returns the names a plain word starts, as their whole first part', () => {
+      expect(named(names, 'open a shell')).toEqual(['shell_exec']);
+      expect(named(names, 'delete a note')).toEqual(['delete_note', 'delete_notes']);
+      expect(named(names, 'shel exec')).toEqual([]);
+    });
+
     it('returns the names containing an identifier, two-letter class-style stems too', () => {
       expect(named(names, 'use delete_note')).toEqual(['delete_note', 'delete_notes']);
       expect(named(names, 'use LsTool')).toEqual(['also_list', 'ls']);
@@ -30,7 +36,7 @@ describe('ToolNameIndex', () => {
     });
 
     it('answers as ToolNameMentions.names does for every name', () => {
-      const segment = fc.constantFrom('note', 'notes', 'delete', 'shell', 'exec', 'ls', 'a', 'v2', 'Tool', 'HTTP');
+      const segment = fc.constantFrom('note', 'notes', 'delete', 'shell', 'exec', 'ls', 'a', 'v2', 'Tool', 'HTTP', 'the');
       const name = fc
         .array(segment, { minLength: 1, maxLength: 3 })
         .chain((parts) => fc.constantFrom('_', '.', '-', '').map((separator) => parts.join(separator)));

@@ -1,4 +1,4 @@
-import type { ToolNameMentions } from './tool-name-mentions.js';
+import { type ToolNameMentions, leadingToolWord } from './tool-name-mentions.js';
 
 // Names are looked up by the character trigrams of a mention (bigrams for a two-character one), so
 // a mention is compared only with the names sharing its rarest trigram.
@@ -17,7 +17,7 @@ function gramKey(text: string, at: number, length: number): number {
  * The canonical names of one tool list (see `canonicalToolName`), indexed so that the tools a
  * message names are found from its mentions without comparing the message with every name. It
  * answers exactly what `ToolNameMentions.namesCanonical` answers for each name: a plain word equal
- * to the whole name, an identifier contained in the name, or an identifier containing the whole
+ * to the whole name or to its first part, an identifier contained in the name, or an identifier containing the whole
  * name as segments. Indexes are built on first use and kept, so the index pays off when the same
  * list is routed again.
  * @internal
@@ -25,6 +25,7 @@ function gramKey(text: string, at: number, length: number): number {
 export class ToolNameIndex {
   readonly #names: readonly string[];
   #positionsByName: Map<string, number[]> | undefined;
+  #positionsByLeadingWord: Map<string, number[]> | undefined;
   #longest = 0;
   readonly #grams = new Map<number, Map<number, number[]>>();
 
@@ -45,7 +46,11 @@ export class ToolNameIndex {
     const add = (positions: readonly number[] | undefined): void => {
       if (positions !== undefined) for (const position of positions) found.add(position);
     };
-    for (const word of mentions.words) add(byName.get(word));
+    const byLeadingWord = this.#byLeadingWord();
+    for (const word of mentions.words) {
+      add(byName.get(word));
+      add(byLeadingWord.get(word));
+    }
     for (const identifier of mentions.identifiers) {
       this.#addContaining(identifier, found);
       this.#addWholeSegmentsOf(identifier, byName, found);
@@ -65,6 +70,21 @@ export class ToolNameIndex {
     });
     this.#positionsByName = byName;
     return byName;
+  }
+
+  /** The names by the first part a plain word may name them by (see `leadingToolWord`). */
+  #byLeadingWord(): Map<string, number[]> {
+    if (this.#positionsByLeadingWord !== undefined) return this.#positionsByLeadingWord;
+    const byLeadingWord = new Map<string, number[]>();
+    this.#names.forEach((name, position) => {
+      const leading = leadingToolWord(name);
+      if (leading === undefined) return;
+      const positions = byLeadingWord.get(leading);
+      if (positions === undefined) byLeadingWord.set(leading, [position]);
+      else positions.push(position);
+    });
+    this.#positionsByLeadingWord = byLeadingWord;
+    return byLeadingWord;
   }
 
   /** The names containing `identifier`: those sharing its rarest gram, each checked in full. */

@@ -45,9 +45,18 @@ describe('ToolNameMentions', () => {
       expect(names('then ping.', 'Ping')).toBe(true);
     });
 
-    it('returns false for a plain word that is only part of the name', () => {
-      expect(names('delete my note', 'delete_note')).toBe(false);
+    it('returns true for a plain word that is the first part of the name', () => {
+      expect(names('open a shell and list the files', 'shell_exec')).toBe(true);
+      expect(names('Shell: what is running?', 'ShellExec')).toBe(true);
+      expect(names('delete my note', 'delete_note')).toBe(true);
+    });
+
+    it('returns false for a plain word that is a later part of the name, a piece of a part, short or a stop word', () => {
       expect(names('show notes', 'list_notes')).toBe(false);
+      expect(names('my note', 'delete_note')).toBe(false);
+      expect(names('she said', 'shell_exec')).toBe(false);
+      expect(names('go on', 'go_run')).toBe(false);
+      expect(names('then stop', 'then_stop_all')).toBe(false);
     });
 
     it('ignores abbreviations that look like dotted names', () => {

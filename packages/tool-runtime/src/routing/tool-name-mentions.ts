@@ -1,3 +1,5 @@
+import { ROUTING_STOP_WORDS } from './routing-stop-words.js';
+
 // Runs of letters, digits and the separators tool names use; a mention never spans spaces.
 const NON_TOKEN = /[^\p{L}\p{N}_.-]+/u;
 const SEPARATOR = /[_.-]/;
@@ -19,6 +21,22 @@ export function canonicalToolName(name: string): string {
   return name.replace(LOWER_THEN_UPPER, '$1_$2').replace(ACRONYM_THEN_WORD, '$1_$2').toLowerCase().replace(SEPARATORS, '_');
 }
 
+// A plain word this short names a tool only as its whole name: `go` or `ls` are too common to pin.
+const MIN_LEADING_WORD = 3;
+
+/**
+ * The first segment of a canonical name that a plain word may name the tool by (`shell` for
+ * `shell_exec`, as `ShellTool` does), or undefined for a one-segment name, a short first segment or
+ * a stop word.
+ * @internal
+ */
+export function leadingToolWord(canonical: string): string | undefined {
+  const end = canonical.indexOf('_');
+  if (end < MIN_LEADING_WORD) return undefined;
+  const leading = canonical.slice(0, end);
+  return ROUTING_STOP_WORDS.has(leading) ? undefined : leading;
+}
+
 // A name inside a longer identifier counts only as whole segments: `shell_exec` in
 // `shell_exec_v2`, but never a tool named `ls` inside `false_positive`.
 function containsWhole(identifier: string, name: string): boolean {
@@ -31,8 +49,8 @@ function containsWhole(identifier: string, name: string): boolean {
 
 /**
  * The tool names a message mentions: identifiers written like a tool name (`shell_exec`,
- * `notes.delete`, `ShellTool`, `deleteNote`) and plain words, which name a tool only when they
- * are its whole name (`ping`). Names compare in one canonical form, so camelCase, PascalCase,
+ * `notes.delete`, `ShellTool`, `deleteNote`) and plain words, which name a tool when they are its
+ * whole name (`ping`) or its whole first part (`shell` for `shell_exec`). Names compare in one canonical form, so camelCase, PascalCase,
  * dots, dashes and underscores are interchangeable and case does not matter, and a class-style
  * name's `Tool` suffix may be left out.
  */
@@ -87,13 +105,14 @@ export class ToolNameMentions {
     return this.#identifiers;
   }
 
-  /** The plain words the message writes, lower-cased: each names a tool only as its whole name. */
+  /** The plain words the message writes, lower-cased: each names a tool as its whole name or whole first part. */
   get words(): ReadonlySet<string> {
     return this.#words;
   }
 
   /**
-   * Whether the message names the tool: a plain word equal to its whole name, or an identifier
+   * Whether the message names the tool: a plain word equal to its whole name or to its whole first
+   * part of three or more letters (`shell` for `shell_exec`, not `she`), or an identifier
    * contained in its name or containing it (substring in both directions, so a partial mention
    * such as `delete_note` for `delete_notes` counts, and `shell_exec_v2` names `shell_exec`).
    */
@@ -105,6 +124,8 @@ export class ToolNameMentions {
   namesCanonical(canonical: string): boolean {
     if (canonical === '') return false;
     if (this.#words.has(canonical)) return true;
+    const leading = leadingToolWord(canonical);
+    if (leading !== undefined && this.#words.has(leading)) return true;
     return this.#identifiers.some((identifier) => canonical.includes(identifier) || containsWhole(identifier, canonical));
   }
 }

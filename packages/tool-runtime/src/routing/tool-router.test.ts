@@ -104,10 +104,10 @@ describe('ToolRouter', () => {
   });
 
   describe('route: pinning', () => {
-    const tools = [...fillers(8), tool('shell_exec'), tool('delete_note'), tool('list_notes', { intents: ['list'] })];
+    const tools = [...fillers(8), tool('shell_exec'), tool('delete_note'), tool('list_notes', { intents: ['show'] })];
 
     it('keeps a tool the message names though nothing else matches it', () => {
-      const selection = route(tools, 'please list things, then run shell_exec', full(1));
+      const selection = route(tools, 'please show things, then run shell_exec', full(1));
 
       expect(selection.ranking).toEqual(['shell_exec']);
       expect(selection.pinned).toEqual(['shell_exec']);
@@ -124,8 +124,15 @@ describe('ToolRouter', () => {
       expect(route(tools, 'run shell_exec_v2 on it', full(1)).pinned).toEqual(['shell_exec']);
     });
 
+    it('pins on a plain word that is the first part of the name', () => {
+      const selection = route(tools, 'please show things, then open a shell', full(1));
+
+      expect(selection.ranking).toEqual(['shell_exec']);
+      expect(selection.pinned).toEqual(['shell_exec']);
+    });
+
     it('fills the budget with pinned tools first, then the highest-ranked', () => {
-      const selection = route(tools, 'list everything with delete_note', full(2));
+      const selection = route(tools, 'show everything with delete_note', full(2));
 
       expect(selection.ranking).toEqual(['delete_note', 'list_notes']);
       expect(selection.tools.map((routed) => routed.name)).toEqual(['delete_note', 'list_notes']);
@@ -140,7 +147,7 @@ describe('ToolRouter', () => {
     });
 
     it('keeps a pinned tool on the minimal profile though it scores under the cutoff', () => {
-      const selection = route(tools, 'list all, or shell_exec', { budget: 3, profile: 'minimal' });
+      const selection = route(tools, 'show all, or shell_exec', { budget: 3, profile: 'minimal' });
 
       expect(selection.tools.map((routed) => routed.name)).toEqual(['list_notes', 'shell_exec']);
     });
@@ -260,7 +267,7 @@ describe('ToolRouter', () => {
     const tools = [
       tool('delete_note', { intents: ['delete'], domains: ['note'] }),
       tool('archive_note', { domains: ['note'] }),
-      tool('note_stats', {}, 'Counts of note words.'),
+      tool('word_stats', {}, 'Counts of note words.'),
       ...fillers(4),
     ];
 
@@ -273,7 +280,7 @@ describe('ToolRouter', () => {
     it('fills the free slots on other profiles', () => {
       const selection = route(tools, 'delete a note', { budget: 5, profile: 'standard' });
 
-      expect(selection.ranking.slice(0, 3)).toEqual(['delete_note', 'archive_note', 'note_stats']);
+      expect(selection.ranking.slice(0, 3)).toEqual(['delete_note', 'archive_note', 'word_stats']);
       expect(selection.ranking).toHaveLength(5);
     });
 

@@ -273,6 +273,16 @@ export function executablePathReason(relativePath: string): string | null {
   return EXECUTABLE_EXTENSION_SET.has(extension) ? `'${extension}' files are executables or scripts` : null;
 }
 
+// A web server runs these as programs, so `file_write` creates them only when the host allows it.
+const PHP_EXTENSION_SET: ReadonlySet<string> = new Set(['.php', '.phtml', '.phar']);
+
+/** Why a file name is a PHP script (`.php`, `.phtml`, `.phar`), or null. */
+export function phpPathReason(relativePath: string): string | null {
+  const name = segmentsOf(relativePath).at(-1) ?? '';
+  const extension = extensionOf(name);
+  return PHP_EXTENSION_SET.has(extension) ? `'${extension}' files are PHP scripts a web server runs` : null;
+}
+
 /** True for a folder name the search and tree tools skip. */
 export function isSkippedDirectory(name: string): boolean {
   return SKIPPED_DIRECTORY_SET.has(name.toLowerCase()) || SENSITIVE_DIRECTORY_SET.has(name.toLowerCase());

@@ -146,6 +146,26 @@ describe('fileWriteTool', () => {
       expect(await exists(join(root, path))).toBe(false);
     });
 
+    it.each(['index.php', 'views/page.PHTML', 'lib/app.phar'])('refuses the PHP file %s with EXECUTABLE_FILE by default', async (path) => {
+      const result = await write({ path, content: '<?php echo 1;', create_folders: true });
+
+      expect(result.meta['code']).toBe('EXECUTABLE_FILE');
+      expect(result.error).toContain('allowPhpFiles');
+      expect(await exists(join(root, path))).toBe(false);
+    });
+
+    it('writes PHP files when the host sets allowPhpFiles, and still refuses other scripts', async () => {
+      tool = fileWriteTool({ workspace: Workspace.at(root), allowPhpFiles: true });
+
+      expect((await write({ path: 'index.php', content: '<?php echo 1;' })).success).toBe(true);
+      expect(await readFile(join(root, 'index.php'), 'utf8')).toBe('<?php echo 1;');
+      expect((await write({ path: 'run.sh', content: 'echo 1' })).meta['code']).toBe('EXECUTABLE_FILE');
+    });
+
+    it('throws INVALID_ARGUMENT when allowPhpFiles is not a boolean', () => {
+      expect(() => fileWriteTool({ workspace: Workspace.at(root), allowPhpFiles: 'yes' as never })).toThrow(MilpaError);
+    });
+
     it('refuses a harmless name that is a symlink to a build file inside the workspace', async () => {
       await writeFile(join(root, 'package.json'), '{}');
       await symlink(join(root, 'package.json'), join(root, 'pkg.txt'));

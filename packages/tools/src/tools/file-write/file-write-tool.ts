@@ -1,4 +1,4 @@
-import { MilpaError, Type, type ToolDefinition } from '@milpa/core';
+import { MilpaError, Type, type ToolDefinition, type ToolResult } from '@milpa/core';
 import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { rejectUnknownArguments } from '../../lifecycle/argument-checks.js';
@@ -7,7 +7,7 @@ import { failure, success } from '../../lifecycle/tool-envelope.js';
 import { ToolError } from '../../lifecycle/tool-error.js';
 import { fileSystemRefusal } from '../../sandbox/file-system-refusal.js';
 import { PATH_OUTSIDE_WORKSPACE, Workspace, type WorkspacePath } from '../../sandbox/workspace.js';
-import { checkAllowedBuildFiles, refuseProtectedPath } from './refuse-protected-path.js';
+import { checkAllowedBuildFiles, refusePhpPath, refuseProtectedPath } from './refuse-protected-path.js';
 
 /** The most bytes of UTF-8 `file_write` writes in one call (10 MiB). */
 export const FILE_WRITE_MAX_BYTES = 10 * 1024 * 1024;
@@ -44,6 +44,11 @@ export interface FileWriteToolOptions {
    * workspace root only (`/package.json`). Secrets and executables stay refused. Default none.
    */
   readonly allowBuildFiles?: readonly string[];
+  /**
+   * Let the model create and replace PHP files (`.php`, `.phtml`, `.phar`), which a web server runs
+   * as programs. Default false: they are refused with `EXECUTABLE_FILE`.
+   */
+  readonly allowPhpFiles?: boolean;
 }
 
 interface WritePlan {
@@ -62,7 +67,8 @@ const ARGUMENTS = ['path', 'content', 'create_folders'] as const;
  * and shell start-up files that run code (`package.json`, lock files, `.pnpmfile.cjs`, `Makefile`,
  * `Dockerfile`, `.bashrc`, …) and the folders `.git/`, `.github/`, `.husky/`, `.vscode/`,
  * `node_modules/`, … (unless listed in `allowBuildFiles`); files with more than one hard link;
- * executables or scripts (`.sh`, `.exe`, …) and any existing file with an executable bit. A new file
+ * executables or scripts (`.sh`, `.exe`, …), PHP files (`.php`, `.phtml`, `.phar`, unless `allowPhpFiles`)
+ * and any existing file with an executable bit. A new file
  * gets mode 0644 whatever the umask; a replaced one keeps its mode. A missing parent folder is refused
  * (`FOLDER_NOT_FOUND`) unless the call sets `create_folders: true`, which creates it inside the
  * workspace one level at a time. Mutating; scopes `['workspace:write']` unless given.
@@ -71,7 +77,8 @@ const ARGUMENTS = ['path', 'content', 'create_folders'] as const;
  * `EXECUTABLE_FILE`, `HARD_LINK`, `FILE_CHANGED`, `FILE_TOO_LARGE`, `FOLDER_NOT_FOUND`, `NOT_A_FILE`,
  * `NOT_A_FOLDER`, `PERMISSION_DENIED`, `UNKNOWN_ARGUMENT`.
  *
- * @throws MilpaError `INVALID_ARGUMENT` when `workspace` is not a `Workspace` or `allowBuildFiles` not a list of patterns.
+ * @throws MilpaError `INVALID_ARGUMENT` when `workspace` is not a `Workspace`, `allowBuildFiles` not a list of patterns or
+ *   `allowPhpFiles` not a boolean.
  * @example
  * registry.register(fileWriteTool({ workspace: Workspace.at('/srv/project') }));
  * await registry.call('file_write', { path: 'notes/todo.md', content: '- ship it\n', create_folders: true }, context);
@@ -82,6 +89,12 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
     throw new MilpaError('fileWriteTool needs a workspace (Workspace.at(root)).', { code: 'INVALID_ARGUMENT' });
   }
   const allowBuildFiles = checkAllowedBuildFiles('fileWriteTool', options.allowBuildFiles);
+  const { allowPhpFiles = false } = options;
+  if (typeof allowPhpFiles !== 'boolean') {
+    throw new MilpaError('fileWriteTool allowPhpFiles must be true or false.', { code: 'INVALID_ARGUMENT' });
+  }
+  const refuse = (relativePath: string): ToolResult<null> | null =>
+    refuseProtectedPath(relativePath, 'write', true, allowBuildFiles) ?? (allowPhpFiles ? null : refusePhpPath(relativePath));
 
   const input = Type.Object(
     {
@@ -106,7 +119,8 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
       'The write is atomic. To change part of an existing file, prefer file_edit.',
       `At most ${FILE_WRITE_MAX_BYTES} bytes. A missing parent folder is refused unless create_folders is true.`,
       'Refused: secrets (.env, keys, .ssh), build, hook and shell start-up files (package.json, lock files, Makefile, .bashrc), ' +
-        '.git, CI, editor and node_modules folders, and scripts or executables (.sh, .exe, executable files).',
+        '.git, CI, editor and node_modules folders, and scripts or executables (.sh, .exe, executable files' +
+        `${allowPhpFiles ? '' : ', PHP files'}).`,
     ].join(' '),
     input,
     scopes: [...scopes],
@@ -131,11 +145,11 @@ export function fileWriteTool(options: FileWriteToolOptions): ToolDefinition<Fil
           ),
         };
       }
-      const given = refuseProtectedPath(String(args.path), 'write', true, allowBuildFiles);
+      const given = refuse(String(args.path));
       if (given !== null) return { result: given };
       const path = await workspace.resolve(args.path);
       // Checked again after symlinks: 'notes.txt' may lead to '.env' or 'package.json'.
-      const resolved = refuseProtectedPath(path.relative, 'write', true, allowBuildFiles);
+      const resolved = refuse(path.relative);
       if (resolved !== null) return { result: resolved };
       if (path.relative === '.') return { result: failure('NOT_A_FILE', 'path names the workspace root, not a file.') };
       return { input: { path, content: args.content, bytes, createFolders: args.create_folders === true } };

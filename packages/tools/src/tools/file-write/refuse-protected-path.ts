@@ -1,7 +1,7 @@
 import { MilpaError, type ToolResult } from '@milpa/core';
 import { failure } from '../../lifecycle/tool-envelope.js';
 import { shownPath } from '../../sandbox/file-system-refusal.js';
-import { buildPathReason, executablePathReason, sensitivePathReason } from '../../sandbox/sensitive-paths.js';
+import { buildPathReason, executablePathReason, phpPathReason, sensitivePathReason } from '../../sandbox/sensitive-paths.js';
 
 /**
  * Why a path may not be written or edited by the model (a secret; a build, hook or shell start-up
@@ -25,6 +25,16 @@ export function refuseProtectedPath(
   if (executable !== null)
     return failure('EXECUTABLE_FILE', `Refused to ${action} '${shown}': ${executable}, which file_write never creates.`);
   return null;
+}
+
+/** Why `file_write` may not create a PHP file, as a failure result naming the host option; null for any other file. */
+export function refusePhpPath(relativePath: string): ToolResult<null> | null {
+  const reason = phpPathReason(relativePath);
+  if (reason === null) return null;
+  return failure(
+    'EXECUTABLE_FILE',
+    `Refused to write '${shownPath(relativePath)}': ${reason}, which file_write creates only when the host sets allowPhpFiles.`,
+  );
 }
 
 /**
