@@ -263,12 +263,12 @@ async function playTour(options: TourOptions, demo: DemoRuntime, state: TourStat
     ),
   );
   const pinned = [...new Set(offers.flatMap(({ turn }) => turn.pinned))];
-  out.note(
-    (pinned.length > 1
+  const pinnedNote =
+    pinned.length > 1
       ? `${pinned.join(', ')} are pinned: the message names them, so they take slots before any ranked tool.`
-      : `${pinned.length === 0 ? 'Nothing' : pinned.join(', ')} is pinned: the message names it, ` +
-        'so it takes a slot before any ranked tool.') + ' The rest are ranked by routing hints (intents, domains, tags, examples).',
-  );
+      : `${pinned.length === 0 ? 'Nothing' : pinned.join(', ')} is pinned: the message names it, so it takes a slot before any ` +
+        'ranked tool.';
+  out.note(`${pinnedNote} The rest are ranked by routing hints (intents, domains, tags, examples).`);
   for (const { label, turn } of offers) {
     out.note(`${label} leaves out ${turn.excluded.length === 0 ? 'nothing' : turn.excluded.join(', ')}.`);
   }
