@@ -1,19 +1,11 @@
-import {
-  MilpaError,
-  type EventPayload,
-  type JsonSchema,
-  type Logger,
-  type LogLevel,
-  type ToolContext,
-  type TSchema,
-  type ToolResult,
-} from '@milpa/core';
+import type { EventPayload, JsonSchema, Logger, LogLevel, ToolContext, TSchema, ToolResult } from '@milpa/core';
 import { buildAuditRecord, type AuditRecordExtra } from './build-audit-record.js';
 import { cappedSizesOf } from './capped-sizes.js';
 import { describeError } from './describe-error.js';
 import { boundForLog } from './bound-for-log.js';
 import { redactForSink } from './redact-for-sink.js';
 import { Redactor } from './redactor.js';
+import { assertAuditLogger, isAuditLevelEnabled, writeAuditLine, type AuditLine } from './audit-sink.js';
 import { swallowRejection } from './swallow-rejection.js';
 import {
   EXTRA_OUTCOMES,
@@ -54,15 +46,7 @@ export class ToolAuditLogger {
 
   /** @throws MilpaError `INVALID_ARGUMENT` when `logger` lacks `info`, `warn` or `error`. */
   constructor(logger: Logger, options: ToolAuditLoggerOptions = {}) {
-    if (
-      typeof logger !== 'object' ||
-      logger === null ||
-      typeof logger.info !== 'function' ||
-      typeof logger.warn !== 'function' ||
-      typeof logger.error !== 'function'
-    ) {
-      throw new MilpaError('ToolAuditLogger needs a logger with info(), warn() and error().', { code: 'INVALID_ARGUMENT' });
-    }
+    assertAuditLogger(logger);
     this.#logger = logger;
     this.redactor = options.redactor ?? new Redactor();
     this.#schemaOf = options.schemaOf ?? null;
@@ -217,7 +201,7 @@ export class ToolAuditLogger {
   logExecuted(context: ToolContext, tool: string, args: unknown, result: ToolResult, cacheServed: boolean): void {
     try {
       const meta = (result.meta ?? {}) as Readonly<Record<string, unknown>>;
-      if (this.#isEnabled(result.success ? 'info' : 'warn')) {
+      if (isAuditLevelEnabled(this.#logger, result.success ? 'info' : 'warn')) {
         // A capped result records the sizes the tool returned, not the cut ones.
         const sizes = cappedSizesOf(meta);
         const outputSize =
@@ -309,7 +293,7 @@ export class ToolAuditLogger {
     levelChecked = false,
   ): void {
     try {
-      if (!levelChecked && !this.#isEnabled(level)) return;
+      if (!levelChecked && !isAuditLevelEnabled(this.#logger, level)) return;
       const schema = this.#schemaFor(tool);
       const secrets = this.redactor.collectSecrets(args, schema);
       const safeCode = code === null ? null : this.redactor.scrub(code, secrets);
@@ -376,28 +360,8 @@ export class ToolAuditLogger {
     }
   }
 
-  #isEnabled(level: LogLevel): boolean {
-    try {
-      return this.#logger.isLevelEnabled?.(level) !== false;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * Builds and writes one line, unless the level is disabled. `build` runs only when the line will
-   * be written, so a disabled level costs no redaction and no JSON.
-   */
-  #write(
-    level: LogLevel,
-    build: () => { readonly message: string; readonly record?: ToolAuditRecord; readonly logContext?: Record<string, unknown> },
-  ): void {
-    try {
-      if (!this.#isEnabled(level)) return;
-      const line = build();
-      swallowRejection(this.#logger[level](line.logContext ?? { audit: line.record }, line.message));
-    } catch {
-      // A failing logger (or an unreadable context) must never turn into a failed call.
-    }
+  /** Builds and writes one line, unless the level is disabled (see {@link writeAuditLine}). */
+  #write(level: LogLevel, build: () => AuditLine): void {
+    writeAuditLine(this.#logger, level, build);
   }
 }
